@@ -1,0 +1,269 @@
+/*
+ * analyze.c - group the samples, filter each group, summarize it.
+ *
+ * Grouping is linear: a hash map gives every (region, key) pair a dense
+ * group number, then one counting sort lays the samples out group by group
+ * (res->order).  Each group is then filtered and summarized on its own,
+ * which keeps the working set to one group's values at a time.
+ *
+ * Probes (in-situ empty pairs, SBT_SF_PROBE) travel with their region's
+ * group but are not samples of it: they never enter the filters or the
+ * statistics, only the scoring.
+ */
+#include "analyze.h"
+#include "../format/sbtlog.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gmap { uint64_t *keys; uint32_t *val; size_t cap, n; };
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33; x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
+static int gmap_grow(struct gmap *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 1024;
+	uint64_t *k = malloc(cap * sizeof *k);
+	uint32_t *v = malloc(cap * sizeof *v);
+
+	if (!k || !v) {
+		free(k), free(v);
+		return -1;
+	}
+	memset(v, 0xff, cap * sizeof *v);
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->val[i] == UINT32_MAX)
+			continue;
+		size_t j = mix(m->keys[i]) & (cap - 1);
+		while (v[j] != UINT32_MAX)
+			j = (j + 1) & (cap - 1);
+		k[j] = m->keys[i], v[j] = m->val[i];
+	}
+	free(m->keys), free(m->val);
+	m->keys = k, m->val = v, m->cap = cap;
+	return 0;
+}
+
+/* Dense number of `key`, new ones numbered in order of appearance. */
+static long gmap_get(struct gmap *m, uint64_t key)
+{
+	size_t j;
+
+	if ((m->n + 1) * 2 > m->cap && gmap_grow(m) != 0)
+		return -1;
+	for (j = mix(key) & (m->cap - 1); m->val[j] != UINT32_MAX;
+	     j = (j + 1) & (m->cap - 1))
+		if (m->keys[j] == key)
+			return m->val[j];
+	m->keys[j] = key;
+	m->val[j] = (uint32_t)m->n;
+	return (long)m->n++;
+}
+
+static uint32_t key_of(const struct sbt_dataset *ds, const struct sbt_sample
+		       *s, enum sbt_by by)
+{
+	const struct sbt_source *src = &ds->sources[s->source];
+
+	switch (by) {
+	case SBT_BY_THREAD: return s->thread;
+	case SBT_BY_CPU:    return s->cpu_start;
+	case SBT_BY_RANK:   return (uint32_t)(src->rank >= 0 ? src->rank
+							  : src->pid);
+	case SBT_BY_HOST:
+		/* hosts are keyed by their first source */
+		for (uint32_t i = 0; i < s->source; i++)
+			if (!strcmp(ds->sources[i].host, src->host))
+				return i;
+		return s->source;
+	default:            return 0;
+	}
+}
+
+static const struct sbt_dataset *cmp_ds;
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct sbt_group *x = a, *y = b;
+	int c = strcmp(cmp_ds->regions[x->region].name,
+		       cmp_ds->regions[y->region].name);
+
+	if (c)
+		return c;
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Filter and summarize one group; v, y, keep, score are scratch >= n. */
+static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
+		     struct sbt_group *g, const uint32_t *idx, double *v,
+		     double *y, uint8_t *keep, float *score)
+{
+	size_t n = 0;
+	int cycles = 1;
+	double te_max = 0, q = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		struct sbt_sample *s = &ds->s[idx[i]];
+		const struct sbt_source *src = &ds->sources[s->source];
+		double te = o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
+
+		if (s->flags & SBT_SF_PROBE) {
+			g->probes++;
+			continue;
+		}
+		if (!(o->filters & SBT_F_COST))
+			te = 0;
+		if (te > te_max) te_max = te;
+		if (src->quantum_ns > q) q = src->quantum_ns;
+		if (!src->has_cycles)
+			cycles = 0;
+		v[n] = s->ns - te;
+		y[n] = s->cycles - ((o->filters & SBT_F_COST) ?
+				    src->te_cycles : 0);
+		if (s->flags & SBT_SF_MIGRATED)
+			g->migrated++;
+		n++;
+	}
+	g->count = n;
+	g->te_ns = te_max;
+	g->quantum_ns = q;
+	g->cut = NAN;
+	memset(keep, 1, n);
+	if ((o->filters & SBT_F_OS) && n > 0) {
+		struct sbt_os_opts oo = {
+			.method = o->os_method, .seed = o->seed, .quantum = q,
+		};
+		struct sbt_os_result r;
+		/* The physical floor: one kernel entry, the least the OS
+		 * can add to a sample (measured by the recorder). */
+		for (size_t i = 0; i < g->n; i++) {
+			const struct sbt_source *src =
+				&ds->sources[ds->s[idx[i]].source];
+			if (src->kernel_entry_ns > oo.floor)
+				oo.floor = src->kernel_entry_ns;
+		}
+		if (sbt_filter_os(v, cycles ? y : NULL, n, &oo, keep, score,
+				  &r) == 0)
+			g->cut = r.cut;
+	}
+	/* Write back flags and scores, compact the kept values. */
+	size_t j = 0, k = 0, ny = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		struct sbt_sample *s = &ds->s[idx[i]];
+		if (s->flags & SBT_SF_PROBE)
+			continue;
+		if ((o->filters & SBT_F_OS) && n > 0)
+			s->score = score[j];
+		if (keep[j]) {
+			v[k] = v[j];
+			if (cycles)
+				y[ny++] = y[j];
+			k++;
+		} else {
+			s->flags |= SBT_SF_DROPPED;
+		}
+		j++;
+	}
+	g->kept = k;
+	g->dropped = n - k;
+	sbt_stats(v, k, &g->st);
+	g->cycles_median = cycles && ny ? sbt_quantile(y, ny, 0.5) : NAN;
+	return 0;
+}
+
+int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
+		struct sbt_result *res)
+{
+	struct gmap m = { 0 };
+	uint32_t *gid = NULL, *cnt = NULL;
+	double *v = NULL, *y = NULL;
+	uint8_t *keep = NULL;
+	float *score = NULL;
+	size_t maxn = 0;
+	int rc = -1;
+
+	memset(res, 0, sizeof *res);
+	if (!(gid = malloc((ds->n ? ds->n : 1) * sizeof *gid)))
+		goto out;
+	for (size_t i = 0; i < ds->n; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		if (s->flags & SBT_SF_BEFORE_RESET) {
+			gid[i] = UINT32_MAX;
+			continue;
+		}
+		uint64_t key = (uint64_t)s->region << 32 |
+			       key_of(ds, s, o->by);
+		if (o->by == SBT_BY_THREAD)
+			key ^= (uint64_t)s->source << 20;
+		long g = gmap_get(&m, key);
+		if (g < 0)
+			goto out;
+		gid[i] = (uint32_t)g;
+	}
+	res->ngroups = m.n;
+	res->g = calloc(m.n ? m.n : 1, sizeof *res->g);
+	cnt = calloc(m.n + 1, sizeof *cnt);
+	res->order = malloc((ds->n ? ds->n : 1) * sizeof *res->order);
+	if (!res->g || !cnt || !res->order)
+		goto out;
+	/* counting sort by group: stable, so each group stays in log order */
+	for (size_t i = 0; i < ds->n; i++)
+		if (gid[i] != UINT32_MAX) {
+			cnt[gid[i] + 1]++;
+			struct sbt_group *g = &res->g[gid[i]];
+			const struct sbt_sample *s = &ds->s[i];
+			g->region = s->region;
+			g->source = s->source;
+			g->key = key_of(ds, s, o->by);
+		}
+	for (size_t k = 0; k < m.n; k++) {
+		res->g[k].first = cnt[k];
+		res->g[k].n = cnt[k + 1];
+		if (cnt[k + 1] > maxn)
+			maxn = cnt[k + 1];
+		cnt[k + 1] += cnt[k];
+	}
+	for (size_t i = 0; i < ds->n; i++)
+		if (gid[i] != UINT32_MAX)
+			res->order[cnt[gid[i]]++] = (uint32_t)i;
+	res->norder = m.n ? res->g[m.n - 1].first + res->g[m.n - 1].n : 0;
+
+	v = malloc((maxn ? maxn : 1) * sizeof *v);
+	y = malloc((maxn ? maxn : 1) * sizeof *y);
+	keep = malloc(maxn ? maxn : 1);
+	score = malloc((maxn ? maxn : 1) * sizeof *score);
+	if (!v || !y || !keep || !score)
+		goto out;
+	for (size_t k = 0; k < m.n; k++) {
+		struct sbt_group *g = &res->g[k];
+		if (run_group(ds, o, g, res->order + g->first, v, y, keep,
+			      score) != 0)
+			goto out;
+	}
+	cmp_ds = ds;
+	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
+	rc = 0;
+out:
+	free(m.keys), free(m.val), free(gid), free(cnt);
+	free(v), free(y), free(keep), free(score);
+	if (rc != 0)
+		sbt_result_free(res);
+	return rc;
+}
+
+void sbt_result_free(struct sbt_result *res)
+{
+	free(res->g);
+	free(res->order);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,54 @@
+/*
+ * analyze.h - the analysis pipeline: group -> filter_cost -> filter_os ->
+ * statistics -> scoring, for every region (or region x thread/cpu/rank/
+ * host).  Reports (report.c) only print what this produces.
+ */
+#ifndef SBT_ANALYZE_H
+#define SBT_ANALYZE_H
+
+#include "dataset.h"
+#include "filter.h"
+#include "stats.h"
+
+enum sbt_by { SBT_BY_NONE, SBT_BY_THREAD, SBT_BY_CPU, SBT_BY_RANK,
+	      SBT_BY_HOST };
+
+enum sbt_filters { SBT_F_NONE = 0, SBT_F_COST = 1, SBT_F_OS = 2,
+		   SBT_F_ALL = 3 };
+
+struct sbt_options {
+	enum sbt_by by;
+	int filters;                  /* enum sbt_filters bits          */
+	enum sbt_os_method os_method;
+	uint64_t seed;
+	double cost_ns;               /* < 0: from each log's header    */
+};
+
+struct sbt_group {
+	uint32_t region;
+	uint32_t key;                 /* thread / cpu / rank / source   */
+	uint32_t source;              /* for thread keys and hosts      */
+	size_t count;                 /* samples seen (no probes)       */
+	size_t kept, dropped;
+	size_t migrated, probes;
+	double cut;                   /* NAN: nothing cut               */
+	double te_ns;                 /* cost subtracted                */
+	double quantum_ns;            /* coarsest clock among sources   */
+	struct sbt_stats st;          /* of the kept samples, ns        */
+	double cycles_median;         /* NAN without a cycle clock      */
+	size_t first, n;              /* range in sbt_result.order      */
+};
+
+struct sbt_result {
+	struct sbt_group *g;          /* sorted by region name, then key */
+	size_t ngroups;
+	uint32_t *order;              /* sample indexes grouped          */
+	size_t norder;
+};
+
+/* Run the pipeline.  Marks samples (SBT_SF_DROPPED, score).  0 or -1. */
+int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
+		struct sbt_result *res);
+void sbt_result_free(struct sbt_result *res);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * dataset.c - growing the dataset's three tables.
+ *
+ * Regions are found by (api, name) through an open-addressing index
+ * (ds->rindex, slots hold region index + 1, 0 = empty), so merging thousands of logs with thousands of regions
+ * stays linear.
+ */
+#include "dataset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash(const char *s, size_t n, uint32_t api)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ api;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int reindex(struct sbt_dataset *ds, size_t cap)
+{
+	uint32_t *n = calloc(cap, sizeof *n);
+
+	if (!n)
+		return -1;
+	for (size_t r = 0; r < ds->nregions; r++) {
+		const struct sbt_region *g = &ds->regions[r];
+		size_t j = hash(g->name, strlen(g->name), g->api) & (cap - 1);
+		while (n[j])
+			j = (j + 1) & (cap - 1);
+		n[j] = (uint32_t)r + 1;
+	}
+	free(ds->rindex);
+	ds->rindex = n, ds->rindex_cap = cap;
+	return 0;
+}
+
+long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
+		   uint32_t api)
+{
+	uint32_t *idx;
+	size_t j, idx_cap;
+
+	if ((ds->nregions + 1) * 2 > ds->rindex_cap &&
+	    reindex(ds, ds->rindex_cap ? ds->rindex_cap * 2 : 1024) != 0)
+		return -1;
+	idx = ds->rindex, idx_cap = ds->rindex_cap;
+	for (j = hash(name, len, api) & (idx_cap - 1); idx[j];
+	     j = (j + 1) & (idx_cap - 1)) {
+		const struct sbt_region *g = &ds->regions[idx[j] - 1];
+		if (g->api == api && strlen(g->name) == len &&
+		    memcmp(g->name, name, len) == 0)
+			return (long)idx[j] - 1;
+	}
+	if (ds->nregions == ds->cap_regions) {
+		size_t cap = ds->cap_regions ? 2 * ds->cap_regions : 64;
+		void *n = realloc(ds->regions, cap * sizeof *ds->regions);
+		if (!n)
+			return -1;
+		ds->regions = n, ds->cap_regions = cap;
+	}
+	struct sbt_region *g = &ds->regions[ds->nregions];
+	memset(g, 0, sizeof *g);
+	if (!(g->name = malloc(len + 1)))
+		return -1;
+	memcpy(g->name, name, len);
+	g->name[len] = 0;
+	g->api = api;
+	idx[j] = (uint32_t)++ds->nregions;
+	return (long)ds->nregions - 1;
+}
+
+struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds)
+{
+	if (ds->n == ds->cap) {
+		size_t cap = ds->cap ? ds->cap + ds->cap / 2 : 4096;
+		void *n = realloc(ds->s, cap * sizeof *ds->s);
+		if (!n)
+			return NULL;
+		ds->s = n, ds->cap = cap;
+	}
+	struct sbt_sample *s = &ds->s[ds->n++];
+	memset(s, 0, sizeof *s);
+	s->cpu_start = s->cpu_stop = 0xffff;
+	return s;
+}
+
+int sbt_ds_reserve(struct sbt_dataset *ds, size_t more)
+{
+	if (ds->n + more <= ds->cap)
+		return 0;
+	void *n = realloc(ds->s, (ds->n + more) * sizeof *ds->s);
+	if (!n)
+		return -1;
+	ds->s = n, ds->cap = ds->n + more;
+	return 0;
+}
+
+struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path)
+{
+	if (ds->nsources == ds->cap_sources) {
+		size_t cap = ds->cap_sources ? 2 * ds->cap_sources : 8;
+		void *n = realloc(ds->sources, cap * sizeof *ds->sources);
+		if (!n)
+			return NULL;
+		ds->sources = n, ds->cap_sources = cap;
+	}
+	struct sbt_source *src = &ds->sources[ds->nsources];
+	memset(src, 0, sizeof *src);
+	src->pid = -1, src->rank = -1;
+	if (!(src->path = strdup(path ? path : "-")))
+		return NULL;
+	ds->nsources++;
+	return src;
+}
+
+void sbt_ds_free(struct sbt_dataset *ds)
+{
+	for (size_t i = 0; i < ds->nregions; i++)
+		free(ds->regions[i].name);
+	for (size_t i = 0; i < ds->nsources; i++) {
+		for (size_t m = 0; m < ds->sources[i].nmodules; m++)
+			free(ds->sources[i].modules[m].path);
+		free(ds->sources[i].modules);
+		free(ds->sources[i].path);
+	}
+	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
+	memset(ds, 0, sizeof *ds);
+}

@@ -1,0 +1,88 @@
+/*
+ * dataset.h - the analyzer's in-memory view of one or many logs.
+ *
+ * Every input (a binary log via reader.c, a CSV file via csvin.c) becomes
+ * one struct sbt_dataset: a flat array of samples plus tables of regions
+ * and sources.  Filters, statistics and reports read only this.
+ */
+#ifndef SBT_DATASET_H
+#define SBT_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Analyzer-side sample flags, above the log's SBT_RF_* bits. */
+enum sbt_sflag {
+	SBT_SF_PROBE    = 1u << 0,   /* in-situ noise probe (== SBT_RF_PROBE) */
+	SBT_SF_CALIB    = 1u << 1,   /* startup calibration (== SBT_RF_CALIB) */
+	SBT_SF_RESET    = 1u << 2,   /* reset event, not a sample            */
+	SBT_SF_CROSSED  = 1u << 3,
+	SBT_SF_MIGRATED = 1u << 8,   /* cpu_start != cpu_stop                */
+	SBT_SF_DROPPED  = 1u << 9,   /* removed by filter_os                 */
+	SBT_SF_BEFORE_RESET = 1u << 10, /* discarded by a later RESET        */
+};
+
+/* One timed region instance.  48 bytes. */
+struct sbt_sample {
+	double   ns;                 /* duration (ns); filter_cost subtracts  */
+	double   cycles;             /* duration (cycles); 0 when no clock    */
+	double   t_ns;               /* start, ns since its source's start    */
+	uint32_t region;             /* index into dataset.regions            */
+	uint32_t thread;             /* thread index within its source        */
+	uint32_t source;             /* index into dataset.sources            */
+	uint16_t cpu_start, cpu_stop;/* 0xffff when unknown                   */
+	uint32_t flags;              /* enum sbt_sflag                        */
+	float    score;              /* isolation-forest score; 0 = unscored  */
+};
+
+struct sbt_region {
+	char    *name;               /* owned, NUL-terminated                 */
+	uint32_t api;                /* enum sbt_api (format/sbtlog.h)        */
+	uint64_t site;               /* first call site, 0 if unknown         */
+	uint32_t source;             /* source the site belongs to            */
+};
+
+/* One input file: a log of one process, or a CSV file. */
+struct sbt_source {
+	char    *path;
+	int      is_csv;
+	int      truncated;          /* log not closed cleanly / cut short    */
+	int      has_cycles;
+	int32_t  pid, rank;
+	char     host[64];
+	char     exe[512];
+	char     cpu_model[64];
+	double   tick_ns;            /* ns per wall tick                      */
+	double   quantum_ns;         /* clock resolution floor (0 = unknown)  */
+	double   te_ns;              /* t_e,std in ns (wall)                  */
+	double   te_cycles;          /* t_e,std in cycles (0 = unknown)       */
+	double   te_p50_ns, te_p999_ns;
+	double   kernel_entry_ns;    /* floor for OS-noise jumps (0 = none)   */
+	uint32_t probe_period;
+	uint32_t nthreads;
+	uint64_t counters[16];       /* enum sbt_counter                      */
+	char     warning[256];       /* first problem met while reading       */
+	/* module map, for symbolizing call sites */
+	struct sbt_module { uint64_t base, lo, hi; char *path; } *modules;
+	size_t   nmodules;
+};
+
+struct sbt_dataset {
+	struct sbt_sample *s;   size_t n, cap;
+	struct sbt_region *regions; size_t nregions, cap_regions;
+	uint32_t *rindex; size_t rindex_cap;  /* name -> region, dataset.c */
+	struct sbt_source *sources; size_t nsources, cap_sources;
+};
+
+/* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */
+long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
+		   uint32_t api);
+/* Append one sample; returns it (zeroed but for region/source), or NULL. */
+struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds);
+/* A new zeroed source; NULL on OOM. */
+struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path);
+/* Make room for `more` samples at once (avoids repeated growth). */
+int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
+void sbt_ds_free(struct sbt_dataset *ds);
+
+#endif

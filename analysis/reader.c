@@ -1,0 +1,483 @@
+/*
+ * reader.c - turn a log file into dataset samples, trusting nothing.
+ *
+ * The file is read with pread, never mapped: a log still being written (or
+ * truncated under us) cannot fault the analyzer.  Every length and count
+ * read from the file is checked against the file's size before use, so a
+ * hostile file can make us read at most the file and allocate at most a
+ * constant per sample it really contains.
+ *
+ * Damage is survived, not fatal: chunks are 4 KiB-aligned, so after a
+ * corrupt or zeroed chunk header the reader moves on to the next 4 KiB
+ * boundary and looks for a valid chunk there.
+ */
+#include "reader.h"
+#include "../format/sbtlog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ALIGN   4096u
+#define BUFSZ   (1u << 20)
+
+/* Region ids of one log -> dataset region indexes. */
+struct idmap { int64_t *ds; uint32_t n; };
+
+struct reset { uint32_t id, thread; double t_ns; };
+
+struct ctx {
+	int fd;
+	uint64_t fsize;
+	struct sbt_dataset *ds;
+	struct sbt_source *src;
+	uint32_t srci;
+	struct sbt_file_header h;
+	struct idmap map;
+	struct reset *resets; size_t nresets, cap_resets;
+	size_t first;          /* first sample of this source in ds */
+	int damaged;
+	uint64_t holes, bad_chunks;
+	char *buf;
+};
+
+static void warn(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->damaged = 1;
+	if (c->src->warning[0])
+		return;         /* the first problem is the one to tell */
+	va_start(ap, fmt);
+	vsnprintf(c->src->warning, sizeof c->src->warning, fmt, ap);
+	va_end(ap);
+}
+
+static int read_at(struct ctx *c, uint64_t off, void *p, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(c->fd, (char *)p + got, n - got,
+				  (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+int sbt_is_log(const char *path)
+{
+	char m[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = read(fd, m, 8) == 8 && memcmp(m, SBT_LOG_MAGIC, 8) == 0;
+	close(fd);
+	return ok;
+}
+
+static int map_set(struct idmap *m, uint32_t id, int64_t idx)
+{
+	if (id >= m->n) {
+		uint32_t n = m->n ? m->n : 64;
+		while (n <= id)
+			n *= 2;
+		int64_t *p = realloc(m->ds, n * sizeof *p);
+		if (!p)
+			return -1;
+		for (uint32_t i = m->n; i < n; i++)
+			p[i] = -1;
+		m->ds = p, m->n = n;
+	}
+	m->ds[id] = idx;
+	return 0;
+}
+
+static int64_t region_of(struct ctx *c, uint32_t id)
+{
+	char name[32];
+	long r;
+
+	if (id < c->map.n && c->map.ds[id] >= 0)
+		return c->map.ds[id];
+	/* A sample whose REGION entry is missing (damaged log): keep it
+	 * under a placeholder name rather than lose it. */
+	snprintf(name, sizeof name, "<region %u>", id);
+	r = sbt_ds_region(c->ds, name, strlen(name), SBT_API_SBTMARK);
+	if (r < 0 || map_set(&c->map, id, r) != 0)
+		return -1;
+	warn(c, "samples of region id %u have no name (damaged meta data)",
+	     id);
+	return r;
+}
+
+/* ---- header -------------------------------------------------------------- */
+
+static int check_header(struct ctx *c, char *err, size_t errlen)
+{
+	struct sbt_file_header *h = &c->h;
+
+	if (c->fsize < sizeof *h || read_at(c, 0, h, sizeof *h) != 0) {
+		snprintf(err, errlen, "too short to be an sbtmark log");
+		return -1;
+	}
+	if (memcmp(h->magic, SBT_LOG_MAGIC, 8) != 0) {
+		snprintf(err, errlen, "not an sbtmark log (bad magic)");
+		return -1;
+	}
+	if (h->version != SBT_LOG_VERSION) {
+		snprintf(err, errlen, "log format version %u; this sbt-analyze "
+			 "reads version %u", h->version, SBT_LOG_VERSION);
+		return -1;
+	}
+	if (h->header_size != SBT_HEADER_SIZE ||
+	    h->record_size != sizeof(struct sbt_record)) {
+		snprintf(err, errlen, "corrupt header (header size %u, record "
+			 "size %u)", h->header_size, h->record_size);
+		return -1;
+	}
+	if (h->tick_hz < 1000 || h->tick_hz > 100000000000ull) {
+		snprintf(err, errlen, "corrupt header (clock %llu Hz)",
+			 (unsigned long long)h->tick_hz);
+		return -1;
+	}
+	return 0;
+}
+
+static void copy_str(char *dst, size_t n, const char *src, size_t srcn)
+{
+	size_t k = strnlen(src, srcn < n - 1 ? srcn : n - 1);
+	memcpy(dst, src, k);
+	dst[k] = 0;
+}
+
+static void fill_source(struct ctx *c)
+{
+	struct sbt_source *s = c->src;
+	struct sbt_file_header *h = &c->h;
+	double tns = 1e9 / (double)h->tick_hz;
+
+	s->tick_ns = tns;
+	s->quantum_ns = h->tick_quantum * tns;
+	s->te_ns = h->te_min_ticks * tns;
+	s->te_p50_ns = h->te_p50_ticks * tns;
+	s->te_p999_ns = h->te_p999_ticks * tns;
+	s->te_cycles = (double)h->te_min_cycles;
+	s->kernel_entry_ns = h->kernel_entry_ns;
+	s->has_cycles = !!(h->clocks & SBT_CLOCK_CYCLES);
+	s->pid = h->pid;
+	s->rank = h->rank;
+	s->probe_period = h->probe_period;
+	copy_str(s->host, sizeof s->host, h->host, sizeof h->host);
+	copy_str(s->exe, sizeof s->exe, h->exe, sizeof h->exe);
+	copy_str(s->cpu_model, sizeof s->cpu_model, h->cpu_model,
+		 sizeof h->cpu_model);
+	memcpy(s->counters, h->counters, sizeof s->counters);
+	s->truncated = !(h->flags & SBT_HF_CLOSED);
+}
+
+/* ---- meta ----------------------------------------------------------------- */
+
+static void meta_region(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_region mr;
+	long r;
+
+	if (len <= sizeof mr) {
+		warn(c, "corrupt region entry");
+		return;
+	}
+	memcpy(&mr, p, sizeof mr);
+	if (mr.id == 0 || mr.id >= (1u << SBT_REC_ID_BITS) ||
+	    mr.api >= SBT_API__N) {
+		warn(c, "corrupt region entry (id %u)", mr.id);
+		return;
+	}
+	r = sbt_ds_region(c->ds, p + sizeof mr, len - sizeof mr, mr.api);
+	if (r < 0 || map_set(&c->map, mr.id, r) != 0)
+		return;
+	if (!c->ds->regions[r].site) {
+		c->ds->regions[r].site = mr.site;
+		c->ds->regions[r].source = c->srci;
+	}
+}
+
+static void meta_module(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_module mm;
+	struct sbt_source *s = c->src;
+
+	if (len <= sizeof mm)
+		return;
+	memcpy(&mm, p, sizeof mm);
+	void *n = realloc(s->modules, (s->nmodules + 1) * sizeof *s->modules);
+	if (!n)
+		return;
+	s->modules = n;
+	struct sbt_module *m = &s->modules[s->nmodules];
+	m->base = mm.base, m->lo = mm.lo, m->hi = mm.hi;
+	if ((m->path = malloc(len - sizeof mm + 1))) {
+		memcpy(m->path, p + sizeof mm, len - sizeof mm);
+		m->path[len - sizeof mm] = 0;
+		s->nmodules++;
+	}
+}
+
+static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
+{
+	uint64_t pos = 0;
+
+	while (pos + sizeof(struct sbt_meta) <= used) {
+		struct sbt_meta m;
+		uint64_t chunk_at = pos;
+
+		if (read_at(c, off + pos, &m, sizeof m) != 0)
+			return;
+		pos += sizeof m;
+		if (m.len > used - pos || m.len > BUFSZ) {
+			warn(c, "corrupt meta entry at offset %llu",
+			     (unsigned long long)(off + chunk_at));
+			return;
+		}
+		if (read_at(c, off + pos, c->buf, m.len) != 0)
+			return;
+		switch (m.type) {
+		case SBT_META_REGION: meta_region(c, c->buf, m.len); break;
+		case SBT_META_MODULE: meta_module(c, c->buf, m.len); break;
+		default: break;         /* SITE, or newer kinds: skip */
+		}
+		pos = (pos + m.len + 7) & ~7ull;
+	}
+}
+
+/* ---- samples ---------------------------------------------------------------- */
+
+static int add_reset(struct ctx *c, uint32_t id, uint32_t thread, double t)
+{
+	if (c->nresets == c->cap_resets) {
+		size_t cap = c->cap_resets ? 2 * c->cap_resets : 16;
+		void *n = realloc(c->resets, cap * sizeof *c->resets);
+		if (!n)
+			return -1;
+		c->resets = n, c->cap_resets = cap;
+	}
+	c->resets[c->nresets++] = (struct reset){ id, thread, t };
+	return 0;
+}
+
+static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
+			const struct sbt_chunk *ch)
+{
+	const double tns = c->src->tick_ns;
+	const uint64_t t0 = c->h.start_ticks;
+	uint64_t pos = 0;
+
+	if (ch->thread + 1 > c->src->nthreads)
+		c->src->nthreads = ch->thread + 1;
+	if (sbt_ds_reserve(c->ds, used / sizeof(struct sbt_record)) != 0)
+		return -1;
+	while (pos < used) {
+		size_t n = used - pos > BUFSZ ? BUFSZ : (size_t)(used - pos);
+		if (read_at(c, off + pos, c->buf, n) != 0)
+			return 0;
+		const struct sbt_record *r = (const void *)c->buf;
+		for (size_t i = 0; i < n / sizeof *r; i++, r++) {
+			uint32_t id = SBT_REC_ID(r->region);
+			uint32_t fl = SBT_REC_FLAGS(r->region);
+
+			if (fl & SBT_RF_CALIB || id == SBT_REGION_CALIB)
+				continue;       /* summarized in the header */
+			double t = r->start >= t0 ?
+				   (double)(r->start - t0) * tns : 0;
+			if (fl & SBT_RF_RESET) {
+				if (add_reset(c, id, ch->thread, t) != 0)
+					return -1;
+				continue;
+			}
+			struct sbt_sample *s = sbt_ds_push(c->ds);
+			if (!s)
+				return -1;
+			s->ns = (double)r->ticks * tns;
+			s->cycles = (double)r->cycles;
+			s->t_ns = t;
+			/* Raw id for now; mapped once all names are known. */
+			s->region = id;
+			s->thread = ch->thread;
+			s->source = c->srci;
+			s->cpu_start = r->cpu_start;
+			s->cpu_stop = r->cpu_stop;
+			s->flags = (fl & SBT_RF_PROBE ? SBT_SF_PROBE : 0) |
+				   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
+			if (r->cpu_start != r->cpu_stop &&
+			    r->cpu_start != SBT_CPU_UNKNOWN)
+				s->flags |= SBT_SF_MIGRATED;
+		}
+		pos += n;
+	}
+	return 0;
+}
+
+/* ---- chunks -------------------------------------------------------------------- */
+
+/* Walk the chunks; meta first (pass 0) so names are known, then samples. */
+static int walk(struct ctx *c, int pass)
+{
+	uint64_t off = SBT_HEADER_SIZE, zero_run = 0;
+
+	while (off + sizeof(struct sbt_chunk) <= c->fsize) {
+		struct sbt_chunk ch;
+
+		if (read_at(c, off, &ch, sizeof ch) != 0)
+			break;
+		if (ch.magic == 0) {            /* hole or preallocated tail */
+			/* Jump over sparse holes at once: a hostile sparse
+			 * file must not keep us reading zeros for hours. */
+			off_t d = lseek(c->fd, (off_t)(off + ALIGN), SEEK_DATA);
+			uint64_t next = d > 0 ? ((uint64_t)d & ~(uint64_t)
+				(ALIGN - 1)) : c->fsize;
+			if (d < 0 && errno != ENXIO)
+				next = off + ALIGN;
+			if (next <= off)
+				next = off + ALIGN;
+			zero_run += next - off;
+			off = next;
+			continue;
+		}
+		if (ch.magic != SBT_CHUNK_MAGIC || ch.size < ALIGN ||
+		    ch.size % ALIGN || ch.type < SBT_CHUNK_SAMPLES ||
+		    ch.type > SBT_CHUNK_PAD) {
+			if (pass == 0) {
+				c->bad_chunks++;
+				warn(c, "corrupt chunk at offset %llu; skipped "
+				     "to the next valid one",
+				     (unsigned long long)off);
+			}
+			off += ALIGN;
+			continue;
+		}
+		if (zero_run && pass == 0)
+			c->holes++;
+		zero_run = 0;
+		uint64_t room = ch.size - sizeof ch;
+		uint64_t avail = c->fsize - off - sizeof ch;
+		uint64_t used = ch.used;
+		if (used > room) {
+			if (pass == 0)
+				warn(c, "chunk at offset %llu claims %llu bytes"
+				     " in %llu", (unsigned long long)off,
+				     (unsigned long long)used,
+				     (unsigned long long)room);
+			used = room;
+		}
+		if (used > avail) {
+			if (pass == 0)
+				warn(c, "file cut short inside a chunk at "
+				     "offset %llu", (unsigned long long)off);
+			used = avail;
+		}
+		if (ch.type == SBT_CHUNK_SAMPLES) {
+			used -= used % sizeof(struct sbt_record);
+			if (pass == 1 &&
+			    read_samples(c, off + sizeof ch, used, &ch) != 0)
+				return -1;
+		} else if (ch.type == SBT_CHUNK_META && pass == 0) {
+			read_meta(c, off + sizeof ch, used);
+		}
+		off += ch.size < c->fsize - off ? ch.size : c->fsize - off;
+	}
+	return 0;
+}
+
+static int cmp_reset(const void *a, const void *b)
+{
+	const struct reset *x = a, *y = b;
+	if (x->id != y->id) return x->id < y->id ? -1 : 1;
+	if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+/* Map raw ids to regions; apply RESET events (latest per thread wins). */
+static int finish(struct ctx *c)
+{
+	qsort(c->resets, c->nresets, sizeof *c->resets, cmp_reset);
+	for (size_t i = c->first; i < c->ds->n; i++) {
+		struct sbt_sample *s = &c->ds->s[i];
+		uint32_t id = s->region;
+		if (c->nresets) {
+			struct reset key = { id, s->thread, 1e300 }, *lo =
+				c->resets, *hi = c->resets + c->nresets;
+			/* last reset of (id, thread): upper bound search */
+			while (lo < hi) {
+				struct reset *mid = lo + (hi - lo) / 2;
+				if (cmp_reset(mid, &key) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo > c->resets && lo[-1].id == id &&
+			    lo[-1].thread == s->thread &&
+			    s->t_ns < lo[-1].t_ns)
+				s->flags |= SBT_SF_BEFORE_RESET;
+		}
+		int64_t r = region_of(c, id);
+		if (r < 0)
+			return -1;
+		s->region = (uint32_t)r;
+	}
+	return 0;
+}
+
+int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
+		 size_t errlen)
+{
+	struct ctx c;
+	struct stat st;
+	int rc = -1;
+
+	memset(&c, 0, sizeof c);
+	c.ds = ds;
+	c.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c.fd < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstat(c.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		goto out;
+	}
+	c.fsize = (uint64_t)st.st_size;
+	if (check_header(&c, err, errlen) != 0)
+		goto out;
+	if (!(c.buf = malloc(BUFSZ)) || !(c.src = sbt_ds_source(ds, path))) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	c.srci = (uint32_t)(ds->nsources - 1);
+	c.first = ds->n;
+	fill_source(&c);
+	if (walk(&c, 0) != 0 || walk(&c, 1) != 0 || finish(&c) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (c.src->truncated && !c.src->warning[0])
+		snprintf(c.src->warning, sizeof c.src->warning,
+			 "cut short: the process did not finish the log "
+			 "(killed, crashed, _exit or still running)");
+	rc = c.damaged || c.src->truncated ? 1 : 0;
+out:
+	free(c.buf);
+	free(c.map.ds);
+	free(c.resets);
+	close(c.fd);
+	return rc;
+}

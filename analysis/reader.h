@@ -1,0 +1,20 @@
+/*
+ * reader.h - read sbtmark logs (format/sbtlog.h) into a dataset.
+ */
+#ifndef SBT_READER_H
+#define SBT_READER_H
+
+#include <stddef.h>
+#include "dataset.h"
+
+/* Append every valid sample of the log at `path` to ds, as a new source.
+ * Returns 0 when the log was read whole, 1 when it was read but damaged
+ * or cut short (the source's `warning` says how; what was valid is kept),
+ * -1 when it is not a readable log (err says why in one line). */
+int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
+		 size_t errlen);
+
+/* Does the file start like an sbtmark log? */
+int sbt_is_log(const char *path);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * sbtlog.h - the sbtmark log format, version 1.
+ *
+ * This header is the one contract between the recorder (preload/) and the
+ * analyzer (analysis/).  FORMAT.md next to it explains the layout in prose;
+ * change both together and bump SBT_LOG_VERSION on any incompatible change.
+ *
+ * Layout of a log file (all integers little-endian, as written by the host):
+ *
+ *   offset 0      struct sbt_file_header       (SBT_HEADER_SIZE bytes)
+ *   offset 4096   chunk, chunk, chunk, ...     (each starts with sbt_chunk)
+ *   ...           zero bytes                   (preallocated, never written)
+ *
+ * Chunks are carved from the file by any thread with one atomic add, so
+ * they appear in allocation order, not thread order.  A chunk is owned by
+ * exactly one writer; its `used` field is stored after the payload bytes
+ * it covers, so a reader that sees `used` also sees those bytes - even if
+ * the process was killed a moment later (the file is a shared mapping, the
+ * kernel keeps the pages).  A chunk with magic 0 ends the chunk sequence.
+ */
+#ifndef SBTLOG_H
+#define SBTLOG_H
+
+#include <stdint.h>
+
+#define SBT_LOG_MAGIC      "SBTMARK"          /* 8 bytes with the NUL */
+#define SBT_LOG_VERSION    1u
+#define SBT_HEADER_SIZE    4096u
+#define SBT_CHUNK_MAGIC    0x43544253u        /* "SBTC" */
+
+/* ---- file header ------------------------------------------------------ */
+
+enum sbt_arch  { SBT_ARCH_X86_64 = 1, SBT_ARCH_AARCH64 = 2 };
+
+/* Which clocks a sample carries.  Wall is always present. */
+enum sbt_clock {
+	SBT_CLOCK_WALL   = 1u << 0,   /* TSC (rdtscp) or cntvct_el0          */
+	SBT_CLOCK_CYCLES = 1u << 1,   /* core cycles (rdpmc / pmccntr_el0)   */
+};
+
+/* Header flags. */
+enum sbt_hflag {
+	SBT_HF_CLOSED   = 1u << 0,    /* writer finished cleanly (exit/close)*/
+	SBT_HF_CPU_AUX  = 1u << 1,    /* cpu fields come from TSC_AUX        */
+	SBT_HF_FORKED   = 1u << 2,    /* writer is a fork child              */
+};
+
+/* Misuse and loss counters, live in the header (crash-safe). */
+enum sbt_counter {
+	SBT_CNT_STOP_WITHOUT_START,   /* STOP of a region that is not open   */
+	SBT_CNT_START_OPEN,           /* START of a region already open      */
+	SBT_CNT_CROSSED,              /* STOP of a region not innermost      */
+	SBT_CNT_BAD_NAME,             /* NULL, empty or over-long name       */
+	SBT_CNT_TOO_DEEP,             /* nesting deeper than SBT_MAX_DEPTH   */
+	SBT_CNT_TOO_MANY_REGIONS,     /* region table full                   */
+	SBT_CNT_DROPPED,              /* samples lost: no log space          */
+	SBT_CNT_AFTER_CLOSE,          /* marker after CLOSE                  */
+	SBT_CNT_SIGNAL,               /* marker re-entered (signal handler)  */
+	SBT_CNT_OPEN_AT_EXIT,         /* regions still open at thread exit   */
+	SBT_CNT_THREADS,              /* threads that recorded (not misuse)  */
+	SBT_CNT__N = 16
+};
+
+struct sbt_file_header {
+	char     magic[8];            /* SBT_LOG_MAGIC                        */
+	uint32_t version;             /* SBT_LOG_VERSION                      */
+	uint32_t header_size;         /* SBT_HEADER_SIZE                      */
+	uint32_t arch;                /* enum sbt_arch                        */
+	uint32_t clocks;              /* enum sbt_clock bits                  */
+	uint32_t flags;               /* enum sbt_hflag bits (live)           */
+	uint32_t record_size;         /* sizeof(struct sbt_record)            */
+
+	/* Wall clock: ns = ticks * 1e9 / tick_hz. */
+	uint64_t tick_hz;             /* wall-clock frequency                 */
+	uint32_t tick_quantum;        /* smallest non-zero step seen (ticks)  */
+	uint32_t reserved0;
+	char     tick_source[16];     /* "perf", "calibrated", "cntfrq"       */
+	char     cycles_note[64];     /* why the cycle clock is (un)usable    */
+
+	/* Startup calibration of an empty START/STOP pair through the real
+	 * marker path, in wall ticks (and cycles when available). */
+	uint64_t te_min_ticks;        /* t_e,std: the minimum                 */
+	uint64_t te_p50_ticks;
+	uint64_t te_p999_ticks;
+	uint64_t te_min_cycles;
+	uint32_t te_samples;
+	uint32_t kernel_entry_ns;     /* min syscall round trip: OS floor     */
+
+	/* Who wrote this. */
+	int32_t  pid, ppid;
+	int32_t  rank, nranks;        /* -1 when not launched as a rank       */
+	uint64_t start_unix_ns;       /* CLOCK_REALTIME at log creation       */
+	uint64_t start_ticks;         /* wall ticks at log creation           */
+	uint32_t probe_period;        /* in-situ noise probe every N starts   */
+	uint32_t reserved1;
+	char     host[64];
+	char     cpu_model[64];
+	char     exe[512];
+
+	/* Live counters (enum sbt_counter), updated while running. */
+	uint64_t counters[SBT_CNT__N];
+	uint64_t end_offset;          /* bytes of chunks in use (hint only)   */
+};
+
+/* ---- chunks ----------------------------------------------------------- */
+
+enum sbt_chunk_type {
+	SBT_CHUNK_SAMPLES = 1,        /* payload: struct sbt_record[]         */
+	SBT_CHUNK_META    = 2,        /* payload: struct sbt_meta entries     */
+	SBT_CHUNK_PAD     = 3,        /* payload: nothing                     */
+};
+
+struct sbt_chunk {
+	uint32_t magic;               /* SBT_CHUNK_MAGIC                      */
+	uint32_t type;                /* enum sbt_chunk_type                  */
+	uint64_t size;                /* bytes including this header          */
+	uint64_t used;                /* payload bytes committed              */
+	uint32_t thread;              /* sbtmark thread index, from 0         */
+	int32_t  tid;                 /* kernel thread id                     */
+	uint64_t reserved[4];         /* pad to one cache line                */
+};
+
+/* One timed region.  32 bytes: two samples per cache line. */
+struct sbt_record {
+	uint64_t start;               /* wall ticks at START                  */
+	uint64_t ticks;               /* wall ticks STOP - START              */
+	uint64_t cycles;              /* core cycles STOP - START, or 0       */
+	uint32_t region;              /* SBT_REC_ID() | SBT_REC_FLAGS()       */
+	uint16_t cpu_start;           /* cpu at START (from TSC_AUX)          */
+	uint16_t cpu_stop;            /* cpu at STOP                          */
+};
+
+#define SBT_REC_ID_BITS   24
+#define SBT_REC_ID(r)     ((r) & ((1u << SBT_REC_ID_BITS) - 1))
+#define SBT_REC_FLAGS(r)  ((r) >> SBT_REC_ID_BITS)
+#define SBT_CPU_UNKNOWN   0xffffu
+
+enum sbt_rec_flag {
+	SBT_RF_PROBE   = 1u << 0,     /* empty pair at this region's start    */
+	SBT_RF_CALIB   = 1u << 1,     /* startup calibration pair             */
+	SBT_RF_RESET   = 1u << 2,     /* RESET event: ticks/cycles are 0      */
+	SBT_RF_CROSSED = 1u << 3,     /* closed out of nesting order          */
+};
+
+/* Region id 0 is the startup calibration region "<calibration>". */
+#define SBT_REGION_CALIB  0u
+
+/* ---- meta entries ------------------------------------------------------ */
+
+/* Meta entries are packed in META chunks, each 8-byte aligned:
+ *   struct sbt_meta, then `len` payload bytes, then padding to 8.        */
+struct sbt_meta {
+	uint16_t type;                /* enum sbt_meta_type                   */
+	uint16_t reserved;
+	uint32_t len;                 /* payload bytes after this struct      */
+};
+
+enum sbt_meta_type {
+	/* Payload: struct sbt_meta_region, then the name (len - 16 bytes,
+	 * not NUL-terminated). */
+	SBT_META_REGION = 1,
+	/* Payload: struct sbt_meta_module, then the path. */
+	SBT_META_MODULE = 2,
+	/* Payload: struct sbt_meta_site, then `depth` uint64_t frames
+	 * (frame 0 is the call site itself). */
+	SBT_META_SITE   = 3,
+};
+
+/* Which API a region came in through. */
+enum sbt_api {
+	SBT_API_SBTMARK = 0, SBT_API_LIKWID = 1, SBT_API_PAPI_HL = 2,
+	SBT_API_ITT = 3, SBT_API_NVTX = 4, SBT_API_INTERNAL = 5, SBT_API__N
+};
+
+struct sbt_meta_region {
+	uint32_t id;
+	uint16_t api;                 /* enum sbt_api                         */
+	uint16_t reserved;
+	uint64_t site;                /* first call site (return address)     */
+};
+
+struct sbt_meta_module {
+	uint64_t base;                /* load bias (dlpi_addr)                */
+	uint64_t lo, hi;              /* lowest / highest mapped address      */
+};
+
+struct sbt_meta_site {
+	uint32_t region;
+	uint32_t depth;               /* number of frames that follow         */
+};
+
+#endif /* SBTLOG_H */

@@ -1,0 +1,165 @@
+/*
+ * sbtmark.h - mark code regions for the sbtmark recorder.
+ *
+ *   #include <sbtmark.h>
+ *   SBT_MARKER_INIT;
+ *   SBT_MARKER_START("solve");   ...work...   SBT_MARKER_STOP("solve");
+ *   SBT_MARKER_CLOSE;
+ *
+ * Compile with -DSBT_MARKER to activate the markers; without it they
+ * compile to nothing.  The app links no sbtmark library: the marker
+ * functions are weak references that the preloaded recorder fills in.
+ *
+ *   cc -DSBT_MARKER -I markers app.c -o app        # runs as usual
+ *   LD_PRELOAD=libsbtmark.so ./app                 # also writes region.log
+ *
+ * Without the preload each marker costs one load and one predictable
+ * branch.  With it, START reads the clock after its bookkeeping and STOP
+ * reads it before any, so the recorded window holds the region and the
+ * two serialized clock reads only.
+ *
+ * Semantics (the LIKWID marker API's shape):
+ *   SBT_MARKER_INIT          optional; creates the log now instead of at
+ *                            the first marker
+ *   SBT_MARKER_THREADINIT    optional; attaches the calling thread now
+ *   SBT_MARKER_REGISTER(t)   optional; interns region t ahead of time
+ *   SBT_MARKER_START(t)      opens region t on the calling thread
+ *   SBT_MARKER_STOP(t)       closes it and records one sample
+ *   SBT_MARKER_RESET(t)      discards t's earlier samples on this thread
+ *                            (the analyzer honours it; the log keeps them)
+ *   SBT_MARKER_CLOSE         finishes the log; later markers are ignored
+ *
+ * Regions are named by strings; different regions nest; each thread marks
+ * independently.  Misuse (STOP without START, START of an open region,
+ * NULL names, ...) is counted and reported once, never fatal.  Every
+ * marker returns 0 on success and a negative value on misuse; the macros
+ * discard it.
+ *
+ * The serialized clock primitives are below, for timing by hand.
+ */
+#ifndef SBTMARK_H
+#define SBTMARK_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the marker entry points (defined by libsbtmark.so) ---------------- */
+
+int sbt_marker_init(void) __attribute__((weak));
+int sbt_marker_thread_init(void) __attribute__((weak));
+int sbt_marker_register(const char *tag) __attribute__((weak));
+int sbt_marker_start(const char *tag) __attribute__((weak));
+int sbt_marker_stop(const char *tag) __attribute__((weak));
+int sbt_marker_reset(const char *tag) __attribute__((weak));
+int sbt_marker_close(void) __attribute__((weak));
+
+#ifdef SBT_MARKER
+#define SBT__CALL(f, ...) do { if (f) (void)f(__VA_ARGS__); } while (0)
+#define SBT_MARKER_INIT          SBT__CALL(sbt_marker_init)
+#define SBT_MARKER_THREADINIT    SBT__CALL(sbt_marker_thread_init)
+#define SBT_MARKER_REGISTER(tag) SBT__CALL(sbt_marker_register, tag)
+#define SBT_MARKER_START(tag)    SBT__CALL(sbt_marker_start, tag)
+#define SBT_MARKER_STOP(tag)     SBT__CALL(sbt_marker_stop, tag)
+#define SBT_MARKER_RESET(tag)    SBT__CALL(sbt_marker_reset, tag)
+#define SBT_MARKER_CLOSE         SBT__CALL(sbt_marker_close)
+#else
+#define SBT_MARKER_INIT          do { } while (0)
+#define SBT_MARKER_THREADINIT    do { } while (0)
+#define SBT_MARKER_REGISTER(tag) do { } while (0)
+#define SBT_MARKER_START(tag)    do { } while (0)
+#define SBT_MARKER_STOP(tag)     do { } while (0)
+#define SBT_MARKER_RESET(tag)    do { } while (0)
+#define SBT_MARKER_CLOSE         do { } while (0)
+#endif
+
+/* ---- serialized-barrier clock reads ----------------------------------- */
+/*
+ * sbt_clock_start() is for the beginning of a timed window, sbt_clock_stop()
+ * for its end.  Both return wall-clock ticks (x86-64: TSC, Armv8: the
+ * virtual counter) and store the cpu the read ran on (-1 when unknown).
+ *
+ * x86-64:  start = lfence; rdtscp; lfence    (earlier work has finished,
+ *                                              later work has not begun)
+ *          stop  = rdtscp; lfence             (rdtscp waits for the region)
+ * Armv8:   start = isb; mrs cntvct_el0; isb
+ *          stop  = isb; mrs cntvct_el0
+ *
+ * Frequencies: x86 TSC rate from the kernel (the recorder stores it in the
+ * log); Armv8 from sbt_clock_hz().
+ */
+#if defined(__x86_64__)
+
+static inline uint64_t sbt_clock_start(int *cpu)
+{
+	uint32_t lo, hi, aux;
+	__asm__ __volatile__("lfence\n\trdtscp\n\tlfence"
+			     : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+	*cpu = (int)(aux & 0xfff);
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t sbt_clock_stop(int *cpu)
+{
+	uint32_t lo, hi, aux;
+	__asm__ __volatile__("rdtscp\n\tlfence"
+			     : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+	*cpu = (int)(aux & 0xfff);
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Core cycles from a perf_event counter index (perf mmap page's index-1). */
+static inline uint64_t sbt_cycles_read(uint32_t counter)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("rdpmc\n\tlfence"
+			     : "=a"(lo), "=d"(hi) : "c"(counter) : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t sbt_clock_hz(void) { return 0; /* ask the kernel */ }
+
+#elif defined(__aarch64__)
+
+static inline uint64_t sbt_clock_start(int *cpu)
+{
+	uint64_t v;
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb"
+			     : "=r"(v) :: "memory");
+	*cpu = -1;
+	return v;
+}
+
+static inline uint64_t sbt_clock_stop(int *cpu)
+{
+	uint64_t v;
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	*cpu = -1;
+	return v;
+}
+
+static inline uint64_t sbt_cycles_read(uint32_t counter)
+{
+	uint64_t v;
+	(void)counter;
+	__asm__ __volatile__("isb\n\tmrs %0, pmccntr_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
+static inline uint64_t sbt_clock_hz(void)
+{
+	uint64_t f;
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+	return f;
+}
+
+#else
+#error "sbtmark supports x86-64 and Armv8 (aarch64)"
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SBTMARK_H */

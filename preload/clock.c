@@ -1,0 +1,205 @@
+/*
+ * clock.c - wall-clock frequency and resolution, cycle-counter discovery.
+ *
+ * Frequency, best source first:
+ *   x86-64  the kernel's own TSC->ns conversion from a perf_event mmap page
+ *           (cap_user_time: time_mult / time_shift are exactly what the
+ *           kernel uses), else tsc_freq_khz in sysfs, else a calibration
+ *           against CLOCK_MONOTONIC_RAW.
+ *   Armv8   cntfrq_el0, set by firmware for exactly this purpose.
+ *
+ * The cycle counter needs a PMU and a kernel that lets user space read it
+ * (x86: perf mmap page with cap_user_rdpmc; Armv8: the same, which the
+ * kernel grants only with perf_user_access=1).  When either is missing we
+ * say why and record wall clock only.
+ */
+#include "clock.h"
+#include "sbtmark.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int perf_open(uint32_t type, uint64_t config, uint64_t config1)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = type;
+	a.config = config;
+	a.config1 = config1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Map the event's first page; NULL on failure.  Closes fd either way. */
+static struct perf_event_mmap_page *perf_page(int fd)
+{
+	void *p;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	p = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static double now_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+#if defined(__x86_64__)
+static uint64_t hz_from_perf(void)
+{
+	struct perf_event_mmap_page *pc;
+	uint64_t hz = 0;
+	int fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0);
+
+	if (fd < 0 || !(pc = perf_page(fd)))
+		return 0;
+	/* ns = (ticks * time_mult) >> time_shift, so hz = 1e9 * 2^shift / mult */
+	if (pc->cap_user_time && pc->time_mult)
+		hz = (uint64_t)(1e9 * (double)(1ull << pc->time_shift) /
+				pc->time_mult + 0.5);
+	munmap(pc, (size_t)sysconf(_SC_PAGESIZE));
+	return hz;
+}
+
+static uint64_t hz_from_sysfs(void)
+{
+	unsigned long khz = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/tsc_freq_khz", "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &khz) != 1)
+			khz = 0;
+		fclose(f);
+	}
+	return (uint64_t)khz * 1000;
+}
+
+/* Ticks against CLOCK_MONOTONIC_RAW over ~10 ms, best of three: the
+ * shortest bracketing of each endpoint gives the least error. */
+static uint64_t hz_calibrate(void)
+{
+	double best = 0;
+	int cpu;
+
+	for (int k = 0; k < 3; k++) {
+		double n0 = now_raw_ns();
+		uint64_t t0 = sbt_clock_stop(&cpu);
+		double n1, spin = n0 + 10e6;
+		uint64_t t1;
+
+		while (now_raw_ns() < spin)
+			;
+		t1 = sbt_clock_stop(&cpu);
+		n1 = now_raw_ns();
+		double hz = (double)(t1 - t0) * 1e9 / (n1 - n0);
+		if (k == 0 || hz > best)
+			best = hz;
+	}
+	return (uint64_t)(best + 0.5);
+}
+#endif
+
+/* Smallest non-zero difference between back-to-back reads. */
+static uint32_t measure_quantum(void)
+{
+	uint64_t min = UINT64_MAX, prev, cur;
+	int cpu;
+
+	prev = sbt_clock_stop(&cpu);
+	for (int i = 0; i < 20000; i++) {
+		cur = sbt_clock_stop(&cpu);
+		if (cur > prev && cur - prev < min)
+			min = cur - prev;
+		prev = cur;
+	}
+	return min == UINT64_MAX || min > UINT32_MAX ? 0 : (uint32_t)min;
+}
+
+void sbt_clock_setup(struct sbt_clockinfo *ci, int want_cycles)
+{
+	memset(ci, 0, sizeof *ci);
+#if defined(__x86_64__)
+	if ((ci->tick_hz = hz_from_perf()))
+		strcpy(ci->source, "perf");
+	else if ((ci->tick_hz = hz_from_sysfs()))
+		strcpy(ci->source, "sysfs");
+	else {
+		ci->tick_hz = hz_calibrate();
+		strcpy(ci->source, "calibrated");
+	}
+#else
+	ci->tick_hz = sbt_clock_hz();
+	strcpy(ci->source, "cntfrq");
+#endif
+	ci->quantum = measure_quantum();
+
+	if (!want_cycles) {
+		strcpy(ci->cycles_note, "disabled by SBT_CYCLES=0");
+		return;
+	}
+	int idx = sbt_cycles_open();
+	if (idx >= 0) {
+		ci->cycles = 1;
+		snprintf(ci->cycles_note, sizeof ci->cycles_note,
+			 "user-space counter %d", idx);
+	} else if (idx == -2) {
+		strcpy(ci->cycles_note,
+		       "PMU present but user-space reads not allowed");
+	} else {
+		snprintf(ci->cycles_note, sizeof ci->cycles_note,
+			 "no usable PMU (perf_event_open: %s)",
+			 strerror(-idx - 100));
+	}
+}
+
+/* Returns the rdpmc counter index, -2 when the kernel denies user reads,
+ * or -(100 + errno) when no cycle event can be opened. */
+int sbt_cycles_open(void)
+{
+	struct perf_event_mmap_page *pc;
+	int fd, idx = -2;
+	/* Armv8 needs config1 bit 1 to ask for user access. */
+#if defined(__aarch64__)
+	fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0x3);
+#else
+	fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0);
+#endif
+	if (fd < 0)
+		return -(100 + errno);
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return -(100 + errno);
+	}
+	pc = p;
+	/* The fd stays open for the thread's life: the event must stay
+	 * scheduled for its counter to count. */
+	if (pc->cap_user_rdpmc && pc->index)
+		idx = (int)pc->index - 1;
+#if defined(__aarch64__)
+	/* pmccntr_el0 is the only counter we read directly on Armv8. */
+	if (idx != 31)
+		idx = -2;
+#endif
+	if (idx < 0) {
+		munmap(p, (size_t)pg);
+		close(fd);
+	}
+	return idx;
+}

@@ -1,0 +1,29 @@
+/*
+ * clock.h - what the recorder knows about its clocks (cold setup only).
+ *
+ * The hot-path clock reads are the inline primitives in markers/sbtmark.h;
+ * this module answers the questions asked once per process or thread:
+ * how fast does the wall clock tick, how coarse is it, is there a usable
+ * core-cycle counter.
+ */
+#ifndef SBT_CLOCK_H
+#define SBT_CLOCK_H
+
+#include <stdint.h>
+
+struct sbt_clockinfo {
+	uint64_t tick_hz;          /* wall-clock ticks per second           */
+	uint32_t quantum;          /* smallest non-zero step, in ticks      */
+	char     source[16];       /* where tick_hz came from               */
+	int      cycles;           /* 1: core-cycle counter usable          */
+	char     cycles_note[64];  /* why (not)                             */
+};
+
+/* Fill *ci.  Takes ~20 ms only when the frequency must be calibrated. */
+void sbt_clock_setup(struct sbt_clockinfo *ci, int want_cycles);
+
+/* Per-thread cycle counter.  Returns the counter index for
+ * sbt_cycles_read(), or -1 when this thread has none. */
+int sbt_cycles_open(void);
+
+#endif

@@ -1,0 +1,315 @@
+/*
+ * logfile.c - create the log safely, hand out chunks, finish it.
+ *
+ * Naming.  The log is first created as a private temporary file (O_EXCL,
+ * O_NOFOLLOW) next to its final name and then linked into place with
+ * link(2), which never replaces an existing name.  If the name is taken:
+ *   - by an sbtmark log whose writer is gone, we rename over it (a rerun
+ *     replaces the previous run's region.log, as users expect);
+ *   - by anything else (a live process's log, a fork child's parent, an
+ *     exec predecessor, a file we did not write), we write NAME.<pid>[.N]
+ *     instead and say so once.
+ * So two processes never share one file, whatever the pattern.
+ */
+#include "logfile.h"
+#include "recorder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FIRST_GROW  (1u << 20)          /* first allocation step        */
+#define MAX_GROW    (64u << 20)         /* steps double up to this      */
+
+struct sbt_logfile {
+	int fd;
+	char *base;                     /* mapping of the whole reserve  */
+	size_t reserve;
+	_Atomic uint64_t next;          /* next free offset              */
+	_Atomic uint64_t size;          /* bytes allocated on disk       */
+	uint64_t step;                  /* next growth step              */
+	int finished;                   /* under grow_lock               */
+	pthread_mutex_t grow_lock;
+	char path[PATH_MAX];
+};
+
+static const char *rank_env[] = {
+	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+	"MV2_COMM_WORLD_RANK", "MPI_RANKID", NULL
+};
+
+int sbt_log_expand(const char *pattern, char *out, size_t outlen)
+{
+	size_t o = 0;
+	char tmp[256];
+
+	for (const char *p = pattern; *p; p++) {
+		const char *add = tmp;
+
+		if (*p != '%' || !p[1]) {
+			tmp[0] = *p, tmp[1] = 0;
+		} else {
+			switch (*++p) {
+			case 'p':
+				snprintf(tmp, sizeof tmp, "%d", (int)getpid());
+				break;
+			case 'r': {
+				const char *r = NULL;
+				for (int i = 0; rank_env[i] && !r; i++)
+					r = getenv(rank_env[i]);
+				snprintf(tmp, sizeof tmp, "%s", r ? r : "0");
+				break;
+			}
+			case 'h':
+				if (gethostname(tmp, sizeof tmp) != 0)
+					strcpy(tmp, "localhost");
+				tmp[sizeof tmp - 1] = 0;
+				break;
+			case '%':
+				strcpy(tmp, "%");
+				break;
+			default:        /* unknown: keep it literally */
+				tmp[0] = '%', tmp[1] = *p, tmp[2] = 0;
+			}
+		}
+		size_t n = strlen(add);
+		if (o + n >= outlen)
+			return -1;
+		memcpy(out + o, add, n);
+		o += n;
+	}
+	out[o] = 0;
+	return o ? 0 : -1;
+}
+
+/* Is `path` an sbtmark log whose writer no longer runs? */
+static int stale_log(const char *path)
+{
+	struct sbt_file_header h;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int stale = 0;
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
+	    memcmp(h.magic, SBT_LOG_MAGIC, 8) == 0 && h.pid != getpid() &&
+	    h.pid > 0 && kill(h.pid, 0) != 0 && errno == ESRCH)
+		stale = 1;
+	close(fd);
+	return stale;
+}
+
+/* "dir/region.log" -> "dir/region.<pid>.log" (then .<pid>.<n>.log). */
+static void alt_name(const char *path, int n, char *out, size_t outlen)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(path, '.');
+	int stem;
+
+	if (!dot || (slash && dot < slash) || dot == path ||
+	    (slash && dot == slash + 1))
+		dot = path + strlen(path);
+	stem = (int)(dot - path);
+	if (n == 0)
+		snprintf(out, outlen, "%.*s.%d%s", stem, path, (int)getpid(),
+			 dot);
+	else
+		snprintf(out, outlen, "%.*s.%d.%d%s", stem, path,
+			 (int)getpid(), n, dot);
+}
+
+/* Put the temporary file `tmp` in place at `want` or an alternative. */
+static int place(const char *tmp, const char *want, char *got, size_t len)
+{
+	char alt[PATH_MAX];
+
+	if (link(tmp, want) == 0) {
+		snprintf(got, len, "%s", want);
+		return 0;
+	}
+	if (errno == EEXIST && stale_log(want) && rename(tmp, want) == 0) {
+		snprintf(got, len, "%s", want);
+		return 1;       /* tmp is gone already */
+	}
+	for (int n = 0; n < 100; n++) {
+		alt_name(want, n, alt, sizeof alt);
+		if (link(tmp, alt) == 0) {
+			snprintf(got, len, "%s", alt);
+			sbt_rec_warn("%s is taken; this process (pid %d) "
+				     "writes %s", want, (int)getpid(), alt);
+			return 0;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	return -1;
+}
+
+/* Grow the allocated part of the file to at least `need` bytes. */
+static int grow(struct sbt_logfile *lf, uint64_t need)
+{
+	int ok;
+
+	pthread_mutex_lock(&lf->grow_lock);
+	while (!lf->finished && atomic_load(&lf->size) < need) {
+		uint64_t sz = atomic_load(&lf->size);
+		uint64_t step = lf->step;
+
+		if (sz + step > lf->reserve)
+			step = lf->reserve - sz;
+		if (step == 0 ||
+		    posix_fallocate(lf->fd, (off_t)sz, (off_t)step) != 0)
+			break;
+		atomic_store_explicit(&lf->size, sz + step,
+				      memory_order_release);
+		if (lf->step < MAX_GROW)
+			lf->step *= 2;
+	}
+	ok = atomic_load(&lf->size) >= need;
+	pthread_mutex_unlock(&lf->grow_lock);
+	return ok ? 0 : -1;
+}
+
+struct sbt_logfile *sbt_log_create(const char *pattern, size_t reserve)
+{
+	struct sbt_logfile *lf;
+	char want[PATH_MAX], tmp[PATH_MAX + 32];
+	int fd, placed;
+
+	if (sbt_log_expand(pattern, want, sizeof want) != 0) {
+		sbt_rec_warn("SBT_OUTPUT '%s' is empty or too long", pattern);
+		return NULL;
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", want, (int)getpid());
+	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0666);
+	if (fd < 0) {
+		sbt_rec_warn("cannot create %s: %s", tmp, strerror(errno));
+		return NULL;
+	}
+	lf = mmap(NULL, sizeof *lf, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (lf == MAP_FAILED)
+		goto fail_fd;
+	memset(lf, 0, sizeof *lf);
+	lf->fd = fd;
+	lf->step = FIRST_GROW;
+	pthread_mutex_init(&lf->grow_lock, NULL);
+
+	/* Reserve address space; shrink the request where the address space
+	 * is small (qemu-user, 32-bit-ish limits, ulimit -v). */
+	for (lf->reserve = reserve; lf->reserve >= FIRST_GROW;
+	     lf->reserve /= 2) {
+		lf->base = mmap(NULL, lf->reserve, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_NORESERVE, fd, 0);
+		if (lf->base != MAP_FAILED)
+			break;
+	}
+	if (lf->base == MAP_FAILED || lf->reserve < FIRST_GROW) {
+		sbt_rec_warn("cannot map the log: %s", strerror(errno));
+		goto fail_lf;
+	}
+	atomic_store(&lf->next, SBT_HEADER_SIZE);
+	if (grow(lf, FIRST_GROW) != 0) {
+		sbt_rec_warn("cannot allocate the log: %s", strerror(errno));
+		goto fail_map;
+	}
+	memcpy(lf->base, SBT_LOG_MAGIC, 8);
+	placed = place(tmp, want, lf->path, sizeof lf->path);
+	if (placed < 0) {
+		sbt_rec_warn("cannot place the log at %s: %s", want,
+			     strerror(errno));
+		goto fail_map;
+	}
+	if (placed == 0)
+		unlink(tmp);
+	return lf;
+
+fail_map:
+	munmap(lf->base, lf->reserve);
+fail_lf:
+	munmap(lf, sizeof *lf);
+fail_fd:
+	close(fd);
+	unlink(tmp);
+	return NULL;
+}
+
+struct sbt_file_header *sbt_log_header(struct sbt_logfile *lf)
+{
+	return (struct sbt_file_header *)lf->base;
+}
+
+const char *sbt_log_path(struct sbt_logfile *lf)
+{
+	return lf->path;
+}
+
+struct sbt_chunk *sbt_log_chunk(struct sbt_logfile *lf, uint32_t type,
+				size_t size, uint32_t thread, int32_t tid)
+{
+	uint64_t off = atomic_fetch_add(&lf->next, size);
+	struct sbt_chunk *c;
+
+	if (off + size > atomic_load_explicit(&lf->size, memory_order_acquire)
+	    && grow(lf, off + size) != 0) {
+		/* The range stays a hole of zeros; readers skip it. */
+		return NULL;
+	}
+	c = (struct sbt_chunk *)(lf->base + off);
+#ifdef MADV_POPULATE_WRITE
+	/* Fault the pages in now, in one call, rather than one fault per
+	 * page later inside somebody's timed region. */
+	(void)madvise(c, size, MADV_POPULATE_WRITE);
+#endif
+	c->type = type;
+	c->size = size;
+	c->used = 0;
+	c->thread = thread;
+	c->tid = tid;
+	/* The magic goes last: a reader that sees it sees a valid header. */
+	atomic_store_explicit((_Atomic uint32_t *)&c->magic, SBT_CHUNK_MAGIC,
+			      memory_order_release);
+	atomic_store_explicit((_Atomic uint64_t *)
+			      &sbt_log_header(lf)->end_offset,
+			      atomic_load(&lf->next), memory_order_relaxed);
+	return c;
+}
+
+void sbt_log_finish(struct sbt_logfile *lf)
+{
+	struct sbt_file_header *h = sbt_log_header(lf);
+	uint64_t end;
+
+	pthread_mutex_lock(&lf->grow_lock);
+	if (!lf->finished) {
+		lf->finished = 1;
+		/* No chunk can be handed out past `end` any more (grow fails),
+		 * and every chunk handed out lies below it, so truncating
+		 * cannot pull a page from under a writer. */
+		end = atomic_load(&lf->next);
+		if (end > atomic_load(&lf->size))
+			end = atomic_load(&lf->size);
+		h->end_offset = end;
+		atomic_fetch_or((_Atomic uint32_t *)&h->flags, SBT_HF_CLOSED);
+		if (ftruncate(lf->fd, (off_t)end) == 0)
+			atomic_store(&lf->size, end);
+	}
+	pthread_mutex_unlock(&lf->grow_lock);
+}
+
+void sbt_log_abandon(struct sbt_logfile *lf)
+{
+	munmap(lf->base, lf->reserve);
+	close(lf->fd);
+	munmap(lf, sizeof *lf);
+}

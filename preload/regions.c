@@ -1,0 +1,432 @@
+/*
+ * regions.c - intern region names and call sites; describe them in the log.
+ *
+ * Everything here runs under `lock` and off the hot path: the first time a
+ * thread meets a call site, the first time a name is seen, and when a log
+ * is opened.  Region names are published lock-free for readers through
+ * fixed pages of pointers that never move (sbt_regions_name).
+ *
+ * What goes into the log's META chunks: one MODULE entry per loaded object
+ * (so call sites can be symbolized offline), one REGION entry per region,
+ * one SITE entry per call site with a short stack (libunwind) when built
+ * with it.
+ */
+#include "regions.h"
+#include "logfile.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#ifdef SBT_HAVE_UNWIND
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#endif
+
+#define PAGE_IDS    4096u
+#define SITE_FRAMES 12
+
+struct region {
+	const char *name;
+	uint32_t len;
+	uint16_t api;
+	const void *site;
+};
+
+struct site {
+	const void *site;
+	const char *name;
+	sbt_id id;
+	int verify;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* id -> region: pages published with release stores, never freed. */
+static struct region *_Atomic pages[SBT_MAX_REGIONS / PAGE_IDS];
+static _Atomic uint32_t nregions = 1;          /* id 0 is <calibration> */
+
+/* (api, name) -> id and (site, name ptr) -> site: open addressing,
+ * power-of-two capacity, at most half full.  Slots hold ids / indexes+1. */
+static uint32_t *name_tab;  static uint32_t name_cap;
+static struct site *site_tab; static uint32_t site_cap, nsites;
+
+static struct sbt_logfile *log_out;            /* where META goes */
+static struct sbt_chunk *meta;                 /* current META chunk */
+
+/* Known modules [lo, hi), to notice objects loaded after the log opened. */
+static struct { uintptr_t lo, hi; } *mods; static uint32_t nmods, cap_mods;
+
+/* ---- arena ------------------------------------------------------------- */
+
+static char *arena_p; static size_t arena_left;
+
+static void *arena(size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (n > arena_left) {
+		size_t sz = n > (1u << 20) ? n : (1u << 20);
+		p = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		if (sz > (1u << 20))
+			return p;       /* big one-off: keep the old arena */
+		arena_p = p, arena_left = sz;
+	}
+	p = arena_p;
+	arena_p += n, arena_left -= n;
+	return p;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n, uint64_t h)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33; x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
+static struct region *region_at(sbt_id id)
+{
+	struct region *pg = atomic_load_explicit(&pages[id / PAGE_IDS],
+						 memory_order_acquire);
+	return pg ? &pg[id % PAGE_IDS] : NULL;
+}
+
+const char *sbt_regions_name(sbt_id id)
+{
+	struct region *r;
+
+	if (id >= atomic_load_explicit(&nregions, memory_order_acquire))
+		return NULL;
+	r = region_at(id);
+	return r ? r->name : NULL;
+}
+
+uint32_t sbt_regions_count(void)
+{
+	return atomic_load_explicit(&nregions, memory_order_acquire);
+}
+
+/* ---- META output -------------------------------------------------------- */
+
+static void meta_put(uint16_t type, const void *a, uint32_t alen,
+		     const void *b, uint32_t blen)
+{
+	uint32_t len = alen + blen;
+	size_t need = (sizeof(struct sbt_meta) + len + 7) & ~(size_t)7;
+	struct sbt_meta *m;
+
+	if (!log_out)
+		return;
+	if (!meta || meta->used + need > meta->size - sizeof *meta) {
+		size_t sz = 65536;
+		while (sz < need + sizeof(struct sbt_chunk))
+			sz *= 2;
+		meta = sbt_log_chunk(log_out, SBT_CHUNK_META, sz, 0,
+				     (int32_t)getpid());
+		if (!meta)
+			return;
+	}
+	m = (struct sbt_meta *)((char *)(meta + 1) + meta->used);
+	m->type = type;
+	m->reserved = 0;
+	m->len = len;
+	memcpy(m + 1, a, alen);
+	if (blen)
+		memcpy((char *)(m + 1) + alen, b, blen);
+	atomic_store_explicit((_Atomic uint64_t *)&meta->used,
+			      meta->used + need, memory_order_release);
+}
+
+static void meta_region(sbt_id id)
+{
+	struct region *r = region_at(id);
+	struct sbt_meta_region mr = {
+		.id = id, .api = r->api, .site = (uint64_t)(uintptr_t)r->site
+	};
+	meta_put(SBT_META_REGION, &mr, sizeof mr, r->name, r->len);
+}
+
+static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct sbt_meta_module mm = { .base = info->dlpi_addr,
+				      .lo = UINT64_MAX, .hi = 0 };
+	char exe[4096];
+	const char *path = info->dlpi_name;
+	(void)size, (void)arg;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (lo < mm.lo) mm.lo = lo;
+		if (lo + ph->p_memsz > mm.hi) mm.hi = lo + ph->p_memsz;
+	}
+	if (mm.hi == 0)
+		return 0;
+	for (uint32_t i = 0; i < nmods; i++)
+		if (mods[i].lo == mm.lo && mods[i].hi == mm.hi)
+			return 0;               /* already described */
+	if (nmods == cap_mods) {
+		uint32_t cap = cap_mods ? 2 * cap_mods : 64;
+		void *n = arena(cap * sizeof *mods);
+		if (!n)
+			return 0;
+		if (nmods)
+			memcpy(n, mods, nmods * sizeof *mods);
+		mods = n, cap_mods = cap;
+	}
+	mods[nmods].lo = mm.lo, mods[nmods].hi = mm.hi, nmods++;
+	if (!path || !*path) {          /* the main program */
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		exe[n > 0 ? n : 0] = 0;
+		path = exe;
+	}
+	meta_put(SBT_META_MODULE, &mm, sizeof mm, path, (uint32_t)strlen(path));
+	return 0;
+}
+
+static int known_module(uintptr_t a)
+{
+	for (uint32_t i = 0; i < nmods; i++)
+		if (a >= mods[i].lo && a < mods[i].hi)
+			return 1;
+	return 0;
+}
+
+static void meta_site(const struct site *s)
+{
+	uint64_t frames[SITE_FRAMES];
+	uint32_t depth = 0;
+
+	if (!log_out)
+		return;
+	if (s->site && !known_module((uintptr_t)s->site))
+		dl_iterate_phdr(module_cb, NULL);   /* dlopen'd since */
+#ifdef SBT_HAVE_UNWIND
+	void *buf[SITE_FRAMES + 8];
+	int n = unw_backtrace(buf, SITE_FRAMES + 8), first = n;
+
+	/* Our own frames come first; the stack proper starts at the site. */
+	for (int i = 0; i < n; i++)
+		if (buf[i] == s->site) { first = i; break; }
+	for (int i = first; i < n && depth < SITE_FRAMES; i++)
+		frames[depth++] = (uint64_t)(uintptr_t)buf[i];
+#endif
+	if (depth == 0 && s->site)
+		frames[depth++] = (uint64_t)(uintptr_t)s->site;
+	struct sbt_meta_site ms = { .region = s->id, .depth = depth };
+	meta_put(SBT_META_SITE, &ms, sizeof ms, frames,
+		 depth * (uint32_t)sizeof frames[0]);
+}
+
+/* ---- interning ---------------------------------------------------------- */
+
+static int name_tab_grow(void)
+{
+	uint32_t cap = name_cap ? 2 * name_cap : 1024;
+	uint32_t *t = arena(cap * sizeof *t);
+
+	if (!t)
+		return -1;
+	memset(t, 0, cap * sizeof *t);
+	for (uint32_t i = 0; i < name_cap; i++) {
+		if (!name_tab[i])
+			continue;
+		struct region *r = region_at(name_tab[i]);
+		uint64_t h = hash_bytes(r->name, r->len, 0xcbf29ce484222325ull
+					^ r->api);
+		uint32_t j = (uint32_t)h & (cap - 1);
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = name_tab[i];
+	}
+	name_tab = t, name_cap = cap;
+	return 0;
+}
+
+static sbt_id intern_locked(const char *name, size_t len, unsigned api,
+			    const void *site)
+{
+	uint64_t h;
+	uint32_t j;
+	sbt_id id;
+
+	if (!name || len == 0 || len > SBT_MAX_NAME) {
+		sbt_rec_count(SBT_CNT_BAD_NAME);
+		return 0;
+	}
+	if ((nregions + 1) * 2 > name_cap && name_tab_grow() != 0)
+		return 0;
+	h = hash_bytes(name, len, 0xcbf29ce484222325ull ^ api);
+	for (j = (uint32_t)h & (name_cap - 1); name_tab[j];
+	     j = (j + 1) & (name_cap - 1)) {
+		struct region *r = region_at(name_tab[j]);
+		if (r->api == api && r->len == len &&
+		    memcmp(r->name, name, len) == 0)
+			return name_tab[j];
+	}
+	id = atomic_load(&nregions);
+	if (id >= SBT_MAX_REGIONS) {
+		sbt_rec_count(SBT_CNT_TOO_MANY_REGIONS);
+		return 0;
+	}
+	if (!region_at(id)) {
+		struct region *pg = arena(PAGE_IDS * sizeof *pg);
+		if (!pg)
+			return 0;
+		memset(pg, 0, PAGE_IDS * sizeof *pg);
+		atomic_store_explicit(&pages[id / PAGE_IDS], pg,
+				      memory_order_release);
+	}
+	char *copy = arena(len + 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, name, len);
+	copy[len] = 0;
+	struct region *r = region_at(id);
+	r->name = copy, r->len = (uint32_t)len, r->api = (uint16_t)api;
+	r->site = site;
+	name_tab[j] = id;
+	atomic_store_explicit(&nregions, id + 1, memory_order_release);
+	meta_region(id);
+	return id;
+}
+
+sbt_id sbt_regions_intern(const char *name, size_t len, unsigned api,
+			  const void *site)
+{
+	sbt_id id;
+
+	if (name && len == (size_t)-1)
+		len = strnlen(name, SBT_MAX_NAME + 1);
+	pthread_mutex_lock(&lock);
+	id = intern_locked(name, len, api, site);
+	pthread_mutex_unlock(&lock);
+	return id;
+}
+
+/* Is [p, p+1) inside a mapped segment without write permission? */
+struct ro_query { uintptr_t p; int ro; };
+
+static int ro_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct ro_query *q = arg;
+	(void)size;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && q->p >= lo &&
+		    q->p < lo + ph->p_memsz) {
+			q->ro = !(ph->p_flags & PF_W);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int site_tab_grow(void)
+{
+	uint32_t cap = site_cap ? 2 * site_cap : 1024;
+	struct site *t = arena(cap * sizeof *t);
+
+	if (!t)
+		return -1;
+	memset(t, 0, cap * sizeof *t);
+	for (uint32_t i = 0; i < site_cap; i++) {
+		if (!site_tab[i].id)
+			continue;
+		uint32_t j = (uint32_t)mix((uintptr_t)site_tab[i].site ^
+			     ((uintptr_t)site_tab[i].name << 1)) & (cap - 1);
+		while (t[j].id)
+			j = (j + 1) & (cap - 1);
+		t[j] = site_tab[i];
+	}
+	site_tab = t, site_cap = cap;
+	return 0;
+}
+
+sbt_id sbt_regions_site(const void *site, const char *name, unsigned api,
+			int *verify)
+{
+	struct site *s = NULL;
+	size_t len;
+
+	*verify = 0;
+	if (!name) {
+		sbt_rec_count(SBT_CNT_BAD_NAME);
+		return 0;
+	}
+	len = strnlen(name, SBT_MAX_NAME + 1);
+	pthread_mutex_lock(&lock);
+	if ((nsites + 1) * 2 > site_cap && site_tab_grow() != 0)
+		goto out;
+	uint32_t j = (uint32_t)mix((uintptr_t)site ^ ((uintptr_t)name << 1))
+		     & (site_cap - 1);
+	for (; site_tab[j].id; j = (j + 1) & (site_cap - 1)) {
+		struct site *c = &site_tab[j];
+		if (c->site != site || c->name != name)
+			continue;
+		/* A known site with a writable name: its bytes may differ
+		 * from last time, so re-intern them. */
+		if (c->verify) {
+			sbt_id id = intern_locked(name, len, api, site);
+			pthread_mutex_unlock(&lock);
+			*verify = 1;
+			return id;
+		}
+		s = c;
+		goto out;
+	}
+	sbt_id id = intern_locked(name, len, api, site);
+	if (!id)
+		goto out;
+	struct ro_query q = { (uintptr_t)name, 0 };
+	dl_iterate_phdr(ro_cb, &q);
+	s = &site_tab[j];
+	s->site = site, s->name = name, s->id = id, s->verify = !q.ro;
+	nsites++;
+	meta_site(s);
+out:
+	pthread_mutex_unlock(&lock);
+	if (!s)
+		return 0;
+	*verify = s->verify;
+	return s->id;
+}
+
+void sbt_regions_attach(struct sbt_logfile *lf)
+{
+	pthread_mutex_lock(&lock);
+	log_out = lf;
+	meta = NULL;
+	nmods = 0;
+	if (lf) {
+		dl_iterate_phdr(module_cb, NULL);
+		for (sbt_id id = 1; id < nregions; id++)
+			meta_region(id);
+		for (uint32_t i = 0; i < site_cap; i++)
+			if (site_tab[i].id)
+				meta_site(&site_tab[i]);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void sbt_regions_lock(void)   { pthread_mutex_lock(&lock); }
+void sbt_regions_unlock(void) { pthread_mutex_unlock(&lock); }

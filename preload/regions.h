@@ -1,0 +1,48 @@
+/*
+ * regions.h - region names and call sites, process-wide (cold path).
+ *
+ * A region is (api, name).  Ids are handed out from 1 in order of first
+ * use and never change.  A call site is (return address, name pointer);
+ * the per-thread caches in recorder.c remember sites, so this module is
+ * consulted once per thread per site, under one lock.
+ *
+ * Nothing here calls malloc: memory comes from an mmap arena, so a marker
+ * in a signal handler cannot deadlock inside the allocator.
+ */
+#ifndef SBT_REGIONS_H
+#define SBT_REGIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "recorder.h"
+
+#define SBT_MAX_NAME     1024          /* longest accepted region name   */
+#define SBT_MAX_REGIONS  (1u << 20)    /* ids 1 .. SBT_MAX_REGIONS-1     */
+
+struct sbt_logfile;
+
+/* Id of (api, name) (len bytes), creating it.  0 for a bad name or a
+ * full table (counted).  `site` is remembered for a new region. */
+sbt_id sbt_regions_intern(const char *name, size_t len, unsigned api,
+			  const void *site);
+
+/* Resolve a call site.  Sets *verify when the name lies in writable
+ * memory (its bytes may change under the same pointer: compare them on
+ * every call).  Returns 0 for a bad name. */
+sbt_id sbt_regions_site(const void *site, const char *name, unsigned api,
+			int *verify);
+
+/* Lock-free: the name of a region (NUL-terminated), or NULL. */
+const char *sbt_regions_name(sbt_id id);
+uint32_t sbt_regions_count(void);      /* highest id + 1 */
+
+/* Start writing META entries into `lf`: the module map, then every
+ * region and site known so far; later ones are written as they come.
+ * NULL stops (fork child before its own log exists). */
+void sbt_regions_attach(struct sbt_logfile *lf);
+
+/* fork(2) handlers: hold the lock across fork. */
+void sbt_regions_lock(void);
+void sbt_regions_unlock(void);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * test_pipeline.c - marker -> recorder -> log -> reader -> report, for real.
+ *
+ * Runs app_nested under the preload and checks what the analyzer reads
+ * back: exact sample counts per region across threads, nesting (outer >=
+ * inner), more work -> larger median, the header's facts; and that
+ * without the preload the same binary runs and writes nothing.
+ *
+ * usage: test_pipeline LIBSBTMARK APP
+ */
+#include "harness.h"
+#include "analyze.h"
+#include "reader.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+static const struct sbt_group *find(const struct sbt_dataset *ds,
+				    const struct sbt_result *r,
+				    const char *name)
+{
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (!strcmp(ds->regions[r->g[i].region].name, name))
+			return &r->g[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct stat st;
+	char err[256];
+
+	if (argc != 3)
+		return 99;
+	argv[1] = realpath(argv[1], NULL);
+	argv[2] = realpath(argv[2], NULL);
+	h_tmpdir();
+
+	/* 1. without the preload: runs, writes nothing */
+	char *app_plain[] = { argv[2], "2", "100", NULL };
+	int rc = h_run(NULL, NULL, app_plain);
+	CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "app without preload "
+	      "failed (status %d)", rc);
+	CHECK(stat("region.log", &st) != 0, "a log appeared without the "
+	      "recorder");
+
+	/* 2. with it: 4 threads x 5000 iterations */
+	char *app[] = { argv[2], "4", "5000", NULL };
+	char *env[] = { "SBT_OUTPUT=nested.log", "SBT_PROBE_PERIOD=16", NULL };
+	rc = h_run(argv[1], env, app);
+	CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "app with preload "
+	      "failed (status %d)", rc);
+
+	struct sbt_dataset ds = { 0 };
+	rc = sbt_read_log("nested.log", &ds, err, sizeof err);
+	CHECK(rc == 0, "reading nested.log: rc %d %s", rc, err);
+	if (rc < 0)
+		return h_done();
+	const struct sbt_source *src = &ds.sources[0];
+	/* 4 workers and main, which calibrated the recorder at INIT */
+	CHECK(src->nthreads == 5, "threads %u", src->nthreads);
+	CHECK(!src->truncated, "clean exit reported as cut short");
+	CHECK(src->tick_ns > 0 && src->tick_ns < 10, "tick %g ns",
+	      src->tick_ns);
+	CHECK(src->te_ns > 0 && src->te_ns < 1000, "t_e,std %g ns",
+	      src->te_ns);
+	CHECK(src->quantum_ns > 0, "quantum %g", src->quantum_ns);
+	CHECK(src->nmodules >= 2, "module map has %zu entries",
+	      src->nmodules);
+
+	struct sbt_options o = { .filters = SBT_F_NONE, .cost_ns = -1 };
+	struct sbt_result r;
+	CHECK(sbt_analyze(&ds, &o, &r) == 0, "analyze");
+	const char *names[] = { "outer", "inner", "empty", "heavy" };
+	for (int i = 0; i < 4; i++) {
+		const struct sbt_group *g = find(&ds, &r, names[i]);
+		CHECK(g && g->count == 20000, "%s: %zu samples, want 20000",
+		      names[i], g ? g->count : 0);
+		CHECK(g && g->probes > 0, "%s: no in-situ probes", names[i]);
+	}
+	const struct sbt_group *outer = find(&ds, &r, "outer"),
+		*inner = find(&ds, &r, "inner"), *empty = find(&ds, &r, "empty"),
+		*heavy = find(&ds, &r, "heavy");
+	if (outer && inner && empty && heavy) {
+		CHECK(outer->st.min >= inner->st.min, "outer min %g < inner "
+		      "min %g", outer->st.min, inner->st.min);
+		CHECK(outer->st.median >= inner->st.median, "outer median %g <"
+		      " inner %g", outer->st.median, inner->st.median);
+		CHECK(heavy->st.median > empty->st.median * 2, "heavy median "
+		      "%g not above empty %g", heavy->st.median,
+		      empty->st.median);
+		CHECK(inner->st.median > empty->st.median, "inner %g <= empty"
+		      " %g", inner->st.median, empty->st.median);
+	}
+	/* Sample by sample: every outer contains its inner. */
+	size_t bad = 0, pairs = 0;
+	for (size_t i = 0; i + 1 < ds.n; i++) {
+		const struct sbt_sample *a = &ds.s[i], *b = &ds.s[i + 1];
+		if (a->flags || b->flags || a->thread != b->thread)
+			continue;
+		if (strcmp(ds.regions[a->region].name, "inner") ||
+		    strcmp(ds.regions[b->region].name, "outer"))
+			continue;
+		pairs++;
+		if (b->t_ns > a->t_ns || b->t_ns + b->ns < a->t_ns + a->ns)
+			bad++;
+	}
+	CHECK(pairs > 1000 && bad == 0, "%zu of %zu inner samples not inside"
+	      " their outer", bad, pairs);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+	return h_done();
+}

@@ -1,0 +1,246 @@
+/*
+ * bench_overhead.c - what an empty marker pair costs, side by side with
+ * the bare inline serialized pair, in one run on one pinned cpu.
+ *
+ *   bench-overhead [--lib PATH] [--cpu N] [--rounds R] [--pairs B]
+ *
+ * Methods (interleaved round by round, so drift hits all alike):
+ *   bare      lfence;rdtscp;lfence ... rdtscp;lfence inline
+ *   sbtmark   sbt_marker_start/stop of libsbtmark.so (dlopen'd; called
+ *             through pointers, exactly like the weak-symbol macros)
+ *   likwid    likwid_markerStartRegion/StopRegion interposed by the same
+ *             library (when it exports them)
+ *   off       SBT_MARKER_START/STOP compiled in, no recorder loaded
+ *   loop      the empty loop, subtracted from the "cost to the app"
+ *
+ * Two figures per method:
+ *   cost to the app   wall time per pair, whole loop / pairs - loop, p50
+ *                     over rounds (what instrumenting costs the program)
+ *   in-window         the duration the method itself reports for an empty
+ *                     region (min / p50 / p99.9): its resolution floor
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "sbtmark.h"
+
+typedef int (*mark_fn)(const char *);
+typedef int (*last_fn)(uint64_t *, uint64_t *);
+
+enum { BARE, SBT, LIKWID, OFF, LOOP, NM };
+static const char *names[NM] = { "bare", "sbtmark", "likwid", "off",
+				 "loop" };
+
+static mark_fn m_start, m_stop, l_start, l_stop;
+static last_fn m_last;
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double q(double *v, size_t n, double p)
+{
+	qsort(v, n, sizeof *v, cmp_d);
+	return v[(size_t)(p * (double)(n - 1))];
+}
+
+static double tick_ns;
+
+/* Ticks per second against CLOCK_MONOTONIC_RAW over 200 ms. */
+static void calibrate_ticks(void)
+{
+	struct timespec a, b;
+	int cpu;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	uint64_t t0 = sbt_clock_stop(&cpu);
+	do
+		clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 2e8);
+	uint64_t t1 = sbt_clock_stop(&cpu);
+	tick_ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) /
+		  (double)(t1 - t0);
+}
+
+/* One round of `pairs` empty pairs; returns ticks for the whole loop and
+ * stores each pair's in-window ticks in win[] when win != NULL. */
+static uint64_t round_of(int m, int pairs, double *win)
+{
+	int cpu;
+	uint64_t a, b, t0, t1, c;
+
+	a = sbt_clock_start(&cpu);
+	switch (m) {
+	case BARE:
+		for (int i = 0; i < pairs; i++) {
+			t0 = sbt_clock_start(&cpu);
+			t1 = sbt_clock_stop(&cpu);
+			if (win)
+				win[i] = (double)(t1 - t0);
+		}
+		break;
+	case SBT:
+		for (int i = 0; i < pairs; i++) {
+			m_start("bench");
+			m_stop("bench");
+			if (win && m_last(&t0, &c) == 0)
+				win[i] = (double)t0;
+		}
+		break;
+	case LIKWID:
+		for (int i = 0; i < pairs; i++) {
+			l_start("bench-likwid");
+			l_stop("bench-likwid");
+			if (win && m_last(&t0, &c) == 0)
+				win[i] = (double)t0;
+		}
+		break;
+	case OFF:
+		for (int i = 0; i < pairs; i++) {
+			SBT_MARKER_START("bench");
+			SBT_MARKER_STOP("bench");
+			__asm__ __volatile__("" ::: "memory");
+		}
+		break;
+	case LOOP:
+		for (int i = 0; i < pairs; i++)
+			__asm__ __volatile__("" ::: "memory");
+		break;
+	}
+	b = sbt_clock_stop(&cpu);
+	return b - a;
+}
+
+int main(int argc, char **argv)
+{
+	const char *lib = NULL;
+	int cpu = -1, rounds = 200, pairs = 2000;
+	char path[4096], out[64];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--lib") && i + 1 < argc)
+			lib = argv[++i];
+		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
+			cpu = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+			rounds = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
+			pairs = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: bench-overhead [--lib PATH] "
+				"[--cpu N] [--rounds R] [--pairs B]\n");
+			return 2;
+		}
+	}
+	if (rounds < 5 || pairs < 10) {
+		fprintf(stderr, "bench-overhead: need rounds >= 5, pairs >= 10\n");
+		return 2;
+	}
+	if (!lib) {
+		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 32);
+		path[n > 0 ? n : 0] = 0;
+		char *s = strrchr(path, '/');
+		strcpy(s ? s + 1 : path, "../preload/libsbtmark.so");
+		lib = path;
+	}
+	if (cpu < 0) {
+		cpu_set_t set;
+		sched_getaffinity(0, sizeof set, &set);
+		for (int c = CPU_SETSIZE - 1; c >= 0 && cpu < 0; c--)
+			if (CPU_ISSET(c, &set))
+				cpu = c;
+	}
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof one, &one) != 0)
+		fprintf(stderr, "bench-overhead: cannot pin to cpu %d: %s\n",
+			cpu, strerror(errno));
+
+	snprintf(out, sizeof out, "/tmp/sbt-bench-%d.log", (int)getpid());
+	setenv("SBT_OUTPUT", out, 1);
+	setenv("SBT_PROBE_PERIOD", "0", 0);
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		fprintf(stderr, "bench-overhead: %s\n", dlerror());
+		return 1;
+	}
+	m_start = (mark_fn)dlsym(h, "sbt_marker_start");
+	m_stop = (mark_fn)dlsym(h, "sbt_marker_stop");
+	m_last = (last_fn)dlsym(h, "sbt_marker_last");
+	l_start = (mark_fn)dlsym(h, "likwid_markerStartRegion");
+	l_stop = (mark_fn)dlsym(h, "likwid_markerStopRegion");
+	if (!m_start || !m_stop || !m_last) {
+		fprintf(stderr, "bench-overhead: %s lacks the marker API\n",
+			lib);
+		return 1;
+	}
+	int have_likwid = l_start && l_stop;
+	calibrate_ticks();
+
+	double *cost[NM], *win[NM];
+	size_t nwin = (size_t)rounds * (size_t)pairs;
+	for (int m = 0; m < NM; m++) {
+		cost[m] = calloc((size_t)rounds, sizeof(double));
+		win[m] = calloc(nwin, sizeof(double));
+		if (!cost[m] || !win[m])
+			return 1;
+	}
+	/* warm-up, then interleaved rounds: cost rounds, then window rounds */
+	for (int m = 0; m < NM; m++)
+		if (m != LIKWID || have_likwid)
+			round_of(m, pairs, NULL);
+	for (int r = 0; r < rounds; r++)
+		for (int m = 0; m < NM; m++) {
+			if (m == LIKWID && !have_likwid)
+				continue;
+			cost[m][r] = (double)round_of(m, pairs, NULL) / pairs;
+			if (m == BARE || m == SBT || m == LIKWID)
+				round_of(m, pairs, win[m] + (size_t)r * pairs);
+		}
+
+	double loop = q(cost[LOOP], (size_t)rounds, 0.5);
+	double c50[NM], wmin[NM], w50[NM], w999[NM];
+	printf("bench-overhead: cpu %d, %d rounds x %d empty pairs, "
+	       "tick %.4f ns\n", cpu, rounds, pairs, tick_ns);
+	printf("%-8s %16s %12s %12s %12s %14s\n", "method",
+	       "cost/pair p50", "window min", "window p50", "window p99.9",
+	       "p99.9 - min");
+	for (int m = 0; m < NM; m++) {
+		if (m == LOOP || (m == LIKWID && !have_likwid))
+			continue;
+		c50[m] = (q(cost[m], (size_t)rounds, 0.5) - loop) * tick_ns;
+		if (m == OFF) {
+			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
+			       c50[m], "-", "-", "-", "-");
+			continue;
+		}
+		wmin[m] = q(win[m], nwin, 0) * tick_ns;
+		w50[m] = q(win[m], nwin, 0.5) * tick_ns;
+		w999[m] = q(win[m], nwin, 0.999) * tick_ns;
+		printf("%-8s %13.2f ns %9.1f ns %9.1f ns %9.1f ns %11.1f ns\n",
+		       names[m], c50[m], wmin[m], w50[m], w999[m],
+		       w999[m] - wmin[m]);
+	}
+	printf("\nratios to bare: cost %.2fx (target <= 1.5x), window min "
+	       "%.2fx (target 1.0x), p99.9-min %.2fx (target <= 1.5x)\n",
+	       c50[SBT] / c50[BARE], wmin[SBT] / wmin[BARE],
+	       (w999[SBT] - wmin[SBT]) / (w999[BARE] - wmin[BARE] > 0 ?
+					  w999[BARE] - wmin[BARE] : 1));
+	if (have_likwid)
+		printf("likwid (interposed) vs sbtmark cost: %.2fx "
+		       "(target <= 1.10x)\n", c50[LIKWID] / c50[SBT]);
+	printf("compiled-in marker without the recorder: %.2f ns per pair\n",
+	       c50[OFF]);
+	typedef const char *(*path_fn)(void);
+	path_fn lp = (path_fn)dlsym(h, "sbt_marker_log_path");
+	if (lp && lp())
+		unlink(lp());
+	return 0;
+}
