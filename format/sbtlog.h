@@ -117,7 +117,9 @@ struct sbt_chunk {
 	uint64_t used;                /* payload bytes committed              */
 	uint32_t thread;              /* sbtmark thread index, from 0         */
 	int32_t  tid;                 /* kernel thread id                     */
-	uint64_t reserved[4];         /* pad to one cache line                */
+	uint64_t prev;                /* offset of the writer's previous
+					 SAMPLES chunk, 0 for its first     */
+	uint64_t reserved[3];         /* pad to one cache line                */
 };
 
 /* One timed region.  32 bytes: two samples per cache line. */
@@ -188,5 +190,10 @@ struct sbt_meta_site {
 	uint32_t region;
 	uint32_t depth;               /* number of frames that follow         */
 };
+
+_Static_assert(sizeof(struct sbt_file_header) <= SBT_HEADER_SIZE,
+	       "header must fit its page");
+_Static_assert(sizeof(struct sbt_chunk) == 64, "chunk header is a line");
+_Static_assert(sizeof(struct sbt_record) == 32, "two records per line");
 
 #endif /* SBTLOG_H */

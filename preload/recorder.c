@@ -50,6 +50,8 @@
 struct open_region {
 	uint64_t t0;                   /* wall ticks at START            */
 	uint64_t c0;                   /* cycles at START                */
+	const char *name;              /* START's name pointer when it is
+					  read-only, else NULL           */
 	sbt_id   id;
 	uint16_t cpu;
 	uint16_t flags;                /* SBT_RF_* for the record        */
@@ -62,8 +64,6 @@ struct site_slot {
 	int verify;                    /* compare name bytes every call  */
 };
 
-struct total { uint64_t count, ticks; };
-
 struct sbt_thread {
 	/* hot */
 	struct sbt_record *cur, *end;
@@ -72,8 +72,6 @@ struct sbt_thread {
 	uint32_t busy;
 	uint32_t probe_left;
 	int32_t  pmc;                  /* rdpmc index, -1: no cycles     */
-	struct total *totals;          /* per region id, since reset     */
-	uint32_t ntotals;
 	uint32_t index;                /* sbtmark thread number          */
 	int32_t  tid;
 	uint32_t chunk_size;           /* next chunk's size              */
@@ -352,8 +350,6 @@ static void thread_exit(void *arg)
 	for (uint32_t i = 0; i < t->depth; i++)
 		sbt_rec_count(SBT_CNT_OPEN_AT_EXIT);
 	me = NULL;
-	if (t->totals)
-		munmap(t->totals, t->ntotals * sizeof *t->totals);
 	munmap(t, sizeof *t);
 }
 
@@ -404,29 +400,11 @@ static __attribute__((noinline)) int next_chunk(struct sbt_thread *t)
 		return 0;
 	if (t->chunk_size < MAX_CHUNK)
 		t->chunk_size *= 2;
+	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
 	t->chunk = c;
 	t->cur = (struct sbt_record *)(c + 1);
 	t->end = (struct sbt_record *)((char *)c + c->size);
 	return 1;
-}
-
-static __attribute__((noinline)) void grow_totals(struct sbt_thread *t,
-						  sbt_id id)
-{
-	uint32_t n = t->ntotals ? t->ntotals : 64;
-	struct total *nt;
-
-	while (n <= id)
-		n *= 2;
-	nt = mmap(NULL, n * sizeof *nt, PROT_READ | PROT_WRITE,
-		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (nt == MAP_FAILED)
-		return;
-	if (t->totals) {
-		memcpy(nt, t->totals, t->ntotals * sizeof *nt);
-		munmap(t->totals, t->ntotals * sizeof *nt);
-	}
-	t->totals = nt, t->ntotals = n;
 }
 
 /* ---- call-site cache ---------------------------------------------------- */
@@ -472,7 +450,8 @@ static inline sbt_id lookup(struct sbt_thread *t, const char *name,
 
 /* ---- the hot path -------------------------------------------------------- */
 
-static inline int start_id(struct sbt_thread *t, sbt_id id, uint16_t flags)
+static inline int start_id(struct sbt_thread *t, sbt_id id, uint16_t flags,
+			   const char *name)
 {
 	struct open_region *o;
 	int cpu;
@@ -490,6 +469,7 @@ static inline int start_id(struct sbt_thread *t, sbt_id id, uint16_t flags)
 		record_probe(t, id);
 	o = &t->stack[t->depth++];
 	o->id = id;
+	o->name = name;
 	o->flags = flags;
 	o->c0 = 0;
 	if (t->pmc >= 0)
@@ -534,14 +514,6 @@ static inline int stop_id(struct sbt_thread *t, sbt_id id, uint64_t t1,
 		/* Commit: `used` covers the record only once it is whole. */
 		atomic_signal_fence(memory_order_release);
 		t->chunk->used += sizeof *r;
-		if (!(flags & (SBT_RF_PROBE | SBT_RF_CALIB))) {
-			if (unlikely(id >= t->ntotals))
-				grow_totals(t, id);
-			if (likely(id < t->ntotals)) {
-				t->totals[id].count++;
-				t->totals[id].ticks += t1 - o->t0;
-			}
-		}
 	}
 	/* Pop, closing the gap when the region was not innermost. */
 	for (; i < t->depth; i++)
@@ -556,7 +528,7 @@ static inline int stop_id(struct sbt_thread *t, sbt_id id, uint64_t t1,
 static __attribute__((noinline)) int probe_begin(struct sbt_thread *t,
 						 sbt_id id)
 {
-	return start_id(t, id, SBT_RF_PROBE);
+	return start_id(t, id, SBT_RF_PROBE, NULL);
 }
 
 static __attribute__((noinline)) void probe_end(struct sbt_thread *t,
@@ -621,16 +593,22 @@ static __attribute__((noinline)) struct sbt_thread *enter_slow(void)
 
 #define LEAVE(t, rc)                                                     \
 	do {                                                             \
+		int rc_ = (rc);                                          \
 		atomic_signal_fence(memory_order_seq_cst);               \
 		t->busy = 0;                                             \
-		return rc;                                               \
+		return rc_;                                              \
 	} while (0)
 
 int sbt_rec_start(const char *name, unsigned api, const void *site)
 {
 	ENTER(t);
-	sbt_id id = lookup(t, name, api, site);
-	LEAVE(t, id ? start_id(t, id, 0) : SBT_EMISUSE);
+	struct site_slot *s = slot_of(t, site, name);
+	sbt_id id;
+	if (likely(s->site == site && s->name == name && !s->verify))
+		LEAVE(t, start_id(t, s->id, 0, name));
+	id = site_miss(s, site, name, api);
+	LEAVE(t, id ? start_id(t, id, 0, s->verify ? NULL : name)
+		    : SBT_EMISUSE);
 }
 
 int sbt_rec_start_id(sbt_id id, const void *site)
@@ -638,7 +616,8 @@ int sbt_rec_start_id(sbt_id id, const void *site)
 	(void)site;
 	ENTER(t);
 	LEAVE(t, id < sbt_regions_count() ?
-		 start_id(t, id, id == SBT_REGION_CALIB ? SBT_RF_CALIB : 0) :
+		 start_id(t, id, id == SBT_REGION_CALIB ? SBT_RF_CALIB : 0,
+			  NULL) :
 		 SBT_EMISUSE);
 }
 
@@ -656,44 +635,37 @@ static inline uint64_t stop_cycles(struct sbt_thread *t)
 int sbt_rec_stop(const char *name, unsigned api, const void *site)
 {
 	STOP_CLOCK(t1, cpu1);
-	struct sbt_thread *t = me;
-	if (unlikely(!t)) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		return SBT_EMISUSE;
-	}
+	ENTER(t);
 	uint64_t c1 = stop_cycles(t);
-	ENTER(u);
-	sbt_id id = lookup(u, name, api, site);
-	LEAVE(u, id ? stop_id(u, id, t1, cpu1, c1) : SBT_EMISUSE);
+	/* The usual case, STOP(x) right after START(x) with the same
+	 * read-only string: no lookup at all. */
+	if (likely(t->depth && t->stack[t->depth - 1].name == name && name))
+		LEAVE(t, stop_id(t, t->stack[t->depth - 1].id, t1, cpu1, c1));
+	sbt_id id = lookup(t, name, api, site);
+	LEAVE(t, id ? stop_id(t, id, t1, cpu1, c1) : SBT_EMISUSE);
 }
 
 int sbt_rec_stop_id(sbt_id id)
 {
 	STOP_CLOCK(t1, cpu1);
-	struct sbt_thread *t = me;
-	if (unlikely(!t)) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		return SBT_EMISUSE;
-	}
+	ENTER(t);
 	uint64_t c1 = stop_cycles(t);
-	ENTER(u);
-	LEAVE(u, stop_id(u, id, t1, cpu1, c1));
+	LEAVE(t, stop_id(t, id, t1, cpu1, c1));
 }
 
 int sbt_rec_stop_top(sbt_id *idp)
 {
 	STOP_CLOCK(t1, cpu1);
-	struct sbt_thread *t = me;
-	if (unlikely(!t || !t->depth)) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		return SBT_EMISUSE;
-	}
+	ENTER(t);
 	uint64_t c1 = stop_cycles(t);
-	ENTER(u);
-	sbt_id id = u->stack[u->depth - 1].id;
+	if (unlikely(!t->depth)) {
+		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
+		LEAVE(t, SBT_EMISUSE);
+	}
+	sbt_id id = t->stack[t->depth - 1].id;
 	if (idp)
 		*idp = id;
-	LEAVE(u, stop_id(u, id, t1, cpu1, c1));
+	LEAVE(t, stop_id(t, id, t1, cpu1, c1));
 }
 
 /* ---- the rest of the API (cold) ---------------------------------------- */
@@ -711,8 +683,6 @@ int sbt_rec_reset_id(sbt_id id)
 	if (!id || id >= sbt_regions_count())
 		return SBT_EMISUSE;
 	ENTER(t);
-	if (id < t->ntotals)
-		t->totals[id].count = t->totals[id].ticks = 0;
 	/* A RESET event: a zero-length record the analyzer honours. */
 	if (t->cur != t->end || next_chunk(t)) {
 		struct sbt_record *r = t->cur++;
@@ -726,14 +696,33 @@ int sbt_rec_reset_id(sbt_id id)
 	LEAVE(t, SBT_OK);
 }
 
+/* Walks the thread's own records back to the region's last RESET: totals
+ * cost nothing on the hot path, and GetRegion-style calls are rare. */
 int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 {
 	struct sbt_thread *t = me;
+	uint64_t n = 0, ticks = 0;
 
-	if (!t || !id || id >= t->ntotals || !g.clk.tick_hz)
+	if (!t || !id || !g.clk.tick_hz || atomic_load(&g.state) != LOG_OPEN)
 		return SBT_EMISUSE;
-	*count = t->totals[id].count;
-	*seconds = (double)t->totals[id].ticks / (double)g.clk.tick_hz;
+	for (struct sbt_chunk *c = t->chunk; c;
+	     c = c->prev ? (struct sbt_chunk *)((char *)g.hdr + c->prev)
+			 : NULL) {
+		const struct sbt_record *first = (const void *)(c + 1);
+		const struct sbt_record *r = first + c->used / sizeof *r;
+		while (r-- > first) {
+			if (SBT_REC_ID(r->region) != id)
+				continue;
+			uint32_t fl = SBT_REC_FLAGS(r->region);
+			if (fl & SBT_RF_RESET)
+				goto done;
+			if (!(fl & (SBT_RF_PROBE | SBT_RF_CALIB)))
+				n++, ticks += r->ticks;
+		}
+	}
+done:
+	*count = n;
+	*seconds = (double)ticks / (double)g.clk.tick_hz;
 	return SBT_OK;
 }
 

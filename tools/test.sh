@@ -1,0 +1,50 @@
+#!/bin/sh
+# test.sh - build and run every test: the normal build, then the whole
+# suite again under ASan+UBSan, then the threaded recorder tests under
+# TSan.  Ends with one summary line "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+sh tools/setup.sh || { echo "test: setup failed" >&2; exit 1; }
+
+pass=0 fail=0 skip=0
+# run_suite NAME BUILD_DIR MESON_SETUP_ARGS MESON_TEST_ARGS
+run_suite() {
+	name=$1 dir=$2 setup=$3 targs=$4
+	echo "== $name"
+	if [ ! -f "$dir/build.ninja" ]; then
+		# shellcheck disable=SC2086
+		meson setup "$dir" $setup >/dev/null || { fail=$((fail + 1)); return; }
+	fi
+	if ! ninja -C "$dir" >"$dir/ninja.out" 2>&1; then
+		cat "$dir/ninja.out"; fail=$((fail + 1)); return
+	fi
+	# warnings are errors for us: -Wall -Wextra clean
+	if grep -q "warning:" "$dir/ninja.out"; then
+		grep "warning:" "$dir/ninja.out"
+		echo "test: compiler warnings in $name" >&2
+		fail=$((fail + 1))
+	fi
+	# shellcheck disable=SC2086
+	meson test -C "$dir" --print-errorlogs --num-processes 2 $targs \
+		> "$dir/test.out" 2>&1
+	tail -n 12 "$dir/test.out"
+	ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$dir/test.out" | tail -1)
+	bad=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$dir/test.out" | tail -1)
+	to=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' "$dir/test.out" | tail -1)
+	sk=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$dir/test.out" | tail -1)
+	pass=$((pass + ${ok:-0})); fail=$((fail + ${bad:-0} + ${to:-0}))
+	skip=$((skip + ${sk:-0}))
+	[ -n "$ok" ] || fail=$((fail + 1))
+}
+
+run_suite "build and test" build "" ""
+run_suite "ASan+UBSan" build-asan \
+	"-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug" \
+	"--no-suite slow --timeout-multiplier 3"
+run_suite "TSan (recorder threads)" build-tsan \
+	"-Db_sanitize=thread -Db_lundef=false" \
+	"--suite unit --suite reliability --no-suite slow --timeout-multiplier 4"
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
