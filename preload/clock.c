@@ -40,6 +40,7 @@ static int perf_open(uint32_t type, uint64_t config, uint64_t config1)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
+#if defined(__x86_64__)
 /* Map the event's first page; NULL on failure.  Closes fd either way. */
 static struct perf_event_mmap_page *perf_page(int fd)
 {
@@ -59,7 +60,6 @@ static double now_raw_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-#if defined(__x86_64__)
 static uint64_t hz_from_perf(void)
 {
 	struct perf_event_mmap_page *pc;
