@@ -409,7 +409,8 @@ static int cmp_reset(const void *a, const void *b)
 /* Map raw ids to regions; apply RESET events (latest per thread wins). */
 static int finish(struct ctx *c)
 {
-	qsort(c->resets, c->nresets, sizeof *c->resets, cmp_reset);
+	if (c->nresets)
+		qsort(c->resets, c->nresets, sizeof *c->resets, cmp_reset);
 	for (size_t i = c->first; i < c->ds->n; i++) {
 		struct sbt_sample *s = &c->ds->s[i];
 		uint32_t id = s->region;

@@ -1,0 +1,89 @@
+/*
+ * bench_interpose.c - cost to the app of an empty region through each
+ * interposed API, next to our own marker, in one run (rounds interleaved,
+ * medians reported).  Run under the preload (meson benchmark
+ * 'interpose-overhead', or sbt-run); with INTEL_LIBITTNOTIFY64 and
+ * NVTX_INJECTION64_PATH set to libsbtmark.so for the ITT and NVTX rows.
+ *
+ *   bench_interpose [pairs-per-round [rounds]]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <sbtmark.h>
+#include <likwid.h>
+#include <papi.h>
+#include "itt_static.h"
+#include "nvtx_instance.h"
+
+void likwid_markerstartregion_(const char *tag, int len);
+void likwid_markerstopregion_(const char *tag, int len);
+
+static itt_domain *dom;
+static itt_string_handle *task;
+static const struct nvtx_api *nv;
+
+static void own(void)   { sbt_marker_start("b_own"); sbt_marker_stop("b_own"); }
+static void lkc(void)   { likwid_markerStartRegion("b_lk");
+			  likwid_markerStopRegion("b_lk"); }
+static void lkf(void)   { likwid_markerstartregion_("b_lkf   ", 8);
+			  likwid_markerstopregion_("b_lkf   ", 8); }
+static void papi(void)  { PAPI_hl_region_begin("b_papi");
+			  PAPI_hl_region_end("b_papi"); }
+static void itt(void)   { itt_task_begin(dom, itt_null, itt_null, task);
+			  itt_task_end(dom); }
+static void nvtx(void)  { nv->push_a("b_nvtx"); nv->pop(); }
+
+static const struct { const char *name; void (*fn)(void); } rows[] = {
+	{ "sbtmark (own)", own }, { "likwid C", lkc }, { "likwid Fortran", lkf },
+	{ "papi-hl", papi }, { "itt task", itt }, { "nvtx push/pop", nvtx },
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	int pairs = argc > 1 ? atoi(argv[1]) : 20000;
+	int rounds = argc > 2 ? atoi(argv[2]) : 15;
+	double *t = calloc((size_t)rounds * NROWS, sizeof *t);
+
+	if (!sbt_marker_start || !t) {
+		fprintf(stderr, "bench_interpose: run under the preload\n");
+		return 1;
+	}
+	dom = itt_domain_create("bench");
+	task = itt_string_handle_create("b_itt");
+	nv = nvtx_lib_a();
+	for (size_t r = 0; r < NROWS; r++)
+		rows[r].fn();                    /* warm up: intern, caches */
+	for (int k = 0; k < rounds; k++)
+		for (size_t r = 0; r < NROWS; r++) {
+			double t0 = now();
+			for (int i = 0; i < pairs; i++)
+				rows[r].fn();
+			t[r * rounds + k] = (now() - t0) / pairs;
+		}
+	printf("%-16s %12s %10s\n", "api", "ns/pair p50", "vs own");
+	double base = 0;
+	for (size_t r = 0; r < NROWS; r++) {
+		qsort(t + r * rounds, (size_t)rounds, sizeof *t, cmp);
+		double m = t[r * rounds + rounds / 2];
+		if (r == 0)
+			base = m;
+		printf("%-16s %12.1f %9.2fx\n", rows[r].name, m, m / base);
+	}
+	free(t);
+	return 0;
+}

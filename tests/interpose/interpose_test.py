@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""interpose_test.py - run an instrumented app under the sbtmark preload
+and check the log through sbt-analyze.
+
+  interpose_test.py CASE [ARGS...]
+
+Environment (set by tests/meson.build): SBT_LIB (libsbtmark.so),
+SBT_ANALYZE (sbt-analyze).  Each case runs its app in a fresh temporary
+directory with LD_PRELOAD=$SBT_LIB, SBT_OUTPUT=<tmp>/app.log (plus the
+API's loader variable where it has one), then reads
+`sbt-analyze --filter none --by thread --format json` and compares the
+per-thread sample counts of every (region, api) and the misuse counters
+with what the app must have produced.  Exit 0 pass, 1 fail, 77 skip.
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+LIKWID_EXAMPLES = '/usr/share/likwid/examples'
+SKIP = 77
+
+
+def fail(msg):
+    print('FAIL: ' + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def run_app(argv, tmp, extra_env=None):
+    """Run argv under the preload in tmp; return (log path, stdout)."""
+    lib = os.environ['SBT_LIB']
+    log = os.path.join(tmp, 'app.log')
+    env = dict(os.environ)
+    env.update({'LD_PRELOAD': lib, 'SBT_OUTPUT': log})
+    env.update(extra_env or {})
+    p = subprocess.run(argv, cwd=tmp, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 0:
+        fail('%s exited with %d' % (argv[0], p.returncode))
+    if not os.path.exists(log):
+        fail('no log written at ' + log)
+    return log, p.stdout
+
+
+def analyze(log):
+    """{(name, api): sorted per-thread counts}, counters."""
+    p = subprocess.run([os.environ['SBT_ANALYZE'], '--filter', 'none',
+                        '--by', 'thread', '--format', 'json',
+                        '--no-symbols', log],
+                       stdout=subprocess.PIPE, text=True, timeout=120)
+    if p.returncode not in (0, 1):
+        fail('sbt-analyze exited with %d' % p.returncode)
+    doc = json.loads(p.stdout)
+    regions = {}
+    for r in doc['regions']:
+        regions.setdefault((r['name'], r['api']), []).append(r['count'])
+    for k in regions:
+        regions[k].sort()
+    return regions, doc['sources'][0]['counters']
+
+
+def expect(log, regions, counters=None):
+    got, cnt = analyze(log)
+    if got != regions:
+        fail('regions: got %s, want %s' % (sorted(got.items()),
+                                          sorted(regions.items())))
+    want = {k: 0 for k in cnt if k != 'threads'}
+    want.update(counters or {})
+    for k, v in want.items():
+        if cnt.get(k, 0) != v:
+            fail('counter %s: got %s, want %s' % (k, cnt.get(k), v))
+
+
+def compile_or_skip(cmd, tmp):
+    p = subprocess.run(cmd, cwd=tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        print(p.stdout, file=sys.stderr)
+        print('SKIP: cannot build with liblikwid', file=sys.stderr)
+        sys.exit(SKIP)
+
+
+def likwid_c_example(tmp, cc, fast_sleep):
+    """Debian's C example: 10 rounds of one region on 2 OpenMP threads."""
+    src = os.path.join(LIKWID_EXAMPLES, 'C-markerAPI.c')
+    if not os.path.exists(src):
+        print('SKIP: likwid examples not installed', file=sys.stderr)
+        return SKIP
+    compile_or_skip(cc.split() + ['-DLIKWID_PERFMON', '-fopenmp', src,
+                                  fast_sleep, '-o', 'c-example',
+                                  '-llikwid'], tmp)
+    log, _ = run_app(['./c-example'], tmp, {'OMP_NUM_THREADS': '2'})
+    expect(log, {('example', 'likwid'): [10, 10]})
+    return 0
+
+
+def likwid_f_example(tmp, fc, fast_sleep):
+    """Debian's Fortran example: one region per thread, and the app
+    prints the count likwid_markerGetRegion returned."""
+    src = os.path.join(LIKWID_EXAMPLES, 'F-markerAPI.F90')
+    if not os.path.exists(src) or not os.path.exists(
+            '/usr/include/likwid.mod'):
+        print('SKIP: likwid Fortran example not installed', file=sys.stderr)
+        return SKIP
+    if not fc or not shutil.which(fc.split()[0]):
+        print('SKIP: no Fortran compiler', file=sys.stderr)
+        return SKIP
+    compile_or_skip(fc.split() + ['-DLIKWID_PERFMON', '-fopenmp',
+                                  '-I/usr/include', src, fast_sleep, '-o',
+                                  'f-example', '-llikwid'], tmp)
+    log, out = run_app(['./f-example'], tmp, {'OMP_NUM_THREADS': '2'})
+    expect(log, {('example', 'likwid'): [1, 1]})
+    if out.count('The region was called 1 times') != 2:
+        fail('GetRegion count as printed by the app:\n' + out)
+    return 0
+
+
+def likwid_nest(tmp, prog):
+    log, _ = run_app([prog], tmp)
+    expect(log, {('outer', 'likwid'): [5], ('inner', 'likwid'): [15],
+                 ('reset_me', 'likwid'): [2], ('twice', 'likwid'): [1],
+                 ('f_region', 'likwid'): [4], ('f_var_a', 'likwid'): [2]},
+           {'stop_without_start': 2, 'start_of_open_region': 1,
+            'bad_name': 2, 'after_close': 1})
+    return 0
+
+
+def papi(tmp, prog):
+    log, _ = run_app([prog], tmp)
+    expect(log, {('compute', 'papi-hl'): [4], ('step', 'papi-hl'): [12],
+                 ('io', 'papi-hl'): [4], ('f_region', 'papi-hl'): [3]},
+           {'stop_without_start': 1})
+    left = glob.glob(os.path.join(tmp, 'papi_hl_output*'))
+    if left:
+        fail('PAPI wrote its own output: %s' % left)
+    return 0
+
+
+def itt(tmp, prog, prefix):
+    p = (lambda d, n: d + '/' + n) if prefix == '1' else (lambda d, n: n)
+    log, _ = run_app([prog], tmp, {
+        'INTEL_LIBITTNOTIFY64': os.environ['SBT_LIB'],
+        'SBT_ITT_DOMAIN_PREFIX': prefix})
+    expect(log, {(p('dom', 'alpha'), 'itt'): [4],
+                 (p('dom', 'beta'), 'itt'): [6],
+                 (p('dom2', 'gamma'), 'itt'): [5]},
+           {'stop_without_start': 1, 'bad_name': 1, 'crossed_nesting': 1})
+    return 0
+
+
+def nvtx(tmp, prog, prefix):
+    p = (lambda n: 'net/' + n) if prefix == '1' else (lambda n: n)
+    log, _ = run_app([prog], tmp, {
+        'NVTX_INJECTION64_PATH': os.environ['SBT_LIB'],
+        'SBT_NVTX_DOMAIN_PREFIX': prefix})
+    expect(log, {('solve', 'nvtx'): [3], ('kernel', 'nvtx'): [6],
+                 ('ex', 'nvtx'): [2], (p('send'), 'nvtx'): [5],
+                 (p('recv'), 'nvtx'): [2], ('phase', 'nvtx'): [3],
+                 ('x', 'nvtx'): [1]},
+           {'crossed_nesting': 2})
+    return 0
+
+
+def mixed(tmp, prog):
+    log, _ = run_app([prog], tmp)
+    expect(log, {('outer', 'sbtmark'): [5], ('inner', 'likwid'): [5],
+                 ('same', 'sbtmark'): [3], ('same', 'likwid'): [3]})
+    return 0
+
+
+CASES = {'likwid-c-example': likwid_c_example,
+         'likwid-f-example': likwid_f_example,
+         'likwid-nest': likwid_nest, 'papi': papi, 'itt': itt,
+         'nvtx': nvtx, 'mixed': mixed}
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in CASES:
+        print(__doc__, file=sys.stderr)
+        return 2
+    # Analyzing a log must not itself be recorded.
+    os.environ.pop('LD_PRELOAD', None)
+    # Apps run in a temporary directory: make file arguments absolute.
+    args = [os.path.abspath(a) if os.path.exists(a) else a
+            for a in sys.argv[2:]]
+    tmp = tempfile.mkdtemp(prefix='sbt-interpose-')
+    try:
+        rc = CASES[sys.argv[1]](tmp, *args)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rc
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,137 @@
+/*
+ * likwid_nest.c - LIKWID's marker API through every entry point, under the
+ * sbtmark preload: nesting, GetRegion, Reset, misuse, and the Fortran
+ * symbols called the way gfortran calls them (blank-padded, hidden
+ * length, literal and writable buffers).
+ *
+ * Links the real liblikwid; the preload must take over every call (the
+ * real library would return -EFAULT without likwid-perfctr).  Exits 0
+ * when every return value the app sees is right; interpose_test.py then
+ * checks the log.  Expected log (one thread):
+ *   outer 5, inner 15, reset_me 2 (1 before the RESET, 2 after: the
+ *   analyzer counts those after it), twice 1, f_region 4, f_var_a 2,
+ *   no f_var_b (its one sample precedes its RESET); counters:
+ *   stop_without_start 2, start_of_open_region 1, bad_name 2,
+ *   after_close 1.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <likwid.h>
+
+/* The Fortran entry points (likwid_f90_interface.c), as gfortran calls
+ * them. */
+void likwid_markerinit_(void);
+void likwid_markerthreadinit_(void);
+void likwid_markerregisterregion_(const char *tag, int len);
+void likwid_markerstartregion_(const char *tag, int len);
+void likwid_markerstopregion_(const char *tag, int len);
+void likwid_markerresetregion_(const char *tag, int len);
+void likwid_markergetregion_(const char *tag, int *nev, double *ev,
+			     double *time, int *count, int len);
+
+static int fails;
+
+#define CHECK(cond) do { if (!(cond)) { \
+	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+		#cond); fails++; } } while (0)
+
+static volatile double sink;
+
+static void work(int n)
+{
+	for (int i = 0; i < n; i++)
+		sink += i * 0.5;
+}
+
+int main(void)
+{
+	int nev, count;
+	double ev[4], t;
+
+	likwid_markerInit();
+	likwid_markerThreadInit();
+	CHECK(likwid_markerRegisterRegion("outer") == 0);
+
+	for (int i = 0; i < 5; i++) {
+		CHECK(likwid_markerStartRegion("outer") == 0);
+		for (int j = 0; j < 3; j++) {
+			CHECK(likwid_markerStartRegion("inner") == 0);
+			work(100);
+			CHECK(likwid_markerStopRegion("inner") == 0);
+		}
+		CHECK(likwid_markerStopRegion("outer") == 0);
+	}
+
+	/* GetRegion answers from sbtmark's own totals; no events. */
+	nev = 4; count = -1; t = -1;
+	likwid_markerGetRegion("inner", &nev, ev, &t, &count);
+	CHECK(count == 15);
+	CHECK(nev == 0);
+	CHECK(t > 0 && t < 10);
+
+	/* Reset: earlier samples no longer count for this thread. */
+	CHECK(likwid_markerStartRegion("reset_me") == 0);
+	CHECK(likwid_markerStopRegion("reset_me") == 0);
+	CHECK(likwid_markerResetRegion("reset_me") == 0);
+	nev = 4; count = -1;
+	likwid_markerGetRegion("reset_me", &nev, ev, &t, &count);
+	CHECK(count == 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK(likwid_markerStartRegion("reset_me") == 0);
+		CHECK(likwid_markerStopRegion("reset_me") == 0);
+	}
+	likwid_markerGetRegion("reset_me", &nev, ev, &t, &count);
+	CHECK(count == 2);
+
+	/* Misuse: counted, -EFAULT like LIKWID, never fatal. */
+	CHECK(likwid_markerStopRegion("never_started") == -EFAULT);
+	CHECK(likwid_markerStartRegion("twice") == 0);
+	CHECK(likwid_markerStartRegion("twice") == -EFAULT);
+	CHECK(likwid_markerStopRegion("twice") == 0);
+	CHECK(likwid_markerStopRegion("twice") == -EFAULT);
+	CHECK(likwid_markerStartRegion(NULL) == -EFAULT);
+	CHECK(likwid_markerStartRegion("") == -EFAULT);
+	count = 77;
+	likwid_markerGetRegion("unknown_region", &nev, ev, &t, &count);
+	CHECK(count == 0 || count == 77);   /* unknown: no samples */
+
+	/* Fortran: "f_region" padded with blanks, from a literal. */
+	likwid_markerinit_();
+	likwid_markerthreadinit_();
+	likwid_markerregisterregion_("f_region    ", 12);
+	for (int i = 0; i < 4; i++) {
+		likwid_markerstartregion_("f_region    ", 12);
+		work(10);
+		likwid_markerstopregion_("f_region", 8);
+	}
+	nev = 4; count = -1;
+	likwid_markergetregion_("f_region  ", &nev, ev, &t, &count, 10);
+	CHECK(count == 4);
+	CHECK(nev == 0);
+
+	/* A CHARACTER variable: same pointer, changing contents. */
+	char var[16];
+	for (int i = 0; i < 3; i++) {
+		memcpy(var, i < 2 ? "f_var_a         " : "f_var_b         ",
+		       16);
+		likwid_markerstartregion_(var, 16);
+		work(10);
+		likwid_markerstopregion_(var, 16);
+	}
+	likwid_markergetregion_("f_var_a", &nev, ev, &t, &count, 7);
+	CHECK(count == 2);
+	likwid_markergetregion_("f_var_b", &nev, ev, &t, &count, 7);
+	CHECK(count == 1);
+	likwid_markerresetregion_("f_var_b ", 8);
+	likwid_markergetregion_("f_var_b", &nev, ev, &t, &count, 7);
+	CHECK(count == 0);
+
+	likwid_markerClose();
+	/* After CLOSE markers are ignored (and LIKWID says -EFAULT). */
+	CHECK(likwid_markerStartRegion("after_close") == -EFAULT);
+
+	if (fails)
+		fprintf(stderr, "likwid_nest: %d checks failed\n", fails);
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * papi_nest.c - PAPI's high-level regions under the sbtmark preload.
+ *
+ * Links Debian's libpapi.  Without the preload PAPI_hl_region_begin fails
+ * on a machine without a usable PMU; with it every call must succeed and
+ * PAPI must not create its papi_hl_output directory (interpose_test.py
+ * runs us in an empty directory and checks).  Also calls the Fortran
+ * wrappers the way gfortran does.  Expected log, one thread: compute 4,
+ * step 12, io 4, f_region 3; counters: stop_without_start 1.
+ */
+#include <stdio.h>
+#include <papi.h>
+
+void papif_hl_region_begin_(const char *name, int *check, int len);
+void papif_hl_region_end_(const char *name, int *check, int len);
+void papif_hl_read_(const char *name, int *check, int len);
+void papif_hl_stop_(int *check);
+
+static int fails;
+
+#define CHECK(cond) do { if (!(cond)) { \
+	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+		#cond); fails++; } } while (0)
+
+static volatile double sink;
+
+int main(void)
+{
+	int check;
+
+	for (int i = 0; i < 4; i++) {
+		CHECK(PAPI_hl_region_begin("compute") == PAPI_OK);
+		for (int j = 0; j < 3; j++) {
+			CHECK(PAPI_hl_region_begin("step") == PAPI_OK);
+			sink += j;
+			CHECK(PAPI_hl_read("step") == PAPI_OK);
+			CHECK(PAPI_hl_region_end("step") == PAPI_OK);
+		}
+		CHECK(PAPI_hl_region_end("compute") == PAPI_OK);
+		CHECK(PAPI_hl_region_begin("io") == PAPI_OK);
+		CHECK(PAPI_hl_region_end("io") == PAPI_OK);
+	}
+	/* An end without a begin: PAPI_EMISC, as in papi_hl.c. */
+	CHECK(PAPI_hl_region_end("nothing") == PAPI_EMISC);
+
+	for (int i = 0; i < 3; i++) {
+		check = -99;
+		papif_hl_region_begin_("f_region   ", &check, 11);
+		CHECK(check == PAPI_OK);
+		papif_hl_read_("f_region   ", &check, 11);
+		CHECK(check == PAPI_OK);
+		papif_hl_region_end_("f_region", &check, 8);
+		CHECK(check == PAPI_OK);
+	}
+	papif_hl_stop_(&check);
+	CHECK(check == PAPI_OK);
+	CHECK(PAPI_hl_stop() == PAPI_OK);
+
+	if (fails)
+		fprintf(stderr, "papi_nest: %d checks failed\n", fails);
+	return fails ? 1 : 0;
+}
