@@ -103,7 +103,37 @@ static int cmp_group(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Filter and summarize one group; v, y, keep, score are scratch >= n. */
+struct tv { double t, v; };
+
+static int cmp_tv(const void *a, const void *b)
+{
+	const struct tv *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Phases need the kept samples in time order, and one time base. */
+static void run_phases(const struct sbt_dataset *ds, struct sbt_group *g,
+		       const uint32_t *idx, struct tv *tv, double *t,
+		       double *v)
+{
+	size_t k = 0;
+
+	g->phases.nphases = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sbt_sample *s = &ds->s[idx[i]];
+		if (s->source != g->source)
+			return;         /* several logs: no common clock */
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
+			tv[k++] = (struct tv){ s->t_ns, s->ns - g->te_ns };
+	}
+	qsort(tv, k, sizeof *tv, cmp_tv);
+	for (size_t i = 0; i < k; i++)
+		t[i] = tv[i].t, v[i] = tv[i].v;
+	sbt_phase_detect(t, v, k, g->score.t_diff_ns, &g->phases);
+}
+
+/* Filter, summarize and score one group; v, y, keep, score are scratch
+ * of at least g->n entries. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx, double *v,
 		     double *y, uint8_t *keep, float *score)
@@ -176,8 +206,33 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 	g->kept = k;
 	g->dropped = n - k;
-	sbt_stats(v, k, &g->st);
 	g->cycles_median = cycles && ny ? sbt_quantile(y, ny, 0.5) : NAN;
+
+	/* In-situ probes, cost removed, after the kept values in y. */
+	size_t np = 0;
+	double floor_ns = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sbt_sample *s = &ds->s[idx[i]];
+		const struct sbt_source *src = &ds->sources[s->source];
+		if (src->kernel_entry_ns > floor_ns)
+			floor_ns = src->kernel_entry_ns;
+		if (s->flags & SBT_SF_PROBE)
+			y[np++] = s->ns - ((o->filters & SBT_F_COST) ?
+					   (o->cost_ns >= 0 ? o->cost_ns :
+					    src->te_ns) : 0);
+	}
+	struct sbt_score_in in = {
+		.quantum_ns = q,
+		.profile_t_min_ns = o->profile_t_min_ns,
+		.profile_t_diff_ns = o->profile_t_diff_ns,
+		.profile_label = o->profile_label,
+		.os_floor_ns = floor_ns,
+		.prefer = o->prefer_profile ? SBT_PREFER_PROFILE
+					    : SBT_PREFER_INSITU,
+	};
+	if (sbt_score_group(v, k, y, np, &in, &g->score) != 0)
+		return -1;
+	sbt_stats(v, k, &g->st);
 	return 0;
 }
 
@@ -189,6 +244,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	double *v = NULL, *y = NULL;
 	uint8_t *keep = NULL;
 	float *score = NULL;
+	struct tv *tv = NULL;
 	size_t maxn = 0;
 	int rc = -1;
 
@@ -249,13 +305,17 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (run_group(ds, o, g, res->order + g->first, v, y, keep,
 			      score) != 0)
 			goto out;
+		tv = tv ? tv : malloc((maxn ? maxn : 1) * sizeof *tv);
+		if (!tv)
+			goto out;
+		run_phases(ds, g, res->order + g->first, tv, y, v);
 	}
 	cmp_ds = ds;
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
 	rc = 0;
 out:
 	free(m.keys), free(m.val), free(gid), free(cnt);
-	free(v), free(y), free(keep), free(score);
+	free(v), free(y), free(keep), free(score), free(tv);
 	if (rc != 0)
 		sbt_result_free(res);
 	return rc;

@@ -8,6 +8,8 @@
 
 #include "dataset.h"
 #include "filter.h"
+#include "phase.h"
+#include "score.h"
 #include "stats.h"
 
 enum sbt_by { SBT_BY_NONE, SBT_BY_THREAD, SBT_BY_CPU, SBT_BY_RANK,
@@ -22,6 +24,11 @@ struct sbt_options {
 	enum sbt_os_method os_method;
 	uint64_t seed;
 	double cost_ns;               /* < 0: from each log's header    */
+	/* t_min / t_diff from a calibration profile (sbt-calibrate), or
+	 * none: in-situ probes and the clock quantum only. */
+	double profile_t_min_ns, profile_t_diff_ns;  /* NAN: none       */
+	const char *profile_label;    /* "profile:l3"                   */
+	int prefer_profile;           /* the user named the cache level */
 };
 
 struct sbt_group {
@@ -36,6 +43,8 @@ struct sbt_group {
 	double quantum_ns;            /* coarsest clock among sources   */
 	struct sbt_stats st;          /* of the kept samples, ns        */
 	double cycles_median;         /* NAN without a cycle clock      */
+	struct sbt_score score;       /* t_min, t_diff, modes, verdict  */
+	struct sbt_phases phases;     /* shifts over time (one source)  */
 	size_t first, n;              /* range in sbt_result.order      */
 };
 

@@ -3,11 +3,13 @@
  */
 #include "analyze.h"
 #include "csvin.h"
+#include "profile.h"
 #include "reader.h"
 #include "report.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,11 @@ static const char usage[] =
 "  --dump FILE                write every sample as CSV (with score and\n"
 "                             kept flag); '-' for stdout\n"
 "  --input-format log|csv     force the input format (default: by content)\n"
+"  --profile FILE             t_min / t_diff from an sbt-calibrate profile\n"
+"  --level l1|l2|l3|mem       which cache level of the profile applies\n"
+"                             (default: the most conservative one found;\n"
+"                             naming it prefers the profile to the in-situ\n"
+"                             estimate)\n"
 "  --no-symbols               do not symbolize call sites\n"
 "  -h, --help                 this help\n"
 "  -V, --version              version\n"
@@ -72,6 +79,8 @@ int main(int argc, char **argv)
 		{ "dump", required_argument, 0, 'd' },
 		{ "input-format", required_argument, 0, 'i' },
 		{ "no-symbols", no_argument, 0, 'n' },
+		{ "profile", required_argument, 0, 'p' },
+		{ "level", required_argument, 0, 'l' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
@@ -82,8 +91,13 @@ int main(int argc, char **argv)
 	static const char *const filts[] = { "none", "cost", "os", "all", 0 };
 	static const char *const osm[] = { "default", "paper", 0 };
 	static const char *const inf[] = { "auto", "log", "csv", 0 };
+	static const char *const levels[] = { "l1", "l2", "l3", "mem", 0 };
+	const char *profile = NULL, *level = NULL;
+	static struct sbt_profile prof;
+	static char label[32];
 	struct sbt_options o = { .filters = SBT_F_ALL, .seed = 1,
-				 .cost_ns = -1 };
+				 .cost_ns = -1, .profile_t_min_ns = NAN,
+				 .profile_t_diff_ns = NAN };
 	struct sbt_report_opts ro = { .symbols = 1 };
 	const char *dump = NULL;
 	int input = 0, c, status = 0;
@@ -97,6 +111,9 @@ int main(int argc, char **argv)
 		case 'O': o.os_method = pick(optarg, "--os-filter", osm); break;
 		case 'i': input = pick(optarg, "--input-format", inf); break;
 		case 'n': ro.symbols = 0; break;
+		case 'p': profile = optarg; break;
+		case 'l': level = levels[pick(optarg, "--level", levels)];
+			  break;
 		case 'd': dump = optarg; break;
 		case 'c':
 			errno = 0;
@@ -128,6 +145,33 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ro.filters = o.filters;
+	if (level && !profile) {
+		fputs("sbt-analyze: --level needs --profile\n", stderr);
+		return 2;
+	}
+	if (profile) {
+		char err[256];
+		const struct sbt_profile_entry *e = NULL;
+		if (sbt_profile_read(profile, &prof, err, sizeof err) != 0) {
+			fprintf(stderr, "sbt-analyze: %s\n", err);
+			return 2;
+		}
+		/* Unnamed level: the most conservative the profile has. */
+		for (int i = 3; i >= 0 && !e; i--)
+			if (!level || !strcmp(level, levels[i]))
+				e = sbt_profile_lookup(&prof, levels[i], "wall");
+		if (!e) {
+			fprintf(stderr, "sbt-analyze: %s has no converged wall-"
+				"clock result%s%s\n", profile,
+				level ? " for level " : "", level ? level : "");
+			return 2;
+		}
+		snprintf(label, sizeof label, "%s", e->level);
+		o.profile_t_min_ns = e->t_min_ns;
+		o.profile_t_diff_ns = e->t_diff_ns;
+		o.profile_label = label;
+		o.prefer_profile = level != NULL;
+	}
 
 	struct sbt_dataset ds = { 0 };
 	for (int i = optind; i < argc; i++) {

@@ -162,6 +162,28 @@ static void text_report(FILE *f, const struct sbt_dataset *ds,
 			g->st.median, g->st.mean, g->st.std, g->st.cv,
 			g->st.p99, g->st.max);
 	}
+	fprintf(f, "\nverdicts (t_min: shortest region timed to 1 %%; t_diff: "
+		"smallest difference told apart):\n");
+	for (size_t i = 0; i < res->ngroups; i++) {
+		const struct sbt_group *g = &res->g[i];
+		char a[32], b[32];
+		fprintf(f, "  %-*.*s ", (int)w, (int)w,
+			ds->regions[g->region].name);
+		if (o->by) {
+			group_key(ds, g, o->by, key, sizeof key);
+			fprintf(f, "%8s ", key);
+		}
+		sbt_fmt_ns(a, sizeof a, g->score.t_min_ns);
+		sbt_fmt_ns(b, sizeof b, g->score.t_diff_ns);
+		fprintf(f, "%s [t_min %s, t_diff %s, %s]\n", g->score.verdict,
+			a, b, g->score.metric_source);
+		if (g->phases.nphases > 1) {
+			char line[256];
+			sbt_phase_line(&g->phases, line, sizeof line);
+			fprintf(f, "  %-*s %s%s\n", (int)w, "",
+				o->by ? "         " : "", line);
+		}
+	}
 	if (o->symbols) {
 		int any = 0;
 		for (size_t r = 0; r < ds->nregions; r++) {
@@ -187,7 +209,9 @@ static void csv_report(FILE *f, const struct sbt_dataset *ds,
 	char key[96];
 
 	fprintf(f, "region,api,%s%scount,kept,dropped,min_ns,median_ns,"
-		"mean_ns,std_ns,cv,p99_ns,max_ns,migrated,probes\n",
+		"mean_ns,std_ns,cv,p99_ns,max_ns,migrated,probes,t_min_ns,"
+		"t_diff_ns,metric_source,resolvable,variation_ns,"
+		"variation_tdiff,modes,verdict,phases\n",
 		by_name(o->by), o->by ? "," : "");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
@@ -199,9 +223,26 @@ static void csv_report(FILE *f, const struct sbt_dataset *ds,
 			fputc(',', f);
 		}
 		fprintf(f, "%zu,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,"
-			"%zu,%zu\n", g->count, g->kept, g->dropped, g->st.min,
-			g->st.median, g->st.mean, g->st.std, g->st.cv,
-			g->st.p99, g->st.max, g->migrated, g->probes);
+			"%zu,%zu,%.3f,%.3f,%s,%d,%.3f,%.3f,", g->count, g->kept,
+			g->dropped, g->st.min, g->st.median, g->st.mean,
+			g->st.std, g->st.cv, g->st.p99, g->st.max,
+			g->migrated, g->probes, g->score.t_min_ns,
+			g->score.t_diff_ns, g->score.metric_source,
+			g->score.resolvable, g->score.variation_ns,
+			g->score.variation_tdiff);
+		char modes[512] = "", line[256];
+		for (int m = 0, n = 0; m < g->score.nmodes; m++)
+			n += snprintf(modes + n, sizeof modes - (size_t)n,
+				      "%s%.1f:%.3f", m ? ";" : "",
+				      g->score.modes[m].center_ns,
+				      g->score.modes[m].share);
+		csv_str(f, modes);
+		fputc(',', f);
+		csv_str(f, g->score.verdict);
+		fputc(',', f);
+		sbt_phase_line(&g->phases, line, sizeof line);
+		csv_str(f, line);
+		fputc('\n', f);
 	}
 }
 
@@ -269,6 +310,49 @@ static void json_report(FILE *f, const struct sbt_dataset *ds,
 		json_num(f, "p99_ns", g->st.p99, 0);
 		json_num(f, "max_ns", g->st.max, 0);
 		json_num(f, "median_cycles", g->cycles_median, 0);
+		json_num(f, "quantum_ns", g->quantum_ns, 0);
+		json_num(f, "t_min_ns", g->score.t_min_ns, 0);
+		json_num(f, "t_diff_ns", g->score.t_diff_ns, 0);
+		fputs("\"metric_source\": ", f);
+		json_str(f, g->score.metric_source);
+		fprintf(f, ", \"resolvable\": %s, \"variation\": %s, ",
+			g->score.resolvable < 0 ? "null" :
+			g->score.resolvable ? "true" : "false",
+			g->score.variation < 0 ? "null" :
+			g->score.variation ? "true" : "false");
+		json_num(f, "variation_ns", g->score.variation_ns, 0);
+		json_num(f, "variation_tdiff", g->score.variation_tdiff, 0);
+		fputs("\"modes\": [", f);
+		for (int m = 0; m < g->score.nmodes; m++) {
+			fputs(m ? ", {" : "{", f);
+			json_num(f, "center_ns", g->score.modes[m].center_ns, 0);
+			json_num(f, "share", g->score.modes[m].share, 1);
+			fputs("}", f);
+		}
+		fputs("], ", f);
+		json_num(f, "modes_assigned", g->score.assigned, 0);
+		fputs("\"verdict\": ", f);
+		json_str(f, g->score.verdict);
+		fprintf(f, ", \"insitu\": {\"n\": %zu, \"screened\": %zu, ",
+			g->score.insitu.n, g->score.insitu.screened);
+		json_num(f, "t_min_ns", g->score.insitu.t_min_ns, 0);
+		json_num(f, "t_diff_ns", g->score.insitu.t_diff_ns, 1);
+		fputs("}, \"phases\": [", f);
+		for (int p = 0; p < g->phases.nphases; p++) {
+			const struct sbt_phase *ph = &g->phases.ph[p];
+			fprintf(f, "%s{\"n\": %zu, ", p ? ", " : "", ph->n);
+			json_num(f, "t_begin_ns", ph->t_begin_ns, 0);
+			json_num(f, "t_end_ns", ph->t_end_ns, 0);
+			json_num(f, "median_ns", ph->median_ns, 1);
+			fputs("}", f);
+		}
+		{
+			char line[256];
+			sbt_phase_line(&g->phases, line, sizeof line);
+			fputs("], \"phase_line\": ", f);
+			json_str(f, line);
+			fputs(", ", f);
+		}
 		sym[0] = 0;
 		if (o->symbols && rg->site && rg->source < ds->nsources)
 			sbt_symbolize(&ds->sources[rg->source], rg->site, sym,

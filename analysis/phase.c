@@ -1,0 +1,300 @@
+/*
+ * phase.c - phases over time: binary segmentation with a rank CUSUM.
+ *
+ * Seed 004 calls a stretch of a run a phase while a metric (there CPI)
+ * stays steady, and declares a change when the mean of the metric in two
+ * detection windows differs by more than a threshold (5 %).  We keep the
+ * idea and make both halves of the test principled for timing data:
+ *
+ *   Size.  Consecutive phases must differ in median by at least t_diff,
+ *     the timer's own sensitivity: a smaller shift is not one the clock
+ *     can tell apart from its noise (a percentage has no such meaning
+ *     for a 30 ns region).
+ *   Solidity.  The cut must also be statistically solid.  Timing data is
+ *     skewed and has stray samples, so the test is on ranks: within a
+ *     segment of m samples with (mid)ranks r_i, the standardized sum of
+ *     the first s ranks
+ *       Z(s) = (S_s - s rbar) / sqrt(s (m - s) var(r) / (m - 1))
+ *     is the Mann-Whitney statistic of "before s" against "after s", tie
+ *     corrected (quantized clocks tie a lot).  The cut is at the s with
+ *     the largest |Z|, and taken when |Z| >= 5: under no change, the
+ *     maximum over s of this standardized bridge exceeds x with
+ *     probability about x phi(x) log(m^2/min_seg^2) (its asymptotic
+ *     tail), and min_seg >= m/1000 below, so for x = 5 that is ~1e-4
+ *     per examined segment at any m (30 stationary series of 20000
+ *     samples, three shapes, give no phase in tests/score).
+ *   Binary segmentation.  A cut with |Z| >= 5 splits its segment, and
+ *     both halves are examined in turn (first in, first out, so the
+ *     large-scale structure is cut first), up to SBT_PHASE_CUTS cuts.
+ *     The size test is applied afterwards, not per cut: an excursion in
+ *     the middle of a run (300 -> 360 -> 300 ns) gives a very solid first
+ *     cut whose two sides have nearly the same median; only once the
+ *     excursion is cut out on both ends do the phases differ.  So all
+ *     solid cuts are kept, then neighbouring phases whose medians differ
+ *     by less than t_diff are merged (the closest pair first, repeatedly,
+ *     until every neighbour pair differs by >= t_diff and at most
+ *     SBT_PHASE_MAX phases remain).  A phase holds at least
+ *     SBT_PHASE_MIN_SEG samples and SBT_PHASE_MIN_FRAC of the group (a
+ *     warm-up of 0.1 % of the run still shows).  A slow drift becomes a
+ *     staircase of phases about t_diff apart.
+ *
+ * Cost.  Medians are by selection (O(m)).  Examining a segment of m
+ * samples sorts its indices by value (O(m log m)) and makes two passes
+ * over it; the segments of one level of the binary tree are disjoint, so
+ * a level costs O(N log N), and with at most SBT_PHASE_CUTS cuts,
+ * examined breadth-first, there are O(log SBT_PHASE_CUTS) levels for
+ * balanced cuts (at most SBT_PHASE_CUTS in the worst case, a constant).  Deterministic: ties are ordered by
+ * index, no randomness.
+ */
+#include "phase.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SBT_PHASE_CUTS  63      /* solid cuts looked for, at most */
+
+struct ctx {
+	const double *ns;
+	size_t n;
+	uint32_t *idx;     /* scratch: a segment's indices, by value      */
+	double *rank;      /* scratch: midrank within the current segment */
+	size_t min_seg;
+};
+
+static int cmp_idx(const void *a, const void *b, void *arg)
+{
+	const double *v = arg;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	if (v[i] != v[j])
+		return v[i] < v[j] ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* c->idx[0, hi - lo) = lo .. hi-1 ordered by (value, index). */
+static void seg_sort(struct ctx *c, size_t lo, size_t hi)
+{
+	for (size_t i = lo; i < hi; i++)
+		c->idx[i - lo] = (uint32_t)i;
+	qsort_r(c->idx, hi - lo, sizeof *c->idx, cmp_idx, (void *)c->ns);
+}
+
+/* Median of ns[lo, hi), hi > lo, by selection on a copy in c->rank
+ * (free outside best_cut). */
+static double seg_median(struct ctx *c, size_t lo, size_t hi)
+{
+	memcpy(c->rank, c->ns + lo, (hi - lo) * sizeof *c->rank);
+	return sbt_quantile(c->rank, hi - lo, 0.5);
+}
+
+/* Midranks of ns[lo, hi) within the segment into c->rank[lo, hi);
+ * returns their population variance. */
+static double seg_ranks(struct ctx *c, size_t lo, size_t hi)
+{
+	size_t m = hi - lo, r = 0;
+	double mean = 0.5 * ((double)m + 1), ss = 0;
+
+	seg_sort(c, lo, hi);
+	/* equal values are consecutive: the group at r .. e-1 takes ranks
+	 * r+1 .. e, and each member gets their mean */
+	while (r < m) {
+		double v = c->ns[c->idx[r]];
+		size_t e = r + 1;
+		while (e < m && c->ns[c->idx[e]] == v)
+			e++;
+		double mid = 0.5 * ((double)r + 1 + (double)e);
+		for (size_t q = r; q < e; q++)
+			c->rank[c->idx[q]] = mid;
+		ss += (double)(e - r) * (mid - mean) * (mid - mean);
+		r = e;
+	}
+	return ss / (double)m;
+}
+
+/* The best cut of [lo, hi): its position in *cut and its |Z|; 0 when the
+ * segment is too short or constant. */
+static double best_cut(struct ctx *c, size_t lo, size_t hi, size_t *cut)
+{
+	size_t m = hi - lo;
+	double var, mean, s = 0, best = 0;
+
+	if (m < 2 * c->min_seg)
+		return 0;
+	var = seg_ranks(c, lo, hi);
+	if (!(var > 0))
+		return 0;
+	mean = 0.5 * ((double)m + 1);
+	for (size_t k = 1; k < m; k++) {
+		s += c->rank[lo + k - 1];
+		if (k < c->min_seg || m - k < c->min_seg)
+			continue;
+		double sd = sqrt((double)k * (double)(m - k) * var /
+				 (double)(m - 1));
+		double z = fabs(s - (double)k * mean) / sd;
+		if (z > best) {
+			best = z;
+			*cut = lo + k;
+		}
+	}
+	return best;
+}
+
+/* All solid cuts, ascending, into cuts[] with their |Z| in zc[]. */
+static int segment(struct ctx *c, size_t *cuts, double *zc)
+{
+	size_t qlo[2 * SBT_PHASE_CUTS + 1], qhi[2 * SBT_PHASE_CUTS + 1];
+	int head = 0, tail = 0, ncuts = 0;
+
+	qlo[tail] = 0; qhi[tail++] = c->n;
+	while (head < tail && ncuts < SBT_PHASE_CUTS) {
+		size_t lo = qlo[head], hi = qhi[head++], k = 0;
+		double z = best_cut(c, lo, hi, &k);
+		if (z < SBT_PHASE_Z)
+			continue;
+		cuts[ncuts] = k;
+		zc[ncuts++] = z;
+		qlo[tail] = lo; qhi[tail++] = k;
+		qlo[tail] = k;  qhi[tail++] = hi;
+	}
+	/* few cuts: insertion sort, carrying z along */
+	for (int i = 1; i < ncuts; i++)
+		for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+			size_t t = cuts[j]; cuts[j] = cuts[j - 1]; cuts[j - 1] = t;
+			double u = zc[j]; zc[j] = zc[j - 1]; zc[j - 1] = u;
+		}
+	return ncuts;
+}
+
+struct seg { size_t lo, hi; double median, z; };
+
+/* Merge neighbours closer than t_diff in median (closest pair first),
+ * and beyond SBT_PHASE_MAX.  Returns the new count. */
+static int merge_close(struct ctx *c, struct seg *sg, int m, double t_diff)
+{
+	while (m > 1) {
+		int best = -1;
+		double bd = INFINITY;
+		for (int k = 0; k + 1 < m; k++) {
+			double d = fabs(sg[k + 1].median - sg[k].median);
+			if (d < bd) {
+				bd = d;
+				best = k;
+			}
+		}
+		if (bd >= t_diff && m <= SBT_PHASE_MAX)
+			break;
+		sg[best].hi = sg[best + 1].hi;
+		sg[best].median = seg_median(c, sg[best].lo, sg[best].hi);
+		memmove(&sg[best + 1], &sg[best + 2],
+			(size_t)(m - best - 2) * sizeof *sg);
+		m--;
+	}
+	return m;
+}
+
+int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
+		     double t_diff_ns, struct sbt_phases *out)
+{
+	struct ctx c = { .ns = ns, .n = n };
+	size_t cuts[SBT_PHASE_CUTS];
+	double zc[SBT_PHASE_CUTS];
+	struct seg sg[SBT_PHASE_CUTS + 1];
+	int ncuts = 0, m;
+
+	memset(out, 0, sizeof *out);
+	if (n == 0)
+		return 0;
+	if (n >= UINT32_MAX)
+		return -2;
+	for (size_t i = 1; i < n; i++)
+		if (!(t_ns[i] >= t_ns[i - 1]))
+			return -2;
+	c.min_seg = (size_t)ceil(SBT_PHASE_MIN_FRAC * (double)n);
+	if (c.min_seg < SBT_PHASE_MIN_SEG)
+		c.min_seg = SBT_PHASE_MIN_SEG;
+	c.idx = malloc(n * sizeof *c.idx);
+	c.rank = malloc(n * sizeof *c.rank);
+	if (!c.idx || !c.rank) {
+		free(c.idx);
+		free(c.rank);
+		return -1;
+	}
+
+	/* no t_diff, no size test: no shift can be judged */
+	if (t_diff_ns > 0)
+		ncuts = segment(&c, cuts, zc);
+	for (int k = 0; k <= ncuts; k++) {
+		sg[k].lo = k ? cuts[k - 1] : 0;
+		sg[k].hi = k < ncuts ? cuts[k] : n;
+		sg[k].z = k ? zc[k - 1] : 0;
+		sg[k].median = seg_median(&c, sg[k].lo, sg[k].hi);
+	}
+	m = merge_close(&c, sg, ncuts + 1, t_diff_ns > 0 ? t_diff_ns : 0);
+
+	for (int k = 0; k < m; k++) {
+		struct sbt_phase *p = &out->ph[k];
+		p->first = sg[k].lo;
+		p->n = sg[k].hi - sg[k].lo;
+		p->t_begin_ns = t_ns[sg[k].lo];
+		p->t_end_ns = t_ns[sg[k].hi - 1];
+		p->median_ns = sg[k].median;
+		out->z[k] = sg[k].z;
+	}
+	out->nphases = m;
+	free(c.idx);
+	free(c.rank);
+	return 0;
+}
+/* "1.20 s", "35.00 ms": a point in time of the run. */
+static void fmt_time(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e9)
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0f ns", ns);
+}
+
+/* "310 ns", "3.4 ns": a duration. */
+static void fmt_dur(char *buf, size_t len, double ns)
+{
+	if (fabs(ns) >= 1e4)
+		snprintf(buf, len, "%.3g us", ns / 1e3);
+	else if (fabs(ns) >= 10)
+		snprintf(buf, len, "%.0f ns", ns);
+	else
+		snprintf(buf, len, "%.2g ns", ns);
+}
+
+void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len == 0)
+		return;
+	buf[0] = 0;
+	if (p->nphases <= 1) {
+		snprintf(buf, len, "no shift over time");
+		return;
+	}
+	for (int k = 1; k < p->nphases && used < len; k++) {
+		char t[32], a[32], b[32];
+		double m0 = p->ph[k - 1].median_ns, m1 = p->ph[k].median_ns;
+		fmt_time(t, sizeof t, p->ph[k].t_begin_ns);
+		fmt_dur(a, sizeof a, m0);
+		fmt_dur(b, sizeof b, m1);
+		int w = snprintf(buf + used, len - used,
+				 "%s%s: %s -> %s (%+.0f %%)",
+				 k == 1 ? "shifts at " : "; at ", t, a, b,
+				 m0 != 0 ? 100 * (m1 - m0) / m0 : 0.0);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}

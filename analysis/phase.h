@@ -1,0 +1,44 @@
+/*
+ * phase.h - does a region's time shift during the run (SPEC section 4,
+ * "over time")?  One call looks at one group's kept samples in start-time
+ * order and cuts the run into phases whose medians differ by at least
+ * t_diff, each cut backed by a rank test.
+ */
+#ifndef SBT_PHASE_H
+#define SBT_PHASE_H
+
+#include <stddef.h>
+
+#define SBT_PHASE_MAX      16     /* phases reported, at most             */
+#define SBT_PHASE_Z        5.0    /* rank-CUSUM threshold, in sigmas      */
+#define SBT_PHASE_MIN_SEG  30     /* samples in a phase, at least ...     */
+#define SBT_PHASE_MIN_FRAC 0.001  /* ... and this fraction of the group   */
+
+struct sbt_phase {
+	double t_begin_ns;     /* start time of its first sample            */
+	double t_end_ns;       /* start time of its last sample             */
+	size_t first, n;       /* samples [first, first + n) of the input   */
+	double median_ns;
+};
+
+struct sbt_phases {
+	int nphases;           /* 1 = no shift; 0 only when n = 0           */
+	double z[SBT_PHASE_MAX];   /* z[k]: rank statistic of the cut that
+				      starts phase k (z[0] = 0)             */
+	struct sbt_phase ph[SBT_PHASE_MAX];
+};
+
+/* Cut ns[0..n) (finite durations, ns; t_ns[] their start times,
+ * non-decreasing, so one source's clock)
+ * into phases.  t_diff_ns is the smallest median change reported (> 0;
+ * NAN or <= 0: no phase is reported, as no shift can be judged).
+ * Returns 0, -1 on allocation failure, -2 when t_ns is not ordered or
+ * n >= 2^32. */
+int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
+		     double t_diff_ns, struct sbt_phases *out);
+
+/* One line: "shifts at 1.20 s: 310 ns -> 420 ns (+35 %)" (then "; at
+ * ..." for each further shift), or "no shift over time". */
+void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len);
+
+#endif

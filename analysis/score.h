@@ -1,0 +1,102 @@
+/*
+ * score.h - the per-region verdict (SPEC section 4): can this region be
+ * timed to 1 % (t_min), does its time vary beyond what the timer can tell
+ * apart (t_diff), and what are its distinct modes.
+ *
+ * One call scores one group of samples: a region, or a region x thread /
+ * cpu / rank group.  Inputs are plain numbers, so this module does not
+ * depend on how profiles or logs are read.  All times are in ns.
+ */
+#ifndef SBT_SCORE_H
+#define SBT_SCORE_H
+
+#include <stddef.h>
+
+#define SBT_SCORE_EPS         0.01  /* CV target of t_min (paper)          */
+#define SBT_SCORE_ALPHA       0.05  /* overlap target of t_diff (paper)    */
+#define SBT_SCORE_MIN_PROBES  30    /* fewer probes: no in-situ estimate   */
+#define SBT_SCORE_OS_FLOOR    500.0 /* = SBT_OS_FLOOR_DEFAULT (filter.h)   */
+#define SBT_SCORE_MIN_SHARE   0.01  /* smaller modes are not reported      */
+#define SBT_SCORE_MAX_MODES   8
+
+/* What the analytic model (SPEC section 4) makes of one noise sample. */
+struct sbt_noise_est {
+	size_t n;            /* probes used (after the OS screen)           */
+	size_t screened;     /* probes dropped as OS noise                  */
+	double mean, std;    /* of the probes used                          */
+	double max, q_alpha; /* max and the alpha order statistic           */
+	double t_min_ns;     /* max(std/eps - mean, floor), see score.c     */
+	double t_diff_ns;    /* max - q_alpha + quantum (see score.c)       */
+};
+
+/* Where the t_min / t_diff that the verdict uses come from. */
+enum sbt_score_pref {
+	SBT_PREFER_INSITU = 0, /* in-situ, else profile, else quantum      */
+	SBT_PREFER_PROFILE,    /* profile, else in-situ, else quantum      */
+};
+
+struct sbt_score_in {
+	double quantum_ns;     /* clock resolution floor; 0 = unknown: then
+				  guessed from ties in kept[] (score.c)    */
+	/* Calibration profile for the region's cache level; NAN or <= 0
+	 * when there is none.  profile_label names it: "l2" gives
+	 * metric_source "profile:l2". */
+	double profile_t_min_ns, profile_t_diff_ns;
+	const char *profile_label;
+	/* Probes above median + os_floor_ns are OS noise, not timer noise
+	 * (0: SBT_SCORE_OS_FLOOR; < 0: keep every probe). */
+	double os_floor_ns;
+	int prefer;            /* enum sbt_score_pref                       */
+	int sorted;            /* kept[] is already ascending: no copy      */
+	double eps, alpha;     /* 0: the paper's 0.01 and 0.05              */
+	size_t min_probes;     /* 0: SBT_SCORE_MIN_PROBES                   */
+};
+
+struct sbt_mode {
+	double center_ns;      /* median of the samples assigned to it      */
+	double share;          /* of the assigned samples; shares sum to 1  */
+};
+
+struct sbt_score {
+	size_t n;                  /* kept samples scored                    */
+	double median_ns;
+	double quantum_ns;         /* the quantum used: given, or guessed    */
+	int    quantum_guessed;    /* from ties in kept[] (in: 0 = unknown) */
+	/* the metrics the verdict uses, and where they come from:
+	 * "in-situ", "profile:<label>", "quantum" or "none" */
+	double t_min_ns, t_diff_ns;
+	char   metric_source[32];
+	struct sbt_noise_est insitu; /* insitu.n = 0 when not computed    */
+	int    resolvable;         /* median >= t_min; -1 = unknown          */
+	int    variation;          /* 1 = variation beyond t_diff, -1 = ?   */
+	double p_lo_ns, p_hi_ns;   /* the order statistics spanning it       */
+	double variation_ns;       /* p_hi - p_lo (1st to 99th percentile)   */
+	double variation_tdiff;    /* variation_ns / t_diff (NAN: no t_diff) */
+	struct sbt_mode modes[SBT_SCORE_MAX_MODES]; /* by center, ascending */
+	int    nmodes;
+	double assigned;           /* fraction of samples in reported modes */
+	double bandwidth_ns;       /* kernel width the mode finder used      */
+	char   verdict[160];
+};
+
+/* Estimate t_min and t_diff from probes tau[0..n) (any order; each an
+ * empty pair's time minus t_e,std).  quantum_ns and os_floor_ns as in
+ * struct sbt_score_in; eps/alpha 0 = paper values.  Returns 0, or -1 on
+ * allocation failure.  With n = 0, every field is 0. */
+int sbt_noise_model(const double *tau, size_t n, double quantum_ns,
+		    double os_floor_ns, double eps, double alpha,
+		    struct sbt_noise_est *out);
+
+/* Score one group: kept[0..n) are the samples left after filter_cost and
+ * filter_os (finite; ascending if in->sorted, else any order; not
+ * modified);
+ * probes[0..nprobes) the group's in-situ noise probes (may be NULL).
+ * Returns 0, or -1 on allocation failure (out->verdict then says so). */
+int sbt_score_group(const double *kept, size_t n, const double *probes,
+		    size_t nprobes, const struct sbt_score_in *in,
+		    struct sbt_score *out);
+
+/* "112 ns", "3.4 ns", "12.5 us": a duration for verdict lines. */
+void sbt_fmt_ns(char *buf, size_t len, double ns);
+
+#endif

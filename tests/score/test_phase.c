@@ -1,0 +1,221 @@
+/*
+ * test_phase.c - phases over time (analysis/phase.c): a shift in the
+ * middle of a run is found at the right time, stationary noise (skewed,
+ * bimodal, quantized) gives none, shifts below t_diff are not reported,
+ * an excursion and a warm-up are found, tiny and huge N work.
+ */
+#include "phase.h"
+#include "gen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double *alloc_n(size_t n)
+{
+	double *x = malloc((n ? n : 1) * sizeof *x);
+	if (!x) {
+		printf("out of memory\n");
+		exit(2);
+	}
+	return x;
+}
+
+/* start times: one sample every dt ns, with some jitter, ordered */
+static void times(double *t, size_t n, double dt)
+{
+	for (size_t i = 0; i < n; i++)
+		t[i] = (double)i * dt + 0.5 * dt * gen_unif();
+}
+
+static void show(const char *name, const struct sbt_phases *p)
+{
+	char line[256];
+	sbt_phase_line(p, line, sizeof line);
+	printf("%-22s %d phase(s):", name, p->nphases);
+	for (int k = 0; k < p->nphases; k++)
+		printf(" [%zu+%zu %.1f z=%.1f]", p->ph[k].first, p->ph[k].n,
+		       p->ph[k].median_ns, p->z[k]);
+	printf("\n  -> %s\n", line);
+}
+
+/* skewed timing noise: a floor and an exponential-ish tail */
+static double noise(double scale)
+{
+	return scale * fabs(gen_norm()) + (gen_unif() < 0.02 ? 50 * gen_unif()
+					   : 0);
+}
+
+static void test_mid_shift(void)
+{
+	size_t n = 20000;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+	char line[256];
+
+	gen_seed(11);
+	times(t, n, 120e3);                  /* 2.4 s run, middle at 1.2 s */
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read((i < n / 2 ? 300 : 410) + noise(10), 1);
+	CHECK(sbt_phase_detect(t, x, n, 5, &p) == 0, "rc");
+	show("shift at 1.2 s", &p);
+	CHECK(p.nphases == 2, "%d", p.nphases);
+	if (p.nphases == 2) {
+		CHECK(fabs((double)p.ph[1].first - (double)n / 2) <= 0.05 * (double)n,
+		      "%zu", p.ph[1].first);
+		CHECK(fabs(p.ph[1].t_begin_ns - 1.2e9) <= 0.05 * 1.2e9, "%g",
+		      p.ph[1].t_begin_ns);
+		CHECK(p.ph[0].n + p.ph[1].n == n, "sizes");
+		CHECK(fabs(p.ph[0].median_ns - 308) < 4 &&
+		      fabs(p.ph[1].median_ns - 418) < 4, "%g %g",
+		      p.ph[0].median_ns, p.ph[1].median_ns);
+	}
+	sbt_phase_line(&p, line, sizeof line);
+	CHECK(strcmp(line, "shifts at 1.20 s: 307 ns -> 417 ns (+36 %)") == 0,
+	      "%s", line);
+	free(t);
+	free(x);
+}
+
+/* Stationary data of several shapes and seeds: never a phase. */
+static void test_stationary(void)
+{
+	size_t n = 20000;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+	int false_alarms = 0;
+
+	for (int seed = 0; seed < 30; seed++) {
+		gen_seed(100 + (uint64_t)seed);
+		times(t, n, 1000);
+		for (size_t i = 0; i < n; i++) {
+			switch (seed % 3) {
+			case 0:   /* wide, skewed */
+				x[i] = gen_read(300 + noise(40), 1);
+				break;
+			case 1:   /* two modes, mixed at random */
+				x[i] = gen_read((gen_unif() < 0.4 ? 300 : 400)
+						+ noise(3), 1);
+				break;
+			default:  /* quantized, one or two ticks */
+				x[i] = gen_read(403 + 15 * gen_unif(), 10);
+			}
+		}
+		CHECK(sbt_phase_detect(t, x, n, 3, &p) == 0, "rc");
+		if (p.nphases != 1) {
+			false_alarms++;
+			show("stationary (!)", &p);
+		}
+	}
+	CHECK(false_alarms == 0, "%d of 30", false_alarms);
+	char line[64];
+	sbt_phase_line(&p, line, sizeof line);
+	CHECK(strcmp(line, "no shift over time") == 0, "%s", line);
+	free(t);
+	free(x);
+}
+
+/* A real but small shift, below t_diff: significant, not reported. */
+static void test_below_tdiff(void)
+{
+	size_t n = 100000;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+
+	gen_seed(12);
+	times(t, n, 1000);
+	for (size_t i = 0; i < n; i++)
+		x[i] = (i < n / 3 ? 300 : 302) + gen_norm();
+	CHECK(sbt_phase_detect(t, x, n, 5, &p) == 0, "rc");
+	CHECK(p.nphases == 1, "%d", p.nphases);
+	CHECK(sbt_phase_detect(t, x, n, 1, &p) == 0, "rc");
+	show("2 ns shift, t_diff 1", &p);
+	CHECK(p.nphases == 2 && labs((long)p.ph[1].first - (long)n / 3) < 500,
+	      "%d", p.nphases);
+	free(t);
+	free(x);
+}
+
+/* An excursion in the middle and a warm-up at the start. */
+static void test_excursion_warmup(void)
+{
+	size_t n = 40000;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+
+	gen_seed(13);
+	times(t, n, 1000);
+	for (size_t i = 0; i < n; i++) {
+		double base = i < 200 ? 1000 :          /* 0.5 % warm-up */
+			      i >= 16000 && i < 24000 ? 360 : 300;
+		x[i] = gen_read(base + noise(8), 10);
+	}
+	CHECK(sbt_phase_detect(t, x, n, 20, &p) == 0, "rc");
+	show("warm-up + excursion", &p);
+	CHECK(p.nphases == 4, "%d", p.nphases);
+	if (p.nphases == 4) {
+		CHECK(labs((long)p.ph[1].first - 200) <= 40, "%zu",
+		      p.ph[1].first);
+		CHECK(labs((long)p.ph[2].first - 16000) <= 400, "%zu",
+		      p.ph[2].first);
+		CHECK(labs((long)p.ph[3].first - 24000) <= 400, "%zu",
+		      p.ph[3].first);
+		CHECK(p.ph[0].median_ns >= 1000 && p.ph[2].median_ns > 350 &&
+		      p.ph[3].median_ns < 320, "medians");
+	}
+	free(t);
+	free(x);
+}
+
+static void test_edges(void)
+{
+	double t[3] = { 0, 1, 2 }, x[3] = { 5, 6, 7 };
+	double bad[3] = { 0, 2, 1 };
+	struct sbt_phases p;
+	char line[64];
+
+	CHECK(sbt_phase_detect(t, x, 0, 3, &p) == 0 && p.nphases == 0, "n=0");
+	sbt_phase_line(&p, line, sizeof line);
+	CHECK(strcmp(line, "no shift over time") == 0, "%s", line);
+	CHECK(sbt_phase_detect(t, x, 1, 3, &p) == 0 && p.nphases == 1 &&
+	      p.ph[0].median_ns == 5, "n=1");
+	CHECK(sbt_phase_detect(t, x, 2, 3, &p) == 0 && p.nphases == 1 &&
+	      p.ph[0].median_ns == 5.5 && p.ph[0].n == 2, "n=2");
+	CHECK(sbt_phase_detect(bad, x, 3, 3, &p) == -2, "unordered");
+	/* no t_diff: no judgement, one phase */
+	CHECK(sbt_phase_detect(t, x, 3, NAN, &p) == 0 && p.nphases == 1,
+	      "nan");
+}
+
+/* 10^7 samples with a shift at 70 %: runs, and finds it. */
+static void test_huge(void)
+{
+	size_t n = 10000000;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+
+	gen_seed(14);
+	times(t, n, 100);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read((i < n / 10 * 7 ? 2000 : 2100) + noise(20), 0.4);
+	CHECK(sbt_phase_detect(t, x, n, 30, &p) == 0, "rc");
+	show("10^7 samples", &p);
+	CHECK(p.nphases == 2 && labs((long)p.ph[1].first - (long)(n / 10 * 7))
+	      < (long)n / 100, "%d", p.nphases);
+	free(t);
+	free(x);
+}
+
+int main(void)
+{
+	test_mid_shift();
+	test_stationary();
+	test_below_tdiff();
+	test_excursion_warmup();
+	test_edges();
+	test_huge();
+	if (fails)
+		printf("%d checks failed\n", fails);
+	else
+		printf("all checks passed\n");
+	return fails != 0;
+}

@@ -1,0 +1,416 @@
+/*
+ * test_score.c - per-region verdicts (analysis/score.c) on generated
+ * samples whose truth is known: two alternating workloads, a constant
+ * workload on a quantized clock, a region shorter than t_min, the
+ * fallbacks of the metric chain, quantized modes, tiny and huge N.
+ */
+#include "score.h"
+#include "gen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double *alloc_n(size_t n)
+{
+	double *x = malloc((n ? n : 1) * sizeof *x);
+	if (!x) {
+		printf("out of memory\n");
+		exit(2);
+	}
+	return x;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* timer noise of a serialized pair: a floor plus a short right tail */
+static double noise(void)
+{
+	return 1.5 * fabs(gen_norm());
+}
+
+static void show(const char *name, const struct sbt_score *s)
+{
+	printf("%-24s n=%zu src=%s t_min=%.1f t_diff=%.1f median=%.1f "
+	       "spread=%.1f modes=%d:", name, s->n, s->metric_source,
+	       s->t_min_ns, s->t_diff_ns, s->median_ns, s->variation_ns,
+	       s->nmodes);
+	for (int k = 0; k < s->nmodes; k++)
+		printf(" %.1f(%.3f)", s->modes[k].center_ns, s->modes[k].share);
+	printf("\n  -> %s\n", s->verdict);
+}
+
+/* Two workloads 100 ns apart, 37 % / 63 %, on a 1 ns clock. */
+static void test_two_workloads(void)
+{
+	size_t n = 20000, np = 400;
+	double *x = alloc_n(n), *p = alloc_n(np);
+	struct sbt_score_in in = { .quantum_ns = 1 };
+	struct sbt_score s, s2;
+
+	gen_seed(1);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read((i % 100 < 37 ? 200 : 300) + noise(), 1);
+	for (size_t i = 0; i < np; i++)
+		p[i] = gen_read(noise(), 1);
+	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
+	show("two workloads", &s);
+	CHECK(strcmp(s.metric_source, "in-situ") == 0, "%s", s.metric_source);
+	CHECK(s.t_diff_ns >= 1 && s.t_diff_ns < 12, "t_diff %g", s.t_diff_ns);
+	CHECK(s.nmodes == 2, "nmodes %d", s.nmodes);
+	CHECK(fabs(s.modes[0].center_ns - 201) <= 3, "%g", s.modes[0].center_ns);
+	CHECK(fabs(s.modes[1].center_ns - 301) <= 3, "%g", s.modes[1].center_ns);
+	CHECK(fabs(s.modes[0].share - 0.37) <= 0.02, "%g", s.modes[0].share);
+	CHECK(fabs(s.modes[1].share - 0.63) <= 0.02, "%g", s.modes[1].share);
+	CHECK(s.variation == 1 && s.resolvable == 1, "v %d r %d", s.variation,
+	      s.resolvable);
+	CHECK(strstr(s.verdict, "variation detected: 2 modes, 100 ns apart ("),
+	      "%s", s.verdict);
+
+	/* sorted input, declared sorted: the same answer without a copy */
+	qsort(x, n, sizeof *x, cmp_d);
+	in.sorted = 1;
+	CHECK(sbt_score_group(x, n, p, np, &in, &s2) == 0, "rc");
+	CHECK(s2.nmodes == s.nmodes && s2.t_diff_ns == s.t_diff_ns &&
+	      strcmp(s2.verdict, s.verdict) == 0 &&
+	      s2.modes[0].share == s.modes[0].share, "%s", s2.verdict);
+	free(x);
+	free(p);
+}
+
+/* A constant workload read on a 10 ns clock: noise within one quantum
+ * (w = 8 ns) or two (w = 18 ns) must not read as variation. */
+static void test_constant_quantized(double d, double w, double want_tdiff)
+{
+	size_t n = 50000, np = 300;
+	double *x = alloc_n(n), *p = alloc_n(np);
+	struct sbt_score_in in = { .quantum_ns = 10 };
+	struct sbt_score s;
+
+	gen_seed(2);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read(d + w * gen_unif(), 10);
+	for (size_t i = 0; i < np; i++)
+		p[i] = gen_read(w * gen_unif(), 10);
+	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
+	show(w < 10 ? "constant, 1 quantum" : "constant, 2 quanta", &s);
+	CHECK(s.t_diff_ns == want_tdiff, "t_diff %g", s.t_diff_ns);
+	CHECK(s.variation == 0, "variation %d", s.variation);
+	CHECK(s.nmodes == 1, "nmodes %d", s.nmodes);
+	CHECK(s.resolvable == (d >= 500), "t_min %g", s.t_min_ns);
+	char want[96];
+	snprintf(want, sizeof want, "no variation beyond the timer's %g ns "
+		 "resolution", want_tdiff);
+	CHECK(strstr(s.verdict, want) == (d >= 500 ? s.verdict :
+	      s.verdict + strlen(s.verdict) - strlen(want)), "%s", s.verdict);
+	/* each mode's centre is a reading: on the grid */
+	CHECK(fmod(s.modes[0].center_ns, 10) == 0, "%g", s.modes[0].center_ns);
+	free(x);
+	free(p);
+}
+
+/* 3 ADDs: ~1 ns after filter_cost, against a profile t_min of 500 ns. */
+static void test_unresolvable(void)
+{
+	size_t n = 10000;
+	double *x = alloc_n(n);
+	struct sbt_score_in in = { .quantum_ns = 1, .profile_t_min_ns = 500,
+				   .profile_t_diff_ns = 3,
+				   .profile_label = "l1" };
+	struct sbt_score s;
+
+	gen_seed(3);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read(1.2 + 0.5 * gen_unif(), 1);
+	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
+	show("3 ADDs", &s);
+	CHECK(strcmp(s.metric_source, "profile:l1") == 0, "%s",
+	      s.metric_source);
+	CHECK(s.resolvable == 0, "resolvable %d", s.resolvable);
+	CHECK(s.variation == 0, "variation %d", s.variation);
+	CHECK(strcmp(s.verdict, "too short to time to 1 %: 1 ns < t_min "
+		     "500 ns; no variation beyond the timer's 3 ns resolution")
+	      == 0, "%s", s.verdict);
+	free(x);
+}
+
+/* Probes with no spread, or a spread below a tick: t_diff is the tick. */
+static void test_quantum_floor(void)
+{
+	double p[100];
+	struct sbt_noise_est e;
+
+	for (int i = 0; i < 100; i++)
+		p[i] = 0;
+	CHECK(sbt_noise_model(p, 100, 10, 0, 0, 0, &e) == 0, "rc");
+	CHECK(e.t_diff_ns == 10 && e.t_min_ns == 500, "%g %g", e.t_diff_ns,
+	      e.t_min_ns);
+	/* a profile below the quantum is raised to it */
+	struct sbt_score_in in = { .quantum_ns = 10, .profile_t_min_ns = 80,
+				   .profile_t_diff_ns = 3,
+				   .profile_label = "l2" };
+	struct sbt_score s;
+	double x[3] = { 100, 110, 100 };
+	CHECK(sbt_score_group(x, 3, NULL, 0, &in, &s) == 0, "rc");
+	CHECK(s.t_diff_ns == 10 && s.t_min_ns == 80, "%g %g", s.t_diff_ns,
+	      s.t_min_ns);
+	/* continuous probes: the model's two formulas, exactly */
+	for (int i = 0; i < 100; i++)
+		p[i] = i % 10;             /* 0..9, ten of each */
+	CHECK(sbt_noise_model(p, 100, 0, -1, 0, 0, &e) == 0, "rc");
+	/* Q_0.05 = sorted[5] = 0; max 9; mean 4.5; std of 0..9 x10 */
+	double sd = sqrt(8.25 * 100 / 99);
+	CHECK(e.t_diff_ns == 9 && fabs(e.t_min_ns - (sd / 0.01 - 4.5)) < 1e-9,
+	      "%g %g", e.t_diff_ns, e.t_min_ns);
+}
+
+/* OS noise in the probes does not become t_diff. */
+static void test_probe_screen(void)
+{
+	double p[200];
+	struct sbt_noise_est e;
+
+	gen_seed(4);
+	for (int i = 0; i < 200; i++)
+		p[i] = gen_read(noise(), 1);
+	p[17] = 5000;                      /* an interrupt */
+	p[99] = 2100;
+	CHECK(sbt_noise_model(p, 200, 1, 0, 0, 0, &e) == 0, "rc");
+	CHECK(e.screened == 2 && e.n == 198, "%zu %zu", e.screened, e.n);
+	CHECK(e.t_diff_ns < 12, "t_diff %g", e.t_diff_ns);
+	CHECK(sbt_noise_model(p, 200, 1, -1, 0, 0, &e) == 0, "rc");
+	CHECK(e.screened == 0 && e.t_diff_ns > 4000, "%g", e.t_diff_ns);
+}
+
+/* Too few probes: the chain falls back, and the label says where to. */
+static void test_fallback(void)
+{
+	double x[1000], p[10];
+	struct sbt_score s;
+
+	gen_seed(5);
+	for (int i = 0; i < 1000; i++)
+		x[i] = gen_read(700 + noise(), 1);
+	for (int i = 0; i < 10; i++)
+		p[i] = gen_read(noise(), 1);
+
+	struct sbt_score_in in = { .quantum_ns = 1, .profile_t_min_ns = 160,
+				   .profile_t_diff_ns = 3,
+				   .profile_label = "l3" };
+	CHECK(sbt_score_group(x, 1000, p, 10, &in, &s) == 0, "rc");
+	CHECK(strcmp(s.metric_source, "profile:l3") == 0, "%s",
+	      s.metric_source);
+	CHECK(s.insitu.n == 10, "%zu", s.insitu.n);   /* still reported */
+	CHECK(s.t_min_ns == 160 && s.t_diff_ns == 3, "%g", s.t_min_ns);
+
+	struct sbt_score_in q = { .quantum_ns = 1 };
+	CHECK(sbt_score_group(x, 1000, p, 10, &q, &s) == 0, "rc");
+	show("10 probes, no profile", &s);
+	CHECK(strcmp(s.metric_source, "quantum") == 0, "%s", s.metric_source);
+	CHECK(s.t_diff_ns == 1 && s.t_min_ns == 50, "%g %g", s.t_diff_ns,
+	      s.t_min_ns);
+	CHECK(s.resolvable == 1, "%d", s.resolvable);
+
+	/* enough probes but a preference for the profile */
+	struct sbt_score_in pp = in;
+	pp.prefer = SBT_PREFER_PROFILE;
+	pp.min_probes = 10;
+	CHECK(sbt_score_group(x, 1000, p, 10, &pp, &s) == 0, "rc");
+	CHECK(strcmp(s.metric_source, "profile:l3") == 0, "%s",
+	      s.metric_source);
+	pp.prefer = SBT_PREFER_INSITU;
+	CHECK(sbt_score_group(x, 1000, p, 10, &pp, &s) == 0, "rc");
+	CHECK(strcmp(s.metric_source, "in-situ") == 0, "%s", s.metric_source);
+
+	/* a quantized clock's quantum is guessed when not given */
+	struct sbt_score_in none = { 0 };
+	CHECK(sbt_score_group(x, 1000, p, 10, &none, &s) == 0, "rc");
+	CHECK(strcmp(s.metric_source, "quantum") == 0 && s.quantum_guessed &&
+	      s.quantum_ns == 1, "%s %g", s.metric_source, s.quantum_ns);
+	CHECK(strstr(s.verdict, "(t_diff = quantum only)") != NULL, "%s",
+	      s.verdict);
+
+	/* nothing at all (continuous readings, no quantum, no profile, too
+	 * few probes): no judgement, and the verdict says why */
+	for (int i = 0; i < 1000; i++)
+		x[i] = 700 + noise();
+	CHECK(sbt_score_group(x, 1000, p, 10, &none, &s) == 0, "rc");
+	show("no calibration", &s);
+	CHECK(strcmp(s.metric_source, "none") == 0, "%s", s.metric_source);
+	CHECK(s.resolvable == -1 && s.variation == -1 && s.nmodes == 0,
+	      "%d %d %d", s.resolvable, s.variation, s.nmodes);
+	CHECK(strncmp(s.verdict, "no t_min/t_diff", 15) == 0, "%s", s.verdict);
+}
+
+/* Quantized modes: three workloads on a 10 ns grid, 60 ns apart. */
+static void test_quantized_modes(void)
+{
+	size_t n = 30000, np = 100;
+	double *x = alloc_n(n), p[100];
+	struct sbt_score_in in = { .quantum_ns = 10 };
+	struct sbt_score s;
+	static const double base[3] = { 1000, 1060, 1120 };
+
+	gen_seed(6);
+	for (size_t i = 0; i < n; i++)   /* 50 % / 30 % / 20 % */
+		x[i] = gen_read(base[i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2] + 2
+				+ 4 * gen_unif(), 10);
+	for (size_t i = 0; i < np; i++)
+		p[i] = gen_read(4 * gen_unif(), 10);
+	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
+	show("quantized, 3 modes", &s);
+	CHECK(s.t_diff_ns == 20, "%g", s.t_diff_ns);
+	CHECK(s.nmodes == 3, "nmodes %d", s.nmodes);
+	for (int k = 0; k < s.nmodes && k < 3; k++) {
+		CHECK(fmod(s.modes[k].center_ns, 10) == 0 &&
+		      fabs(s.modes[k].center_ns - base[k]) <= 10, "%g",
+		      s.modes[k].center_ns);
+	}
+	CHECK(fabs(s.modes[0].share - 0.5) <= 0.02 &&
+	      fabs(s.modes[1].share - 0.3) <= 0.02 &&
+	      fabs(s.modes[2].share - 0.2) <= 0.02, "shares");
+	CHECK(strstr(s.verdict, "3 modes, 120 ns from first to last (6.0 "
+		     "t_diff)") != NULL, "%s", s.verdict);
+	free(x);
+}
+
+/* Readings on a 10 ns grid, quantum not given, a profile's 3 ns t_diff:
+ * the guessed quantum keeps each tick from becoming a mode. */
+static void test_guessed_quantum(void)
+{
+	size_t n = 10000;
+	double *x = alloc_n(n);
+	struct sbt_score_in in = { .profile_t_min_ns = 100,
+				   .profile_t_diff_ns = 3,
+				   .profile_label = "l2" };
+	struct sbt_score s;
+
+	gen_seed(10);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read(300 + 40 * gen_unif(), 10);
+	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
+	show("guessed quantum", &s);
+	CHECK(s.quantum_guessed && s.quantum_ns == 10 && s.t_diff_ns == 10,
+	      "%g %g", s.quantum_ns, s.t_diff_ns);
+	CHECK(s.nmodes == 1, "nmodes %d", s.nmodes);
+	free(x);
+}
+
+/* One skewed mode (log-normal body, long right tail): variation, but
+ * no invented modes. */
+static void test_skewed_single(void)
+{
+	size_t n = 200000;
+	double *x = alloc_n(n);
+	struct sbt_score_in in = { .quantum_ns = 1, .profile_t_min_ns = 100,
+				   .profile_t_diff_ns = 3,
+				   .profile_label = "l2" };
+	struct sbt_score s;
+
+	gen_seed(7);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read(500 * exp(0.2 * gen_norm()), 1);
+	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
+	show("log-normal", &s);
+	CHECK(s.nmodes == 1, "nmodes %d", s.nmodes);
+	CHECK(s.variation == 1, "%d", s.variation);
+	CHECK(strncmp(s.verdict, "variation detected: spread ", 27) == 0, "%s",
+	      s.verdict);
+	free(x);
+}
+
+/* Rare far mode (0.5 %): spread ignores it, no mode for it. */
+static void test_rare_mode(void)
+{
+	size_t n = 10000;
+	double *x = alloc_n(n);
+	struct sbt_score_in in = { .quantum_ns = 1, .profile_t_min_ns = 100,
+				   .profile_t_diff_ns = 5,
+				   .profile_label = "l1" };
+	struct sbt_score s;
+
+	gen_seed(8);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read((i % 200 == 0 ? 900 : 300) + noise(), 1);
+	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
+	show("rare mode 0.5 %", &s);
+	CHECK(s.nmodes == 1 && s.assigned > 0.99 && s.assigned < 1, "%d %g",
+	      s.nmodes, s.assigned);
+	CHECK(s.variation == 0, "%d", s.variation);
+	free(x);
+}
+
+static void test_tiny_n(void)
+{
+	struct sbt_score_in in = { .quantum_ns = 1, .profile_t_min_ns = 100,
+				   .profile_t_diff_ns = 3,
+				   .profile_label = "l1" };
+	struct sbt_score s;
+	double x[2] = { 400, 200 };
+
+	CHECK(sbt_score_group(NULL, 0, NULL, 0, &in, &s) == 0, "rc");
+	CHECK(s.n == 0 && s.nmodes == 0 && strcmp(s.verdict, "no samples") == 0,
+	      "%s", s.verdict);
+	CHECK(sbt_score_group(x, 1, NULL, 0, &in, &s) == 0, "rc");
+	show("n = 1", &s);
+	CHECK(s.median_ns == 400 && s.variation_ns == 0 && s.nmodes == 1 &&
+	      s.modes[0].share == 1 && s.variation == 0, "%s", s.verdict);
+	CHECK(sbt_score_group(x, 2, NULL, 0, &in, &s) == 0, "rc");
+	show("n = 2", &s);
+	CHECK(s.median_ns == 300 && s.variation_ns == 200 && s.variation == 1,
+	      "%s", s.verdict);
+	/* two samples cannot make two significant modes */
+	CHECK(s.nmodes == 1, "%d", s.nmodes);
+	/* no samples but probes: the estimate is still made */
+	double p[40];
+	for (int i = 0; i < 40; i++)
+		p[i] = i % 4;
+	CHECK(sbt_score_group(NULL, 0, p, 40, &in, &s) == 0, "rc");
+	CHECK(strcmp(s.metric_source, "in-situ") == 0 && s.insitu.n == 40,
+	      "%s", s.metric_source);
+}
+
+/* 10^7 samples, two modes: must finish (not timed) and be right. */
+static void test_huge(void)
+{
+	size_t n = 10000000, np = 1000;
+	double *x = alloc_n(n), p[1000];
+	struct sbt_score_in in = { .quantum_ns = 0.4 };
+	struct sbt_score s;
+
+	gen_seed(9);
+	for (size_t i = 0; i < n; i++)
+		x[i] = gen_read((i % 4 == 0 ? 2500 : 2000) + 5 * noise(), 0.4);
+	for (size_t i = 0; i < np; i++)
+		p[i] = gen_read(5 * noise(), 0.4);
+	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
+	show("10^7 samples", &s);
+	CHECK(s.nmodes == 2 && fabs(s.modes[0].share - 0.75) < 0.01, "%d %g",
+	      s.nmodes, s.modes[0].share);
+	free(x);
+}
+
+int main(void)
+{
+	test_two_workloads();
+	test_constant_quantized(1003, 8, 20);
+	test_constant_quantized(403, 18, 30);
+	test_unresolvable();
+	test_quantum_floor();
+	test_probe_screen();
+	test_fallback();
+	test_quantized_modes();
+	test_guessed_quantum();
+	test_skewed_single();
+	test_rare_mode();
+	test_tiny_n();
+	test_huge();
+	if (fails)
+		printf("%d checks failed\n", fails);
+	else
+		printf("all checks passed\n");
+	return fails != 0;
+}
