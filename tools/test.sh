@@ -14,7 +14,8 @@ run_suite() {
 	echo "== $name"
 	if [ ! -f "$dir/build.ninja" ]; then
 		# shellcheck disable=SC2086
-		meson setup "$dir" $setup >/dev/null || { fail=$((fail + 1)); return; }
+		meson setup "$dir" $setup >"$dir.setup.log" 2>&1 ||
+			{ cat "$dir.setup.log"; fail=$((fail + 1)); return; }
 	fi
 	if ! ninja -C "$dir" >"$dir/ninja.out" 2>&1; then
 		cat "$dir/ninja.out"; fail=$((fail + 1)); return
