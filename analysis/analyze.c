@@ -12,6 +12,8 @@
  */
 #include "analyze.h"
 #include "../format/sbtlog.h"
+#include "sort.h"
+#include "bigmem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -103,18 +105,11 @@ static int cmp_group(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-struct tv { double t, v; };
-
-static int cmp_tv(const void *a, const void *b)
-{
-	const struct tv *x = a, *y = b;
-	return (x->t > y->t) - (x->t < y->t);
-}
-
-/* Phases need the kept samples in time order, and one time base. */
+/* Phases need the kept samples in time order, and one time base.
+ * t, v: scratch of g->n doubles; ix: of g->n indexes. */
 static void run_phases(const struct sbt_dataset *ds, struct sbt_group *g,
-		       const uint32_t *idx, struct tv *tv, double *t,
-		       double *v)
+		       const uint32_t *idx, double *t, double *v,
+		       uint32_t *ix)
 {
 	size_t k = 0;
 
@@ -123,12 +118,18 @@ static void run_phases(const struct sbt_dataset *ds, struct sbt_group *g,
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->source != g->source)
 			return;         /* several logs: no common clock */
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
-			tv[k++] = (struct tv){ s->t_ns, s->ns - g->te_ns };
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED))) {
+			t[k] = s->t_ns;
+			ix[k++] = idx[i];
+		}
 	}
-	qsort(tv, k, sizeof *tv, cmp_tv);
+	size_t sorted = 1;
+	for (size_t i = 1; i < k && sorted; i++)
+		sorted = t[i - 1] <= t[i];
+	if (!sorted && sbt_sort_keyed(t, ix, k) != 0)
+		return;
 	for (size_t i = 0; i < k; i++)
-		t[i] = tv[i].t, v[i] = tv[i].v;
+		v[i] = ds->s[ix[i]].ns - g->te_ns;
 	sbt_phase_detect(t, v, k, g->score.t_diff_ns, &g->phases);
 }
 
@@ -230,6 +231,10 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		.prefer = o->prefer_profile ? SBT_PREFER_PROFILE
 					    : SBT_PREFER_INSITU,
 	};
+	/* One sort serves the statistics and the mode finder. */
+	if (sbt_sort_doubles(v, k) != 0)
+		return -1;
+	in.sorted = 1;
 	if (sbt_score_group(v, k, y, np, &in, &g->score) != 0)
 		return -1;
 	sbt_stats(v, k, &g->st);
@@ -244,17 +249,29 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	double *v = NULL, *y = NULL;
 	uint8_t *keep = NULL;
 	float *score = NULL;
-	struct tv *tv = NULL;
+	uint32_t *ix = NULL;
 	size_t maxn = 0;
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
-	if (!(gid = malloc((ds->n ? ds->n : 1) * sizeof *gid)))
+	if (!(gid = big_alloc(ds->n * sizeof *gid)))
 		goto out;
+	/* Per region only: regions are dense already; a small table maps
+	 * them to group numbers without hashing every sample. */
+	uint32_t *rg = NULL;
+	if (o->by == SBT_BY_NONE) {
+		if (!(rg = malloc((ds->nregions + 1) * sizeof *rg)))
+			goto out;
+		memset(rg, 0xff, (ds->nregions + 1) * sizeof *rg);
+	}
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		if (s->flags & SBT_SF_BEFORE_RESET) {
 			gid[i] = UINT32_MAX;
+			continue;
+		}
+		if (rg && rg[s->region] != UINT32_MAX) {
+			gid[i] = rg[s->region];
 			continue;
 		}
 		uint64_t key = (uint64_t)s->region << 32 |
@@ -262,10 +279,15 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (o->by == SBT_BY_THREAD)
 			key ^= (uint64_t)s->source << 20;
 		long g = gmap_get(&m, key);
-		if (g < 0)
+		if (g < 0) {
+			free(rg);
 			goto out;
+		}
 		gid[i] = (uint32_t)g;
+		if (rg)
+			rg[s->region] = (uint32_t)g;
 	}
+	free(rg);
 	res->ngroups = m.n;
 	res->g = calloc(m.n ? m.n : 1, sizeof *res->g);
 	cnt = calloc(m.n + 1, sizeof *cnt);
@@ -294,10 +316,10 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			res->order[cnt[gid[i]]++] = (uint32_t)i;
 	res->norder = m.n ? res->g[m.n - 1].first + res->g[m.n - 1].n : 0;
 
-	v = malloc((maxn ? maxn : 1) * sizeof *v);
-	y = malloc((maxn ? maxn : 1) * sizeof *y);
-	keep = malloc(maxn ? maxn : 1);
-	score = malloc((maxn ? maxn : 1) * sizeof *score);
+	v = big_alloc(maxn * sizeof *v);
+	y = big_alloc(maxn * sizeof *y);
+	keep = big_alloc(maxn);
+	score = big_alloc(maxn * sizeof *score);
 	if (!v || !y || !keep || !score)
 		goto out;
 	for (size_t k = 0; k < m.n; k++) {
@@ -305,17 +327,20 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (run_group(ds, o, g, res->order + g->first, v, y, keep,
 			      score) != 0)
 			goto out;
-		tv = tv ? tv : malloc((maxn ? maxn : 1) * sizeof *tv);
-		if (!tv)
+		ix = ix ? ix : big_alloc(maxn * sizeof *ix);
+		if (!ix)
 			goto out;
-		run_phases(ds, g, res->order + g->first, tv, y, v);
+		run_phases(ds, g, res->order + g->first, y, v, ix);
 	}
 	cmp_ds = ds;
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
 	rc = 0;
 out:
-	free(m.keys), free(m.val), free(gid), free(cnt);
-	free(v), free(y), free(keep), free(score), free(tv);
+	free(m.keys), free(m.val), free(cnt);
+	big_free(gid, ds->n * sizeof *gid);
+	big_free(v, maxn * sizeof *v), big_free(y, maxn * sizeof *y);
+	big_free(keep, maxn), big_free(score, maxn * sizeof *score);
+	big_free(ix, maxn * sizeof *ix);
 	if (rc != 0)
 		sbt_result_free(res);
 	return rc;

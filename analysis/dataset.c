@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static uint64_t hash(const char *s, size_t n, uint32_t api)
 {
@@ -35,6 +36,21 @@ static int reindex(struct sbt_dataset *ds, size_t cap)
 	free(ds->rindex);
 	ds->rindex = n, ds->rindex_cap = cap;
 	return 0;
+}
+
+/* Ask for transparent huge pages on a big array: touching tens of
+ * millions of samples page by page is a large share of the run time. */
+static void huge(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
+	uintptr_t e = ((uintptr_t)p + len) & ~(uintptr_t)((2u << 20) - 1);
+
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p, (void)len;
+#endif
 }
 
 long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
@@ -89,12 +105,17 @@ struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds)
 
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more)
 {
+	size_t cap = ds->cap ? ds->cap : 4096;
+
 	if (ds->n + more <= ds->cap)
 		return 0;
-	void *n = realloc(ds->s, (ds->n + more) * sizeof *ds->s);
+	while (cap < ds->n + more)      /* geometric: linear total copying */
+		cap += cap / 2;
+	void *n = realloc(ds->s, cap * sizeof *ds->s);
 	if (!n)
 		return -1;
-	ds->s = n, ds->cap = ds->n + more;
+	ds->s = n, ds->cap = cap;
+	huge(n, cap * sizeof *ds->s);
 	return 0;
 }
 

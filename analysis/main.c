@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,12 @@ int main(int argc, char **argv)
 	const char *dump = NULL;
 	int input = 0, c, status = 0;
 	char *end;
+
+	/* The pipeline allocates and frees per-group scratch of up to a
+	 * region's size; keep freed memory for reuse instead of handing it
+	 * back to the kernel and faulting it in again for the next group. */
+	mallopt(M_MMAP_THRESHOLD, 1 << 30);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {

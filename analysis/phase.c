@@ -55,31 +55,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
+#include "bigmem.h"
+
 #define SBT_PHASE_CUTS  63      /* solid cuts looked for, at most */
 
 struct ctx {
 	const double *ns;
 	size_t n;
+	uint32_t *order;   /* all indices by (value, index), sorted once  */
 	uint32_t *idx;     /* scratch: a segment's indices, by value      */
 	double *rank;      /* scratch: midrank within the current segment */
 	size_t min_seg;
 };
 
-static int cmp_idx(const void *a, const void *b, void *arg)
+/* Invariant: for every segment [lo, hi) still to be tested, c->order[lo,
+ * hi) holds exactly the indexes lo .. hi-1, ordered by (value, index).
+ * It holds for [0, n) after the initial sort; split() keeps it for both
+ * halves of a cut in O(segment), so no segment is ever sorted again. */
+static void split(struct ctx *c, size_t lo, size_t hi, size_t k)
 {
-	const double *v = arg;
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	if (v[i] != v[j])
-		return v[i] < v[j] ? -1 : 1;
-	return (i > j) - (i < j);
-}
+	size_t a = lo, b = 0;
 
-/* c->idx[0, hi - lo) = lo .. hi-1 ordered by (value, index). */
-static void seg_sort(struct ctx *c, size_t lo, size_t hi)
-{
-	for (size_t i = lo; i < hi; i++)
-		c->idx[i - lo] = (uint32_t)i;
-	qsort_r(c->idx, hi - lo, sizeof *c->idx, cmp_idx, (void *)c->ns);
+	for (size_t i = lo; i < hi; i++) {
+		uint32_t x = c->order[i];
+		if (x < k)
+			c->order[a++] = x;
+		else
+			c->idx[b++] = x;        /* scratch for the right part */
+	}
+	memcpy(c->order + a, c->idx, b * sizeof *c->idx);
 }
 
 /* Median of ns[lo, hi), hi > lo, by selection on a copy in c->rank
@@ -97,17 +102,18 @@ static double seg_ranks(struct ctx *c, size_t lo, size_t hi)
 	size_t m = hi - lo, r = 0;
 	double mean = 0.5 * ((double)m + 1), ss = 0;
 
-	seg_sort(c, lo, hi);
+	const uint32_t *ord = c->order + lo;
+
 	/* equal values are consecutive: the group at r .. e-1 takes ranks
 	 * r+1 .. e, and each member gets their mean */
 	while (r < m) {
-		double v = c->ns[c->idx[r]];
+		double v = c->ns[ord[r]];
 		size_t e = r + 1;
-		while (e < m && c->ns[c->idx[e]] == v)
+		while (e < m && c->ns[ord[e]] == v)
 			e++;
 		double mid = 0.5 * ((double)r + 1 + (double)e);
 		for (size_t q = r; q < e; q++)
-			c->rank[c->idx[q]] = mid;
+			c->rank[ord[q]] = mid;
 		ss += (double)(e - r) * (mid - mean) * (mid - mean);
 		r = e;
 	}
@@ -154,6 +160,7 @@ static int segment(struct ctx *c, size_t *cuts, double *zc)
 		double z = best_cut(c, lo, hi, &k);
 		if (z < SBT_PHASE_Z)
 			continue;
+		split(c, lo, hi, k);
 		cuts[ncuts] = k;
 		zc[ncuts++] = z;
 		qlo[tail] = lo; qhi[tail++] = k;
@@ -215,13 +222,17 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 	c.min_seg = (size_t)ceil(SBT_PHASE_MIN_FRAC * (double)n);
 	if (c.min_seg < SBT_PHASE_MIN_SEG)
 		c.min_seg = SBT_PHASE_MIN_SEG;
-	c.idx = malloc(n * sizeof *c.idx);
-	c.rank = malloc(n * sizeof *c.rank);
-	if (!c.idx || !c.rank) {
-		free(c.idx);
-		free(c.rank);
-		return -1;
-	}
+	c.idx = big_alloc(n * sizeof *c.idx);
+	c.rank = big_alloc(n * sizeof *c.rank);
+	c.order = big_alloc(n * sizeof *c.order);
+	if (!c.idx || !c.rank || !c.order)
+		goto oom;
+	/* a stable sort of (value, index) pairs: ties stay in index order */
+	memcpy(c.rank, ns, n * sizeof *c.rank);
+	for (size_t i = 0; i < n; i++)
+		c.order[i] = (uint32_t)i;
+	if (sbt_sort_keyed(c.rank, c.order, n) != 0)
+		goto oom;
 
 	/* no t_diff, no size test: no shift can be judged */
 	if (t_diff_ns > 0)
@@ -244,9 +255,15 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 		out->z[k] = sg[k].z;
 	}
 	out->nphases = m;
-	free(c.idx);
-	free(c.rank);
+	big_free(c.idx, n * sizeof *c.idx);
+	big_free(c.rank, n * sizeof *c.rank);
+	big_free(c.order, n * sizeof *c.order);
 	return 0;
+oom:
+	big_free(c.idx, n * sizeof *c.idx);
+	big_free(c.rank, n * sizeof *c.rank);
+	big_free(c.order, n * sizeof *c.order);
+	return -1;
 }
 /* "1.20 s", "35.00 ms": a point in time of the run. */
 static void fmt_time(char *buf, size_t len, double ns)

@@ -304,9 +304,9 @@ static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
 					return -1;
 				continue;
 			}
-			struct sbt_sample *s = sbt_ds_push(c->ds);
-			if (!s)
-				return -1;
+			/* room was reserved above for the whole chunk */
+			struct sbt_sample *s = &c->ds->s[c->ds->n++];
+			s->score = 0;
 			s->ns = (double)r->ticks * tns;
 			s->cycles = (double)r->cycles;
 			s->t_ns = t;
@@ -393,7 +393,18 @@ static int walk(struct ctx *c, int pass)
 		} else if (ch.type == SBT_CHUNK_META && pass == 0) {
 			read_meta(c, off + sizeof ch, used);
 		}
-		off += ch.size < c->fsize - off ? ch.size : c->fsize - off;
+		if (ch.size <= c->fsize - off) {
+			off += ch.size;
+		} else {
+			/* The recorder never writes a chunk past the file's
+			 * end: the size is damaged (or the file cut).  Resume
+			 * after the bytes it holds, not at the end of file. */
+			if (pass == 0)
+				warn(c, "chunk at offset %llu runs past the end"
+				     " of the file", (unsigned long long)off);
+			off += (sizeof ch + used + ALIGN - 1) &
+			       ~(uint64_t)(ALIGN - 1);
+		}
 	}
 	return 0;
 }
@@ -466,6 +477,14 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 	c.srci = (uint32_t)(ds->nsources - 1);
 	c.first = ds->n;
 	fill_source(&c);
+	/* A finished log is exactly end_offset bytes long (the recorder
+	 * truncates it there): a shorter file was cut after the fact. */
+	if ((c.h.flags & SBT_HF_CLOSED) && c.h.end_offset > c.fsize) {
+		c.src->truncated = 1;
+		warn(&c, "cut short: the file has %llu of its %llu bytes",
+		     (unsigned long long)c.fsize,
+		     (unsigned long long)c.h.end_offset);
+	}
 	if (walk(&c, 0) != 0 || walk(&c, 1) != 0 || finish(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;

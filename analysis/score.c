@@ -84,6 +84,7 @@
  * are, and shares are of the assigned samples.
  */
 #include "score.h"
+#include "sort.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -95,12 +96,6 @@
 #define SBT_MODE_Z    4.0         /* dip significance, in sigmas        */
 #define SBT_SPREAD_P  0.01        /* spread = p99 - p1                  */
 #define SBT_RANGE_P   0.001       /* density grid over p0.1 .. p99.9    */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 void sbt_fmt_ns(char *buf, size_t len, double ns)
 {
@@ -151,7 +146,10 @@ int sbt_noise_model(const double *tau, size_t n, double quantum_ns,
 	if (!x)
 		return -1;
 	memcpy(x, tau, n * sizeof *x);
-	qsort(x, n, sizeof *x, cmp_double);
+	if (sbt_sort_doubles(x, n) != 0) {
+		free(x);
+		return -1;
+	}
 
 	/* OS screen: keep x <= median + floor; x is sorted, so cut the tail */
 	med = median_sorted(x, n);
@@ -614,7 +612,8 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 		if (!x)
 			goto oom;
 		memcpy(x, kept, n * sizeof *x);
-		qsort(x, n, sizeof *x, cmp_double);
+		if (sbt_sort_doubles(x, n) != 0)
+			goto oom;
 		s = x;
 	}
 	if (!(use.quantum_ns > 0)) {

@@ -41,6 +41,14 @@ static void select_k(double *v, size_t n, size_t k)
 	}
 }
 
+static int is_sorted(const double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1] > v[i])
+			return 0;
+	return 1;
+}
+
 double sbt_quantile(double *v, size_t n, double q)
 {
 	double pos, frac, a, b;
@@ -53,6 +61,9 @@ double sbt_quantile(double *v, size_t n, double q)
 	pos = q * (double)(n - 1);
 	k = (size_t)pos;
 	frac = pos - (double)k;
+	if (is_sorted(v, n))            /* cheap check, saves a selection */
+		return frac == 0 || k + 1 >= n ? v[k] :
+		       v[k] + frac * (v[k + 1] - v[k]);
 	select_k(v, n, k);
 	a = v[k];
 	if (frac == 0 || k + 1 >= n)

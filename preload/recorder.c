@@ -465,7 +465,7 @@ static inline int start_id(struct sbt_thread *t, sbt_id id, uint16_t flags,
 			sbt_rec_count(SBT_CNT_START_OPEN);
 			return SBT_EMISUSE;
 		}
-	if (unlikely(--t->probe_left == 0) && id != SBT_REGION_CALIB)
+	if (unlikely(--t->probe_left == 0))
 		record_probe(t, id);
 	o = &t->stack[t->depth++];
 	o->id = id;
@@ -544,8 +544,8 @@ static __attribute__((noinline)) void probe_end(struct sbt_thread *t,
 static __attribute__((noinline)) void record_probe(struct sbt_thread *t,
 						   sbt_id id)
 {
-	t->probe_left = g.probe_period;
-	if (probe_begin(t, id) == SBT_OK)
+	t->probe_left = g.probe_period ? g.probe_period : UINT32_MAX;
+	if (id != SBT_REGION_CALIB && probe_begin(t, id) == SBT_OK)
 		probe_end(t, id);
 }
 
@@ -793,6 +793,8 @@ static void after_fork_child(void)
 {
 	struct sbt_thread *t = me;
 
+	/* before_fork holds the regions lock; attach takes it itself. */
+	sbt_regions_unlock();
 	sbt_regions_attach(NULL);
 	if (g.log && atomic_load(&g.state) == LOG_OPEN)
 		sbt_log_abandon(g.log);
@@ -808,7 +810,6 @@ static void after_fork_child(void)
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->chunk_size = FIRST_CHUNK;
 	}
-	sbt_regions_unlock();
 	pthread_mutex_unlock(&g.open_lock);
 }
 

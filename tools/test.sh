@@ -43,8 +43,10 @@ run_suite "build and test" build "" ""
 run_suite "ASan+UBSan" build-asan \
 	"-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug" \
 	"--no-suite slow --timeout-multiplier 3"
+# libunwind's per-thread cache destructor crashes under TSan (not our code):
+# the TSan build records call sites without stacks.
 run_suite "TSan (recorder threads)" build-tsan \
-	"-Db_sanitize=thread -Db_lundef=false" \
+	"-Db_sanitize=thread -Db_lundef=false -Dunwind=disabled" \
 	"--suite unit --suite reliability --no-suite slow --timeout-multiplier 4"
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -4,7 +4,8 @@
 # read the log with the native analyzer (same format, same byte order).
 # Skips (77) when the cross tools are not installed.
 set -eu
-src=$1 analyze=$2
+src=$(cd "$1" && pwd)
+analyze=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null ||
 	{ echo "aarch64 cross compiler or qemu-aarch64 missing: skipped"; exit 77; }
 dir=$(mktemp -d /tmp/sbt-arm.XXXXXX)

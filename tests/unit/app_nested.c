@@ -1,6 +1,7 @@
 /*
  * app_nested.c - a marked test app: T threads x N iterations of
  *   outer { inner { work } }   empty { }   heavy { more work }
+ * plus ITERS empty "main" regions on the main thread first.
  * Usage: app_nested THREADS ITERS
  */
 #include <pthread.h>
@@ -47,6 +48,12 @@ int main(int argc, char **argv)
 	if (nt < 1 || nt > 64)
 		return 2;
 	SBT_MARKER_INIT;
+	/* main marks too: it calibrated the recorder at INIT, and must
+	 * still get in-situ probes afterwards */
+	for (int i = 0; i < iters; i++) {
+		SBT_MARKER_START("main");
+		SBT_MARKER_STOP("main");
+	}
 	for (long i = 0; i < nt; i++)
 		pthread_create(&t[i], NULL, run, (void *)(i + 1));
 	for (int i = 0; i < nt; i++)

@@ -78,6 +78,10 @@ int main(int argc, char **argv)
 		      names[i], g ? g->count : 0);
 		CHECK(g && g->probes > 0, "%s: no in-situ probes", names[i]);
 	}
+	const struct sbt_group *mg = find(&ds, &r, "main");
+	CHECK(mg && mg->count == 5000 && mg->probes >= 5000 / 16 - 1,
+	      "main: %zu samples, %zu probes", mg ? mg->count : 0,
+	      mg ? mg->probes : 0);
 	const struct sbt_group *outer = find(&ds, &r, "outer"),
 		*inner = find(&ds, &r, "inner"), *empty = find(&ds, &r, "empty"),
 		*heavy = find(&ds, &r, "heavy");

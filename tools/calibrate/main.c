@@ -566,10 +566,10 @@ static void fill_profile(struct sbt_profile *pf,
 			e->flush_bytes = r->flush_bytes;
 			if (!r->tmin.ok)
 				snprintf(e->note, sizeof e->note,
-					 "t_min: %s", r->tmin.why);
+					 "t_min: %.150s", r->tmin.why);
 			else if (!r->tdiff.ok)
 				snprintf(e->note, sizeof e->note,
-					 "t_diff: %s", r->tdiff.why);
+					 "t_diff: %.150s", r->tdiff.why);
 		}
 	(void)o;
 }

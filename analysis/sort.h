@@ -1,0 +1,22 @@
+/*
+ * sort.h - linear-time sorts for the analyzer's big arrays.
+ *
+ * A region can hold tens of millions of samples; comparison sorts through
+ * qsort's callback dominate the analysis at that size.  These are LSD
+ * radix sorts on the IEEE-754 bit pattern (made order-preserving), 11
+ * bits a pass, skipping passes where every key has the same digit - so
+ * quantized timings (few distinct high bits) cost two or three passes.
+ */
+#ifndef SBT_SORT_H
+#define SBT_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Ascending; NaNs last.  0, or -1 on allocation failure (v unsorted). */
+int sbt_sort_doubles(double *v, size_t n);
+
+/* Stable by key, ascending: key[i] travels with val[i]. */
+int sbt_sort_keyed(double *key, uint32_t *val, size_t n);
+
+#endif
