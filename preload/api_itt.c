@@ -198,40 +198,46 @@ struct tstack {
 	struct { const itt_domain *dom; sbt_id id; } e[TSTACK];
 };
 
-static __thread struct tstack ts;
-
 static void task_push(const itt_domain *d, sbt_id id, const void *site)
 {
-	uint32_t n = ts.n++;
+	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_ITT, sizeof *ts, NULL);
+
+	if (!ts)
+		return;
+	uint32_t n = ts->n++;
 	if (n >= TSTACK) {
 		sbt_rec_count(SBT_CNT_TOO_DEEP);
 		return;
 	}
-	ts.e[n].dom = d;
-	ts.e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
+	ts->e[n].dom = d;
+	ts->e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
 }
 
 static void task_pop(const itt_domain *d)
 {
-	uint32_t i = ts.n;
+	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_ITT, sizeof *ts, NULL);
+
+	if (!ts)
+		return;
+	uint32_t i = ts->n;
 
 	if (i == 0) {
 		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
 		return;
 	}
 	if (i > TSTACK) {            /* an unrecorded overflow task          */
-		ts.n--;
+		ts->n--;
 		return;
 	}
-	while (i > 0 && ts.e[i - 1].dom != d)
+	while (i > 0 && ts->e[i - 1].dom != d)
 		i--;
 	if (i == 0) {                /* no open task in this domain          */
 		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
 		return;
 	}
-	sbt_id id = ts.e[i - 1].id;
-	memmove(&ts.e[i - 1], &ts.e[i], (ts.n - i) * sizeof ts.e[0]);
-	ts.n--;
+	sbt_id id = ts->e[i - 1].id;
+	memmove(&ts->e[i - 1], &ts->e[i], (ts->n - i) * sizeof ts->e[0]);
+	ts->n--;
 	if (id)
 		(void)sbt_rec_stop_id(id);
 }

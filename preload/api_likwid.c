@@ -68,7 +68,14 @@ struct ncache {
 	sbt_id      id;
 };
 
-static __thread struct ncache nc[NC_SLOTS];
+struct names { struct ncache e[NC_SLOTS]; };
+
+static void names_fini(void *p)
+{
+	struct names *n = p;
+	for (int i = 0; i < NC_SLOTS; i++)
+		free(n->e[i].verify);
+}
 
 struct ro_probe { uintptr_t addr; int found, writable; };
 
@@ -155,7 +162,11 @@ static sbt_id name_miss(struct ncache *e, const char *s, int len,
 SBT_HIDDEN sbt_id sbt_api_name_id(const char *s, int len, const char *prefix,
 				  unsigned api, const void *site)
 {
-	struct ncache *e = &nc[((uintptr_t)site >> 2) % NC_SLOTS];
+	struct names *nc = sbt_rec_api_state(SBT_SLOT_NAMES, sizeof *nc,
+					     names_fini);
+	if (!nc)
+		return 0;
+	struct ncache *e = &nc->e[((uintptr_t)site >> 2) % NC_SLOTS];
 
 	if (e->site == site && e->ptr == s && e->prefix == prefix &&
 	    e->len == (len < 0 ? -1 : len) && s &&

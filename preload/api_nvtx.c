@@ -164,44 +164,56 @@ static sbt_id attr_id(const struct nvtx_domain *d,
 
 struct rstack {
 	uint32_t n;
+	uint32_t token;              /* this thread's start/end range token  */
 	struct { const struct nvtx_domain *dom; sbt_id id; } e[RSTACK];
 };
 
-static __thread struct rstack rs;
+static struct rstack *rstack(void)
+{
+	return sbt_rec_api_state(SBT_SLOT_NVTX, sizeof(struct rstack), NULL);
+}
 
 static int push_id(const struct nvtx_domain *d, sbt_id id, const void *site)
 {
-	uint32_t n = rs.n++;
+	struct rstack *rs = rstack();
+
+	if (!rs)
+		return -1;
+	uint32_t n = rs->n++;
 
 	if (n >= RSTACK) {
 		sbt_rec_count(SBT_CNT_TOO_DEEP);
 		return (int)n;
 	}
-	rs.e[n].dom = d;
-	rs.e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
+	rs->e[n].dom = d;
+	rs->e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
 	return (int)n;               /* 0-based level of the new range      */
 }
 
 static int pop_dom(const struct nvtx_domain *d)
 {
-	uint32_t i = rs.n;
+	struct rstack *rs = rstack();
 	sbt_id id;
+
+	if (!rs)
+		return -1;
+	uint32_t i = rs->n;
 
 	if (i == 0) {
 		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
 		return -1;
 	}
 	if (i > RSTACK)
-		return (int)--rs.n;
-	while (i > 0 && rs.e[i - 1].dom != d)
+		return (int)--rs->n;
+	while (i > 0 && rs->e[i - 1].dom != d)
 		i--;
 	if (i == 0) {
 		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
 		return -1;
 	}
-	id = rs.e[i - 1].id;
-	memmove(&rs.e[i - 1], &rs.e[i], (rs.n - i) * sizeof rs.e[0]);
-	rs.n--;
+	id = rs->e[i - 1].id;
+	memmove(&rs->e[i - 1], &rs->e[i], (rs->n - i) * sizeof rs->e[0]);
+	rs->n--;
 	if (id)
 		(void)sbt_rec_stop_id(id);
 	return (int)i - 1;           /* level of the range ended            */
@@ -234,13 +246,15 @@ static int domain_range_pop(struct nvtx_domain *d) { return pop_dom(d); }
 /* ---- start / end ----------------------------------------------------------- */
 
 static uint32_t next_token = 1;
-static __thread uint32_t my_token;
-
 static uint32_t thread_token(void)
 {
-	if (!my_token)
-		my_token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
-	return my_token;
+	struct rstack *rs = rstack();
+
+	if (!rs)
+		return 0;
+	if (!rs->token)
+		rs->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
+	return rs->token;
 }
 
 /* Range id: (thread token << 32) | region id; 0 when nothing started. */

@@ -75,6 +75,8 @@ struct sbt_thread {
 	uint32_t index;                /* sbtmark thread number          */
 	int32_t  tid;
 	uint32_t chunk_size;           /* next chunk's size              */
+	void *api[SBT_SLOT__N];        /* sbt_rec_api_state() blocks     */
+	void (*api_fini[SBT_SLOT__N])(void *);
 	struct open_region stack[MAX_DEPTH];
 	struct site_slot cache[CACHE_SLOTS];
 } __attribute__((aligned(64)));
@@ -349,6 +351,11 @@ static void thread_exit(void *arg)
 		return;
 	for (uint32_t i = 0; i < t->depth; i++)
 		sbt_rec_count(SBT_CNT_OPEN_AT_EXIT);
+	for (int i = 0; i < SBT_SLOT__N; i++) {
+		if (t->api[i] && t->api_fini[i])
+			t->api_fini[i](t->api[i]);
+		free(t->api[i]);
+	}
 	me = NULL;
 	munmap(t, sizeof *t);
 }
@@ -724,6 +731,18 @@ done:
 	*count = n;
 	*seconds = (double)ticks / (double)g.clk.tick_hz;
 	return SBT_OK;
+}
+
+void *sbt_rec_api_state(enum sbt_slot slot, size_t size,
+			void (*fini)(void *))
+{
+	struct sbt_thread *t = me;
+
+	if (!t && !(t = thread_attach()))
+		return NULL;
+	if (!t->api[slot] && (t->api[slot] = calloc(1, size)))
+		t->api_fini[slot] = fini;
+	return t->api[slot];
 }
 
 int sbt_rec_last(uint64_t *ticks, uint64_t *cycles)

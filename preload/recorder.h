@@ -60,6 +60,16 @@ SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);
  * a negative code when the region is unknown on this thread. */
 SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds);
 
+/* Per-thread state of an interposed API, kept in the recorder's thread
+ * state so that no API needs TLS of its own (the library must stay
+ * dlopen-able: INTEL_LIBITTNOTIFY64 / NVTX_INJECTION64_PATH load it that
+ * way).  Returns the calling thread's zeroed block of `size` bytes for
+ * `slot`, allocated on first use; at thread exit fini(block) runs (when
+ * not NULL) and the block is freed.  NULL when out of memory or inert. */
+enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_ITT, SBT_SLOT_NVTX, SBT_SLOT__N };
+SBT_HIDDEN void *sbt_rec_api_state(enum sbt_slot slot, size_t size,
+				   void (*fini)(void *));
+
 /* Process-level. */
 SBT_HIDDEN int sbt_rec_init(void);          /* open the log now          */
 SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */

@@ -29,12 +29,15 @@ def fail(msg):
     sys.exit(1)
 
 
-def run_app(argv, tmp, extra_env=None):
-    """Run argv under the preload in tmp; return (log path, stdout)."""
+def run_app(argv, tmp, extra_env=None, preload=True):
+    """Run argv under the preload (or, with preload=False, relying on the
+    app's loader to dlopen the library) in tmp; return (log, stdout)."""
     lib = os.environ['SBT_LIB']
     log = os.path.join(tmp, 'app.log')
     env = dict(os.environ)
-    env.update({'LD_PRELOAD': lib, 'SBT_OUTPUT': log})
+    env.update({'SBT_OUTPUT': log})
+    if preload:
+        env['LD_PRELOAD'] = lib
     env.update(extra_env or {})
     p = subprocess.run(argv, cwd=tmp, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=120)
@@ -140,11 +143,11 @@ def papi(tmp, prog):
     return 0
 
 
-def itt(tmp, prog, prefix):
+def itt(tmp, prog, prefix, how='preload'):
     p = (lambda d, n: d + '/' + n) if prefix == '1' else (lambda d, n: n)
     log, _ = run_app([prog], tmp, {
         'INTEL_LIBITTNOTIFY64': os.environ['SBT_LIB'],
-        'SBT_ITT_DOMAIN_PREFIX': prefix})
+        'SBT_ITT_DOMAIN_PREFIX': prefix}, preload=how == 'preload')
     expect(log, {(p('dom', 'alpha'), 'itt'): [4],
                  (p('dom', 'beta'), 'itt'): [6],
                  (p('dom2', 'gamma'), 'itt'): [5]},
@@ -152,11 +155,11 @@ def itt(tmp, prog, prefix):
     return 0
 
 
-def nvtx(tmp, prog, prefix):
+def nvtx(tmp, prog, prefix, how='preload'):
     p = (lambda n: 'net/' + n) if prefix == '1' else (lambda n: n)
     log, _ = run_app([prog], tmp, {
         'NVTX_INJECTION64_PATH': os.environ['SBT_LIB'],
-        'SBT_NVTX_DOMAIN_PREFIX': prefix})
+        'SBT_NVTX_DOMAIN_PREFIX': prefix}, preload=how == 'preload')
     expect(log, {('solve', 'nvtx'): [3], ('kernel', 'nvtx'): [6],
                  ('ex', 'nvtx'): [2], (p('send'), 'nvtx'): [5],
                  (p('recv'), 'nvtx'): [2], ('phase', 'nvtx'): [3],
