@@ -230,10 +230,13 @@ int main(int argc, char **argv)
 	struct sbt_profile *a = malloc(sizeof *a), *b = malloc(sizeof *b);
 	char path[512], err[512];
 
-	if (argc == 3 && !strcmp(argv[1], "--check"))
+	if (argc == 3 && !strcmp(argv[1], "--check")) {
+		free(a), free(b);
 		return check_file(argv[2]);
+	}
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_profile TMPDIR | --check FILE\n");
+		free(a), free(b);
 		return 2;
 	}
 	sample(a);
