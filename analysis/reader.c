@@ -44,6 +44,11 @@ struct ctx {
 	int damaged;
 	uint64_t holes, bad_chunks;
 	char *buf;
+	/* Region ids are dense from 1 and each has a REGION entry in the
+	 * file, so a real id is below fsize / 16: larger ones are damage,
+	 * kept under one placeholder (`stray`) so the id map stays small. */
+	uint64_t max_id;
+	int64_t stray;
 };
 
 static void warn(struct ctx *c, const char *fmt, ...)
@@ -110,6 +115,15 @@ static int64_t region_of(struct ctx *c, uint32_t id)
 
 	if (id < c->map.n && c->map.ds[id] >= 0)
 		return c->map.ds[id];
+	if (id >= c->max_id) {
+		if (c->stray < 0) {
+			c->stray = sbt_ds_region(c->ds, "<bad region id>", 15,
+						 SBT_API_SBTMARK);
+			warn(c, "samples with impossible region ids "
+			     "(damaged log)");
+		}
+		return c->stray;
+	}
 	/* A sample whose REGION entry is missing (damaged log): keep it
 	 * under a placeholder name rather than lose it. */
 	snprintf(name, sizeof name, "<region %u>", id);
@@ -199,6 +213,7 @@ static void meta_region(struct ctx *c, const char *p, uint32_t len)
 	}
 	memcpy(&mr, p, sizeof mr);
 	if (mr.id == 0 || mr.id >= (1u << SBT_REC_ID_BITS) ||
+	    mr.id >= c->max_id ||
 	    mr.api >= SBT_API__N) {
 		warn(c, "corrupt region entry (id %u)", mr.id);
 		return;
@@ -468,9 +483,13 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		goto out;
 	}
 	c.fsize = (uint64_t)st.st_size;
+	c.max_id = c.fsize / 16 + 4096;
+	c.stray = -1;
 	if (check_header(&c, err, errlen) != 0)
 		goto out;
-	if (!(c.buf = malloc(BUFSZ)) || !(c.src = sbt_ds_source(ds, path))) {
+	/* Every read into buf is at most BUFSZ and within the file. */
+	if (!(c.buf = malloc(c.fsize < BUFSZ ? c.fsize : BUFSZ)) ||
+	    !(c.src = sbt_ds_source(ds, path))) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

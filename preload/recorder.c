@@ -90,7 +90,7 @@ static struct {
 	struct sbt_logfile *log;
 	struct sbt_file_header *hdr;
 	struct sbt_clockinfo clk;
-	int clk_ready;
+	_Atomic int clk_ready;         /* clk is set (double-checked)    */
 	uint32_t probe_period;
 	size_t reserve;
 	char pattern[4096];
@@ -144,12 +144,40 @@ static const char *counter_text[SBT_CNT__N] = {
 	[SBT_CNT_OPEN_AT_EXIT] = "regions still open when a thread exited",
 };
 
+/* The header, once the log was opened: g.hdr is stored before g.state
+ * leaves LOG_NONE, so it may be read when the state says so. */
+static struct sbt_file_header *opened_hdr(void)
+{
+	int st = atomic_load(&g.state);
+	return st == LOG_OPEN || st == LOG_CLOSED ? g.hdr : NULL;
+}
+
+/* Move counts made before the log opened into its header.  Run after the
+ * state changes (log_open) and after every pending count, so a count that
+ * raced with the opening is not left behind in g.pending. */
+static void merge_pending(void)
+{
+	struct sbt_file_header *h = opened_hdr();
+
+	for (int c = 0; h && c < SBT_CNT__N; c++) {
+		uint64_t v = atomic_exchange((_Atomic uint64_t *)&g.pending[c],
+					     0);
+		if (v)
+			atomic_fetch_add((_Atomic uint64_t *)&h->counters[c],
+					 v);
+	}
+}
+
 void sbt_rec_count(enum sbt_counter c)
 {
-	if (g.hdr && atomic_load(&g.state) != LOG_NONE)
-		atomic_fetch_add((_Atomic uint64_t *)&g.hdr->counters[c], 1);
-	else
+	struct sbt_file_header *h = opened_hdr();
+
+	if (h) {
+		atomic_fetch_add((_Atomic uint64_t *)&h->counters[c], 1);
+	} else {
 		atomic_fetch_add((_Atomic uint64_t *)&g.pending[c], 1);
+		merge_pending();
+	}
 	if (counter_text[c] && c != SBT_CNT_THREADS &&
 	    !(atomic_fetch_or(&g.warned, 1u << c) & (1u << c)))
 		sbt_rec_warn("%s (counted in the log header; reported once)",
@@ -255,9 +283,6 @@ static void fill_header(struct sbt_file_header *h)
 	}
 	ssize_t n = readlink("/proc/self/exe", h->exe, sizeof h->exe - 1);
 	h->exe[n > 0 ? n : 0] = 0;
-	for (int c = 0; c < SBT_CNT__N; c++)
-		h->counters[c] += atomic_exchange(
-			(_Atomic uint64_t *)&g.pending[c], 0);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -329,6 +354,7 @@ static int log_open(void)
 			g.hdr = sbt_log_header(g.log);
 			fill_header(g.hdr);
 			atomic_store(&g.state, LOG_OPEN);
+			merge_pending();
 			sbt_regions_attach(g.log);
 			calibrate(g.hdr);
 			st = LOG_OPEN;
