@@ -508,6 +508,12 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	/* A finished log has holes only where chunk space could not be
+	 * allocated, and then it counted drops: any other hole is damage. */
+	if (c.holes && (c.h.flags & SBT_HF_CLOSED) &&
+	    !c.h.counters[SBT_CNT_DROPPED])
+		warn(&c, "%llu zeroed chunk%s inside a finished log (damaged)",
+		     (unsigned long long)c.holes, c.holes == 1 ? "" : "s");
 	if (c.src->truncated && !c.src->warning[0])
 		snprintf(c.src->warning, sizeof c.src->warning,
 			 "cut short: the process did not finish the log "

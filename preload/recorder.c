@@ -91,6 +91,7 @@ static struct {
 	struct sbt_file_header *hdr;
 	struct sbt_clockinfo clk;
 	_Atomic int clk_ready;         /* clk is set (double-checked)    */
+	int forked;                    /* this process is a fork child   */
 	uint32_t probe_period;
 	size_t reserve;
 	char pattern[4096];
@@ -353,6 +354,8 @@ static int log_open(void)
 		if (g.log) {
 			g.hdr = sbt_log_header(g.log);
 			fill_header(g.hdr);
+			if (g.forked)
+				g.hdr->flags |= SBT_HF_FORKED;
 			atomic_store(&g.state, LOG_OPEN);
 			merge_pending();
 			sbt_regions_attach(g.log);
@@ -845,6 +848,7 @@ static void after_fork_child(void)
 		sbt_log_abandon(g.log);
 	g.log = NULL;
 	g.hdr = NULL;
+	g.forked = 1;
 	if (atomic_load(&g.state) != LOG_CLOSED)
 		atomic_store(&g.state, LOG_NONE);
 	atomic_store(&g.nthreads, t ? 1 : 0);
