@@ -28,6 +28,8 @@
  * caller owns the n floats of scores.
  */
 #include "iforest.h"
+#include "bigmem.h"
+#include "sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -208,6 +210,40 @@ static inline size_t below(const double *T, size_t k, double v)
 	return (size_t)(p - T) + (len == 1 && p[0] < v);
 }
 
+/* score[i] = tab[below(T, K, x_i)] for every point.  Many points: sort
+ * them once and walk the table alongside (linear, cache-friendly) rather
+ * than binary-search a table of ~25,000 thresholds per point. */
+static void score_table(const struct fit *f, const double *T, size_t K,
+			const float *tab, float *score)
+{
+	size_t n = f->n;
+	double *xs = n >= 4096 ? big_alloc(n * sizeof *xs) : NULL;
+	uint32_t *ix = xs ? big_alloc(n * sizeof *ix) : NULL;
+
+	if (xs && ix && n < UINT32_MAX) {
+		for (size_t i = 0; i < n; i++) {
+			xs[i] = val(f, f->x, f->qx, i, 0);
+			ix[i] = (uint32_t)i;
+		}
+		if (sbt_sort_keyed(xs, ix, n) == 0) {
+			size_t k = 0;
+			for (size_t i = 0; i < n; i++) {
+				while (k < K && T[k] < xs[i])
+					k++;
+				/* NaN sorts last; below() gives it 0 */
+				score[ix[i]] = tab[isnan(xs[i]) ? 0 : k];
+			}
+			big_free(xs, n * sizeof *xs);
+			big_free(ix, n * sizeof *ix);
+			return;
+		}
+	}
+	big_free(xs, n * sizeof *xs);
+	big_free(ix, n * sizeof *ix);
+	for (size_t i = 0; i < n; i++)
+		score[i] = tab[below(T, K, val(f, f->x, f->qx, i, 0))];
+}
+
 static int score1(struct fit *f, float *score)
 {
 	size_t nt = (size_t)f->ntrees, ps = (size_t)f->psi;
@@ -265,8 +301,7 @@ static int score1(struct fit *f, float *score)
 	for (size_t k = 0; k <= K; k++)
 		tab[k] = (float)-exp2(-acc[k] / cn);
 
-	for (size_t i = 0; i < f->n; i++)
-		score[i] = tab[below(T, K, val(f, f->x, f->qx, i, 0))];
+	score_table(f, T, K, tab, score);
 	free(T);
 	rc = 0;
 out:

@@ -504,6 +504,12 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		     (unsigned long long)c.fsize,
 		     (unsigned long long)c.h.end_offset);
 	}
+	/* One allocation for all samples: at most one per 32 bytes the file
+	 * really occupies (st_blocks: a sparse file reserves nothing). */
+	uint64_t most = (uint64_t)st.st_blocks * 512 / sizeof(struct sbt_record);
+	if (most > c.fsize / sizeof(struct sbt_record))
+		most = c.fsize / sizeof(struct sbt_record);
+	(void)sbt_ds_reserve(ds, (size_t)most);  /* a hint: walk grows it */
 	if (walk(&c, 0) != 0 || walk(&c, 1) != 0 || finish(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
