@@ -27,12 +27,12 @@
  * api_nvtx.c use it too.
  */
 #include <errno.h>
-#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "recorder.h"
+#include "regions.h"
 
 #define RA() __builtin_return_address(0)
 
@@ -77,38 +77,6 @@ static void names_fini(void *p)
 		free(n->e[i].verify);
 }
 
-struct ro_probe { uintptr_t addr; int found, writable; };
-
-static int ro_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct ro_probe *p = arg;
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-		if (ph->p_type != PT_LOAD || p->addr < lo ||
-		    p->addr >= lo + ph->p_memsz)
-			continue;
-		p->found = 1;
-		p->writable = (ph->p_flags & PF_W) != 0;
-		return 1;
-	}
-	return 0;
-}
-
-/* 1 when [s, s+len) lies in a read-only segment of a loaded object.  Heap,
- * stack and anything we cannot place count as writable.  Cold path. */
-static int in_readonly(const char *s, size_t len)
-{
-	struct ro_probe p = { (uintptr_t)s, 0, 0 };
-	struct ro_probe q = { (uintptr_t)s + (len ? len - 1 : 0), 0, 0 };
-	dl_iterate_phdr(ro_cb, &p);
-	if (!p.found || p.writable)
-		return 0;
-	dl_iterate_phdr(ro_cb, &q);
-	return q.found && !q.writable;
-}
-
 static sbt_id intern_named(const char *prefix, const char *s, size_t n,
 			   unsigned api, const void *site)
 {
@@ -140,7 +108,7 @@ static sbt_id name_miss(struct ncache *e, const char *s, int len,
 			n--;
 	if ((id = intern_named(prefix, s, n, api, site)) == 0)
 		return 0;
-	if (!in_readonly(s, bytes)) {
+	if (!sbt_regions_readonly(s, bytes)) {
 		if (bytes > NC_MAXCOPY || !(copy = malloc(bytes)))
 			return id;           /* correct, just not cached */
 		memcpy(copy, s, bytes);

@@ -341,6 +341,18 @@ static int ro_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+int sbt_regions_readonly(const void *p, size_t len)
+{
+	struct ro_query a = { (uintptr_t)p, 0 };
+	struct ro_query b = { (uintptr_t)p + (len ? len - 1 : 0), 0 };
+
+	dl_iterate_phdr(ro_cb, &a);
+	if (!a.ro)
+		return 0;
+	dl_iterate_phdr(ro_cb, &b);
+	return b.ro;
+}
+
 static int site_tab_grow(void)
 {
 	uint32_t cap = site_cap ? 2 * site_cap : 1024;
@@ -397,10 +409,9 @@ sbt_id sbt_regions_site(const void *site, const char *name, unsigned api,
 	sbt_id id = intern_locked(name, len, api, site);
 	if (!id)
 		goto out;
-	struct ro_query q = { (uintptr_t)name, 0 };
-	dl_iterate_phdr(ro_cb, &q);
 	s = &site_tab[j];
-	s->site = site, s->name = name, s->id = id, s->verify = !q.ro;
+	s->site = site, s->name = name, s->id = id;
+	s->verify = !sbt_regions_readonly(name, len + 1);
 	nsites++;
 	meta_site(s);
 out:

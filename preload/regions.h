@@ -32,6 +32,10 @@ sbt_id sbt_regions_intern(const char *name, size_t len, unsigned api,
 sbt_id sbt_regions_site(const void *site, const char *name, unsigned api,
 			int *verify);
 
+/* 1 when [p, p+len) lies in a read-only segment of a loaded object:
+ * bytes there cannot change under the same pointer.  Cold path. */
+int sbt_regions_readonly(const void *p, size_t len);
+
 /* Lock-free: the name of a region (NUL-terminated), or NULL. */
 const char *sbt_regions_name(sbt_id id);
 uint32_t sbt_regions_count(void);      /* highest id + 1 */
