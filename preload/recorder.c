@@ -689,21 +689,6 @@ int sbt_rec_stop_id(sbt_id id)
 	LEAVE(t, stop_id(t, id, t1, cpu1, c1));
 }
 
-int sbt_rec_stop_top(sbt_id *idp)
-{
-	STOP_CLOCK(t1, cpu1);
-	ENTER(t);
-	uint64_t c1 = stop_cycles(t);
-	if (unlikely(!t->depth)) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		LEAVE(t, SBT_EMISUSE);
-	}
-	sbt_id id = t->stack[t->depth - 1].id;
-	if (idp)
-		*idp = id;
-	LEAVE(t, stop_id(t, id, t1, cpu1, c1));
-}
-
 /* ---- the rest of the API (cold) ---------------------------------------- */
 
 sbt_id sbt_rec_intern(const char *name, size_t len, unsigned api,

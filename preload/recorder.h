@@ -48,9 +48,6 @@ SBT_HIDDEN int sbt_rec_stop(const char *name, unsigned api, const void *site);
  * registered strings, PAPI/LIKWID after a first lookup). */
 SBT_HIDDEN int sbt_rec_start_id(sbt_id id, const void *site);
 SBT_HIDDEN int sbt_rec_stop_id(sbt_id id);
-/* Stop the innermost open region of this thread (NVTX pop, ITT task_end).
- * *id receives it when id != NULL. */
-SBT_HIDDEN int sbt_rec_stop_top(sbt_id *id);
 
 /* RESET: this thread's earlier samples of the region no longer count. */
 SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);
