@@ -105,40 +105,70 @@ static int cmp_group(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Phases need the kept samples in time order, and one time base.
- * t, v: scratch of g->n doubles; ix: of g->n indexes. */
-static void run_phases(const struct sbt_dataset *ds, struct sbt_group *g,
-		       const uint32_t *idx, double *t, double *v,
-		       uint32_t *ix)
+/* The cost filter_cost subtracts from a sample of src. */
+static double cost_of(const struct sbt_options *o,
+		      const struct sbt_source *src)
+{
+	if (!(o->filters & SBT_F_COST))
+		return 0;
+	return o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
+}
+
+/* Scratch for one group, each of at least the largest group's size. */
+struct scratch {
+	double *v, *y, *t;
+	uint8_t *keep;
+	float *score;
+	uint32_t *ix;
+};
+
+/* Phases need the kept samples in time order, and one time base: found
+ * on one source's samples only.  Marks the samples of a warm-up or of a
+ * transient excursion SBT_SF_TRANSIENT (they stay kept: the statistics
+ * describe them, the modes and the spread do not). */
+static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
+		       struct sbt_group *g, const uint32_t *idx, double min_shift,
+		       struct scratch *w)
 {
 	size_t k = 0;
 
-	g->phases.nphases = 0;
+	memset(&g->phases, 0, sizeof g->phases);
 	for (size_t i = 0; i < g->n; i++) {
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->source != g->source)
 			return;         /* several logs: no common clock */
 		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED))) {
-			t[k] = s->t_ns;
-			ix[k++] = idx[i];
+			w->t[k] = s->t_ns;
+			w->ix[k++] = idx[i];
 		}
 	}
 	size_t sorted = 1;
 	for (size_t i = 1; i < k && sorted; i++)
-		sorted = t[i - 1] <= t[i];
-	if (!sorted && sbt_sort_keyed(t, ix, k) != 0)
+		sorted = w->t[i - 1] <= w->t[i];
+	if (!sorted && sbt_sort_keyed(w->t, w->ix, k) != 0)
 		return;
 	for (size_t i = 0; i < k; i++)
-		v[i] = ds->s[ix[i]].ns - g->te_ns;
-	sbt_phase_detect(t, v, k, g->score.t_diff_ns, &g->phases);
+		w->v[i] = ds->s[w->ix[i]].ns -
+			  cost_of(o, &ds->sources[g->source]);
+	if (sbt_phase_detect(w->t, w->v, k, min_shift, &g->phases) != 0)
+		return;
+	sbt_phase_classify(&g->phases, k, min_shift);
+	for (int p = 0; p < g->phases.nphases; p++) {
+		const struct sbt_phase *ph = &g->phases.ph[p];
+		if (ph->kind == SBT_PH_LEVEL)
+			continue;
+		for (size_t i = ph->first; i < ph->first + ph->n; i++)
+			ds->s[w->ix[i]].flags |= SBT_SF_TRANSIENT;
+	}
 }
 
-/* Filter, summarize and score one group; v, y, keep, score are scratch
- * of at least g->n entries. */
+/* Filter, summarize and score one group. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
-		     struct sbt_group *g, const uint32_t *idx, double *v,
-		     double *y, uint8_t *keep, float *score)
+		     struct sbt_group *g, const uint32_t *idx,
+		     struct scratch *w)
 {
+	double *v = w->v, *y = w->y;
+	uint8_t *keep = w->keep;
 	size_t n = 0;
 	int cycles = 1;
 	double te_max = 0, q = 0;
@@ -148,6 +178,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_source *src = &ds->sources[s->source];
 		double te = o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
 
+		s->flags &= ~(uint32_t)SBT_SF_TRANSIENT;
 		if (s->flags & SBT_SF_PROBE) {
 			g->probes++;
 			continue;
@@ -183,8 +214,8 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 			if (src->kernel_entry_ns > oo.floor)
 				oo.floor = src->kernel_entry_ns;
 		}
-		if (sbt_filter_os(v, cycles ? y : NULL, n, &oo, keep, score,
-				  &r) == 0)
+		if (sbt_filter_os(v, cycles ? y : NULL, n, &oo, keep,
+				  w->score, &r) == 0)
 			g->cut = r.cut;
 	}
 	/* Write back flags and scores, compact the kept values. */
@@ -194,7 +225,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (s->flags & SBT_SF_PROBE)
 			continue;
 		if ((o->filters & SBT_F_OS) && n > 0)
-			s->score = score[j];
+			s->score = w->score[j];
 		if (keep[j]) {
 			v[k] = v[j];
 			if (cycles)
@@ -209,7 +240,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	g->dropped = n - k;
 	g->cycles_median = cycles && ny ? sbt_quantile(y, ny, 0.5) : NAN;
 
-	/* In-situ probes, cost removed, after the kept values in y. */
+	/* In-situ probes, cost removed, in y. */
 	size_t np = 0;
 	double floor_ns = 0;
 	for (size_t i = 0; i < g->n; i++) {
@@ -230,14 +261,35 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		.os_floor_ns = floor_ns,
 		.prefer = o->prefer_profile ? SBT_PREFER_PROFILE
 					    : SBT_PREFER_INSITU,
+		.noise_spread_ns = -1,
 	};
-	/* One sort serves the statistics and the mode finder. */
+	/* One sort serves the statistics, the metrics and the phases' size
+	 * test. */
 	if (sbt_sort_doubles(v, k) != 0)
 		return -1;
 	in.sorted = 1;
+	if (sbt_score_metrics(v, k, y, np, &in, &g->score) != 0)
+		return -1;
+	sbt_stats(v, k, &g->st);            /* reorders v */
+	in.quantum_ns = g->score.quantum_ns;
+	in.min_shift_ns = sbt_min_shift(g->score.t_diff_ns, g->st.median,
+					g->score.quantum_ns, SBT_SCORE_EPS);
+
+	/* Over time first: a warm-up or an excursion is not a mode.  The
+	 * steady samples (kept, not marked by run_phases) are then scored;
+	 * run_phases used v as scratch, y (the probes) it leaves alone. */
+	run_phases(ds, o, g, idx, in.min_shift_ns, w);
+	k = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sbt_sample *s = &ds->s[idx[i]];
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
+				  SBT_SF_TRANSIENT)))
+			v[k++] = s->ns - cost_of(o, &ds->sources[s->source]);
+	}
+	if (sbt_sort_doubles(v, k) != 0)
+		return -1;
 	if (sbt_score_group(v, k, y, np, &in, &g->score) != 0)
 		return -1;
-	sbt_stats(v, k, &g->st);
 	return 0;
 }
 
@@ -246,10 +298,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 {
 	struct gmap m = { 0 };
 	uint32_t *gid = NULL, *cnt = NULL;
-	double *v = NULL, *y = NULL;
-	uint8_t *keep = NULL;
-	float *score = NULL;
-	uint32_t *ix = NULL;
+	struct scratch w = { 0 };
 	size_t maxn = 0;
 	int rc = -1;
 
@@ -316,31 +365,33 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			res->order[cnt[gid[i]]++] = (uint32_t)i;
 	res->norder = m.n ? res->g[m.n - 1].first + res->g[m.n - 1].n : 0;
 
-	v = big_alloc(maxn * sizeof *v);
-	y = big_alloc(maxn * sizeof *y);
-	keep = big_alloc(maxn);
-	score = big_alloc(maxn * sizeof *score);
-	if (!v || !y || !keep || !score)
+	w.v = big_alloc(maxn * sizeof *w.v);
+	w.y = big_alloc(maxn * sizeof *w.y);
+	w.t = big_alloc(maxn * sizeof *w.t);
+	w.keep = big_alloc(maxn);
+	w.score = big_alloc(maxn * sizeof *w.score);
+	w.ix = big_alloc(maxn * sizeof *w.ix);
+	if (!w.v || !w.y || !w.t || !w.keep || !w.score || !w.ix)
 		goto out;
 	for (size_t k = 0; k < m.n; k++) {
 		struct sbt_group *g = &res->g[k];
-		if (run_group(ds, o, g, res->order + g->first, v, y, keep,
-			      score) != 0)
+		if (run_group(ds, o, g, res->order + g->first, &w) != 0)
 			goto out;
-		ix = ix ? ix : big_alloc(maxn * sizeof *ix);
-		if (!ix)
-			goto out;
-		run_phases(ds, g, res->order + g->first, y, v, ix);
 	}
 	cmp_ds = ds;
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
+	if (o->by != SBT_BY_NONE)
+		sbt_groups_compare(res, SBT_SCORE_EPS);
+	for (size_t k = 0; k < res->ngroups; k++)
+		sbt_verdict(&res->g[k], o->by);
 	rc = 0;
 out:
 	free(m.keys), free(m.val), free(cnt);
 	big_free(gid, ds->n * sizeof *gid);
-	big_free(v, maxn * sizeof *v), big_free(y, maxn * sizeof *y);
-	big_free(keep, maxn), big_free(score, maxn * sizeof *score);
-	big_free(ix, maxn * sizeof *ix);
+	big_free(w.v, maxn * sizeof *w.v), big_free(w.y, maxn * sizeof *w.y);
+	big_free(w.t, maxn * sizeof *w.t), big_free(w.keep, maxn);
+	big_free(w.score, maxn * sizeof *w.score);
+	big_free(w.ix, maxn * sizeof *w.ix);
 	if (rc != 0)
 		sbt_result_free(res);
 	return rc;

@@ -46,6 +46,13 @@ struct sbt_group {
 	struct sbt_score score;       /* t_min, t_diff, modes, verdict  */
 	struct sbt_phases phases;     /* shifts over time (one source)  */
 	size_t first, n;              /* range in sbt_result.order      */
+	/* Against the other groups of its region (--by; groups.c). */
+	int    flagged;               /* differs beyond resolution      */
+	double delta_ns;              /* trimmed mean - the rest's      */
+	double delta_rel;             /* delta_ns / the rest's          */
+	double delta_resolution_ns;   /* what the two populations tell  */
+	int    nfindings;             /* modes, steps, flag, broad ...  */
+	char   verdict[640];          /* findings, then precision       */
 };
 
 struct sbt_result {
@@ -54,6 +61,13 @@ struct sbt_result {
 	uint32_t *order;              /* sample indexes grouped          */
 	size_t norder;
 };
+
+/* Compare every group with the other groups of its region (groups.c):
+ * sets flagged / delta_*.  res->g sorted as sbt_analyze leaves it. */
+void sbt_groups_compare(struct sbt_result *res, double eps);
+
+/* Compose g->verdict from its score, phases and flag (verdict.c). */
+void sbt_verdict(struct sbt_group *g, enum sbt_by by);
 
 /* Run the pipeline.  Marks samples (SBT_SF_DROPPED, score).  0 or -1. */
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,

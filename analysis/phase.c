@@ -50,6 +50,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,29 +290,158 @@ static void fmt_dur(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.2g ns", ns);
 }
 
+/* Append to buf[len] at *used, keeping it NUL-terminated. */
+static void add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*used >= len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
+}
+
 void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 {
 	size_t used = 0;
+	char t[32], a[32], b[32];
 
 	if (len == 0)
 		return;
 	buf[0] = 0;
-	if (p->nphases <= 1) {
+	if (p->nsteps == 0 && p->warmup_n == 0 && p->ntransients == 0) {
 		snprintf(buf, len, "no shift over time");
 		return;
 	}
-	for (int k = 1; k < p->nphases && used < len; k++) {
-		char t[32], a[32], b[32];
-		double m0 = p->ph[k - 1].median_ns, m1 = p->ph[k].median_ns;
-		fmt_time(t, sizeof t, p->ph[k].t_begin_ns);
+	for (int k = 0; k < p->nsteps; k++) {
+		const struct sbt_phase *ph = &p->ph[p->step[k]];
+		double m0 = p->step_from_ns[k], m1 = ph->median_ns;
+		fmt_time(t, sizeof t, ph->t_begin_ns);
 		fmt_dur(a, sizeof a, m0);
 		fmt_dur(b, sizeof b, m1);
-		int w = snprintf(buf + used, len - used,
-				 "%s%s: %s -> %s (%+.0f %%)",
-				 k == 1 ? "shifts at " : "; at ", t, a, b,
-				 m0 != 0 ? 100 * (m1 - m0) / m0 : 0.0);
-		if (w < 0)
+		add(buf, len, &used, "%sstep at %s: %s -> %s (%+.1f %%)",
+		    k ? "; " : "", t, a, b,
+		    m0 != 0 ? 100 * (m1 - m0) / m0 : 0.0);
+	}
+	if (p->warmup_n) {
+		int w = 0;
+		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
+			w++;
+		double m1 = w < p->nphases ? p->ph[w].median_ns : NAN;
+		fmt_time(t, sizeof t, p->ph[w - 1].t_end_ns);
+		fmt_dur(a, sizeof a, p->ph[0].median_ns);
+		fmt_dur(b, sizeof b, m1);
+		add(buf, len, &used, "%swarm-up: the first %s ran slower "
+		    "(%s, then %s; %zu samples)", used ? "; " : "", t, a, b,
+		    p->warmup_n);
+	}
+	if (p->ntransients) {
+		add(buf, len, &used, "%s%d transient %s%s (%zu samples, up to "
+		    "%+.0f %%) at", used ? "; " : "", p->ntransients,
+		    p->transient_max >= 0 ? "slowdown" : "change",
+		    p->ntransients > 1 ? "s" : "",
+		    p->transient_n, 100 * p->transient_max);
+		int shown = 0;
+		for (int k = 0; k < p->nphases; k++)
+			if (p->ph[k].kind == SBT_PH_TRANSIENT &&
+			    (k == 0 || p->ph[k - 1].kind != SBT_PH_TRANSIENT)) {
+				if (shown++ == 4) {
+					add(buf, len, &used, " ...");
+					break;
+				}
+				fmt_time(t, sizeof t, p->ph[k].t_begin_ns);
+				add(buf, len, &used, "%s %s", shown > 1 ?
+				    "," : "", t);
+			}
+	}
+}
+
+/* ---- naming the phases ------------------------------------------------ */
+
+/* The warm-up: the longest prefix of phases, ending within the first
+ * SBT_PHASE_WARMUP_NS and holding at most SBT_PHASE_WARMUP_FRAC of the
+ * samples, each slower than the phase after it by min_shift.  Returns
+ * the number of phases in it. */
+static int find_warmup(const struct sbt_phases *p, size_t n, double min_shift)
+{
+	int best = 0;
+	size_t sum = 0;
+
+	for (int j = 1; j < p->nphases; j++) {
+		const struct sbt_phase *w = &p->ph[j - 1];
+		sum += w->n;
+		if (w->t_end_ns > SBT_PHASE_WARMUP_NS ||
+		    (double)sum > SBT_PHASE_WARMUP_FRAC * (double)n)
 			break;
-		used += (size_t)w;
+		int slow = 1;
+		for (int i = 0; i < j && slow; i++)
+			slow = p->ph[i].median_ns >= p->ph[j].median_ns +
+						     min_shift;
+		if (slow)
+			best = j;
+	}
+	return best;
+}
+
+void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
+{
+	int k = p->nphases, first, last = -1;
+
+	p->min_shift_ns = min_shift;
+	p->nsteps = 0;
+	p->warmup_n = p->transient_n = 0;
+	p->ntransients = 0;
+	p->transient_max = 0;
+	for (int i = 0; i < k; i++)
+		p->ph[i].kind = SBT_PH_LEVEL;
+	if (k <= 1 || !(min_shift > 0))
+		return;
+	first = find_warmup(p, n, min_shift);
+	for (int i = 0; i < first; i++) {
+		p->ph[i].kind = SBT_PH_WARMUP;
+		p->warmup_n += p->ph[i].n;
+	}
+	/* Excursions: phases holding less than SBT_PHASE_TRANS_FRAC of the
+	 * samples each.  A level of the run holds more; what holds less
+	 * left a level for a moment (an interrupt storm, a co-runner, a
+	 * frequency dip) or is the end of the run caught mid-way. */
+	for (int i = first; i < k; i++) {
+		if ((double)p->ph[i].n >= SBT_PHASE_TRANS_FRAC * (double)n)
+			continue;
+		double base = NAN;
+		for (int j = i - 1; j >= first && isnan(base); j--)
+			if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC *
+			    (double)n)
+				base = p->ph[j].median_ns;
+		for (int j = i + 1; j < k && isnan(base); j++)
+			if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC *
+			    (double)n)
+				base = p->ph[j].median_ns;
+		if (isnan(base))
+			continue;          /* no level at all: all are levels */
+		p->ph[i].kind = SBT_PH_TRANSIENT;
+		p->transient_n += p->ph[i].n;
+		if (i == first || p->ph[i - 1].kind != SBT_PH_TRANSIENT)
+			p->ntransients++;
+		double r = (p->ph[i].median_ns - base) / base;
+		if (fabs(r) > fabs(p->transient_max))
+			p->transient_max = r;
+	}
+	/* Steps: changes between consecutive levels. */
+	for (int i = first; i < k; i++) {
+		if (p->ph[i].kind != SBT_PH_LEVEL)
+			continue;
+		if (last >= 0 && fabs(p->ph[i].median_ns -
+				      p->ph[last].median_ns) >= min_shift) {
+			p->step_from_ns[p->nsteps] = p->ph[last].median_ns;
+			p->step[p->nsteps++] = i;
+		}
+		last = i;
 	}
 }

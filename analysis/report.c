@@ -162,8 +162,9 @@ static void text_report(FILE *f, const struct sbt_dataset *ds,
 			g->st.median, g->st.mean, g->st.std, g->st.cv,
 			g->st.p99, g->st.max);
 	}
-	fprintf(f, "\nverdicts (t_min: shortest region timed to 1 %%; t_diff: "
-		"smallest difference told apart):\n");
+	fprintf(f, "\nverdicts (findings first; t_diff: the smallest difference "
+		"one sample tells apart,\n  t_min: the shortest region one "
+		"sample times to 1 %%):\n");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
 		char a[32], b[32];
@@ -173,16 +174,8 @@ static void text_report(FILE *f, const struct sbt_dataset *ds,
 			group_key(ds, g, o->by, key, sizeof key);
 			fprintf(f, "%8s ", key);
 		}
-		sbt_fmt_ns(a, sizeof a, g->score.t_min_ns);
-		sbt_fmt_ns(b, sizeof b, g->score.t_diff_ns);
-		fprintf(f, "%s [t_min %s, t_diff %s, %s]\n", g->score.verdict,
-			a, b, g->score.metric_source);
-		if (g->phases.nphases > 1) {
-			char line[256];
-			sbt_phase_line(&g->phases, line, sizeof line);
-			fprintf(f, "  %-*s %s%s\n", (int)w, "",
-				o->by ? "         " : "", line);
-		}
+		(void)a; (void)b;
+		fprintf(f, "%s [%s]\n", g->verdict, g->score.metric_source);
 	}
 	if (o->symbols) {
 		int any = 0;
@@ -211,7 +204,9 @@ static void csv_report(FILE *f, const struct sbt_dataset *ds,
 	fprintf(f, "region,api,%s%scount,kept,dropped,min_ns,median_ns,"
 		"mean_ns,std_ns,cv,p99_ns,max_ns,migrated,probes,t_min_ns,"
 		"t_diff_ns,metric_source,resolvable,variation_ns,"
-		"variation_tdiff,modes,verdict,phases\n",
+		"variation_tdiff,modes,verdict,phases,t_min_paper_ns,"
+		"t_diff_paper_ns,shift_resolution_ns,steps,warmup_n,"
+		"transient_n,flagged,delta_ns\n",
 		by_name(o->by), o->by ? "," : "");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
@@ -238,12 +233,54 @@ static void csv_report(FILE *f, const struct sbt_dataset *ds,
 				      g->score.modes[m].share);
 		csv_str(f, modes);
 		fputc(',', f);
-		csv_str(f, g->score.verdict);
+		csv_str(f, g->verdict);
 		fputc(',', f);
 		sbt_phase_line(&g->phases, line, sizeof line);
 		csv_str(f, line);
-		fputc('\n', f);
+		fprintf(f, ",%.3f,%.3f,%.4f,%d,%zu,%zu,%d,%.3f\n",
+			g->score.insitu.t_min_paper_ns,
+			g->score.insitu.t_diff_paper_ns,
+			g->score.shift_resolution_ns, g->phases.nsteps,
+			g->phases.warmup_n, g->phases.transient_n, g->flagged,
+			g->delta_ns);
 	}
+}
+
+/* The findings and both resolutions of one group, as JSON members. */
+static void json_findings(FILE *f, const struct sbt_group *g)
+{
+	const struct sbt_score *s = &g->score;
+	const struct sbt_phases *p = &g->phases;
+
+	json_num(f, "t_min_paper_ns", s->insitu.n ? s->insitu.t_min_paper_ns
+						  : NAN, 0);
+	json_num(f, "t_diff_paper_ns", s->insitu.n ?
+		 s->insitu.t_diff_paper_ns : NAN, 0);
+	json_num(f, "shift_resolution_ns", s->shift_resolution_ns, 0);
+	json_num(f, "min_shift_ns", s->min_shift_ns, 0);
+	json_num(f, "trimmed_mean_ns", s->trim_mean_ns, 0);
+	json_num(f, "noise_spread_ns", s->noise_spread_ns, 0);
+	json_num(f, "excess_spread_ns", s->excess_ns, 0);
+	fprintf(f, "\"broad\": %s, \"findings\": %d, \"steps\": [",
+		s->broad ? "true" : "false", g->nfindings);
+	for (int k = 0; k < p->nsteps; k++) {
+		const struct sbt_phase *ph = &p->ph[p->step[k]];
+		fputs(k ? ", {" : "{", f);
+		json_num(f, "t_ns", ph->t_begin_ns, 0);
+		fprintf(f, "\"sample\": %zu, ", ph->first);
+		json_num(f, "from_ns", p->step_from_ns[k], 0);
+		json_num(f, "to_ns", ph->median_ns, 1);
+		fputs("}", f);
+	}
+	fprintf(f, "], \"warmup_samples\": %zu, \"transients\": %d, "
+		"\"transient_samples\": %zu, ", p->warmup_n, p->ntransients,
+		p->transient_n);
+	json_num(f, "transient_max_rel", p->ntransients ? p->transient_max :
+		 NAN, 0);
+	fprintf(f, "\"flagged\": %s, ", g->flagged ? "true" : "false");
+	json_num(f, "delta_ns", g->delta_ns, 0);
+	json_num(f, "delta_rel", g->delta_rel, 0);
+	json_num(f, "delta_resolution_ns", g->delta_resolution_ns, 0);
 }
 
 static void json_report(FILE *f, const struct sbt_dataset *ds,
@@ -331,16 +368,27 @@ static void json_report(FILE *f, const struct sbt_dataset *ds,
 		}
 		fputs("], ", f);
 		json_num(f, "modes_assigned", g->score.assigned, 0);
+		json_findings(f, g);
 		fputs("\"verdict\": ", f);
-		json_str(f, g->score.verdict);
+		json_str(f, g->verdict);
 		fprintf(f, ", \"insitu\": {\"n\": %zu, \"screened\": %zu, ",
 			g->score.insitu.n, g->score.insitu.screened);
 		json_num(f, "t_min_ns", g->score.insitu.t_min_ns, 0);
-		json_num(f, "t_diff_ns", g->score.insitu.t_diff_ns, 1);
+		json_num(f, "t_diff_ns", g->score.insitu.t_diff_ns, 0);
+		json_num(f, "t_min_paper_ns", g->score.insitu.t_min_paper_ns, 0);
+		json_num(f, "t_diff_paper_ns", g->score.insitu.t_diff_paper_ns,
+			 0);
+		json_num(f, "q_alpha_ns", g->score.insitu.q_alpha, 0);
+		json_num(f, "q_hi_ns", g->score.insitu.q_hi, 0);
+		json_num(f, "max_ns", g->score.insitu.max, 1);
 		fputs("}, \"phases\": [", f);
 		for (int p = 0; p < g->phases.nphases; p++) {
 			const struct sbt_phase *ph = &g->phases.ph[p];
-			fprintf(f, "%s{\"n\": %zu, ", p ? ", " : "", ph->n);
+			static const char *const kind[] = { "level", "warm-up",
+							    "transient" };
+			fprintf(f, "%s{\"kind\": \"%s\", \"first\": %zu, "
+				"\"n\": %zu, ", p ? ", " : "", kind[ph->kind],
+				ph->first, ph->n);
 			json_num(f, "t_begin_ns", ph->t_begin_ns, 0);
 			json_num(f, "t_end_ns", ph->t_end_ns, 0);
 			json_num(f, "median_ns", ph->median_ns, 1);

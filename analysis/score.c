@@ -130,11 +130,26 @@ static double median_sorted(const double *x, size_t n)
 	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
+/* Mean and sample std of x[0..n), n > 0 (Welford: big mean, tiny
+ * spread). */
+static double mean_std(const double *x, size_t n, double *std)
+{
+	double mean = 0, m2 = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] - mean;
+		mean += d / (double)(i + 1);
+		m2 += d * (x[i] - mean);
+	}
+	*std = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0;
+	return mean;
+}
+
 int sbt_noise_model(const double *tau, size_t n, double quantum_ns,
 		    double os_floor_ns, double eps, double alpha,
 		    struct sbt_noise_est *out)
 {
-	double *x, med, floor_ns, mean = 0, m2 = 0;
+	double *x, med, floor_ns;
 	size_t m, k;
 
 	memset(out, 0, sizeof *out);
@@ -161,27 +176,31 @@ int sbt_noise_model(const double *tau, size_t n, double quantum_ns,
 	out->n = m;
 	out->screened = n - m;
 
-	for (size_t i = 0; i < m; i++) {   /* Welford: big mean, tiny spread */
-		double d = x[i] - mean;
-		mean += d / (double)(i + 1);
-		m2 += d * (x[i] - mean);
-	}
-	out->mean = mean;
-	out->std = m > 1 ? sqrt(m2 / (double)(m - 1)) : 0;
+	out->mean = mean_std(x, m, &out->std);
 	out->max = x[m - 1];
 	k = (size_t)floor(alpha * (double)m);
 	if (k > m - 1)
 		k = m - 1;
 	out->q_alpha = x[k];
-	out->t_min_ns = out->std / eps - out->mean;
-	out->t_diff_ns = out->max - out->q_alpha;
+	/* the robust tail: the 1 - TAIL order statistic, and the std of the
+	 * probes between the two tails (see the top comment) */
+	size_t lo = (size_t)floor(SBT_SCORE_TAIL * (double)(m - 1));
+	size_t hi = (size_t)ceil((1 - SBT_SCORE_TAIL) * (double)(m - 1));
+	out->q_hi = x[hi];
+	mean_std(x + lo, hi - lo + 1, &out->std_trim);
+	out->t_min_ns = out->std_trim / eps - out->mean;
+	out->t_diff_ns = out->q_hi - out->q_alpha;
+	out->t_min_paper_ns = out->std / eps - out->mean;
+	out->t_diff_paper_ns = out->max - out->q_alpha;
 	if (quantum_ns > 0) {
 		out->t_diff_ns += quantum_ns;
-		if (out->t_min_ns < quantum_ns / (2 * eps))
-			out->t_min_ns = quantum_ns / (2 * eps);
+		out->t_diff_paper_ns += quantum_ns;
+		out->t_min_ns = fmax(out->t_min_ns, quantum_ns / (2 * eps));
+		out->t_min_paper_ns = fmax(out->t_min_paper_ns,
+					   quantum_ns / (2 * eps));
 	}
-	if (out->t_min_ns < 0)
-		out->t_min_ns = 0;
+	out->t_min_ns = fmax(out->t_min_ns, 0);
+	out->t_min_paper_ns = fmax(out->t_min_paper_ns, 0);
 	free(x);
 	return 0;
 }
@@ -469,7 +488,8 @@ static int cmp_span_pos(const void *a, const void *b)
 	return (p->lo > q->lo) - (p->lo < q->lo);
 }
 
-/* Fill o->modes from ascending x[0..n), n > 0, t_diff > 0. */
+/* Fill o->modes from ascending x[0..n), n > 0, t_diff > 0 (here: the
+ * smallest separation reported, sbt_min_shift). */
 static int find_modes(const double *x, size_t n, double t_diff, double q,
 		      struct sbt_score *o)
 {
@@ -496,7 +516,7 @@ static int find_modes(const double *x, size_t n, double t_diff, double q,
 	m = spans_from_peaks(x, n, &g, pk, (size_t)npk, sp);
 	free(pk);
 	free(g.c);
-	m = spans_settle(x, sp, m, t_diff);
+	m = spans_settle(x, sp, m, fmax(t_diff, 1.5 * q));
 
 	/* the largest modes with >= 1 % of the samples, back in position
 	 * order */
@@ -593,20 +613,104 @@ static double guess_quantum(const double *x, size_t n)
 	return n > 1 && ties > (n - 1) / 4 && isfinite(q) ? q : 0;
 }
 
-int sbt_score_group(const double *kept, size_t n, const double *probes,
-		    size_t nprobes, const struct sbt_score_in *in,
-		    struct sbt_score *o)
+double sbt_min_shift(double t_diff_ns, double median_ns, double quantum_ns,
+		     double eps)
+{
+	double e = eps > 0 ? eps : SBT_SCORE_EPS;
+
+	if (!isfinite(t_diff_ns))
+		return NAN;
+	if (!(median_ns > 0))
+		return t_diff_ns;
+	return fmax(fmin(t_diff_ns, e * median_ns), fmin(t_diff_ns, quantum_ns));
+}
+
+void sbt_trimmed_mean(const double *x, size_t n, double *mean, double *se)
+{
+	size_t g = (size_t)floor(SBT_SCORE_TRIM * (double)n), m;
+	double s = 0, w = 0, wm, lo, hi;
+
+	*mean = *se = NAN;
+	if (n == 0)
+		return;
+	m = n - 2 * g;
+	for (size_t i = g; i < n - g; i++)
+		s += x[i];
+	*mean = s / (double)m;
+	/* winsorized variance: the g lowest and highest set to their
+	 * neighbours; its square root over (1 - 2 trim) sqrt(n) is the
+	 * standard error of the trimmed mean */
+	lo = x[g], hi = x[n - g - 1];
+	wm = (s + (double)g * (lo + hi)) / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double v = x[i] < lo ? lo : x[i] > hi ? hi : x[i];
+		w += (v - wm) * (v - wm);
+	}
+	*se = n > 1 ? sqrt(w / (double)(n - 1)) /
+		      ((double)m / (double)n * sqrt((double)n)) : NAN;
+}
+
+/* p1..p99 spread of the probes, screened as the noise model screens
+ * them; NAN with fewer than min_probes. */
+static double probe_spread(const double *p, size_t n, size_t min_probes,
+			   double os_floor_ns)
+{
+	double *x, med, fl, r = NAN;
+	size_t m = n;
+
+	if (n < min_probes || !(x = malloc(n * sizeof *x)))
+		return NAN;
+	memcpy(x, p, n * sizeof *x);
+	if (sbt_sort_doubles(x, n) == 0) {
+		med = median_sorted(x, n);
+		fl = os_floor_ns == 0 ? SBT_SCORE_OS_FLOOR : os_floor_ns;
+		if (fl > 0)
+			while (m > 1 && x[m - 1] > med + fl)
+				m--;
+		r = x[(size_t)ceil((1 - SBT_SPREAD_P) * (double)(m - 1))] -
+		    x[(size_t)floor(SBT_SPREAD_P * (double)(m - 1))];
+	}
+	free(x);
+	return r;
+}
+
+int sbt_score_metrics(const double *kept, size_t n, const double *probes,
+		      size_t nprobes, const struct sbt_score_in *in,
+		      struct sbt_score *o)
 {
 	struct sbt_score_in use = *in;
 	double eps = in->eps > 0 ? in->eps : SBT_SCORE_EPS;
 	double alpha = in->alpha > 0 ? in->alpha : SBT_SCORE_ALPHA;
 	size_t min_probes = in->min_probes ? in->min_probes :
 			    SBT_SCORE_MIN_PROBES;
+
+	memset(o, 0, sizeof *o);
+	o->n = n;
+	if (!(use.quantum_ns > 0)) {
+		use.quantum_ns = guess_quantum(kept, n);
+		o->quantum_guessed = use.quantum_ns > 0;
+	}
+	o->quantum_ns = use.quantum_ns;
+	if (probes && nprobes &&
+	    sbt_noise_model(probes, nprobes, use.quantum_ns, in->os_floor_ns,
+			    eps, alpha, &o->insitu) < 0)
+		return -1;
+	choose_metrics(o, &use, eps, min_probes);
+	o->noise_spread_ns = in->noise_spread_ns >= 0 ? in->noise_spread_ns :
+			     probes ? probe_spread(probes, nprobes, min_probes,
+						   in->os_floor_ns) : NAN;
+	return 0;
+}
+
+int sbt_score_group(const double *kept, size_t n, const double *probes,
+		    size_t nprobes, const struct sbt_score_in *in,
+		    struct sbt_score *o)
+{
+	double eps = in->eps > 0 ? in->eps : SBT_SCORE_EPS;
 	double *x = NULL;
 	const double *s = kept;
 
 	memset(o, 0, sizeof *o);
-	o->n = n;
 	if (n > 0 && !in->sorted) {
 		x = malloc(n * sizeof *x);
 		if (!x)
@@ -616,18 +720,12 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 			goto oom;
 		s = x;
 	}
-	if (!(use.quantum_ns > 0)) {
-		use.quantum_ns = guess_quantum(s, n);
-		o->quantum_guessed = use.quantum_ns > 0;
-	}
-	o->quantum_ns = use.quantum_ns;
-	if (probes && nprobes &&
-	    sbt_noise_model(probes, nprobes, use.quantum_ns, in->os_floor_ns,
-			    eps, alpha, &o->insitu) < 0)
+	if (sbt_score_metrics(s, n, probes, nprobes, in, o) < 0)
 		goto oom;
-	choose_metrics(o, &use, eps, min_probes);
 	o->median_ns = o->p_lo_ns = o->p_hi_ns = NAN;
-	o->variation_ns = o->variation_tdiff = NAN;
+	o->variation_ns = o->variation_tdiff = o->excess_ns = NAN;
+	o->min_shift_ns = o->trim_mean_ns = o->trim_se_ns = NAN;
+	o->shift_resolution_ns = NAN;
 	o->resolvable = o->variation = -1;
 	if (n == 0) {
 		verdict(o, eps);
@@ -638,13 +736,24 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 	o->p_lo_ns = s[(size_t)floor(SBT_SPREAD_P * (double)(n - 1))];
 	o->p_hi_ns = s[(size_t)ceil((1 - SBT_SPREAD_P) * (double)(n - 1))];
 	o->variation_ns = o->p_hi_ns - o->p_lo_ns;
+	sbt_trimmed_mean(s, n, &o->trim_mean_ns, &o->trim_se_ns);
+	o->shift_resolution_ns = SBT_SCORE_Z * sqrt(2.0) * o->trim_se_ns;
 	if (isfinite(o->t_diff_ns)) {
 		o->resolvable = o->median_ns >= o->t_min_ns;
 		o->variation_tdiff = o->variation_ns / o->t_diff_ns;
-		if (find_modes(s, n, o->t_diff_ns, use.quantum_ns, o) < 0)
+		o->min_shift_ns = in->min_shift_ns > 0 ? in->min_shift_ns :
+				  sbt_min_shift(o->t_diff_ns, o->median_ns,
+						o->quantum_ns, eps);
+		if (find_modes(s, n, o->min_shift_ns, o->quantum_ns, o) < 0)
 			goto oom;
-		o->variation = o->variation_ns > o->t_diff_ns ||
-			       o->nmodes >= 2;
+		/* broad: the samples spread wider than the timer's own noise
+		 * by more than one sample can tell and more than 1 % */
+		o->excess_ns = isfinite(o->noise_spread_ns) ?
+			       fmax(0, o->variation_ns - o->noise_spread_ns) :
+			       o->variation_ns;
+		o->broad = o->excess_ns > fmax(o->t_diff_ns,
+					       eps * fabs(o->median_ns));
+		o->variation = o->broad || o->nmodes >= 2;
 	}
 	verdict(o, eps);
 	free(x);

@@ -18,6 +18,9 @@
 #define SBT_SCORE_OS_FLOOR    500.0 /* = SBT_OS_FLOOR_DEFAULT (filter.h)   */
 #define SBT_SCORE_MIN_SHARE   0.01  /* smaller modes are not reported      */
 #define SBT_SCORE_MAX_MODES   8
+#define SBT_SCORE_TAIL        0.01  /* probe tail a robust estimate ignores */
+#define SBT_SCORE_TRIM        0.10  /* trimmed mean of a population         */
+#define SBT_SCORE_Z           3.29  /* population confidence: 99.9 %, 2-sided */
 
 /* What the analytic model (SPEC section 4) makes of one noise sample. */
 struct sbt_noise_est {
@@ -25,8 +28,14 @@ struct sbt_noise_est {
 	size_t screened;     /* probes dropped as OS noise                  */
 	double mean, std;    /* of the probes used                          */
 	double max, q_alpha; /* max and the alpha order statistic           */
-	double t_min_ns;     /* max(std/eps - mean, floor), see score.c     */
-	double t_diff_ns;    /* max - q_alpha + quantum (see score.c)       */
+	double q_hi;         /* the 1 - SBT_SCORE_TAIL order statistic      */
+	double std_trim;     /* std of the probes within [q_tail, q_hi]     */
+	/* Robust (used): no single probe moves them, see score.c. */
+	double t_min_ns;     /* std_trim/eps - mean, >= q/(2 eps)           */
+	double t_diff_ns;    /* q_hi - q_alpha + quantum                    */
+	/* The paper's literal figures, shown beside them. */
+	double t_min_paper_ns;   /* std/eps - mean, >= q/(2 eps)            */
+	double t_diff_paper_ns;  /* max - q_alpha + quantum                 */
 };
 
 /* Where the t_min / t_diff that the verdict uses come from. */
@@ -50,6 +59,12 @@ struct sbt_score_in {
 	int sorted;            /* kept[] is already ascending: no copy      */
 	double eps, alpha;     /* 0: the paper's 0.01 and 0.05              */
 	size_t min_probes;     /* 0: SBT_SCORE_MIN_PROBES                   */
+	/* Smallest shift reported as a mode separation; 0: computed as
+	 * sbt_min_shift(t_diff, median, eps). */
+	double min_shift_ns;
+	/* p1..p99 spread of the timer's own noise (the probes), for the
+	 * excess-spread test; NAN or < 0: computed from probes[]. */
+	double noise_spread_ns;
 };
 
 struct sbt_mode {
@@ -72,12 +87,41 @@ struct sbt_score {
 	double p_lo_ns, p_hi_ns;   /* the order statistics spanning it       */
 	double variation_ns;       /* p_hi - p_lo (1st to 99th percentile)   */
 	double variation_tdiff;    /* variation_ns / t_diff (NAN: no t_diff) */
+	double noise_spread_ns;    /* the probes' p1..p99 (NAN: none)        */
+	double excess_ns;          /* variation_ns - noise_spread_ns, >= 0   */
+	int    broad;              /* excess beyond max(t_diff, eps median)  */
+	/* What the population can tell (two resolutions, see score.c). */
+	double min_shift_ns;       /* min(t_diff, eps median): findings size */
+	double trim_mean_ns;       /* 10 %-trimmed mean                      */
+	double trim_se_ns;         /* its standard error                     */
+	double shift_resolution_ns;/* Z sqrt(2) se: smallest shift resolved */
 	struct sbt_mode modes[SBT_SCORE_MAX_MODES]; /* by center, ascending */
 	int    nmodes;
 	double assigned;           /* fraction of samples in reported modes */
 	double bandwidth_ns;       /* kernel width the mode finder used      */
-	char   verdict[160];
+	char   verdict[160];      /* distribution only; analyze.c composes
+				     the full verdict (verdict.c)          */
 };
+
+/* The smallest shift a finding (mode separation, step, slow group) must
+ * have: min(t_diff, eps * median), but at least one clock quantum (or
+ * t_diff if smaller).  Short regions: 1 % of their time (the method's
+ * precision target), though one sample cannot tell it; long ones:
+ * t_diff, which one sample can; near-empty ones: a tick.  NAN when
+ * t_diff is. */
+double sbt_min_shift(double t_diff_ns, double median_ns, double quantum_ns,
+		     double eps);
+
+/* Trimmed mean (SBT_SCORE_TRIM each side) of ascending x[0..n) and its
+ * standard error (winsorized variance, Tukey-McLaughlin). */
+void sbt_trimmed_mean(const double *x, size_t n, double *mean, double *se);
+
+/* Only the metrics: quantum, in-situ noise model and the t_min/t_diff
+ * choice of sbt_score_group, without looking at the samples (but for a
+ * quantum guess from ascending kept[0..n) when in->quantum_ns is 0). */
+int sbt_score_metrics(const double *kept, size_t n, const double *probes,
+		      size_t nprobes, const struct sbt_score_in *in,
+		      struct sbt_score *out);
 
 /* Estimate t_min and t_diff from probes tau[0..n) (any order; each an
  * empty pair's time minus t_e,std).  quantum_ns and os_floor_ns as in

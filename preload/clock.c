@@ -114,20 +114,49 @@ static uint64_t hz_calibrate(void)
 }
 #endif
 
-/* Smallest non-zero difference between back-to-back reads. */
+/* The clock's step: the largest g that divides (nearly) every difference
+ * between two reads.  Not the smallest difference seen: two serialized
+ * reads cannot be closer than their own latency (~20 ns), which on a
+ * clock that advances in 2-tick steps is ~50 ticks, not the resolution.
+ * Reads are spaced by a varying spin so the differences cover many
+ * residues.  A clock that steps unevenly (41/42/43 ticks under some
+ * hypervisors' TSC scaling) still has a coarse step: for g >= 8 a
+ * difference within one tick of a multiple counts.  99 % of the
+ * differences must agree, so a rare odd read (an SMI, a migration to a
+ * cpu whose TSC is offset) does not decide. */
+#define QUANTUM_READS 8192
 static uint32_t measure_quantum(void)
 {
+	static uint64_t d[QUANTUM_READS];
 	uint64_t min = UINT64_MAX, prev, cur;
+	size_t n = 0;
 	int cpu;
 
 	prev = sbt_clock_stop(&cpu);
-	for (int i = 0; i < 20000; i++) {
+	for (int i = 0; i < QUANTUM_READS; i++) {
+		for (volatile int k = 0; k < i % 13; k++)
+			;
 		cur = sbt_clock_stop(&cpu);
-		if (cur > prev && cur - prev < min)
-			min = cur - prev;
+		if (cur > prev && cur - prev < (1u << 20)) {
+			d[n++] = cur - prev;
+			if (cur - prev < min)
+				min = cur - prev;
+		}
 		prev = cur;
 	}
-	return min == UINT64_MAX || min > UINT32_MAX ? 0 : (uint32_t)min;
+	if (n < 100)
+		return 0;
+	for (uint64_t g = min; g >= 2; g--) {
+		size_t exact = 0, near = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = d[i] % g;
+			exact += r == 0;
+			near += r <= 1 || r == g - 1;
+		}
+		if (exact * 100 >= n * 99 || (g >= 8 && near * 100 >= n * 99))
+			return (uint32_t)g;
+	}
+	return 1;
 }
 
 void sbt_clock_setup(struct sbt_clockinfo *ci, int want_cycles)

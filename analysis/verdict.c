@@ -1,0 +1,137 @@
+/*
+ * verdict.c - one group's verdict as a person reads it: what was found
+ * first, then what the timer can resolve.
+ *
+ * Findings, in this order: steps over time, modes, a group that differs
+ * from the others (--by), a spread broader than the timer's noise, then
+ * the warm-up and transient excursions (named, not alarms: a warm-up is
+ * the process's, an excursion is short and returns).  Precision comes
+ * last and never hides a finding: "too short to time to 1 %" is about a
+ * single sample, while a population of N samples resolves shifts of its
+ * typical time far below t_diff (score.c: the two resolutions).
+ */
+#include "analyze.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct out { char *buf; size_t len, used; };
+
+static void put(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (o->used + 1 >= o->len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		o->used += (size_t)w < o->len - o->used ? (size_t)w :
+			   o->len - o->used - 1;
+}
+
+static const char *by_word(enum sbt_by by)
+{
+	switch (by) {
+	case SBT_BY_THREAD: return "thread";
+	case SBT_BY_CPU:    return "cpu";
+	case SBT_BY_RANK:   return "rank";
+	case SBT_BY_HOST:   return "host";
+	default:            return "group";
+	}
+}
+
+static void modes(struct out *o, const struct sbt_score *s)
+{
+	char a[32], c[32];
+	double d = s->modes[s->nmodes - 1].center_ns - s->modes[0].center_ns;
+
+	sbt_fmt_ns(a, sizeof a, d);
+	put(o, "%d modes %s %s (", s->nmodes, a,
+	    s->nmodes == 2 ? "apart" : "from first to last");
+	for (int m = 0; m < s->nmodes; m++) {
+		sbt_fmt_ns(c, sizeof c, s->modes[m].center_ns);
+		put(o, "%s%s %.0f %%", m ? ", " : "", c,
+		    100 * s->modes[m].share);
+	}
+	put(o, ")");
+}
+
+static void precision(struct out *o, const struct sbt_score *s)
+{
+	char a[32], b[32], c[32];
+
+	if (s->resolvable < 0)
+		return;
+	sbt_fmt_ns(a, sizeof a, s->t_diff_ns);
+	sbt_fmt_ns(b, sizeof b, s->t_min_ns);
+	sbt_fmt_ns(c, sizeof c, s->shift_resolution_ns);
+	put(o, "single samples resolve %s%s", a,
+	    strcmp(s->metric_source, "quantum") ? "" : " (quantum only)");
+	if (isfinite(s->shift_resolution_ns))
+		put(o, ", the %zu samples shifts of %s", s->n, c);
+	if (s->resolvable)
+		put(o, "; timed to 1 %% (t_min %s)", b);
+	else
+		put(o, "; one sample cannot be timed to 1 %% (t_min %s)", b);
+}
+
+void sbt_verdict(struct sbt_group *g, enum sbt_by by)
+{
+	const struct sbt_score *s = &g->score;
+	const struct sbt_phases *p = &g->phases;
+	struct out o = { g->verdict, sizeof g->verdict, 0 };
+	char line[512], a[32], b[32];
+	int f = 0;
+
+	g->verdict[0] = 0;
+	if (s->n == 0 || s->resolvable < 0) {
+		put(&o, "%s", s->verdict);
+		g->nfindings = 0;
+		return;
+	}
+	for (int k = 0; k < p->nsteps; k++, f++) {
+		const struct sbt_phase *ph = &p->ph[p->step[k]];
+		double m0 = p->step_from_ns[k];
+		sbt_fmt_ns(a, sizeof a, m0);
+		sbt_fmt_ns(b, sizeof b, ph->median_ns);
+		put(&o, "%sstep at %.4g ms: %s -> %s (%+.1f %%)", f ? "; " : "",
+		    ph->t_begin_ns / 1e6, a, b, 100 * (ph->median_ns - m0) / m0);
+	}
+	if (s->nmodes >= 2) {
+		put(&o, "%s", f++ ? "; " : "");
+		modes(&o, s);
+	}
+	if (g->flagged) {
+		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
+		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
+		put(&o, "%sthis %s is %.1f %% %s than the others (%s; "
+		    "resolution %s)", f++ ? "; " : "", by_word(by),
+		    100 * fabs(g->delta_rel), g->delta_ns > 0 ? "slower" :
+		    "faster", a, b);
+	}
+	if (s->broad && s->nmodes < 2) {
+		sbt_fmt_ns(a, sizeof a, s->variation_ns);
+		sbt_fmt_ns(b, sizeof b, s->excess_ns);
+		put(&o, "%sbroad: spread %s, %s beyond the timer's own",
+		    f++ ? "; " : "", a, b);
+	}
+	g->nfindings = f;
+	g->score.variation = f > 0;     /* the alarm: something was found */
+	if (f == 0)
+		put(&o, "no variation found");
+	if (p->warmup_n || p->ntransients) {
+		struct sbt_phases q = *p;
+		q.nsteps = 0;           /* steps were said above */
+		sbt_phase_line(&q, line, sizeof line);
+		put(&o, "; %s", line);
+	}
+	put(&o, ". ");
+	precision(&o, s);
+}
