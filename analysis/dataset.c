@@ -100,6 +100,7 @@ struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds)
 	struct sbt_sample *s = &ds->s[ds->n++];
 	memset(s, 0, sizeof *s);
 	s->cpu_start = s->cpu_stop = 0xffff;
+	s->site = SBT_SITE_NONE;
 	return s;
 }
 
@@ -137,8 +138,32 @@ struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path)
 	return src;
 }
 
+long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
+		 const uint64_t *frames, uint32_t depth)
+{
+	if (ds->nsites == ds->cap_sites) {
+		size_t cap = ds->cap_sites ? 2 * ds->cap_sites : 64;
+		void *n = realloc(ds->sites, cap * sizeof *ds->sites);
+		if (!n)
+			return -1;
+		ds->sites = n, ds->cap_sites = cap;
+	}
+	struct sbt_site *st = &ds->sites[ds->nsites];
+	memset(st, 0, sizeof *st);
+	st->source = source;
+	if (depth && !(st->frames = malloc(depth * sizeof *frames)))
+		return -1;
+	if (depth)
+		memcpy(st->frames, frames, depth * sizeof *frames);
+	st->depth = depth;
+	return (long)ds->nsites++;
+}
+
 void sbt_ds_free(struct sbt_dataset *ds)
 {
+	for (size_t i = 0; i < ds->nsites; i++)
+		free(ds->sites[i].frames);
+	free(ds->sites);
 	for (size_t i = 0; i < ds->nregions; i++)
 		free(ds->regions[i].name);
 	for (size_t i = 0; i < ds->nsources; i++) {

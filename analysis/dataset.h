@@ -34,6 +34,22 @@ struct sbt_sample {
 	uint16_t cpu_start, cpu_stop;/* 0xffff when unknown                   */
 	uint32_t flags;              /* enum sbt_sflag                        */
 	float    score;              /* isolation-forest score; 0 = unscored  */
+	uint32_t site;               /* index into dataset.sites, or
+	                                SBT_SITE_NONE                         */
+};
+
+#define SBT_SITE_NONE UINT32_MAX
+
+/* One call site of one region in one source: the calling context captured
+ * once when the site was first seen (frames[0] is the marker's call site,
+ * the caller's return address; frames[1..] its callers).  Samples point
+ * here through sample.site; `count` is the number of samples that do. */
+struct sbt_site {
+	uint32_t region;             /* index into dataset.regions            */
+	uint32_t source;             /* whose module map symbolizes frames    */
+	uint64_t count;              /* samples recorded at this site         */
+	uint32_t depth;              /* frames held                           */
+	uint64_t *frames;            /* owned, depth entries                  */
 };
 
 struct sbt_region {
@@ -73,6 +89,7 @@ struct sbt_dataset {
 	struct sbt_region *regions; size_t nregions, cap_regions;
 	uint32_t *rindex; size_t rindex_cap;  /* name -> region, dataset.c */
 	struct sbt_source *sources; size_t nsources, cap_sources;
+	struct sbt_site *sites; size_t nsites, cap_sites;
 };
 
 /* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */
@@ -82,6 +99,10 @@ long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds);
 /* A new zeroed source; NULL on OOM. */
 struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path);
+/* A new site of `source` with a copy of its frames (region unset, count
+ * 0); its index, or -1 on OOM. */
+long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
+		 const uint64_t *frames, uint32_t depth);
 /* Make room for `more` samples at once (avoids repeated growth). */
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
 void sbt_ds_free(struct sbt_dataset *ds);

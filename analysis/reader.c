@@ -39,6 +39,7 @@ struct ctx {
 	uint32_t srci;
 	struct sbt_file_header h;
 	struct idmap map;
+	struct idmap sitemap;  /* raw region id -> its site (version 1) */
 	struct reset *resets; size_t nresets, cap_resets;
 	size_t first;          /* first sample of this source in ds */
 	int damaged;
@@ -248,6 +249,29 @@ static void meta_module(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
+/* A version-1 log holds one SITE entry per region: the first call site
+ * seen, which every sample of the region is counted under. */
+static void meta_site(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_site ms;
+	long i;
+
+	if (len < sizeof ms)
+		return;
+	memcpy(&ms, p, sizeof ms);
+	if (ms.depth > (len - sizeof ms) / sizeof(uint64_t) ||
+	    ms.region >= c->max_id) {
+		warn(c, "corrupt call-site entry");
+		return;
+	}
+	if (ms.region < c->sitemap.n && c->sitemap.ds[ms.region] >= 0)
+		return;                 /* one per region in version 1 */
+	i = sbt_ds_site(c->ds, c->srci, (const uint64_t *)(const void *)
+			(p + sizeof ms), ms.depth);
+	if (i >= 0)
+		(void)map_set(&c->sitemap, ms.region, i);
+}
+
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 {
 	uint64_t pos = 0;
@@ -269,7 +293,8 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 		switch (m.type) {
 		case SBT_META_REGION: meta_region(c, c->buf, m.len); break;
 		case SBT_META_MODULE: meta_module(c, c->buf, m.len); break;
-		default: break;         /* SITE, or newer kinds: skip */
+		case SBT_META_SITE:   meta_site(c, c->buf, m.len); break;
+		default: break;         /* newer kinds: skip */
 		}
 		pos = (pos + m.len + 7) & ~7ull;
 	}
@@ -460,6 +485,13 @@ static int finish(struct ctx *c)
 		if (r < 0)
 			return -1;
 		s->region = (uint32_t)r;
+		s->site = SBT_SITE_NONE;
+		if (id < c->sitemap.n && c->sitemap.ds[id] >= 0) {
+			s->site = (uint32_t)c->sitemap.ds[id];
+			struct sbt_site *st = &c->ds->sites[s->site];
+			st->region = s->region;
+			st->count++;
+		}
 	}
 	return 0;
 }
@@ -528,6 +560,7 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 out:
 	free(c.buf);
 	free(c.map.ds);
+	free(c.sitemap.ds);
 	free(c.resets);
 	close(c.fd);
 	return rc;
