@@ -68,8 +68,9 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
  * neighbouring levels of at least min_shift_ns is a step. */
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift_ns);
 
-/* One line: "shifts at 1.20 s: 310 ns -> 420 ns (+35 %)" (then "; at
- * ..." for each further shift), or "no shift over time". */
+/* One line of a classified p: "step at 1.20 s: 310 ns -> 420 ns (+35.5
+ * %)" for each step, then the warm-up and the transient excursions, or
+ * "no shift over time". */
 void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len);
 
 #endif

@@ -2,7 +2,7 @@
  * test_phase.c - phases over time (analysis/phase.c): a shift in the
  * middle of a run is found at the right time, stationary noise (skewed,
  * bimodal, quantized) gives none, shifts below t_diff are not reported,
- * an excursion and a warm-up are found, tiny and huge N work.
+ * an excursion and a warm-up are found and named, tiny and huge N work.
  */
 #include "phase.h"
 #include "gen.h"
@@ -57,6 +57,7 @@ static void test_mid_shift(void)
 	for (size_t i = 0; i < n; i++)
 		x[i] = gen_read((i < n / 2 ? 300 : 410) + noise(10), 1);
 	CHECK(sbt_phase_detect(t, x, n, 5, &p) == 0, "rc");
+	sbt_phase_classify(&p, n, 5);
 	show("shift at 1.2 s", &p);
 	CHECK(p.nphases == 2, "%d", p.nphases);
 	if (p.nphases == 2) {
@@ -70,7 +71,9 @@ static void test_mid_shift(void)
 		      p.ph[0].median_ns, p.ph[1].median_ns);
 	}
 	sbt_phase_line(&p, line, sizeof line);
-	CHECK(strcmp(line, "shifts at 1.20 s: 307 ns -> 417 ns (+36 %)") == 0,
+	CHECK(p.nsteps == 1 && p.warmup_n == 0 && p.ntransients == 0,
+	      "%d", p.nsteps);
+	CHECK(strcmp(line, "step at 1.20 s: 307 ns -> 417 ns (+35.8 %)") == 0,
 	      "%s", line);
 	free(t);
 	free(x);
@@ -101,6 +104,7 @@ static void test_stationary(void)
 			}
 		}
 		CHECK(sbt_phase_detect(t, x, n, 3, &p) == 0, "rc");
+		sbt_phase_classify(&p, n, 3);
 		if (p.nphases != 1) {
 			false_alarms++;
 			show("stationary (!)", &p);
@@ -135,33 +139,49 @@ static void test_below_tdiff(void)
 	free(x);
 }
 
-/* An excursion in the middle and a warm-up at the start. */
+/* A warm-up at the start, a short excursion (2 % of the run) and a long
+ * one (20 %): the first two are named as such, the long one is two steps. */
 static void test_excursion_warmup(void)
 {
 	size_t n = 40000;
 	double *t = alloc_n(n), *x = alloc_n(n);
 	struct sbt_phases p;
+	char line[256];
 
 	gen_seed(13);
 	times(t, n, 1000);
 	for (size_t i = 0; i < n; i++) {
 		double base = i < 200 ? 1000 :          /* 0.5 % warm-up */
+			      i >= 8000 && i < 8800 ? 420 :   /* 2 % */
 			      i >= 16000 && i < 24000 ? 360 : 300;
 		x[i] = gen_read(base + noise(8), 10);
 	}
 	CHECK(sbt_phase_detect(t, x, n, 20, &p) == 0, "rc");
-	show("warm-up + excursion", &p);
-	CHECK(p.nphases == 4, "%d", p.nphases);
-	if (p.nphases == 4) {
-		CHECK(labs((long)p.ph[1].first - 200) <= 40, "%zu",
+	sbt_phase_classify(&p, n, 20);
+	show("warm-up + excursions", &p);
+	CHECK(p.nphases == 6, "%d", p.nphases);
+	if (p.nphases == 6) {
+		CHECK(p.ph[0].kind == SBT_PH_WARMUP &&
+		      labs((long)p.ph[1].first - 200) <= 40, "%zu",
 		      p.ph[1].first);
-		CHECK(labs((long)p.ph[2].first - 16000) <= 400, "%zu",
+		CHECK(p.ph[2].kind == SBT_PH_TRANSIENT &&
+		      labs((long)p.ph[2].first - 8000) <= 100, "%zu",
 		      p.ph[2].first);
-		CHECK(labs((long)p.ph[3].first - 24000) <= 400, "%zu",
-		      p.ph[3].first);
-		CHECK(p.ph[0].median_ns >= 1000 && p.ph[2].median_ns > 350 &&
-		      p.ph[3].median_ns < 320, "medians");
+		CHECK(labs((long)p.ph[4].first - 16000) <= 400, "%zu",
+		      p.ph[4].first);
+		CHECK(labs((long)p.ph[5].first - 24000) <= 400, "%zu",
+		      p.ph[5].first);
+		CHECK(p.ph[0].median_ns >= 1000 && p.ph[4].median_ns > 350 &&
+		      p.ph[5].median_ns < 320, "medians");
 	}
+	CHECK(p.warmup_n >= 160 && p.warmup_n <= 240, "%zu", p.warmup_n);
+	CHECK(p.ntransients == 1 && p.transient_n >= 700 &&
+	      p.transient_n <= 900 && p.transient_max > 0.3, "%d %zu %g",
+	      p.ntransients, p.transient_n, p.transient_max);
+	CHECK(p.nsteps == 2, "%d", p.nsteps);
+	sbt_phase_line(&p, line, sizeof line);
+	CHECK(strstr(line, "step at 16.") == line && strstr(line, "warm-up") &&
+	      strstr(line, "1 transient slowdown"), "%s", line);
 	free(t);
 	free(x);
 }
@@ -198,9 +218,11 @@ static void test_huge(void)
 	for (size_t i = 0; i < n; i++)
 		x[i] = gen_read((i < n / 10 * 7 ? 2000 : 2100) + noise(20), 0.4);
 	CHECK(sbt_phase_detect(t, x, n, 30, &p) == 0, "rc");
+	sbt_phase_classify(&p, n, 30);
 	show("10^7 samples", &p);
 	CHECK(p.nphases == 2 && labs((long)p.ph[1].first - (long)(n / 10 * 7))
 	      < (long)n / 100, "%d", p.nphases);
+	CHECK(p.nsteps == 1, "%d", p.nsteps);
 	free(t);
 	free(x);
 }

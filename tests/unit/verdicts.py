@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""verdicts.py - issue 4's acceptance on real recordings, end to end.
+"""verdicts.py - verdicts on real recordings, end to end.
 
 Runs the bundled demo under the recorder and checks sbt-analyze's verdicts:
 the region alternating between two workloads (75 % short, 25 % 4x longer)
-is reported with variation and two modes with those shares; the empty
-region is reported too short to time to 1 %.
+is reported with variation and two modes with those shares, and its
+verdict leads with them; the empty region is found unresolvable, which
+its verdict says after the findings, never instead of them.
 
 usage: verdicts.py LIBSBTMARK SBT_DEMO SBT_ANALYZE
 """
@@ -28,10 +29,14 @@ def main():
         fails.append("bimodal: want variation with 2 modes, got %r" % b["verdict"])
     elif abs(shares[0] - 0.25) > 0.03 or abs(shares[1] - 0.75) > 0.03:
         fails.append("bimodal: shares %r, want 0.25 / 0.75" % shares)
-    elif b["modes"][1]["center_ns"] - b["modes"][0]["center_ns"] < b["t_diff_ns"]:
-        fails.append("bimodal: modes closer than t_diff")
+    elif b["modes"][1]["center_ns"] - b["modes"][0]["center_ns"] < b["min_shift_ns"]:
+        fails.append("bimodal: modes closer than the smallest finding")
+    elif not b["verdict"].startswith("2 modes"):
+        fails.append("bimodal: verdict does not lead with the modes: %r"
+                     % b["verdict"])
     e = regions["empty"]
-    if e["resolvable"] is not False or not e["verdict"].startswith("too short"):
+    if e["resolvable"] is not False or \
+            "cannot be timed to 1 %" not in e["verdict"]:
         fails.append("empty: want unresolvable, got %r" % e["verdict"])
     for f in fails:
         print("FAIL:", f, file=sys.stderr)

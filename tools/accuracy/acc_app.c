@@ -41,8 +41,9 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* ns per chain step: the fastest of a few 20 ms runs, after a warm-up
- * long enough for the core clock to settle. */
+/* ns per chain step: the fastest of many 50 us runs, after a warm-up
+ * long enough for the core clock to settle.  Short runs because a busy
+ * process may share the cpu: a run it preempts only loses the minimum. */
 static double ns_per_step(uint64_t *x)
 {
 	double best = 1e9;
@@ -50,8 +51,8 @@ static double ns_per_step(uint64_t *x)
 
 	while (now_ns() < end)
 		*x = chain(*x, 100000);
-	for (int k = 0; k < 5; k++) {
-		long n = 20000000;
+	for (int k = 0; k < 400; k++) {
+		long n = 100000;
 		double t0 = now_ns();
 		*x = chain(*x, n);
 		double r = (now_ns() - t0) / (double)n;
