@@ -154,7 +154,8 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 		return;
 	sbt_phase_classify(&g->phases, k, min_shift);
 	for (int p = 0; p < g->phases.nphases; p++) {
-		const struct sbt_phase *ph = &g->phases.ph[p];
+		struct sbt_phase *ph = &g->phases.ph[p];
+		ph->cpu = ds->s[w->ix[ph->first]].cpu_start;
 		if (ph->kind == SBT_PH_LEVEL)
 			continue;
 		for (size_t i = ph->first; i < ph->first + ph->n; i++)
@@ -162,10 +163,11 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 }
 
-/* Filter, summarize and score one group. */
+/* Filter and summarize one group, find its phases; sets up g->score's
+ * metrics, and in `in` what score_group needs. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx,
-		     struct scratch *w)
+		     struct scratch *w, struct sbt_score_in *in)
 {
 	double *v = w->v, *y = w->y;
 	uint8_t *keep = w->keep;
@@ -178,7 +180,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_source *src = &ds->sources[s->source];
 		double te = o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
 
-		s->flags &= ~(uint32_t)SBT_SF_TRANSIENT;
+		s->flags &= ~(uint32_t)(SBT_SF_TRANSIENT | SBT_SF_MACHINE);
 		if (s->flags & SBT_SF_PROBE) {
 			g->probes++;
 			continue;
@@ -253,7 +255,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 					   (o->cost_ns >= 0 ? o->cost_ns :
 					    src->te_ns) : 0);
 	}
-	struct sbt_score_in in = {
+	*in = (struct sbt_score_in){
 		.quantum_ns = q,
 		.profile_t_min_ns = o->profile_t_min_ns,
 		.profile_t_diff_ns = o->profile_t_diff_ns,
@@ -267,30 +269,42 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	 * test. */
 	if (sbt_sort_doubles(v, k) != 0)
 		return -1;
-	in.sorted = 1;
-	if (sbt_score_metrics(v, k, y, np, &in, &g->score) != 0)
+	in->sorted = 1;
+	if (sbt_score_metrics(v, k, y, np, in, &g->score) != 0)
 		return -1;
+	g->iqr_ns = k ? v[k - 1 - k / 4] - v[k / 4] : NAN;
 	sbt_stats(v, k, &g->st);            /* reorders v */
-	in.quantum_ns = g->score.quantum_ns;
-	in.min_shift_ns = sbt_min_shift(g->score.t_diff_ns, g->st.median,
-					g->score.quantum_ns, SBT_SCORE_EPS);
+	in->quantum_ns = g->score.quantum_ns;
+	in->min_shift_ns = sbt_min_shift(g->score.t_diff_ns, g->st.median,
+					 g->score.quantum_ns, SBT_SCORE_EPS);
+	/* Over time first: a warm-up or an excursion is not a mode. */
+	run_phases(ds, o, g, idx, in->min_shift_ns, w);
+	return 0;
+}
 
-	/* Over time first: a warm-up or an excursion is not a mode.  The
-	 * steady samples (kept, not marked by run_phases) are then scored;
-	 * run_phases used v as scratch, y (the probes) it leaves alone. */
-	run_phases(ds, o, g, idx, in.min_shift_ns, w);
-	k = 0;
+/* Score a group's steady samples: kept, and in no warm-up, excursion or
+ * machine-wide shift. */
+static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
+		       struct sbt_group *g, const uint32_t *idx,
+		       struct scratch *w, const struct sbt_score_in *in)
+{
+	double *v = w->v, *y = w->y;
+	size_t k = 0, np = 0;
+
 	for (size_t i = 0; i < g->n; i++) {
 		const struct sbt_sample *s = &ds->s[idx[i]];
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
-				  SBT_SF_TRANSIENT)))
-			v[k++] = s->ns - cost_of(o, &ds->sources[s->source]);
+		const struct sbt_source *src = &ds->sources[s->source];
+		if (s->flags & SBT_SF_PROBE)
+			y[np++] = s->ns - ((o->filters & SBT_F_COST) ?
+					   (o->cost_ns >= 0 ? o->cost_ns :
+					    src->te_ns) : 0);
+		else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
+				       SBT_SF_MACHINE)))
+			v[k++] = s->ns - cost_of(o, src);
 	}
 	if (sbt_sort_doubles(v, k) != 0)
 		return -1;
-	if (sbt_score_group(v, k, y, np, &in, &g->score) != 0)
-		return -1;
-	return 0;
+	return sbt_score_group(v, k, y, np, in, &g->score);
 }
 
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
@@ -299,6 +313,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	struct gmap m = { 0 };
 	uint32_t *gid = NULL, *cnt = NULL;
 	struct scratch w = { 0 };
+	struct sbt_score_in *in = NULL;
 	size_t maxn = 0;
 	int rc = -1;
 
@@ -373,9 +388,18 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	w.ix = big_alloc(maxn * sizeof *w.ix);
 	if (!w.v || !w.y || !w.t || !w.keep || !w.score || !w.ix)
 		goto out;
+	if (!(in = malloc((m.n ? m.n : 1) * sizeof *in)))
+		goto out;
 	for (size_t k = 0; k < m.n; k++) {
 		struct sbt_group *g = &res->g[k];
-		if (run_group(ds, o, g, res->order + g->first, &w) != 0)
+		if (run_group(ds, o, g, res->order + g->first, &w, &in[k]) != 0)
+			goto out;
+	}
+	if (sbt_machine_events(ds, res) != 0)
+		goto out;
+	for (size_t k = 0; k < m.n; k++) {
+		struct sbt_group *g = &res->g[k];
+		if (score_group(ds, o, g, res->order + g->first, &w, &in[k]) != 0)
 			goto out;
 	}
 	cmp_ds = ds;
@@ -386,7 +410,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		sbt_verdict(&res->g[k], o->by);
 	rc = 0;
 out:
-	free(m.keys), free(m.val), free(cnt);
+	free(m.keys), free(m.val), free(cnt), free(in);
 	big_free(gid, ds->n * sizeof *gid);
 	big_free(w.v, maxn * sizeof *w.v), big_free(w.y, maxn * sizeof *w.y);
 	big_free(w.t, maxn * sizeof *w.t), big_free(w.keep, maxn);
@@ -401,5 +425,6 @@ void sbt_result_free(struct sbt_result *res)
 {
 	free(res->g);
 	free(res->order);
+	free(res->ev);
 	memset(res, 0, sizeof *res);
 }

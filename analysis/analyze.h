@@ -42,6 +42,7 @@ struct sbt_group {
 	double te_ns;                 /* cost subtracted                */
 	double quantum_ns;            /* coarsest clock among sources   */
 	struct sbt_stats st;          /* of the kept samples, ns        */
+	double iqr_ns;                /* their p25..p75                 */
 	double cycles_median;         /* NAN without a cycle clock      */
 	struct sbt_score score;       /* t_min, t_diff, modes, verdict  */
 	struct sbt_phases phases;     /* shifts over time (one source)  */
@@ -51,8 +52,24 @@ struct sbt_group {
 	double delta_ns;              /* trimmed mean - the rest's      */
 	double delta_rel;             /* delta_ns / the rest's          */
 	double delta_resolution_ns;   /* what the two populations tell  */
+	/* Machine-wide shifts it followed (machine.c). */
+	int    machine_changes;       /* its phase changes that did     */
+	size_t machine_n;             /* samples in shifted periods,
+					 left out of its own scoring    */
 	int    nfindings;             /* modes, steps, flag, broad ...  */
 	char   verdict[640];          /* findings, then precision       */
+};
+
+/* A shift found at the same instant, in the same direction, in two or
+ * more regions of one process: the machine's, not the code's. */
+#define SBT_MACHINE_MAX_REGIONS 8
+struct sbt_machine_event {
+	uint32_t source;
+	double t_ns;                  /* the earliest of the changes     */
+	unsigned cpu;                 /* where the first region ran      */
+	double change;                /* median relative change          */
+	int nregions;                 /* regions that shifted            */
+	uint32_t regions[SBT_MACHINE_MAX_REGIONS]; /* the first ones     */
 };
 
 struct sbt_result {
@@ -60,7 +77,14 @@ struct sbt_result {
 	size_t ngroups;
 	uint32_t *order;              /* sample indexes grouped          */
 	size_t norder;
+	struct sbt_machine_event *ev; /* by source, then time            */
+	size_t nev;
 };
+
+/* Find machine-wide shifts among the groups' phases (machine.c): fills
+ * res->ev, sets phase.machine, g->machine_*, and marks the samples of
+ * shifted periods SBT_SF_MACHINE.  0, or -1 on allocation failure. */
+int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res);
 
 /* Compare every group with the other groups of its region (groups.c):
  * sets flagged / delta_*.  res->g sorted as sbt_analyze leaves it. */

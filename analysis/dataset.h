@@ -21,6 +21,7 @@ enum sbt_sflag {
 	SBT_SF_DROPPED  = 1u << 9,   /* removed by filter_os                 */
 	SBT_SF_BEFORE_RESET = 1u << 10, /* discarded by a later RESET        */
 	SBT_SF_TRANSIENT = 1u << 11, /* in a warm-up or a short excursion     */
+	SBT_SF_MACHINE  = 1u << 12,  /* in a machine-wide shift (machine.c)   */
 };
 
 /* One timed region instance.  48 bytes. */

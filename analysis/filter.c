@@ -66,7 +66,7 @@
  *     region (a DRAM miss plus page walk, 100-300 ns).  A real mode that
  *     differs by more than the floor cannot be told from noise by this
  *     filter; the per-region report shows what was dropped.
- *   Only longer samples.  OS noise only adds time (tau_os >= 0, SPEC 3),
+ *   Only longer samples.  OS noise only adds time (tau_os >= 0),
  *     so a sample below the cut but no longer than the longest sample
  *     kept at the cut (M_k, reported as max_kept) carries no noise the
  *     search has seen: it is kept.  The literal method drops every point

@@ -307,6 +307,14 @@ static void add(char *buf, size_t len, size_t *used, const char *fmt, ...)
 		*used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
 }
 
+const char *sbt_phase_kind_name(int kind)
+{
+	static const char *const name[] = { "level", "warm-up", "transient",
+					     "machine" };
+
+	return kind >= 0 && kind <= SBT_PH_MACHINE ? name[kind] : "?";
+}
+
 void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -389,6 +397,13 @@ static int find_warmup(const struct sbt_phases *p, size_t n, double min_shift)
 	return best;
 }
 
+/* Could phase j be a level: long enough, and the run's own? */
+static int is_level(const struct sbt_phases *p, int j, size_t n)
+{
+	return (double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC * (double)n &&
+	       p->ph[j].kind != SBT_PH_MACHINE;
+}
+
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 {
 	int k = p->nphases, first, last = -1;
@@ -399,11 +414,14 @@ void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 	p->ntransients = 0;
 	p->transient_max = 0;
 	for (int i = 0; i < k; i++)
-		p->ph[i].kind = SBT_PH_LEVEL;
+		if (p->ph[i].kind != SBT_PH_MACHINE)
+			p->ph[i].kind = SBT_PH_LEVEL;
 	if (k <= 1 || !(min_shift > 0))
 		return;
 	first = find_warmup(p, n, min_shift);
 	for (int i = 0; i < first; i++) {
+		if (p->ph[i].kind == SBT_PH_MACHINE)
+			continue;
 		p->ph[i].kind = SBT_PH_WARMUP;
 		p->warmup_n += p->ph[i].n;
 	}
@@ -412,16 +430,15 @@ void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 	 * left a level for a moment (an interrupt storm, a co-runner, a
 	 * frequency dip) or is the end of the run caught mid-way. */
 	for (int i = first; i < k; i++) {
-		if ((double)p->ph[i].n >= SBT_PHASE_TRANS_FRAC * (double)n)
+		if ((double)p->ph[i].n >= SBT_PHASE_TRANS_FRAC * (double)n ||
+		    p->ph[i].kind == SBT_PH_MACHINE)
 			continue;
 		double base = NAN;
 		for (int j = i - 1; j >= first && isnan(base); j--)
-			if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC *
-			    (double)n)
+			if (is_level(p, j, n))
 				base = p->ph[j].median_ns;
 		for (int j = i + 1; j < k && isnan(base); j++)
-			if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC *
-			    (double)n)
+			if (is_level(p, j, n))
 				base = p->ph[j].median_ns;
 		if (isnan(base))
 			continue;          /* no level at all: all are levels */

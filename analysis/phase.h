@@ -1,8 +1,9 @@
 /*
- * phase.h - does a region's time shift during the run (SPEC section 4,
- * "over time")?  One call looks at one group's kept samples in start-time
- * order and cuts the run into phases whose medians differ by at least
- * t_diff, each cut backed by a rank test.
+ * phase.h - does a region's time shift during the run?  One call looks
+ * at one group's kept samples in start-time order and cuts the run into
+ * phases whose medians differ by at least the smallest finding
+ * (sbt_min_shift), each cut backed by a rank test; a second names them:
+ * warm-up, short excursions, and the steps between steady levels.
  */
 #ifndef SBT_PHASE_H
 #define SBT_PHASE_H
@@ -19,6 +20,8 @@ enum sbt_phase_kind {
 	SBT_PH_LEVEL = 0,      /* a steady level of the run                 */
 	SBT_PH_WARMUP,         /* slower start of the process, then steady  */
 	SBT_PH_TRANSIENT,      /* a short excursion that returns            */
+	SBT_PH_MACHINE,        /* shifted with the machine (machine.c sets
+				  it; classify keeps it)                  */
 };
 
 #define SBT_PHASE_WARMUP_NS    100e6  /* warm-up ends within 100 ms ...  */
@@ -31,6 +34,9 @@ struct sbt_phase {
 	double t_end_ns;       /* start time of its last sample             */
 	size_t first, n;       /* samples [first, first + n) of the input   */
 	double median_ns;
+	unsigned cpu;          /* of its first sample (set by the caller)   */
+	int machine;           /* the change into it is a machine event
+				  (machine.c); 0 for phase 0              */
 };
 
 struct sbt_phases {
@@ -60,13 +66,17 @@ struct sbt_phases {
 int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 		     double t_diff_ns, struct sbt_phases *out);
 
-/* Name the phases of p (n: samples given to sbt_phase_detect): a slow
+/* Name the phases of p (n: samples given to sbt_phase_detect), but for
+ * those already named SBT_PH_MACHINE, which are left out: a slow
  * start within SBT_PHASE_WARMUP_NS holding <= SBT_PHASE_WARMUP_FRAC is a
  * warm-up; a phase holding less than SBT_PHASE_TRANS_FRAC of the samples
  * is a transient excursion from the levels around it; what is left are
  * levels, and each change between
  * neighbouring levels of at least min_shift_ns is a step. */
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift_ns);
+
+/* "level", "warm-up", "transient", "machine". */
+const char *sbt_phase_kind_name(int kind);
 
 /* One line of a classified p: "step at 1.20 s: 310 ns -> 420 ns (+35.5
  * %)" for each step, then the warm-up and the transient excursions, or

@@ -130,6 +130,40 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 	}
 }
 
+/* "at 20.9 ms, 4 regions on cpu 1 slowed 3 %: the machine, not the code" */
+static void text_machine(FILE *f, const struct sbt_dataset *ds,
+			 const struct sbt_result *res)
+{
+	for (size_t i = 0; i < res->nev; i++) {
+		const struct sbt_machine_event *e = &res->ev[i];
+		if (i == 0)
+			fprintf(f, "\nmachine events (shifts shared by several "
+				"regions at one instant):\n");
+		if (i == 20) {
+			fprintf(f, "  ... %zu more\n", res->nev - i);
+			break;
+		}
+		fprintf(f, "  ");
+		if (ds->nsources > 1)
+			fprintf(f, "%s: ", ds->sources[e->source].path);
+		if (e->nregions == 2)
+			fprintf(f, "at %.4g ms, both regions", e->t_ns / 1e6);
+		else
+			fprintf(f, "at %.4g ms, all %d regions", e->t_ns / 1e6,
+				e->nregions);
+		if (e->cpu != SBT_CPU_UNKNOWN)
+			fprintf(f, " on cpu %u", e->cpu);
+		fprintf(f, " %s %.0f %% (", e->change > 0 ? "slowed" :
+			"sped up", 100 * fabs(e->change));
+		for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS;
+		     r++)
+			fprintf(f, "%s%s", r ? ", " : "",
+				ds->regions[e->regions[r]].name);
+		fprintf(f, "%s): the machine, not the code\n",
+			e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." : "");
+	}
+}
+
 static void text_report(FILE *f, const struct sbt_dataset *ds,
 			const struct sbt_result *res,
 			const struct sbt_report_opts *o)
@@ -162,6 +196,7 @@ static void text_report(FILE *f, const struct sbt_dataset *ds,
 			g->st.median, g->st.mean, g->st.std, g->st.cv,
 			g->st.p99, g->st.max);
 	}
+	text_machine(f, ds, res);
 	fprintf(f, "\nverdicts (findings first; t_diff: the smallest difference "
 		"one sample tells apart,\n  t_min: the shortest region one "
 		"sample times to 1 %%):\n");
@@ -277,6 +312,8 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 		p->transient_n);
 	json_num(f, "transient_max_rel", p->ntransients ? p->transient_max :
 		 NAN, 0);
+	fprintf(f, "\"machine_changes\": %d, \"machine_samples\": %zu, ",
+		g->machine_changes, g->machine_n);
 	fprintf(f, "\"flagged\": %s, ", g->flagged ? "true" : "false");
 	json_num(f, "delta_ns", g->delta_ns, 0);
 	json_num(f, "delta_rel", g->delta_rel, 0);
@@ -384,11 +421,10 @@ static void json_report(FILE *f, const struct sbt_dataset *ds,
 		fputs("}, \"phases\": [", f);
 		for (int p = 0; p < g->phases.nphases; p++) {
 			const struct sbt_phase *ph = &g->phases.ph[p];
-			static const char *const kind[] = { "level", "warm-up",
-							    "transient" };
 			fprintf(f, "%s{\"kind\": \"%s\", \"first\": %zu, "
-				"\"n\": %zu, ", p ? ", " : "", kind[ph->kind],
-				ph->first, ph->n);
+				"\"n\": %zu, \"machine\": %s, ", p ? ", " : "",
+				sbt_phase_kind_name(ph->kind), ph->first, ph->n,
+				ph->machine ? "true" : "false");
 			json_num(f, "t_begin_ns", ph->t_begin_ns, 0);
 			json_num(f, "t_end_ns", ph->t_end_ns, 0);
 			json_num(f, "median_ns", ph->median_ns, 1);
@@ -407,6 +443,25 @@ static void json_report(FILE *f, const struct sbt_dataset *ds,
 				      sizeof sym);
 		fputs("\"site\": ", f); json_str(f, sym);
 		fputs("}", f);
+	}
+	fputs("\n], \"machine_events\": [", f);
+	for (size_t i = 0; i < res->nev; i++) {
+		const struct sbt_machine_event *e = &res->ev[i];
+		fprintf(f, "%s{\"source\": %u, ", i ? ",\n  " : "\n  ",
+			e->source);
+		json_num(f, "t_ms", e->t_ns / 1e6, 0);
+		if (e->cpu != SBT_CPU_UNKNOWN)
+			fprintf(f, "\"cpu\": %u, ", e->cpu);
+		else
+			fputs("\"cpu\": null, ", f);
+		json_num(f, "change", e->change, 0);
+		fprintf(f, "\"nregions\": %d, \"regions\": [", e->nregions);
+		for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS;
+		     r++) {
+			fputs(r ? ", " : "", f);
+			json_str(f, ds->regions[e->regions[r]].name);
+		}
+		fputs("]}", f);
 	}
 	fputs("\n]}\n", f);
 	sbt_symbolize_end();

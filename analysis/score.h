@@ -1,5 +1,5 @@
 /*
- * score.h - the per-region verdict (SPEC section 4): can this region be
+ * score.h - the per-region verdict: can this region be
  * timed to 1 % (t_min), does its time vary beyond what the timer can tell
  * apart (t_diff), and what are its distinct modes.
  *
@@ -22,7 +22,7 @@
 #define SBT_SCORE_TRIM        0.10  /* trimmed mean of a population         */
 #define SBT_SCORE_Z           3.29  /* population confidence: 99.9 %, 2-sided */
 
-/* What the analytic model (SPEC section 4) makes of one noise sample. */
+/* What the analytic model (score.c) makes of one noise sample. */
 struct sbt_noise_est {
 	size_t n;            /* probes used (after the OS screen)           */
 	size_t screened;     /* probes dropped as OS noise                  */

@@ -3,9 +3,10 @@
  * first, then what the timer can resolve.
  *
  * Findings, in this order: steps over time, modes, a group that differs
- * from the others (--by), a spread broader than the timer's noise, then
- * the warm-up and transient excursions (named, not alarms: a warm-up is
- * the process's, an excursion is short and returns).  Precision comes
+ * from the others (--by), a spread broader than the timer's noise; then
+ * the shifts it shared with other regions (the machine's, machine.c), the
+ * warm-up and transient excursions (named, not alarms: a warm-up is the
+ * process's, an excursion is short and returns).  Precision comes
  * last and never hides a finding: "too short to time to 1 %" is about a
  * single sample, while a population of N samples resolves shifts of its
  * typical time far below t_diff (score.c: the two resolutions).
@@ -82,6 +83,34 @@ static void precision(struct out *o, const struct sbt_score *s)
 		put(o, "; one sample cannot be timed to 1 %% (t_min %s)", b);
 }
 
+/* The changes it shared with other regions: listed, not counted as its
+ * own findings. */
+static void machine(struct out *o, const struct sbt_group *g)
+{
+	const struct sbt_phases *p = &g->phases;
+	int shown = 0;
+
+	put(o, "; with the machine, not the code:");
+	if (!g->machine_changes) {
+		put(o, " the other regions ran shifted during %zu of its "
+		    "samples, left out", g->machine_n);
+		return;
+	}
+	for (int k = 1; k < p->nphases; k++) {
+		double m0 = p->ph[k - 1].median_ns, m1 = p->ph[k].median_ns;
+		if (!p->ph[k].machine)
+			continue;
+		if (shown++ == 4) {
+			put(o, " ...");
+			break;
+		}
+		put(o, "%s %+.0f %% at %.4g ms", shown > 1 ? "," : "",
+		    100 * (m1 - m0) / m0, p->ph[k].t_begin_ns / 1e6);
+	}
+	if (g->machine_n)
+		put(o, " (%zu samples left out)", g->machine_n);
+}
+
 void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 {
 	const struct sbt_score *s = &g->score;
@@ -111,7 +140,7 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	if (g->flagged) {
 		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
 		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		put(&o, "%sthis %s is %.1f %% %s than the others (%s; "
+		put(&o, "%sthis %s is %.1f %% %s than the others' median (%s; "
 		    "resolution %s)", f++ ? "; " : "", by_word(by),
 		    100 * fabs(g->delta_rel), g->delta_ns > 0 ? "slower" :
 		    "faster", a, b);
@@ -125,7 +154,10 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	g->nfindings = f;
 	g->score.variation = f > 0;     /* the alarm: something was found */
 	if (f == 0)
-		put(&o, "no variation found");
+		put(&o, g->machine_changes || g->machine_n ?
+		    "no variation of its own" : "no variation found");
+	if (g->machine_changes || g->machine_n)
+		machine(&o, g);
 	if (p->warmup_n || p->ntransients) {
 		struct sbt_phases q = *p;
 		q.nsteps = 0;           /* steps were said above */

@@ -23,11 +23,11 @@ clock.  Never the tool's own t_diff: an inflated t_diff must not make a
 miss look excused.
 
 usage: accuracy.py BUILD_DIR [--reps N] [--n SAMPLES] [--cpu C]
-                   [--no-load] [--check]
+                   [--no-load] [--check] [-v] [--keep DIR]
   --check: exit 1 unless recall is 100 % for gaps >= 4 units, no control
   raises an alarm and every step is placed within 5 % (quiet and loaded).
 """
-import argparse, json, os, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
 BASE_NS = 300.0
 GAPS = [1, 2, 4, 10, 30]
@@ -47,7 +47,8 @@ def run_one(a, d, mode, gap_ns, share, seed):
     planted = json.loads(p.stdout)
     out = subprocess.run([a.analyze, "--format", "json", "--no-symbols",
                           log], check=True, capture_output=True, text=True)
-    r = json.loads(out.stdout)["regions"][0]
+    r = next(g for g in json.loads(out.stdout)["regions"]
+             if g["name"] == "acc")
     return planted, r
 
 
@@ -86,6 +87,12 @@ def matrix(a, d, unit, loaded):
             mode = "const" if kind == "control" else kind
             planted, r = run_one(a, d, mode, g * unit, s, seed)
             ok, why = judge(kind, g * unit, s, planted, r)
+            if a.keep and ok == (kind == "control"):
+                os.makedirs(a.keep, exist_ok=True)
+                shutil.copy(os.path.join(d, "acc-%d.log" % seed),
+                            os.path.join(a.keep, "%s-%s-%s-%s-%d.log" % (
+                                "loaded" if loaded else "quiet", kind, g, s,
+                                seed)))
             hits += ok
             whys.append(why)
         rows.append((kind, g, s, hits, whys))
@@ -101,6 +108,8 @@ def main():
     ap.add_argument("--no-load", action="store_true")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="keep the logs of misses and false alarms here")
     a = ap.parse_args()
     b = os.path.abspath(a.build)
     a.app = os.path.join(b, "tools", "acc-app")

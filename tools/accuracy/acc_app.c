@@ -9,7 +9,11 @@
  *             BASE_NS + GAP_NS (a second mode);
  *      step:  the first SHARE*N calls do BASE_NS, the rest BASE_NS + GAP_NS;
  *      const: every call does BASE_NS (GAP_NS and SHARE ignored).
- * The region is "acc".  Work is a chain of dependent adds whose speed is
+ * The region is "acc"; each call is followed by one of "ref", the same
+ * BASE_NS of work every time: what the machine does to both (a core
+ * clock change, a co-runner on the host) shows in both at once, which
+ * is how the analyzer tells the machine's shifts from the code's.
+ * Work is a chain of dependent adds whose speed is
  * measured at startup (the core clock is not fixed on every machine), so
  * the gap is planted in ns, not in adds.  Prints one JSON line with what
  * was planted, and the timer's step: the larger of the clock's quantum
@@ -141,6 +145,9 @@ int main(int argc, char **argv)
 		SBT_MARKER_START("acc");
 		x = chain(x, k);
 		SBT_MARKER_STOP("acc");
+		SBT_MARKER_START("ref");
+		x = chain(x, k0);
+		SBT_MARKER_STOP("ref");
 	}
 	SBT_MARKER_CLOSE;
 	printf("{\"mode\": \"%s\", \"ns_per_step\": %.4f, \"steps\": [%ld, %ld],"

@@ -1,0 +1,399 @@
+/*
+ * machine.c - shifts that are the machine's, not the code's.
+ *
+ * When a core's clock changes, or a co-runner on the host takes part of
+ * it, every region running there slows or speeds up at the same instant.
+ * Each region's phase detector (phase.c) sees that as a change of its
+ * own; only the coincidence tells who did it.  So: every change between
+ * neighbouring phases of every group of one process is a candidate; two
+ * candidates coincide when their instants are within both detectors'
+ * resolution and they go the same way; a cluster of coinciding changes
+ * in two or more distinct regions is a machine event.  A single region
+ * cannot tell, so it is never blamed on the machine.
+ *
+ * Resolution.  A cut found by the rank test is placed to within a few
+ * samples; SBT_MACHINE_SAMPLES of its group's mean spacing is the window
+ * (20 samples: a 300 ns region called back to back resolves ~15 us, a
+ * region called once a millisecond 20 ms).
+ *
+ * Moments.  A machine that changes speed every few hundred microseconds
+ * gives more changes than phases are reported (SBT_PHASE_MAX); so each
+ * sample is also judged by its neighbours: the median relative time
+ * (time / its group's median) of the SBT_MACHINE_NEAR nearest samples of
+ * OTHER regions of its thread that are steady witnesses (half of their
+ * samples within twice their smallest finding: a bimodal region's median
+ * sits on either mode, and says nothing of the machine).  When that is off by more than twice their
+ * smallest finding, the machine was shifted at that moment, and if the
+ * sample itself is off the same way by its own smallest finding, it is
+ * marked too.  Both must move: a neighbour's own bimodality (a median of
+ * 9 of a 50/50 mixture lands on either mode) does not mark a constant
+ * region, nor does a constant neighbour mark a region's own slow mode.
+ * A region alone in its thread is never marked: one region cannot tell.
+ *
+ * Then each group separates what followed the machine from its own.
+ * Its own level is, at first, the level where the machine left it most
+ * (until its first change that is not the machine's), then the level of
+ * its last unshifted phase.  A phase off that level and entered through a
+ * machine change (or left through one, for the first), and any phase
+ * after it until the level returns, is a shifted period (SBT_PH_MACHINE); its samples are marked SBT_SF_MACHINE
+ * and left out of the group's own scoring, as warm-ups and excursions
+ * are, and its steps and excursions are named again without them.
+ */
+#include "analyze.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SBT_MACHINE_SAMPLES 20.0
+#define SBT_MACHINE_NEAR    9
+
+struct change {
+	double t_ns, tol_ns;   /* instant, and the detector's resolution */
+	double rel;            /* (after - before) / before               */
+	uint32_t group;        /* index into res->g                       */
+	int phase;             /* the phase it starts                     */
+};
+
+static int cmp_change(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return (x->group > y->group) - (x->group < y->group);
+}
+
+/* The changes of one group's phases, appended to c[*n]. */
+static void collect(const struct sbt_group *g, uint32_t gi,
+		    struct change *c, size_t *n)
+{
+	const struct sbt_phases *p = &g->phases;
+	const struct sbt_phase *first = &p->ph[0], *last;
+	double span, tol;
+	size_t total = 0;
+
+	if (p->nphases < 2)
+		return;
+	last = &p->ph[p->nphases - 1];
+	for (int k = 0; k < p->nphases; k++)
+		total += p->ph[k].n;
+	span = last->t_end_ns - first->t_begin_ns;
+	tol = SBT_MACHINE_SAMPLES * span / (double)(total > 1 ? total - 1 : 1);
+	for (int k = 1; k < p->nphases; k++) {
+		double m0 = p->ph[k - 1].median_ns, m1 = p->ph[k].median_ns;
+		if (!(m0 > 0))
+			continue;
+		c[(*n)++] = (struct change){
+			.t_ns = p->ph[k].t_begin_ns, .tol_ns = tol,
+			.rel = (m1 - m0) / m0, .group = gi, .phase = k,
+		};
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Turn the cluster m[0..n) (changes of distinct groups) into an event if
+ * it spans two regions: 1 if it did, 0 if not, -1 on allocation failure. */
+static int event(struct sbt_result *res, const struct change *const *m,
+		 size_t n, size_t *cap)
+{
+	struct sbt_machine_event e = { 0 };
+	double rel[64];
+	size_t nrel = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = res->g[m[i]->group].region;
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = res->g[m[j]->group].region == r;
+		if (seen)
+			continue;
+		if (e.nregions < SBT_MACHINE_MAX_REGIONS)
+			e.regions[e.nregions] = r;
+		e.nregions++;
+	}
+	if (e.nregions < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct sbt_group *g = &res->g[m[i]->group];
+		g->phases.ph[m[i]->phase].machine = 1;
+		g->machine_changes++;
+		if (nrel < sizeof rel / sizeof rel[0])
+			rel[nrel++] = m[i]->rel;
+	}
+	qsort(rel, nrel, sizeof rel[0], cmp_double);
+	e.source = res->g[m[0]->group].source;
+	e.t_ns = m[0]->t_ns;
+	e.cpu = res->g[m[0]->group].phases.ph[m[0]->phase].cpu;
+	e.change = nrel % 2 ? rel[nrel / 2] :
+		   0.5 * (rel[nrel / 2 - 1] + rel[nrel / 2]);
+	if (res->nev == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		void *p = realloc(res->ev, nc * sizeof *res->ev);
+		if (!p)
+			return -1;
+		res->ev = p, *cap = nc;
+	}
+	res->ev[res->nev++] = e;
+	return 1;
+}
+
+/* Cluster the changes of one source, c[0..n) sorted by time: a cluster
+ * takes, from its earliest change on, every change not yet taken that
+ * lies within both resolutions, goes the same way and belongs to a
+ * group not in it yet. */
+static int cluster(struct sbt_result *res, const struct change *c,
+		   size_t n, size_t *cap)
+{
+	const struct change **m = malloc(n * sizeof *m);
+	uint8_t *used = calloc(n, 1);
+	double tol_max = 0;
+	int rc = 0;
+
+	if (!m || !used) {
+		free(m), free(used);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		tol_max = fmax(tol_max, c[i].tol_ns);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t k = 0;
+		if (used[i])
+			continue;
+		m[k++] = &c[i];
+		for (size_t j = i + 1; j < n && c[j].t_ns - c[i].t_ns <=
+		     c[i].tol_ns + tol_max; j++) {
+			int dup = 0;
+			if (used[j] || (c[j].rel > 0) != (c[i].rel > 0) ||
+			    c[j].t_ns - c[i].t_ns > c[i].tol_ns + c[j].tol_ns)
+				continue;
+			for (size_t q = 0; q < k && !dup; q++)
+				dup = m[q]->group == c[j].group;
+			if (!dup) {
+				used[j] = 1;
+				m[k++] = &c[j];
+			}
+		}
+		rc = event(res, m, k, cap);
+		if (rc == 0)            /* no event: the others stay free */
+			for (size_t q = 1; q < k; q++)
+				used[m[q] - c] = 0;
+		rc = rc < 0 ? -1 : 0;
+	}
+	free(m), free(used);
+	return rc;
+}
+
+/* The level of phases [0, end) that holds the most samples, phases
+ * within `shift` of each other counting as one level. */
+static double common_level(const struct sbt_phases *p, int end,
+			   double shift)
+{
+	double best = p->ph[0].median_ns;
+	size_t most = 0;
+
+	for (int i = 0; i < end; i++) {
+		size_t n = 0;
+		for (int j = 0; j < end; j++)
+			if (fabs(p->ph[j].median_ns - p->ph[i].median_ns) < shift)
+				n += p->ph[j].n;
+		if (n > most)
+			most = n, best = p->ph[i].median_ns;
+	}
+	return best;
+}
+
+/* Mark the samples of g's shifted periods (see the top comment). */
+static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
+		 struct sbt_group *g)
+{
+	struct sbt_phases *p = &g->phases;
+	double own, shift = p->min_shift_ns;
+	int in[SBT_PHASE_MAX] = { 0 }, any = 0, end = 1;
+
+	/* own: the group's level before its first change of its own, where
+	 * the machine spent most samples; then the level of the last phase
+	 * the machine did not shift */
+	while (end < p->nphases && p->ph[end].machine)
+		end++;
+	own = common_level(p, end, shift);
+	for (int k = 0; k < p->nphases; k++) {
+		int off = fabs(p->ph[k].median_ns - own) >= shift;
+		if (k == 0)
+			in[k] = off && p->nphases > 1 && p->ph[1].machine;
+		else
+			in[k] = off && (p->ph[k].machine || in[k - 1]);
+		if (!in[k])
+			own = p->ph[k].median_ns;
+		any |= in[k];
+	}
+	if (!any)
+		return;
+	size_t total = 0;
+	for (int k = 0; k < p->nphases; k++) {
+		total += p->ph[k].n;
+		if (in[k])
+			p->ph[k].kind = SBT_PH_MACHINE;
+	}
+	sbt_phase_classify(p, total, shift);  /* its own steps, excursions */
+	const uint32_t *idx = res->order + g->first;
+	for (size_t i = 0; i < g->n; i++) {
+		struct sbt_sample *s = &ds->s[idx[i]];
+		if (s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED) ||
+		    s->source != g->source)
+			continue;
+		for (int k = 0; k < p->nphases; k++)
+			if (in[k] && s->t_ns >= p->ph[k].t_begin_ns &&
+			    s->t_ns <= p->ph[k].t_end_ns) {
+				s->flags |= SBT_SF_MACHINE;
+				g->machine_n++;
+				break;
+			}
+	}
+}
+
+/* One kept sample of a source, for the neighbour test. */
+struct near {
+	double t_ns;
+	double rel;            /* time / its group's median               */
+	double thr;            /* 2 min_shift / median of its group       */
+	uint32_t thread, region, sample, group;
+	int witness;           /* its group is steady: p25..p75 within
+				  2 min_shift                             */
+};
+
+static int cmp_near(const void *a, const void *b)
+{
+	const struct near *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+/* Median relative time of the SBT_MACHINE_NEAR witness samples of other
+ * regions nearest to e[i] in its thread (e[lo..hi) is the thread), and
+ * their threshold; NAN when there are fewer close by. */
+static double neighbours(const struct near *e, size_t lo, size_t hi,
+			 size_t i, double *thr)
+{
+	double r[SBT_MACHINE_NEAR], t[SBT_MACHINE_NEAR];
+	size_t a = i, b = i + 1, scanned = 0;
+	int k = 0;
+
+	/* bounded: a thread without witnesses costs 64 looks a sample */
+	while (k < SBT_MACHINE_NEAR && (a > lo || b < hi) &&
+	       scanned++ < 64 * SBT_MACHINE_NEAR) {
+		size_t j;
+		if (b >= hi || (a > lo && e[i].t_ns - e[a - 1].t_ns <=
+				e[b].t_ns - e[i].t_ns))
+			j = --a;
+		else
+			j = b++;
+		if (e[j].region == e[i].region || !e[j].witness)
+			continue;
+		r[k] = e[j].rel, t[k] = e[j].thr, k++;
+	}
+	if (k < SBT_MACHINE_NEAR)
+		return NAN;
+	qsort(r, (size_t)k, sizeof r[0], cmp_double);
+	qsort(t, (size_t)k, sizeof t[0], cmp_double);
+	*thr = t[k / 2];
+	return r[k / 2];
+}
+
+/* Mark the samples of source src taken while the other regions of their
+ * thread ran shifted (see the top comment). */
+static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
+			uint32_t src)
+{
+	struct near *e;
+	size_t n = 0;
+
+	for (size_t k = 0; k < res->ngroups; k++)
+		if (res->g[k].source == src)
+			n += res->g[k].n;
+	if (n == 0)
+		return 0;
+	if (!(e = malloc(n * sizeof *e)))
+		return -1;
+	n = 0;
+	for (size_t k = 0; k < res->ngroups; k++) {
+		const struct sbt_group *g = &res->g[k];
+		double med = g->st.median, shift = g->phases.min_shift_ns;
+		if (!(med > 0) || !(shift > 0))
+			continue;
+		/* a witness of the machine's state must be steady itself */
+		int witness = g->iqr_ns <= 2 * shift;
+		for (size_t i = 0; i < g->n; i++) {
+			uint32_t ix = res->order[g->first + i];
+			const struct sbt_sample *s = &ds->s[ix];
+			if (s->source != src ||
+			    s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED))
+				continue;
+			e[n++] = (struct near){
+				.t_ns = s->t_ns,
+				.rel = (s->ns - g->te_ns) / med,
+				.thr = 2 * shift / med, .thread = s->thread,
+				.region = s->region, .sample = ix,
+				.group = (uint32_t)k, .witness = witness,
+			};
+		}
+	}
+	qsort(e, n, sizeof *e, cmp_near);
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && e[hi].thread == e[lo].thread; hi++)
+			;
+		for (size_t i = lo; i < hi; i++) {
+			double thr, f = neighbours(e, lo, hi, i, &thr);
+			struct sbt_sample *s = &ds->s[e[i].sample];
+			double own = e[i].rel - 1;
+			if (!(fabs(f - 1) > thr) || s->flags & SBT_SF_MACHINE ||
+			    !(fabs(own) > e[i].thr / 2) || (own > 0) != (f > 1))
+				continue;
+			s->flags |= SBT_SF_MACHINE;
+			res->g[e[i].group].machine_n++;
+		}
+	}
+	free(e);
+	return 0;
+}
+
+int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res)
+{
+	struct change *c;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	res->ev = NULL, res->nev = 0;
+	for (size_t k = 0; k < res->ngroups; k++) {
+		res->g[k].machine_changes = 0;
+		res->g[k].machine_n = 0;
+		n += res->g[k].phases.nphases;
+	}
+	if (!(c = malloc((n ? n : 1) * sizeof *c)))
+		return -1;
+	/* one source at a time: only its groups share a clock */
+	for (uint32_t src = 0; src < ds->nsources && rc == 0; src++) {
+		size_t m = 0;
+		for (size_t k = 0; k < res->ngroups; k++)
+			if (res->g[k].source == src)
+				collect(&res->g[k], (uint32_t)k, c, &m);
+		if (m < 2)
+			continue;
+		qsort(c, m, sizeof *c, cmp_change);
+		rc = cluster(res, c, m, &cap);
+	}
+	free(c);
+	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
+		if (res->g[k].machine_changes)
+			mark(ds, res, &res->g[k]);
+	for (uint32_t src = 0; src < ds->nsources && rc == 0; src++)
+		rc = mark_moments(ds, res, src);
+	return rc;
+}
