@@ -21,9 +21,12 @@
 #define CSV_MAX_LINE   (1u << 20)
 #define CSV_MAX_FIELDS 256
 
-enum { COL_REGION, COL_NS, COL_CYCLES, COL_THREAD, NCOL };
+/* t_ns (start time, ns) orders samples in time for phases and machine
+ * events; without it, the file's order is the time order. */
+enum { COL_REGION, COL_NS, COL_CYCLES, COL_THREAD, COL_T_NS, COL_CPU,
+       NCOL };
 static const char *const col_name[NCOL] = { "region", "ns", "cycles",
-					     "thread" };
+					     "thread", "t_ns", "cpu" };
 
 struct field { char *p; size_t len; };
 
@@ -145,7 +148,7 @@ static int header(char *line, size_t len, unsigned long ln, int *col,
 			}
 	if (col[COL_REGION] < 0 || col[COL_NS] < 0) {
 		fail(err, errlen, ln, "header must name the columns 'region' "
-		     "and 'ns' (optional: cycles, thread)");
+		     "and 'ns' (optional: cycles, thread, t_ns, cpu)");
 		return -1;
 	}
 	return 0;
@@ -177,8 +180,8 @@ static int row(struct sbt_dataset *ds, uint32_t source, const int *col,
 		fail(err, errlen, ln, "empty region name");
 		return -1;
 	}
-	double ns, cycles = 0;
-	uint32_t thread = 0;
+	double ns, cycles = 0, t_ns = 0;
+	uint32_t thread = 0, cpu = SBT_CPU_UNKNOWN;
 	if (parse_double(&f[col[COL_NS]], &ns)) {
 		fail(err, errlen, ln, "ns '%.40s' is not a finite number",
 		     f[col[COL_NS]].p);
@@ -192,6 +195,18 @@ static int row(struct sbt_dataset *ds, uint32_t source, const int *col,
 	if (col[COL_THREAD] >= 0 && parse_u32(&f[col[COL_THREAD]], &thread)) {
 		fail(err, errlen, ln, "thread '%.40s' is not an integer in "
 		     "[0, 2^32)", f[col[COL_THREAD]].p);
+		return -1;
+	}
+	if (col[COL_T_NS] >= 0 && (parse_double(&f[col[COL_T_NS]], &t_ns) ||
+				   t_ns < 0)) {
+		fail(err, errlen, ln, "t_ns '%.40s' is not a finite number "
+		     ">= 0", f[col[COL_T_NS]].p);
+		return -1;
+	}
+	if (col[COL_CPU] >= 0 && (parse_u32(&f[col[COL_CPU]], &cpu) ||
+				  cpu >= SBT_CPU_UNKNOWN)) {
+		fail(err, errlen, ln, "cpu '%.40s' is not an integer in "
+		     "[0, %u)", f[col[COL_CPU]].p, SBT_CPU_UNKNOWN);
 		return -1;
 	}
 	if (*lastreg < 0 || strcmp(*last, name->p) != 0) {
@@ -220,6 +235,8 @@ static int row(struct sbt_dataset *ds, uint32_t source, const int *col,
 	s->ns = ns;
 	s->cycles = cycles;
 	s->thread = thread;
+	s->t_ns = t_ns;
+	s->cpu_start = s->cpu_stop = (uint16_t)cpu;
 	if (thread > *maxthread)
 		*maxthread = thread;
 	return 0;

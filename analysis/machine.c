@@ -79,6 +79,8 @@ static void collect(const struct sbt_group *g, uint32_t gi,
 	for (int k = 0; k < p->nphases; k++)
 		total += p->ph[k].n;
 	span = last->t_end_ns - first->t_begin_ns;
+	if (!(span > 0))
+		return;         /* no time base (CSV without t_ns) */
 	tol = SBT_MACHINE_SAMPLES * span / (double)(total > 1 ? total - 1 : 1);
 	for (int k = 1; k < p->nphases; k++) {
 		double m0 = p->ph[k - 1].median_ns, m1 = p->ph[k].median_ns;

@@ -42,7 +42,8 @@
  * (se: Tukey-McLaughlin, from the winsorized variance; trimming keeps the
  * OS's survivors from inflating it).  On a quantized clock a mean moves
  * with a sub-quantum shift only if the readings dither across ticks: when
- * the winsorized std is under q/2 they do not, and the resolution is q.
+ * the winsorized std is under q/4 (two ticks, < 7 % on the rarer) they
+ * hardly do, and the resolution is q.
  * Findings (mode separations, steps, slow groups) must also be worth
  * telling: at least min_shift = min(t_diff, eps median), but a quantum -
  * see sbt_min_shift().  So with 10^4 samples a step of a few quanta is
@@ -90,7 +91,8 @@
  * interpolated quantiles keep it a multiple of the quantum on quantized
  * data, so a constant region read on two adjacent ticks has spread q =
  * t_diff: no variation.  The spread is judged against the probes' own
- * p1..p99 spread: the excess (spread - noise spread) beyond max(t_diff,
+ * p1..p99 spread: the excess (spread - noise spread - q: a duration
+ * spans one tick more than an empty pair, as above) beyond max(t_diff,
  * eps median) is a broad distribution, a finding without modes.
  *
  * Modes.  A Gaussian kernel density with sigma = max(t_diff, 1.5 q)/2.
@@ -773,7 +775,7 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 	/* no dither across ticks: a sub-quantum shift may not move a reading
 	 * (winsorized std = se (1 - 2 trim) sqrt(n)) */
 	if (o->quantum_ns > 0 && o->trim_se_ns * (1 - 2 * SBT_SCORE_TRIM) *
-	    sqrt((double)n) < o->quantum_ns / 2)
+	    sqrt((double)n) < o->quantum_ns / 4)
 		o->shift_resolution_ns = fmax(o->shift_resolution_ns,
 					      o->quantum_ns);
 	if (isfinite(o->t_diff_ns)) {
@@ -786,9 +788,10 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 			goto oom;
 		/* broad: the samples spread wider than the timer's own noise
 		 * by more than one sample can tell and more than 1 % */
-		o->excess_ns = isfinite(o->noise_spread_ns) ?
-			       fmax(0, o->variation_ns - o->noise_spread_ns) :
-			       o->variation_ns;
+		o->excess_ns = fmax(0, o->variation_ns -
+				    (isfinite(o->noise_spread_ns) ?
+				     o->noise_spread_ns : 0) -
+				    (o->quantum_ns > 0 ? o->quantum_ns : 0));
 		o->broad = o->excess_ns > fmax(o->t_diff_ns,
 					       eps * fabs(o->median_ns));
 		o->variation = o->broad || o->nmodes >= 2;

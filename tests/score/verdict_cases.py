@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""verdict_cases.py - what the verdict finds, end to end through sbt-analyze,
+on synthetic samples given as CSV (known truth, no timing of this machine):
+
+  mode        10^4 samples of a 300 ns region read through a 10 ns clock,
+              10 % of them one 100 ns further: two modes with those shares;
+  step        a step of 4 quanta (300 -> 340 ns) halfway: found there;
+  constant    the same without either: no finding;
+  ranks       8 groups of a 1 us region, one 2 % slower: that one flagged,
+              and 8 identical: none flagged (--by thread);
+  machine     three regions slow by 5 % over the same window and a fourth
+              shifts alone elsewhere: machine events (the slowdown, the
+              recovery) naming the three,
+              the fourth's step its own, the three with no finding of
+              their own;
+  bad input   a t_ns or cpu field that is not a number: a clear message
+              naming the line, a failing exit status.
+
+usage: verdict_cases.py SBT_ANALYZE
+"""
+import json, os, random, subprocess, sys, tempfile
+
+Q = 10.0                     # the clock's quantum, ns
+fails = []
+
+
+def read(v, rnd):
+    """v ns read through a Q ns clock at a random phase."""
+    return Q * int((v + Q * rnd.random()) // Q)
+
+
+def analyze(ana, rows, *args, cols="region,ns,t_ns,thread,cpu"):
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+        f.write(cols + "\n")
+        for r in rows:
+            f.write(",".join(str(x) for x in r) + "\n")
+        path = f.name
+    try:
+        p = subprocess.run([ana, "--input-format", "csv", "--format", "json",
+                            *args, path], capture_output=True, text=True)
+    finally:
+        os.unlink(path)
+    return p
+
+
+def regions(p):
+    if p.returncode != 0:
+        raise SystemExit("sbt-analyze failed: %s" % p.stderr)
+    d = json.loads(p.stdout)
+    return d, {(r["name"], r.get("thread")): r for r in d["regions"]}
+
+
+def check(cond, what, r=None):
+    if not cond:
+        fails.append(what + (": %r" % r["verdict"] if r else ""))
+
+
+def one_region(ana, kind, seed):
+    rnd = random.Random(seed)
+    rows = []
+    for i in range(10000):
+        v = 300 + rnd.gauss(0, 2)
+        if kind == "mode" and rnd.random() < 0.1:
+            v += 100
+        if kind == "step" and i >= 5000:
+            v += 4 * Q
+        rows.append(("r", read(v, rnd), 1000.0 * i, 0, 1))
+    _, g = regions(analyze(ana, rows))
+    return g[("r", None)]
+
+
+def test_one_region(ana):
+    for seed in range(5):
+        r = one_region(ana, "constant", seed)
+        check(not r["variation"], "constant %d: a finding" % seed, r)
+        r = one_region(ana, "mode", seed)
+        c = [m["center_ns"] for m in r["modes"]]
+        check(r["variation"] and len(c) == 2 and 90 <= c[1] - c[0] <= 110
+              and abs(r["modes"][1]["share"] - 0.1) < 0.02,
+              "mode %d: want 2 modes 100 ns apart, 10 %%" % seed, r)
+        check(r["verdict"].startswith("2 modes"),
+              "mode %d: the verdict does not lead with it" % seed, r)
+        r = one_region(ana, "step", seed)
+        st = r["steps"]
+        check(len(st) == 1 and abs(st[0]["t_ns"] - 5e6) < 2.5e5 and
+              30 <= st[0]["to_ns"] - st[0]["from_ns"] <= 50,
+              "step %d: want one step of 40 ns at 5 ms" % seed, r)
+
+
+def test_ranks(ana):
+    for slow in (3, None):
+        rnd = random.Random(7)
+        rows = []
+        for t in range(8):
+            base = 1000 * (1.02 if t == slow else 1.0)
+            for i in range(5000):
+                rows.append(("solve", read(base + rnd.gauss(0, 5), rnd),
+                             1000.0 * i, t, t))
+        d, g = regions(analyze(ana, rows, "--by", "thread"))
+        flagged = sorted(int(r["thread"]) for r in d["regions"] if r["flagged"])
+        want = [slow] if slow is not None else []
+        check(flagged == want, "ranks: flagged %r, want %r" % (flagged, want))
+        if slow is not None:
+            r = g[("solve", str(slow))]
+            check("slower than the others" in r["verdict"] and
+                  abs(r["delta_rel"] - 0.02) < 0.005,
+                  "ranks: the slow one's verdict", r)
+
+
+def test_machine(ana):
+    rnd = random.Random(11)
+    rows = []
+    base = {"a": 300, "b": 500, "c": 800, "d": 400}
+    for i in range(20000):
+        t = 1000.0 * i
+        for name, b in base.items():
+            v = b + rnd.gauss(0, 1)
+            if name != "d" and 8e6 <= t < 12e6:
+                v *= 1.05            # the machine, for everyone
+            if name == "d" and t >= 15e6:
+                v += 40              # d's own step
+            rows.append((name, read(v, rnd), t + 250 * "abcd".index(name),
+                         0, 1))
+    d, g = regions(analyze(ana, rows))
+    ev = d.get("machine_events", [])
+    # the slowdown at 8 ms and the recovery at 12 ms, each seen by a, b, c
+    want = [(8, 0.05), (12, -0.05)]
+    got = [(e["t_ms"], e["change"], sorted(e["regions"]), e["cpu"])
+           for e in ev]
+    check(len(got) == 2 and all(
+        abs(g[0] - w[0]) < 0.2 and abs(g[1] - w[1]) < 0.015 and
+        g[2] == ["a", "b", "c"] and g[3] == 1 for g, w in zip(got, want)),
+        "machine: want events at 8 and 12 ms naming a, b, c; got %r" % ev)
+    check(not any("d" in e["regions"] for e in ev),
+          "machine: d's own step counted as the machine's: %r" % ev)
+    for name in "abc":
+        r = g[(name, None)]
+        check(not r["variation"] and r["machine_changes"] >= 1,
+              "machine: %s should have no finding of its own" % name, r)
+    r = g[("d", None)]
+    check(len(r["steps"]) == 1 and abs(r["steps"][0]["t_ns"] - 15e6) < 3e5,
+          "machine: d's own step at 15 ms", r)
+
+
+def test_bad_input(ana):
+    for bad, what in ((("r", 300, "soon", 0, 1), "t_ns 'soon'"),
+                      (("r", 300, 5, 0, 70000), "cpu '70000'")):
+        p = analyze(ana, [("r", 300, 1, 0, 1), bad])
+        check(p.returncode != 0 and "line 3" in p.stderr and
+              what in p.stderr,
+              "bad input: want a message naming line 3 and %s, got %r"
+              % (what, p.stderr))
+
+
+def main():
+    ana = os.path.abspath(sys.argv[1])
+    test_one_region(ana)
+    test_ranks(ana)
+    test_machine(ana)
+    test_bad_input(ana)
+    for f in fails:
+        print("FAIL:", f, file=sys.stderr)
+    print("verdict cases: %s" % ("FAILED" if fails else "ok"))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
