@@ -273,10 +273,17 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	if (sbt_score_metrics(v, k, y, np, in, &g->score) != 0)
 		return -1;
 	g->iqr_ns = k ? v[k - 1 - k / 4] - v[k / 4] : NAN;
-	sbt_stats(v, k, &g->st);            /* reorders v */
 	in->quantum_ns = g->score.quantum_ns;
-	in->min_shift_ns = sbt_min_shift(g->score.t_diff_ns, g->st.median,
+	in->min_shift_ns = sbt_min_shift(g->score.t_diff_ns, k ? (k % 2 ?
+					 v[k / 2] : 0.5 * (v[k / 2 - 1] +
+					 v[k / 2])) : NAN,
 					 g->score.quantum_ns, SBT_SCORE_EPS);
+	/* Scored now, while v is sorted; a group that turns out to have a
+	 * warm-up, an excursion or a machine shift is scored again on its
+	 * steady samples (score_group). */
+	if (sbt_score_group(v, k, y, np, in, &g->score) != 0)
+		return -1;
+	sbt_stats(v, k, &g->st);            /* reorders v */
 	/* Over time first: a warm-up or an excursion is not a mode. */
 	run_phases(ds, o, g, idx, in->min_shift_ns, w);
 	return 0;
@@ -395,11 +402,13 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (run_group(ds, o, g, res->order + g->first, &w, &in[k]) != 0)
 			goto out;
 	}
-	if (sbt_machine_events(ds, res) != 0)
+	if (sbt_machine_events(ds, res, gid) != 0)
 		goto out;
 	for (size_t k = 0; k < m.n; k++) {
 		struct sbt_group *g = &res->g[k];
-		if (score_group(ds, o, g, res->order + g->first, &w, &in[k]) != 0)
+		if ((g->phases.warmup_n || g->phases.transient_n ||
+		     g->machine_n) &&
+		    score_group(ds, o, g, res->order + g->first, &w, &in[k]) != 0)
 			goto out;
 	}
 	cmp_ds = ds;

@@ -83,8 +83,10 @@ struct sbt_result {
 
 /* Find machine-wide shifts among the groups' phases (machine.c): fills
  * res->ev, sets phase.machine, g->machine_*, and marks the samples of
- * shifted periods SBT_SF_MACHINE.  0, or -1 on allocation failure. */
-int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res);
+ * shifted periods SBT_SF_MACHINE.  gid[i]: the group (index into res->g)
+ * of sample i, UINT32_MAX for none.  0, or -1 on allocation failure. */
+int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
+		       const uint32_t *gid);
 
 /* Compare every group with the other groups of its region (groups.c):
  * sets flagged / delta_*.  res->g sorted as sbt_analyze leaves it. */

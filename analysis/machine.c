@@ -259,114 +259,184 @@ static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
 	}
 }
 
-/* One kept sample of a source, for the neighbour test. */
-struct near {
-	double t_ns;
-	double rel;            /* time / its group's median               */
-	double thr;            /* 2 min_shift / median of its group       */
-	uint32_t thread, region, sample, group;
-	int witness;           /* its group is steady: p25..p75 within
-				  2 min_shift                             */
+/* What the neighbour test needs of a group. */
+struct witness {
+	double med;            /* median of its kept samples              */
+	double te;             /* the cost subtracted from them           */
+	double thr;            /* 2 min_shift / med                       */
+	int steady;            /* p25..p75 within 2 min_shift: a witness  */
 };
 
-static int cmp_near(const void *a, const void *b)
+/* Sorted insertion of x into a[0..n). */
+static void insert(double *a, int n, double x)
 {
-	const struct near *x = a, *y = b;
+	int i = n;
 
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+	while (i > 0 && a[i - 1] > x) {
+		a[i] = a[i - 1];
+		i--;
+	}
+	a[i] = x;
 }
 
-/* Median relative time of the SBT_MACHINE_NEAR witness samples of other
- * regions nearest to e[i] in its thread (e[lo..hi) is the thread), and
- * their threshold; NAN when there are fewer close by. */
-static double neighbours(const struct near *e, size_t lo, size_t hi,
-			 size_t i, double *thr)
+/* The median relative time of the SBT_MACHINE_NEAR witness samples of
+ * other regions nearest to pos[i] in its thread (pos[lo..hi), in time
+ * order), and their median threshold; NAN when there are fewer close by
+ * (bounded: a thread without witnesses costs 64 looks a sample). */
+static double neighbours(const struct sbt_dataset *ds, const uint32_t *pos,
+			 const uint32_t *gof, const struct witness *w,
+			 size_t lo, size_t hi, size_t i, double *thr)
 {
+	const struct sbt_sample *x = &ds->s[pos[i]];
 	double r[SBT_MACHINE_NEAR], t[SBT_MACHINE_NEAR];
 	size_t a = i, b = i + 1, scanned = 0;
 	int k = 0;
 
-	/* bounded: a thread without witnesses costs 64 looks a sample */
 	while (k < SBT_MACHINE_NEAR && (a > lo || b < hi) &&
 	       scanned++ < 64 * SBT_MACHINE_NEAR) {
 		size_t j;
-		if (b >= hi || (a > lo && e[i].t_ns - e[a - 1].t_ns <=
-				e[b].t_ns - e[i].t_ns))
+		if (b >= hi || (a > lo && x->t_ns - ds->s[pos[a - 1]].t_ns <=
+				ds->s[pos[b]].t_ns - x->t_ns))
 			j = --a;
 		else
 			j = b++;
-		if (e[j].region == e[i].region || !e[j].witness)
+		const struct sbt_sample *y = &ds->s[pos[j]];
+		const struct witness *wy = &w[gof[pos[j]]];
+		if (y->region == x->region || !wy->steady)
 			continue;
-		r[k] = e[j].rel, t[k] = e[j].thr, k++;
+		insert(r, k, (y->ns - wy->te) / wy->med);
+		insert(t, k, wy->thr);
+		k++;
 	}
 	if (k < SBT_MACHINE_NEAR)
 		return NAN;
-	qsort(r, (size_t)k, sizeof r[0], cmp_double);
-	qsort(t, (size_t)k, sizeof t[0], cmp_double);
 	*thr = t[k / 2];
 	return r[k / 2];
 }
 
-/* Mark the samples of source src taken while the other regions of their
- * thread ran shifted (see the top comment). */
-static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
-			uint32_t src)
+static int cmp_time(const void *a, const void *b, void *arg)
 {
-	struct near *e;
-	size_t n = 0;
+	const struct sbt_dataset *ds = arg;
+	double x = ds->s[*(const uint32_t *)a].t_ns;
+	double y = ds->s[*(const uint32_t *)b].t_ns;
+	return (x > y) - (x < y);
+}
 
-	for (size_t k = 0; k < res->ngroups; k++)
-		if (res->g[k].source == src)
-			n += res->g[k].n;
-	if (n == 0)
-		return 0;
-	if (!(e = malloc(n * sizeof *e)))
-		return -1;
-	n = 0;
-	for (size_t k = 0; k < res->ngroups; k++) {
-		const struct sbt_group *g = &res->g[k];
-		double med = g->st.median, shift = g->phases.min_shift_ns;
-		if (!(med > 0) || !(shift > 0))
+/* The neighbour test over one thread's samples pos[lo..hi). */
+static int mark_thread(struct sbt_dataset *ds, struct sbt_result *res,
+		       uint32_t *pos, const uint32_t *gof,
+		       const struct witness *w, size_t lo, size_t hi)
+{
+	int sorted = 1;
+
+	for (size_t i = lo + 1; i < hi && sorted; i++)
+		sorted = ds->s[pos[i - 1]].t_ns <= ds->s[pos[i]].t_ns;
+	if (!sorted)            /* damaged or merged input: rare */
+		qsort_r(pos + lo, hi - lo, sizeof *pos, cmp_time, ds);
+	for (size_t i = lo; i < hi; i++) {
+		struct sbt_sample *s = &ds->s[pos[i]];
+		const struct witness *ws = &w[gof[pos[i]]];
+		double thr, f, own;
+		if (s->flags & SBT_SF_MACHINE || !(ws->med > 0))
 			continue;
-		/* a witness of the machine's state must be steady itself */
-		int witness = g->iqr_ns <= 2 * shift;
-		for (size_t i = 0; i < g->n; i++) {
-			uint32_t ix = res->order[g->first + i];
-			const struct sbt_sample *s = &ds->s[ix];
-			if (s->source != src ||
-			    s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED))
-				continue;
-			e[n++] = (struct near){
-				.t_ns = s->t_ns,
-				.rel = (s->ns - g->te_ns) / med,
-				.thr = 2 * shift / med, .thread = s->thread,
-				.region = s->region, .sample = ix,
-				.group = (uint32_t)k, .witness = witness,
-			};
-		}
+		own = (s->ns - ws->te) / ws->med - 1;
+		if (!(fabs(own) > ws->thr / 2))
+			continue;       /* cheap test first: it did not move */
+		f = neighbours(ds, pos, gof, w, lo, hi, i, &thr);
+		if (!(fabs(f - 1) > thr) || (own > 0) != (f > 1))
+			continue;
+		s->flags |= SBT_SF_MACHINE;
+		res->g[gof[pos[i]]].machine_n++;
 	}
-	qsort(e, n, sizeof *e, cmp_near);
-	for (size_t lo = 0, hi; lo < n; lo = hi) {
-		for (hi = lo + 1; hi < n && e[hi].thread == e[lo].thread; hi++)
-			;
-		for (size_t i = lo; i < hi; i++) {
-			double thr, f = neighbours(e, lo, hi, i, &thr);
-			struct sbt_sample *s = &ds->s[e[i].sample];
-			double own = e[i].rel - 1;
-			if (!(fabs(f - 1) > thr) || s->flags & SBT_SF_MACHINE ||
-			    !(fabs(own) > e[i].thr / 2) || (own > 0) != (f > 1))
-				continue;
-			s->flags |= SBT_SF_MACHINE;
-			res->g[e[i].group].machine_n++;
-		}
-	}
-	free(e);
 	return 0;
 }
 
-int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res)
+/* Does sample i take part in the neighbour test? */
+static int takes_part(const struct sbt_dataset *ds, const uint32_t *gof,
+		      const struct witness *w, size_t i)
+{
+	return gof[i] != UINT32_MAX && w[gof[i]].med > 0 &&
+	       !(ds->s[i].flags & (SBT_SF_PROBE | SBT_SF_DROPPED));
+}
+
+/* Mark the samples taken while the other regions of their thread ran
+ * shifted (see the top comment).  gof[ix]: the group of sample ix, or
+ * UINT32_MAX for none. */
+static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
+			const uint32_t *gof, const struct witness *w)
+{
+	uint32_t *pos, *start;
+	size_t nthreads = 1;
+	int rc = 0;
+
+	for (size_t i = 0; i < ds->nsources; i++)
+		if (ds->sources[i].nthreads > nthreads)
+			nthreads = ds->sources[i].nthreads;
+	pos = malloc((ds->n ? ds->n : 1) * sizeof *pos);
+	start = calloc(nthreads + 1, sizeof *start);
+	if (!pos || !start) {
+		free(pos), free(start);
+		return -1;
+	}
+	for (uint32_t src = 0; src < ds->nsources && rc == 0; src++) {
+		size_t n = 0;
+		/* counting sort by thread, stable: the log holds each thread's
+		 * samples in time order already */
+		memset(start, 0, (nthreads + 1) * sizeof *start);
+		for (size_t i = 0; i < ds->n; i++)
+			if (ds->s[i].source == src &&
+			    ds->s[i].thread < nthreads &&
+			    takes_part(ds, gof, w, i))
+				start[ds->s[i].thread + 1]++, n++;
+		if (n < 2)
+			continue;
+		for (size_t t = 0; t < nthreads; t++)
+			start[t + 1] += start[t];
+		for (size_t i = 0; i < ds->n; i++)
+			if (ds->s[i].source == src &&
+			    ds->s[i].thread < nthreads &&
+			    takes_part(ds, gof, w, i))
+				pos[start[ds->s[i].thread]++] = (uint32_t)i;
+		for (size_t t = 0, lo = 0; t < nthreads; t++) {
+			size_t hi = start[t];
+			rc = mark_thread(ds, res, pos, gof, w, lo, hi);
+			if (rc)
+				break;
+			lo = hi;
+		}
+	}
+	free(pos), free(start);
+	return rc;
+}
+
+/* The neighbour test, where it can say something: in a source with
+ * two regions or more, one of them a steady witness. */
+static int moments(struct sbt_dataset *ds, struct sbt_result *res,
+		   const uint32_t *gof)
+{
+	struct witness *w = calloc(res->ngroups + 1, sizeof *w);
+	int rc = 0, any = 0;
+
+	if (!w)
+		return -1;
+	for (size_t k = 0; k < res->ngroups; k++) {
+		const struct sbt_group *g = &res->g[k];
+		double shift = g->phases.min_shift_ns;
+		w[k].med = g->st.median;
+		w[k].te = g->te_ns;
+		w[k].thr = 2 * shift / g->st.median;
+		w[k].steady = g->st.median > 0 && shift > 0 &&
+			      g->iqr_ns <= 2 * shift;
+		any |= w[k].steady;
+	}
+	if (any && res->ngroups >= 2)
+		rc = mark_moments(ds, res, gof, w);
+	free(w);
+	return rc;
+}
+
+int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
+		       const uint32_t *gid)
 {
 	struct change *c;
 	size_t n = 0, cap = 0;
@@ -395,7 +465,7 @@ int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res)
 	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
 		if (res->g[k].machine_changes)
 			mark(ds, res, &res->g[k]);
-	for (uint32_t src = 0; src < ds->nsources && rc == 0; src++)
-		rc = mark_moments(ds, res, src);
+	if (rc == 0)
+		rc = moments(ds, res, gid);
 	return rc;
 }
