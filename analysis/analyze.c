@@ -290,7 +290,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 }
 
 /* Score a group's steady samples: kept, and in no warm-up, excursion or
- * machine-wide shift. */
+ * machine-wide shift; and its probes but those of machine shifts. */
 static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		       struct sbt_group *g, const uint32_t *idx,
 		       struct scratch *w, const struct sbt_score_in *in)
@@ -301,12 +301,14 @@ static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	for (size_t i = 0; i < g->n; i++) {
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		const struct sbt_source *src = &ds->sources[s->source];
-		if (s->flags & SBT_SF_PROBE)
-			y[np++] = s->ns - ((o->filters & SBT_F_COST) ?
-					   (o->cost_ns >= 0 ? o->cost_ns :
-					    src->te_ns) : 0);
-		else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
-				       SBT_SF_MACHINE)))
+		if (s->flags & SBT_SF_PROBE) {
+			if (!(s->flags & SBT_SF_MACHINE))
+				y[np++] = s->ns - ((o->filters & SBT_F_COST) ?
+						   (o->cost_ns >= 0 ?
+						    o->cost_ns : src->te_ns) :
+						   0);
+		} else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
+					SBT_SF_MACHINE)))
 			v[k++] = s->ns - cost_of(o, src);
 	}
 	if (sbt_sort_doubles(v, k) != 0)

@@ -37,7 +37,8 @@
  * machine change (or left through one, for the first), and any phase
  * after it until the level returns, is a shifted period (SBT_PH_MACHINE); its samples are marked SBT_SF_MACHINE
  * and left out of the group's own scoring, as warm-ups and excursions
- * are, and its steps and excursions are named again without them.
+ * are, and its steps and excursions are named again without them; so
+ * are its probes taken in those moments (mark_probes).
  */
 #include "analyze.h"
 
@@ -246,14 +247,13 @@ static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
 	const uint32_t *idx = res->order + g->first;
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];
-		if (s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED) ||
-		    s->source != g->source)
+		if (s->flags & SBT_SF_DROPPED || s->source != g->source)
 			continue;
 		for (int k = 0; k < p->nphases; k++)
 			if (in[k] && s->t_ns >= p->ph[k].t_begin_ns &&
 			    s->t_ns <= p->ph[k].t_end_ns) {
 				s->flags |= SBT_SF_MACHINE;
-				g->machine_n++;
+				g->machine_n += !(s->flags & SBT_SF_PROBE);
 				break;
 			}
 	}
@@ -409,6 +409,28 @@ static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
 	return rc;
 }
 
+/* A probe is taken at its region's start, just before a sample: when
+ * that sample ran in a shifted moment, so did the probe, and the timer's
+ * own noise must not be judged on it. */
+static void mark_probes(struct sbt_dataset *ds, const struct sbt_result *res,
+			const struct sbt_group *g)
+{
+	const uint32_t *idx = res->order + g->first;
+	size_t pending = SIZE_MAX;
+
+	for (size_t i = 0; i < g->n; i++) {
+		struct sbt_sample *s = &ds->s[idx[i]];
+		if (s->flags & SBT_SF_PROBE) {
+			pending = i;
+		} else if (pending != SIZE_MAX && s->thread ==
+			   ds->s[idx[pending]].thread) {
+			if (s->flags & SBT_SF_MACHINE)
+				ds->s[idx[pending]].flags |= SBT_SF_MACHINE;
+			pending = SIZE_MAX;
+		}
+	}
+}
+
 /* The neighbour test, where it can say something: in a source with
  * two regions or more, one of them a steady witness. */
 static int moments(struct sbt_dataset *ds, struct sbt_result *res,
@@ -432,6 +454,9 @@ static int moments(struct sbt_dataset *ds, struct sbt_result *res,
 	if (any && res->ngroups >= 2)
 		rc = mark_moments(ds, res, gof, w);
 	free(w);
+	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
+		if (res->g[k].machine_n)
+			mark_probes(ds, res, &res->g[k]);
 	return rc;
 }
 

@@ -14,6 +14,13 @@ per cell:
              step is reported within 5 % of the run of its true place.
 
 Each condition runs quiet and again with a busy process on the same cpu.
+Two more measurements:
+
+  stability  the in-situ t_diff of identical runs of the constant region:
+             median, max/min, in quanta, next to the paper's max-based
+             figure (--stability RUNS);
+  ranks      8 runs of a 1 us region as ranks 0-7, rank 5 2 % slower, and
+             8 identical: which ranks `--by rank` flags (--ranks).
 
 The unit: the clock's quantum (from the log header), but at least 1 % of
 the region's time - the method's precision target.  On a 10-20 ns TSC the
@@ -24,6 +31,7 @@ miss look excused.
 
 usage: accuracy.py BUILD_DIR [--reps N] [--n SAMPLES] [--cpu C]
                    [--no-load] [--check] [-v] [--keep DIR]
+                   [--stability RUNS] [--ranks]
   --check: exit 1 unless recall is 100 % for gaps >= 4 units, no control
   raises an alarm and every step is placed within 5 % (quiet and loaded).
 """
@@ -99,6 +107,38 @@ def matrix(a, d, unit, loaded):
     return rows
 
 
+def stability(a, d, runs):
+    """In-situ t_diff (robust, paper's) of identical constant runs."""
+    rows = []
+    for seed in range(runs):
+        _, r = run_one(a, d, "const", 0, 0, 5000 + seed)
+        rows.append((r["t_diff_ns"], r["t_diff_paper_ns"], r["quantum_ns"],
+                     r["metric_source"]))
+    return rows
+
+
+def ranks(a, d, slow):
+    """Which of 8 ranks of a 1 us region `--by rank` flags."""
+    logs = []
+    for rank in range(8):
+        log = os.path.join(d, "rank-%d.log" % rank)
+        if os.path.exists(log):
+            os.unlink(log)
+        env = dict(os.environ, LD_PRELOAD=a.lib, SBT_OUTPUT=log,
+                   SBT_QUIET="1", OMPI_COMM_WORLD_RANK=str(rank))
+        base = 1000.0 * (1.02 if rank == slow else 1.0)
+        subprocess.run(["taskset", "-c", str(a.cpu), a.app, "const",
+                        "%.3f" % base, "0", "0", str(a.n), str(rank)],
+                       env=env, check=True, capture_output=True)
+        logs.append(log)
+    out = subprocess.run([a.analyze, "--format", "json", "--no-symbols",
+                          "--by", "rank"] + logs, check=True,
+                         capture_output=True, text=True)
+    return [(int(g["rank"]), g["delta_rel"], g["verdict"])
+            for g in json.loads(out.stdout)["regions"]
+            if g["name"] == "acc" and g["flagged"]]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build")
@@ -108,6 +148,8 @@ def main():
     ap.add_argument("--no-load", action="store_true")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--stability", type=int, default=10, metavar="RUNS")
+    ap.add_argument("--ranks", action="store_true")
     ap.add_argument("--keep", metavar="DIR",
                     help="keep the logs of misses and false alarms here")
     a = ap.parse_args()
@@ -157,6 +199,27 @@ def main():
                 elif kind != "control" and g >= 4 and hits < a.reps:
                     bad.append("%s %s gap %s share %s: %s" %
                                (name, kind, g, s, whys))
+        if a.stability:
+            rows = stability(a, d, a.stability)
+            rq = sorted(r[0] / r[2] for r in rows)
+            pq = sorted(r[1] / r[2] for r in rows)
+            print("\nstability: in-situ t_diff of %d identical runs, in "
+                  "quanta (%s)" % (len(rows), rows[0][3]))
+            print("  robust: %s  median %.1f, max/min %.2f" % (
+                " ".join("%.0f" % x for x in rq), rq[len(rq) // 2],
+                rq[-1] / rq[0]))
+            print("  paper:  %s  median %.1f, max/min %.2f" % (
+                " ".join("%.0f" % x for x in pq), pq[len(pq) // 2],
+                pq[-1] / pq[0]))
+        if a.ranks:
+            for slow in (5, None):
+                f = ranks(a, d, slow)
+                print("\nranks (%s): flagged %s" % (
+                    "rank 5 2 %% slower" if slow is not None else
+                    "8 identical", [x[0] for x in f] or "none"))
+                for rank, rel, v in f:
+                    print("  rank %d %+.1f %%: %s" % (rank, 100 * rel,
+                                                     v[:150]))
     print("\naccuracy: %.0f s" % (time.time() - t0))
     if a.check:
         for m in bad:
