@@ -216,6 +216,11 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 			if (src->kernel_entry_ns > oo.floor)
 				oo.floor = src->kernel_entry_ns;
 		}
+		/* the OS can hit only so many samples this long */
+		memcpy(w->t, v, n * sizeof *v);
+		oo.max_share = sbt_os_max_share(sbt_quantile(w->t, n, 0.5),
+						oo.floor > 0 ? oo.floor :
+						SBT_OS_FLOOR_DEFAULT, n);
 		if (sbt_filter_os(v, cycles ? y : NULL, n, &oo, keep,
 				  w->score, &r) == 0)
 			g->cut = r.cut;

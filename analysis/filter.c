@@ -66,6 +66,15 @@
  *     region (a DRAM miss plus page walk, 100-300 ns).  A real mode that
  *     differs by more than the floor cannot be told from noise by this
  *     filter; the per-region report shows what was dropped.
+ *   Plausible shares.  OS events arrive at a bounded rate (at most
+ *     SBT_OS_MAX_RATE per second per cpu), so only a share of about
+ *     rate x (sample time + floor) of the samples can have met one: 4 %
+ *     of 300 ns samples, all of 1 ms ones.  A cut that takes more than
+ *     that (opts.max_share) has taken the code's own slow mode (seen: a
+ *     real 10 % mode 300 ns up, dropped whole); then only the
+ *     max_share x n longest of what it took are dropped - the OS's
+ *     events are the longest - and the rest is kept and counted
+ *     (result.spared).
  *   Only longer samples.  OS noise only adds time (tau_os >= 0),
  *     so a sample below the cut but no longer than the longest sample
  *     kept at the cut (M_k, reported as max_kept) carries no noise the
@@ -200,8 +209,51 @@ static int beta_search(const double *x, const float *score, size_t n,
 
 /* The beta search and the drop: keep[] (all 1 on entry) and r from the
  * scores.  r->floor is the floor to apply (0 for the paper method). */
+static int cmp_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x < y) - (x > y);
+}
+
+/* Keep all but the `limit` longest of the dropped points. */
+static void spare(const double *x, size_t n, size_t limit, uint8_t *keep,
+		  struct sbt_os_result *r)
+{
+	double *d = malloc((r->dropped ? r->dropped : 1) * sizeof *d), t;
+	size_t k = 0, left = limit;
+
+	if (!d)
+		return;         /* keep the cut as it was */
+	for (size_t i = 0; i < n; i++)
+		if (!keep[i])
+			d[k++] = x[i];
+	qsort(d, k, sizeof *d, cmp_desc);
+	t = limit ? d[limit - 1] : INFINITY;   /* the shortest still dropped */
+	free(d);
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i])
+			continue;
+		if (x[i] >= t && left) {
+			left--;
+			continue;
+		}
+		keep[i] = 1;
+		r->spared++;
+	}
+	r->dropped -= r->spared;
+	r->kept += r->spared;
+}
+
+double sbt_os_max_share(double typical_ns, double floor_ns, size_t n)
+{
+	double p = fmin(1, SBT_OS_MAX_RATE * 1e-9 * (fmax(typical_ns, 0) +
+						    fmax(floor_ns, 0)));
+
+	return n ? fmin(1, p + 3 * sqrt(p * (1 - p) / (double)n)) : 1;
+}
+
 static void decide(const double *x, const float *sc, size_t n, int paper,
-		   uint8_t *keep, struct sbt_os_result *r)
+		   double max_share, uint8_t *keep, struct sbt_os_result *r)
 {
 	double mk = INFINITY;
 	int best = n < SBT_OS_MIN_N ? -1 :
@@ -216,6 +268,9 @@ static void decide(const double *x, const float *sc, size_t n, int paper,
 			r->dropped++;
 		}
 	r->kept = n - r->dropped;
+	if (!paper && max_share > 0 &&
+	    (double)r->dropped > max_share * (double)n)
+		spare(x, n, (size_t)(max_share * (double)n), keep, r);
 }
 
 int sbt_filter_os(const double *x, const double *y, size_t n,
@@ -245,7 +300,7 @@ int sbt_filter_os(const double *x, const double *y, size_t n,
 			*res = r;
 		return -1;
 	}
-	decide(x, sc, n, paper, keep, &r);
+	decide(x, sc, n, paper, o->max_share, keep, &r);
 	if (sc != score)
 		free(sc);
 	if (res)

@@ -28,6 +28,9 @@ struct sbt_os_opts {
 	int    psi;           /* 0: 256                                     */
 	/* Added by the filter module (see filter.c for the reasoning): */
 	double quantum_y;     /* clock quantum of y, as quantum is of x     */
+	/* At most this share of the points can be OS noise (default method;
+	 * 0: no bound).  The analyzer passes sbt_os_max_share(). */
+	double max_share;
 };
 
 struct sbt_os_result {
@@ -40,12 +43,23 @@ struct sbt_os_result {
 	double max_kept;            /* largest x kept at the cut (INFINITY
 				       when nothing is cut); the default
 				       method drops only points above it   */
+	size_t spared;              /* points the cut took but max_share
+				       kept: the code's own, not the OS's  */
 };
 
 /* Below this many points nothing is dropped (see filter.c). */
 #define SBT_OS_MIN_N          8
 /* The floor when opts.floor is 0, in ns (see filter.c). */
 #define SBT_OS_FLOOR_DEFAULT  500.0
+
+/* No OS delivers more than SBT_OS_MAX_RATE events a second to one cpu
+ * (timer ticks, device interrupts, IPIs, hypervisor exits together are
+ * a few thousand; this bound is generous) ... */
+#define SBT_OS_MAX_RATE       5e4
+/* ... so of samples of typical duration `typical_ns`, at most this share
+ * can have been hit by one (an event during the sample or during the
+ * floor_ns it must have added), and 3 sigma of binomial slack over n. */
+double sbt_os_max_share(double typical_ns, double floor_ns, size_t n);
 
 /* Subtract `cost` from every x[i] (and `cost_y` from y[i] when y). */
 void sbt_filter_cost(double *x, double *y, size_t n, double cost,

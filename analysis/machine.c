@@ -84,7 +84,7 @@ static void collect(const struct sbt_group *g, uint32_t gi,
 		return;         /* no time base (CSV without t_ns) */
 	tol = SBT_MACHINE_SAMPLES * span / (double)(total > 1 ? total - 1 : 1);
 	for (int k = 1; k < p->nphases; k++) {
-		double m0 = p->ph[k - 1].median_ns, m1 = p->ph[k].median_ns;
+		double m0 = p->ph[k - 1].level_ns, m1 = p->ph[k].level_ns;
 		if (!(m0 > 0))
 			continue;
 		c[(*n)++] = (struct change){
@@ -197,16 +197,16 @@ static int cluster(struct sbt_result *res, const struct change *c,
 static double common_level(const struct sbt_phases *p, int end,
 			   double shift)
 {
-	double best = p->ph[0].median_ns;
+	double best = p->ph[0].level_ns;
 	size_t most = 0;
 
 	for (int i = 0; i < end; i++) {
 		size_t n = 0;
 		for (int j = 0; j < end; j++)
-			if (fabs(p->ph[j].median_ns - p->ph[i].median_ns) < shift)
+			if (fabs(p->ph[j].level_ns - p->ph[i].level_ns) < shift)
 				n += p->ph[j].n;
 		if (n > most)
-			most = n, best = p->ph[i].median_ns;
+			most = n, best = p->ph[i].level_ns;
 	}
 	return best;
 }
@@ -226,13 +226,13 @@ static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
 		end++;
 	own = common_level(p, end, shift);
 	for (int k = 0; k < p->nphases; k++) {
-		int off = fabs(p->ph[k].median_ns - own) >= shift;
+		int off = fabs(p->ph[k].level_ns - own) >= shift;
 		if (k == 0)
 			in[k] = off && p->nphases > 1 && p->ph[1].machine;
 		else
 			in[k] = off && (p->ph[k].machine || in[k - 1]);
 		if (!in[k])
-			own = p->ph[k].median_ns;
+			own = p->ph[k].level_ns;
 		any |= in[k];
 	}
 	if (!any)

@@ -6,7 +6,7 @@
  * detection windows differs by more than a threshold (5 %).  We keep the
  * idea and make both halves of the test principled for timing data:
  *
- *   Size.  Consecutive phases must differ in median by at least t_diff,
+ *   Size.  Consecutive phases must differ in level by at least t_diff,
  *     the timer's own sensitivity: a smaller shift is not one the clock
  *     can tell apart from its noise (a percentage has no such meaning
  *     for a 30 ns region).
@@ -28,9 +28,9 @@
  *     large-scale structure is cut first), up to SBT_PHASE_CUTS cuts.
  *     The size test is applied afterwards, not per cut: an excursion in
  *     the middle of a run (300 -> 360 -> 300 ns) gives a very solid first
- *     cut whose two sides have nearly the same median; only once the
+ *     cut whose two sides have nearly the same level; only once the
  *     excursion is cut out on both ends do the phases differ.  So all
- *     solid cuts are kept, then neighbouring phases whose medians differ
+ *     solid cuts are kept, then neighbouring phases whose levels differ
  *     by less than t_diff are merged (the closest pair first, repeatedly,
  *     until every neighbour pair differs by >= t_diff and at most
  *     SBT_PHASE_MAX phases remain).  A phase holds at least
@@ -38,7 +38,11 @@
  *     warm-up of 0.1 % of the run still shows).  A slow drift becomes a
  *     staircase of phases about t_diff apart.
  *
- * Cost.  Medians are by selection (O(m)).  Examining a segment of m
+ *   Level.  A phase's level is its 10 %-trimmed mean (seg_level): on a
+ *     quantized clock the median jumps a whole tick when a sub-quantum
+ *     shift tips it over a tick boundary, which would pass the size test.
+ *
+ * Cost.  Levels and medians are by selection (O(m)).  Examining a segment of m
  * samples sorts its indices by value (O(m log m)) and makes two passes
  * over it; the segments of one level of the binary tree are disjoint, so
  * a level costs O(N log N), and with at most SBT_PHASE_CUTS cuts,
@@ -94,6 +98,33 @@ static double seg_median(struct ctx *c, size_t lo, size_t hi)
 {
 	memcpy(c->rank, c->ns + lo, (hi - lo) * sizeof *c->rank);
 	return sbt_quantile(c->rank, hi - lo, 0.5);
+}
+
+/* The level of ns[lo, hi): its 10 %-trimmed mean, by two selections on a
+ * copy in c->rank.  Unlike the median it moves continuously on a
+ * quantized clock: a sub-quantum shift that tips the median over a tick
+ * boundary moves it by the shift, not by a whole tick. */
+static double seg_level(struct ctx *c, size_t lo, size_t hi)
+{
+	size_t m = hi - lo, g = (size_t)floor(0.1 * (double)m);
+	size_t n_le_lo = 0, n_lt_hi = 0;
+	double a, b, sum = 0;
+
+	memcpy(c->rank, c->ns + lo, m * sizeof *c->rank);
+	a = sbt_quantile(c->rank, m, m > 1 ? (double)g / (double)(m - 1) : 0);
+	b = sbt_quantile(c->rank, m, m > 1 ? (double)(m - 1 - g) /
+			 (double)(m - 1) : 0);
+	if (a == b)
+		return a;
+	for (size_t i = lo; i < hi; i++) {
+		double x = c->ns[i];
+		n_le_lo += x <= a;
+		n_lt_hi += x < b;
+		if (x > a && x < b)
+			sum += x;
+	}
+	sum += (double)(n_le_lo - g) * a + (double)(m - g - n_lt_hi) * b;
+	return sum / (double)(m - 2 * g);
 }
 
 /* Midranks of ns[lo, hi) within the segment into c->rank[lo, hi);
@@ -176,9 +207,9 @@ static int segment(struct ctx *c, size_t *cuts, double *zc)
 	return ncuts;
 }
 
-struct seg { size_t lo, hi; double median, z; };
+struct seg { size_t lo, hi; double level, z; };
 
-/* Merge neighbours closer than t_diff in median (closest pair first),
+/* Merge neighbours closer than t_diff in level (closest pair first),
  * and beyond SBT_PHASE_MAX.  Returns the new count. */
 static int merge_close(struct ctx *c, struct seg *sg, int m, double t_diff)
 {
@@ -186,7 +217,7 @@ static int merge_close(struct ctx *c, struct seg *sg, int m, double t_diff)
 		int best = -1;
 		double bd = INFINITY;
 		for (int k = 0; k + 1 < m; k++) {
-			double d = fabs(sg[k + 1].median - sg[k].median);
+			double d = fabs(sg[k + 1].level - sg[k].level);
 			if (d < bd) {
 				bd = d;
 				best = k;
@@ -195,7 +226,7 @@ static int merge_close(struct ctx *c, struct seg *sg, int m, double t_diff)
 		if (bd >= t_diff && m <= SBT_PHASE_MAX)
 			break;
 		sg[best].hi = sg[best + 1].hi;
-		sg[best].median = seg_median(c, sg[best].lo, sg[best].hi);
+		sg[best].level = seg_level(c, sg[best].lo, sg[best].hi);
 		memmove(&sg[best + 1], &sg[best + 2],
 			(size_t)(m - best - 2) * sizeof *sg);
 		m--;
@@ -242,7 +273,7 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 		sg[k].lo = k ? cuts[k - 1] : 0;
 		sg[k].hi = k < ncuts ? cuts[k] : n;
 		sg[k].z = k ? zc[k - 1] : 0;
-		sg[k].median = seg_median(&c, sg[k].lo, sg[k].hi);
+		sg[k].level = seg_level(&c, sg[k].lo, sg[k].hi);
 	}
 	m = merge_close(&c, sg, ncuts + 1, t_diff_ns > 0 ? t_diff_ns : 0);
 
@@ -252,7 +283,8 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 		p->n = sg[k].hi - sg[k].lo;
 		p->t_begin_ns = t_ns[sg[k].lo];
 		p->t_end_ns = t_ns[sg[k].hi - 1];
-		p->median_ns = sg[k].median;
+		p->level_ns = sg[k].level;
+		p->median_ns = seg_median(&c, sg[k].lo, sg[k].hi);
 		out->z[k] = sg[k].z;
 	}
 	out->nphases = m;
@@ -329,7 +361,7 @@ void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 	}
 	for (int k = 0; k < p->nsteps; k++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
-		double m0 = p->step_from_ns[k], m1 = ph->median_ns;
+		double m0 = p->step_from_ns[k], m1 = ph->level_ns;
 		fmt_time(t, sizeof t, ph->t_begin_ns);
 		fmt_dur(a, sizeof a, m0);
 		fmt_dur(b, sizeof b, m1);
@@ -341,9 +373,9 @@ void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 		int w = 0;
 		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
 			w++;
-		double m1 = w < p->nphases ? p->ph[w].median_ns : NAN;
+		double m1 = w < p->nphases ? p->ph[w].level_ns : NAN;
 		fmt_time(t, sizeof t, p->ph[w - 1].t_end_ns);
-		fmt_dur(a, sizeof a, p->ph[0].median_ns);
+		fmt_dur(a, sizeof a, p->ph[0].level_ns);
 		fmt_dur(b, sizeof b, m1);
 		add(buf, len, &used, "%swarm-up: the first %s ran slower "
 		    "(%s, then %s; %zu samples)", used ? "; " : "", t, a, b,
@@ -389,7 +421,7 @@ static int find_warmup(const struct sbt_phases *p, size_t n, double min_shift)
 			break;
 		int slow = 1;
 		for (int i = 0; i < j && slow; i++)
-			slow = p->ph[i].median_ns >= p->ph[j].median_ns +
+			slow = p->ph[i].level_ns >= p->ph[j].level_ns +
 						     min_shift;
 		if (slow)
 			best = j;
@@ -436,17 +468,17 @@ void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 		double base = NAN;
 		for (int j = i - 1; j >= first && isnan(base); j--)
 			if (is_level(p, j, n))
-				base = p->ph[j].median_ns;
+				base = p->ph[j].level_ns;
 		for (int j = i + 1; j < k && isnan(base); j++)
 			if (is_level(p, j, n))
-				base = p->ph[j].median_ns;
+				base = p->ph[j].level_ns;
 		if (isnan(base))
 			continue;          /* no level at all: all are levels */
 		p->ph[i].kind = SBT_PH_TRANSIENT;
 		p->transient_n += p->ph[i].n;
 		if (i == first || p->ph[i - 1].kind != SBT_PH_TRANSIENT)
 			p->ntransients++;
-		double r = (p->ph[i].median_ns - base) / base;
+		double r = (p->ph[i].level_ns - base) / base;
 		if (fabs(r) > fabs(p->transient_max))
 			p->transient_max = r;
 	}
@@ -454,9 +486,9 @@ void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 	for (int i = first; i < k; i++) {
 		if (p->ph[i].kind != SBT_PH_LEVEL)
 			continue;
-		if (last >= 0 && fabs(p->ph[i].median_ns -
-				      p->ph[last].median_ns) >= min_shift) {
-			p->step_from_ns[p->nsteps] = p->ph[last].median_ns;
+		if (last >= 0 && fabs(p->ph[i].level_ns -
+				      p->ph[last].level_ns) >= min_shift) {
+			p->step_from_ns[p->nsteps] = p->ph[last].level_ns;
 			p->step[p->nsteps++] = i;
 		}
 		last = i;

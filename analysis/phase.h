@@ -33,6 +33,7 @@ struct sbt_phase {
 	double t_begin_ns;     /* start time of its first sample            */
 	double t_end_ns;       /* start time of its last sample             */
 	size_t first, n;       /* samples [first, first + n) of the input   */
+	double level_ns;       /* 10 %-trimmed mean: what steps compare      */
 	double median_ns;
 	unsigned cpu;          /* of its first sample (set by the caller)   */
 	int machine;           /* the change into it is a machine event
@@ -49,7 +50,7 @@ struct sbt_phases {
 	int nsteps;            /* level changes: step[k] is the phase that
 				  starts the k-th new level                 */
 	int step[SBT_PHASE_MAX];
-	double step_from_ns[SBT_PHASE_MAX]; /* level medians either side  */
+	double step_from_ns[SBT_PHASE_MAX]; /* the level before the step  */
 	size_t warmup_n;       /* samples in the warm-up (0: none)          */
 	int ntransients;       /* excursions (runs of transient phases)     */
 	size_t transient_n;    /* samples in them                           */

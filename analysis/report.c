@@ -304,7 +304,7 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 		json_num(f, "t_ns", ph->t_begin_ns, 0);
 		fprintf(f, "\"sample\": %zu, ", ph->first);
 		json_num(f, "from_ns", p->step_from_ns[k], 0);
-		json_num(f, "to_ns", ph->median_ns, 1);
+		json_num(f, "to_ns", ph->level_ns, 1);
 		fputs("}", f);
 	}
 	fprintf(f, "], \"warmup_samples\": %zu, \"transients\": %d, "
@@ -427,6 +427,7 @@ static void json_report(FILE *f, const struct sbt_dataset *ds,
 				ph->machine ? "true" : "false");
 			json_num(f, "t_begin_ns", ph->t_begin_ns, 0);
 			json_num(f, "t_end_ns", ph->t_end_ns, 0);
+			json_num(f, "level_ns", ph->level_ns, 0);
 			json_num(f, "median_ns", ph->median_ns, 1);
 			fputs("}", f);
 		}

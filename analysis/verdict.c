@@ -97,7 +97,7 @@ static void machine(struct out *o, const struct sbt_group *g)
 		return;
 	}
 	for (int k = 1; k < p->nphases; k++) {
-		double m0 = p->ph[k - 1].median_ns, m1 = p->ph[k].median_ns;
+		double m0 = p->ph[k - 1].level_ns, m1 = p->ph[k].level_ns;
 		if (!p->ph[k].machine)
 			continue;
 		if (shown++ == 4) {
@@ -129,9 +129,9 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k];
 		sbt_fmt_ns(a, sizeof a, m0);
-		sbt_fmt_ns(b, sizeof b, ph->median_ns);
+		sbt_fmt_ns(b, sizeof b, ph->level_ns);
 		put(&o, "%sstep at %.4g ms: %s -> %s (%+.1f %%)", f ? "; " : "",
-		    ph->t_begin_ns / 1e6, a, b, 100 * (ph->median_ns - m0) / m0);
+		    ph->t_begin_ns / 1e6, a, b, 100 * (ph->level_ns - m0) / m0);
 	}
 	if (s->nmodes >= 2) {
 		put(&o, "%s", f++ ? "; " : "");

@@ -34,7 +34,7 @@ static struct sbt_os_result run(int paper, double floor)
 	struct sbt_os_result r = { .cut = NAN, .kept = n,
 				   .max_kept = INFINITY, .floor = floor };
 	memset(keep, 1, n);
-	decide(x, sc, n, paper, keep, &r);
+	decide(x, sc, n, paper, 0, keep, &r);
 	return r;
 }
 

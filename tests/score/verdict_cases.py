@@ -4,6 +4,9 @@ on synthetic samples given as CSV (known truth, no timing of this machine):
 
   mode        10^4 samples of a 300 ns region read through a 10 ns clock,
               10 % of them one 100 ns further: two modes with those shares;
+              600 ns further (beyond the OS filter's floor): the same, as
+              no OS hits 10 % of 300 ns samples; 0.2 % of them 20 us
+              longer: dropped as OS noise, no finding;
   step        a step of 4 quanta (300 -> 340 ns) halfway: found there;
   constant    the same without either: no finding;
   ranks       8 groups of a 1 us region, one 2 % slower: that one flagged,
@@ -62,6 +65,10 @@ def one_region(ana, kind, seed):
         v = 300 + rnd.gauss(0, 2)
         if kind == "mode" and rnd.random() < 0.1:
             v += 100
+        if kind == "far" and rnd.random() < 0.1:
+            v += 600             # beyond the OS filter's floor
+        if kind == "os" and rnd.random() < 0.002:
+            v += 20000           # interrupts: rare, long
         if kind == "step" and i >= 5000:
             v += 4 * Q
         rows.append(("r", read(v, rnd), 1000.0 * i, 0, 1))
@@ -80,6 +87,15 @@ def test_one_region(ana):
               "mode %d: want 2 modes 100 ns apart, 10 %%" % seed, r)
         check(r["verdict"].startswith("2 modes"),
               "mode %d: the verdict does not lead with it" % seed, r)
+        r = one_region(ana, "far", seed)
+        c = [m["center_ns"] for m in r["modes"]]
+        check(len(c) == 2 and 590 <= c[1] - c[0] <= 610 and
+              abs(r["modes"][1]["share"] - 0.1) < 0.02,
+              "far mode %d: a 10 %% mode is no OS noise" % seed, r)
+        r = one_region(ana, "os", seed)
+        check(not r["variation"] and r["dropped"] > 0 and
+              r["max_ns"] < 1000,
+              "os %d: rare interrupts are dropped, no finding" % seed, r)
         r = one_region(ana, "step", seed)
         st = r["steps"]
         check(len(st) == 1 and abs(st[0]["t_ns"] - 5e6) < 2.5e5 and
