@@ -1,0 +1,161 @@
+/*
+ * callsites.c - symbolize each recorded call site once, count samples
+ * per site.
+ *
+ * A site's frames are return addresses, innermost first: frames[0] is the
+ * marker call, the rest its callers.  Each expands to one or more source
+ * frames (inlining), so the stack a report shows can be longer than the
+ * recorded depth.
+ */
+#include "callsites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add_note(struct sbt_callsites *cs, const char *path,
+		    const char *note)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof buf, "%s %s", path, note);
+	for (size_t i = 0; i < cs->nnotes; i++)
+		if (!strcmp(cs->notes[i], buf))
+			return 0;
+	char **n = realloc(cs->notes, (cs->nnotes + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	cs->notes = n;
+	if (!(cs->notes[cs->nnotes] = strdup(buf)))
+		return -1;
+	cs->nnotes++;
+	return 0;
+}
+
+/* Symbolize site `s` into c. */
+static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
+		     int symbols, struct sbt_callsites *cs, struct sbt_csite *c)
+{
+	const struct sbt_source *src = &ds->sources[s->source];
+	struct sbt_symaddr a;
+
+	if (s->depth == 0) {
+		snprintf(c->label, sizeof c->label, "?");
+		return 0;
+	}
+	if (!(c->stack = calloc((size_t)s->depth * SBT_SYM_INLINE,
+				sizeof *c->stack)))
+		return -1;
+	for (uint32_t d = 0; d < s->depth; d++) {
+		if (symbols) {
+			sbt_symbolize_addr(src, s->frames[d], &a);
+		} else {
+			/* module + offset only: no debug info is read */
+			memset(&a, 0, sizeof a);
+			for (size_t i = 0; i < src->nmodules; i++) {
+				const struct sbt_module *m = &src->modules[i];
+				if (s->frames[d] - 1 >= m->lo &&
+				    s->frames[d] - 1 < m->hi) {
+					snprintf(a.module, sizeof a.module,
+						 "%s", m->path);
+					a.offset = s->frames[d] - m->base;
+					break;
+				}
+			}
+		}
+		if (d == 0)
+			c->at = a;
+		if (symbols && a.module[0]) {
+			const char *note = sbt_symbolize_note(src, a.module);
+			if (note[0] && add_note(cs, a.module, note) != 0)
+				return -1;
+		}
+		for (int k = 0; k < a.nframes; k++)
+			c->stack[c->nstack++] = a.f[k];
+		if (a.nframes == 0) {
+			/* keep the frame: module+offset in the function */
+			struct sbt_symframe *f = &c->stack[c->nstack++];
+			const char *m = strrchr(a.module, '/');
+			snprintf(f->function, sizeof f->function, "%.200s+0x%llx",
+				 m ? m + 1 : a.module[0] ? a.module : "?",
+				 (unsigned long long)a.offset);
+		}
+	}
+	sbt_symaddr_short(&c->at, c->label, sizeof c->label);
+	return 0;
+}
+
+int sbt_callsites_build(const struct sbt_dataset *ds, int symbols,
+			struct sbt_callsites *cs)
+{
+	memset(cs, 0, sizeof *cs);
+	if (!(cs->c = calloc(ds->nsites ? ds->nsites : 1, sizeof *cs->c)))
+		return -1;
+	cs->n = ds->nsites;
+	/* Sites come grouped by source: one symbolizer session each. */
+	for (size_t i = 0; i < ds->nsites; i++)
+		if (build_one(ds, &ds->sites[i], symbols, cs, &cs->c[i]) != 0) {
+			sbt_symbolize_end();
+			sbt_callsites_free(cs);
+			return -1;
+		}
+	sbt_symbolize_end();
+	return 0;
+}
+
+void sbt_callsites_free(struct sbt_callsites *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		free(cs->c[i].stack);
+	for (size_t i = 0; i < cs->nnotes; i++)
+		free(cs->notes[i]);
+	free(cs->c);
+	free(cs->notes);
+	memset(cs, 0, sizeof *cs);
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct sbt_sitecount *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return (x->site > y->site) - (x->site < y->site);
+}
+
+long sbt_group_sites(const struct sbt_dataset *ds, const struct sbt_result
+		     *res, const struct sbt_group *g,
+		     struct sbt_sitecount **out)
+{
+	struct sbt_sitecount *c = NULL;
+	uint32_t *pos;                 /* site -> entry + 1 in c, 0 none */
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!(pos = calloc(ds->nsites + 1, sizeof *pos)))
+		return -1;
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (s->site >= ds->nsites || (s->flags & SBT_SF_PROBE))
+			continue;
+		if (!pos[s->site]) {
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 8;
+				void *p = realloc(c, nc * sizeof *c);
+				if (!p) {
+					free(c), free(pos);
+					return -1;
+				}
+				c = p, cap = nc;
+			}
+			c[n].site = s->site, c[n].count = 0;
+			pos[s->site] = (uint32_t)++n;
+		}
+		c[pos[s->site] - 1].count++;
+	}
+	free(pos);
+	if (n > 1)
+		qsort(c, n, sizeof *c, cmp_count);
+	*out = c;
+	return (long)n;
+}
