@@ -88,19 +88,46 @@ static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 int sbt_callsites_build(const struct sbt_dataset *ds, int symbols,
 			struct sbt_callsites *cs)
 {
+	size_t nfb = 0;
+	char *has = calloc(ds->nregions + 1, 1);
+
 	memset(cs, 0, sizeof *cs);
-	if (!(cs->c = calloc(ds->nsites ? ds->nsites : 1, sizeof *cs->c)))
+	if (!has)
 		return -1;
-	cs->n = ds->nsites;
-	/* Sites come grouped by source: one symbolizer session each. */
 	for (size_t i = 0; i < ds->nsites; i++)
-		if (build_one(ds, &ds->sites[i], symbols, cs, &cs->c[i]) != 0) {
-			sbt_symbolize_end();
-			sbt_callsites_free(cs);
-			return -1;
-		}
+		if (ds->sites[i].region < ds->nregions)
+			has[ds->sites[i].region] = 1;
+	for (size_t r = 0; r < ds->nregions; r++)
+		nfb += !has[r] && ds->regions[r].site &&
+		       ds->regions[r].source < ds->nsources;
+	cs->c = calloc(ds->nsites + nfb + 1, sizeof *cs->c);
+	cs->fallback = malloc((ds->nregions + 1) * sizeof *cs->fallback);
+	if (!cs->c || !cs->fallback)
+		goto oom;
+	memset(cs->fallback, 0xff, (ds->nregions + 1) * sizeof *cs->fallback);
+	/* Sites come grouped by source: one symbolizer session each. */
+	for (size_t i = 0; i < ds->nsites; i++, cs->n++)
+		if (build_one(ds, &ds->sites[i], symbols, cs, &cs->c[i]) != 0)
+			goto oom;
+	for (size_t r = 0; r < ds->nregions; r++) {
+		const struct sbt_region *rg = &ds->regions[r];
+		if (has[r] || !rg->site || rg->source >= ds->nsources)
+			continue;
+		struct sbt_site one = { .region = (uint32_t)r,
+					.source = rg->source, .depth = 1,
+					.frames = (uint64_t *)&rg->site };
+		if (build_one(ds, &one, symbols, cs, &cs->c[cs->n]) != 0)
+			goto oom;
+		cs->fallback[r] = (uint32_t)cs->n++;
+	}
+	free(has);
 	sbt_symbolize_end();
 	return 0;
+oom:
+	free(has);
+	sbt_symbolize_end();
+	sbt_callsites_free(cs);
+	return -1;
 }
 
 void sbt_callsites_free(struct sbt_callsites *cs)
@@ -110,6 +137,7 @@ void sbt_callsites_free(struct sbt_callsites *cs)
 	for (size_t i = 0; i < cs->nnotes; i++)
 		free(cs->notes[i]);
 	free(cs->c);
+	free(cs->fallback);
 	free(cs->notes);
 	memset(cs, 0, sizeof *cs);
 }
@@ -125,20 +153,22 @@ static int cmp_count(const void *a, const void *b)
 
 long sbt_group_sites(const struct sbt_dataset *ds, const struct sbt_result
 		     *res, const struct sbt_group *g,
-		     struct sbt_sitecount **out)
+		     const struct sbt_callsites *cs, struct sbt_sitecount **out)
 {
 	struct sbt_sitecount *c = NULL;
 	uint32_t *pos;                 /* site -> entry + 1 in c, 0 none */
 	size_t n = 0, cap = 0;
 
 	*out = NULL;
-	if (!(pos = calloc(ds->nsites + 1, sizeof *pos)))
+	if (!(pos = calloc(cs->n + 1, sizeof *pos)))
 		return -1;
 	for (size_t i = g->first; i < g->first + g->n; i++) {
 		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if (s->site >= ds->nsites || (s->flags & SBT_SF_PROBE))
+		uint32_t site = s->site < ds->nsites ? s->site :
+				cs->fallback[s->region];
+		if (site >= cs->n || (s->flags & SBT_SF_PROBE))
 			continue;
-		if (!pos[s->site]) {
+		if (!pos[site]) {
 			if (n == cap) {
 				size_t nc = cap ? 2 * cap : 8;
 				void *p = realloc(c, nc * sizeof *c);
@@ -148,10 +178,10 @@ long sbt_group_sites(const struct sbt_dataset *ds, const struct sbt_result
 				}
 				c = p, cap = nc;
 			}
-			c[n].site = s->site, c[n].count = 0;
-			pos[s->site] = (uint32_t)++n;
+			c[n].site = site, c[n].count = 0;
+			pos[site] = (uint32_t)++n;
 		}
-		c[pos[s->site] - 1].count++;
+		c[pos[site] - 1].count++;
 	}
 	free(pos);
 	if (n > 1)

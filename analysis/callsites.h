@@ -19,8 +19,14 @@ struct sbt_csite {
 };
 
 struct sbt_callsites {
-	struct sbt_csite *c;          /* parallel to dataset.sites        */
+	struct sbt_csite *c;          /* dataset.sites, then one per region
+					 that has none (below)            */
 	size_t n;
+	/* A region whose log gave no SITE entry (interposed APIs record only
+	 * the region's first call site) has its samples without a site
+	 * counted under that first site: c[fallback[region]].  UINT32_MAX:
+	 * no fallback. */
+	uint32_t *fallback;
 	char **notes;                 /* "path: was rebuilt ..." once each */
 	size_t nnotes;
 };
@@ -34,12 +40,12 @@ void sbt_callsites_free(struct sbt_callsites *cs);
 /* One site's samples in a group. */
 struct sbt_sitecount { uint32_t site; uint64_t count; };
 
-/* The sites of group g and how many of its samples (probes not counted)
- * each holds, most first, ties by site index.  *out is malloc'ed (free
- * it); returns the number of entries, or -1 when out of memory.  Samples
- * without a site are not listed. */
+/* The sites of group g (indexes into cs->c) and how many of its samples
+ * (probes not counted) each holds, most first, ties by index.  *out is
+ * malloc'ed (free it); returns the number of entries, or -1 when out of
+ * memory.  Samples with no site at all are not listed. */
 long sbt_group_sites(const struct sbt_dataset *ds, const struct sbt_result
 		     *res, const struct sbt_group *g,
-		     struct sbt_sitecount **out);
+		     const struct sbt_callsites *cs, struct sbt_sitecount **out);
 
 #endif

@@ -2,6 +2,7 @@
  * main.c - sbt-analyze: command line, inputs, pipeline, output.
  */
 #include "analyze.h"
+#include "bysite.h"
 #include "callsites.h"
 #include "csvin.h"
 #include "html.h"
@@ -82,38 +83,7 @@ static int pick(const char *arg, const char *opt, const char *const *names)
 	exit(2);
 }
 
-/* --by site.  analyze.c groups by thread, cpu, rank or host; until it
- * has a call-site key, run it by thread with each sample's thread number
- * replaced by its site index: a site belongs to one source as a thread
- * does, so the groups are exactly (region, site).  The thread numbers are
- * put back after, and the verdicts recomposed without the word "thread". */
-static int analyze_by_site(struct sbt_dataset *ds, const struct sbt_options
-			   *o, struct sbt_result *res)
-{
-	struct sbt_options so = *o;
-	uint32_t *thread;
-	int rc;
-
-	if (ds->nsites >= 1u << 20) {   /* analyze.c keys thread ^ source<<20 */
-		fprintf(stderr, "sbt-analyze: --by site: too many call sites "
-			"(%zu)\n", ds->nsites);
-		return -1;
-	}
-	if (!(thread = malloc((ds->n ? ds->n : 1) * sizeof *thread)))
-		return -1;
-	for (size_t i = 0; i < ds->n; i++) {
-		thread[i] = ds->s[i].thread;
-		ds->s[i].thread = ds->s[i].site;
-	}
-	so.by = SBT_BY_THREAD;
-	rc = sbt_analyze(ds, &so, res);
-	for (size_t i = 0; i < ds->n; i++)
-		ds->s[i].thread = thread[i];
-	free(thread);
-	for (size_t k = 0; rc == 0 && k < res->ngroups; k++)
-		sbt_verdict(&res->g[k], SBT_BY_NONE);
-	return rc;
-}
+static const struct sbt_callsites *sites;   /* for --by site */
 
 static int analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		   int by_site, struct sbt_result *res)
@@ -122,9 +92,11 @@ static int analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 
 	sbt_status("analyzing %zu samples of %zu regions%s", ds->n,
 		   ds->nregions, by_site ? " by call site" : "");
-	rc = by_site ? analyze_by_site(ds, o, res) : sbt_analyze(ds, o, res);
+	rc = by_site ? sbt_analyze_by_site(ds, o, sites, res)
+		     : sbt_analyze(ds, o, res);
 	if (rc != 0)
-		fputs("sbt-analyze: out of memory\n", stderr);
+		fputs(rc == -2 ? "sbt-analyze: --by site: too many call "
+		      "sites\n" : "sbt-analyze: out of memory\n", stderr);
 	return rc;
 }
 
@@ -353,7 +325,7 @@ int main(int argc, char **argv)
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	ro.cs = &cs;
+	ro.cs = sites = &cs;
 
 	/* HTML: the groups compared, then the regions plotted; the text,
 	 * CSV or JSON on stdout reuses the per-region analysis when it is

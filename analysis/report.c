@@ -44,7 +44,7 @@ void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 	if (o->by_site) {
 		const struct sbt_csite *c = o->cs && g->key < o->cs->n ?
 					    &o->cs->c[g->key] : NULL;
-		if (!c || g->key >= ds->nsites) {
+		if (!c) {
 			snprintf(out, n, "-");
 		} else if (c->at.nframes && c->at.f[0].file[0]) {
 			const char *b = strrchr(c->at.f[0].file, '/');

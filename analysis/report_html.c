@@ -476,7 +476,7 @@ static int callsite_table(FILE *f, const struct sbt_html_in *in,
 
 	if (!in->o->cs)
 		return 0;
-	if ((n = sbt_group_sites(in->ds, in->res, g, &sc)) < 0)
+	if ((n = sbt_group_sites(in->ds, in->res, g, in->o->cs, &sc)) < 0)
 		return -1;
 	fputs("<h3>Call sites</h3>", f);
 	if (n == 0)

@@ -30,7 +30,7 @@ void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,
 			const struct sbt_report_opts *o)
 {
 	struct sbt_sitecount *sc = NULL;
-	long n = o->cs ? sbt_group_sites(ds, res, g, &sc) : 0;
+	long n = o->cs ? sbt_group_sites(ds, res, g, o->cs, &sc) : 0;
 
 	fputc('[', f);
 	for (long i = 0; i < n; i++) {

@@ -187,7 +187,7 @@ static void callsites(FILE *f, const struct sbt_dataset *ds,
 	for (size_t i = 0; o->cs && i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
 		struct sbt_sitecount *sc;
-		long n = sbt_group_sites(ds, res, g, &sc);
+		long n = sbt_group_sites(ds, res, g, o->cs, &sc);
 		for (long k = 0; k < n; k++) {
 			const struct sbt_csite *c = &o->cs->c[sc[k].site];
 			const char *m = strrchr(c->at.module, '/');
@@ -212,11 +212,9 @@ static void callsites(FILE *f, const struct sbt_dataset *ds,
 					break;
 				}
 				if (fr->file[0])
-					snprintf(line, sizeof line, "%s (%s:%d)%s",
+					snprintf(line, sizeof line, "%s (%s:%d)",
 						 fr->function, b ? b + 1 :
-						 fr->file, fr->line,
-						 c->stack[s - 1].inlined ?
-						 " [inlined here]" : "");
+						 fr->file, fr->line);
 				else
 					snprintf(line, sizeof line, "%s",
 						 fr->function);

@@ -176,33 +176,93 @@ static void demangle(const char *name, char *out, size_t len)
 	free(d);
 }
 
+/* The DIE that defines die: through abstract origins (inlined and
+ * out-of-line copies) and specifications (declarations in a class). */
+static void definition(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die next;
+
+	*out = *die;
+	for (int k = 0; k < 8; k++) {
+		if (!(dwarf_attr(out, DW_AT_abstract_origin, &a) ||
+		      dwarf_attr(out, DW_AT_specification, &a)) ||
+		    !dwarf_formref_die(&a, &next))
+			return;
+		*out = next;
+	}
+}
+
 /* The name of a function DIE: its linkage name demangled when it has
- * one (C++: scope, lambda number, arguments), else its plain name. */
+ * one (C++: scope, template and argument types), else its plain name
+ * qualified by the scopes that define it, so that a lambda, which GCC
+ * gives no linkage name, reads "main::<lambda()>::operator()". */
 static void die_name(Dwarf_Die *die, char *out, size_t len)
 {
 	Dwarf_Attribute a;
+	Dwarf_Die def, *par = NULL;
 	const char *s = NULL;
+	size_t used = 0;
 
+	out[0] = 0;
 	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
 		s = dwarf_formstring(&a);
-	if (!s && dwarf_attr_integrate(die, DW_AT_name, &a))
-		s = dwarf_formstring(&a);
-	if (s)
+	if (s) {
 		demangle(s, out, len);
-	else
-		out[0] = 0;
+		return;
+	}
+	if (!dwarf_attr_integrate(die, DW_AT_name, &a) ||
+	    !(s = dwarf_formstring(&a)))
+		return;
+	definition(die, &def);
+	int n = dwarf_getscopes_die(&def, &par);
+	for (int i = n - 1; i >= 1 && used < len; i--) {
+		int tag = dwarf_tag(&par[i]);
+		const char *pn = dwarf_diename(&par[i]);
+		int type = tag == DW_TAG_class_type ||
+			   tag == DW_TAG_structure_type ||
+			   tag == DW_TAG_union_type;
+		if (!pn && type)        /* a closure type has no name */
+			pn = strcmp(s, "operator()") ? "<anonymous>"
+						     : "<lambda>";
+		if (pn && (tag == DW_TAG_namespace || tag == DW_TAG_subprogram ||
+			   type)) {
+			int w = snprintf(out + used, len - used, "%s::", pn);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+	free(par);
+	if (used < len)
+		snprintf(out + used, len - used, "%s", s);
 }
 
-/* Fill out->f with the source frames at pc, innermost first. */
+/* One source frame for function DIE fn, located at file:line. */
+static void put_frame(struct sbt_symaddr *out, Dwarf_Die *fn, const char *file,
+		      int line)
+{
+	struct sbt_symframe *f = &out->f[out->nframes++];
+
+	die_name(fn, f->function, sizeof f->function);
+	snprintf(f->file, sizeof f->file, "%s", file ? file : "");
+	f->line = line;
+	f->inlined = dwarf_tag(fn) == DW_TAG_inlined_subroutine;
+}
+
+/* Fill out->f with the source frames at pc, innermost first.  The
+ * innermost function scope comes from dwarf_getscopes(); the functions it
+ * was inlined into are its parents in the concrete DIE tree (not the
+ * scopes of its abstract definition, which is what getscopes lists after
+ * an inlined instance). */
 static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *scopes = NULL;
+	Dwarf_Die *chain = NULL;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	const char *file = NULL;
-	int line = 0, n = 0;
+	int line = 0, n = 0, m = 0, i;
 	Dwfl_Line *l = dwfl_module_getsrc(mod, pc);
 
 	if (l)
@@ -212,29 +272,34 @@ static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
 		if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
 			files = NULL;
 	}
-	for (int i = 0; i < n && out->nframes < SBT_SYM_INLINE; i++) {
+	for (i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_subprogram)
+			break;
+	}
+	if (i < n)
+		m = dwarf_getscopes_die(&scopes[i], &chain);
+	for (int k = 0; k < m && out->nframes < SBT_SYM_INLINE; k++) {
+		int tag = dwarf_tag(&chain[k]);
 		if (tag != DW_TAG_inlined_subroutine &&
 		    tag != DW_TAG_subprogram)
 			continue;
-		struct sbt_symframe *f = &out->f[out->nframes++];
-		die_name(&scopes[i], f->function, sizeof f->function);
-		snprintf(f->file, sizeof f->file, "%s", file ? file : "");
-		f->line = line;
+		put_frame(out, &chain[k], file, line);
 		if (tag == DW_TAG_subprogram)
 			break;
 		/* Inlined: the next frame is where it was inlined. */
-		f->inlined = 1;
 		Dwarf_Attribute a;
 		Dwarf_Word v;
 		file = NULL, line = 0;
-		if (files && dwarf_formudata(dwarf_attr(&scopes[i],
+		if (files && dwarf_formudata(dwarf_attr(&chain[k],
 				DW_AT_call_file, &a), &v) == 0)
 			file = dwarf_filesrc(files, v, NULL, NULL);
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line,
+		if (dwarf_formudata(dwarf_attr(&chain[k], DW_AT_call_line,
 					       &a), &v) == 0)
 			line = (int)v;
 	}
+	free(chain);
 	free(scopes);
 	if (out->nframes == 0) {
 		/* No DWARF scope: the symbol table, maybe with lines. */
