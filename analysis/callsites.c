@@ -85,6 +85,65 @@ static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 	return 0;
 }
 
+static const struct sbt_callsites *cmp_cs;
+
+static int frames_cmp(const struct sbt_csite *x, const struct sbt_csite *y)
+{
+	int c;
+
+	/* an address in no known module is not a location to share: those
+	 * sort first, each on its own */
+	if (!x->at.module[0] != !y->at.module[0])
+		return x->at.module[0] ? 1 : -1;
+	if (!x->at.module[0])
+		return (x > y) - (x < y);
+	if (x->at.offset != y->at.offset)
+		return x->at.offset < y->at.offset ? -1 : 1;
+	if ((c = strcmp(x->at.module, y->at.module)) != 0)
+		return c;
+	if (x->nstack != y->nstack)
+		return x->nstack < y->nstack ? -1 : 1;
+	for (int k = 0; k < x->nstack; k++) {
+		const struct sbt_symframe *a = &x->stack[k], *b = &y->stack[k];
+		if ((c = strcmp(a->function, b->function)) != 0 ||
+		    (c = strcmp(a->file, b->file)) != 0)
+			return c;
+		if (a->line != b->line)
+			return a->line < b->line ? -1 : 1;
+	}
+	return 0;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = frames_cmp(&cmp_cs->c[i], &cmp_cs->c[j]);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/* cs->same: sort the sites by location, give each run its first index. */
+static int merge_same(struct sbt_callsites *cs)
+{
+	uint32_t *ix = malloc((cs->n + 1) * sizeof *ix);
+
+	if (!ix || !(cs->same = malloc((cs->n + 1) * sizeof *cs->same))) {
+		free(ix);
+		return -1;
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		ix[i] = (uint32_t)i;
+	cmp_cs = cs;
+	qsort(ix, cs->n, sizeof *ix, cmp_site);
+	for (size_t i = 0, first = 0; i < cs->n; i++) {
+		if (i && frames_cmp(&cs->c[ix[i]], &cs->c[ix[first]]) != 0)
+			first = i;
+		cs->same[ix[i]] = ix[first];   /* lowest index of the run */
+	}
+	free(ix);
+	return 0;
+}
+
 int sbt_callsites_build(const struct sbt_dataset *ds, int symbols,
 			struct sbt_callsites *cs)
 {
@@ -122,6 +181,10 @@ int sbt_callsites_build(const struct sbt_dataset *ds, int symbols,
 	}
 	free(has);
 	sbt_symbolize_end();
+	if (merge_same(cs) != 0) {
+		sbt_callsites_free(cs);
+		return -1;
+	}
 	return 0;
 oom:
 	free(has);
@@ -138,6 +201,7 @@ void sbt_callsites_free(struct sbt_callsites *cs)
 		free(cs->notes[i]);
 	free(cs->c);
 	free(cs->fallback);
+	free(cs->same);
 	free(cs->notes);
 	memset(cs, 0, sizeof *cs);
 }
@@ -168,6 +232,7 @@ long sbt_group_sites(const struct sbt_dataset *ds, const struct sbt_result
 				cs->fallback[s->region];
 		if (site >= cs->n || (s->flags & SBT_SF_PROBE))
 			continue;
+		site = cs->same[site];
 		if (!pos[site]) {
 			if (n == cap) {
 				size_t nc = cap ? 2 * cap : 8;

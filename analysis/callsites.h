@@ -27,6 +27,10 @@ struct sbt_callsites {
 	 * counted under that first site: c[fallback[region]].  UINT32_MAX:
 	 * no fallback. */
 	uint32_t *fallback;
+	/* The same code location recorded by several processes (MPI ranks
+	 * running one binary) is one call site: c[same[i]] stands for c[i]
+	 * (same[i] <= i; same module, offsets and frames). */
+	uint32_t *same;
 	char **notes;                 /* "path: was rebuilt ..." once each */
 	size_t nnotes;
 };

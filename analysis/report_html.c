@@ -308,8 +308,9 @@ static void time_plot(FILE *f, const struct sbt_group *g,
 	p.y0 = fig->kmin, p.y1 = fig->kmax;
 	if (!(p.y1 > p.y0)) p.y0 -= pad, p.y1 += pad;
 	p.y1 += (p.y1 - p.y0) * 0.08;       /* room for dropped markers */
-	sbt_plot_begin(&p, f, "time", "Samples over time (per pixel: min-max, "
-		       "p10-p90, median)");
+	sbt_plot_begin(&p, f, "time", g->phases.nphases ? "Samples over time "
+		       "(per pixel: min-max, p10-p90, median)" : "Samples over "
+		       "time (several processes: each on its own clock)");
 	sbt_plot_axes(&p, "time since the process started", "duration");
 	/* shaded warm-up and transient phases */
 	for (int k = 0; k < g->phases.nphases; k++) {

@@ -57,7 +57,7 @@ static void num(FILE *f, int w, double ns)
 	else if (fabs(ns) < 1e6)
 		snprintf(b, sizeof b, "%.1f", ns);
 	else
-		snprintf(b, sizeof b, "%.*g", w - 6 > 1 ? w - 6 : 2, ns);
+		snprintf(b, sizeof b, w >= 9 ? "%.3g" : "%.2g", ns);
 	fprintf(f, " %*s", w, b);
 }
 
