@@ -84,6 +84,7 @@ static uint32_t key_of(const struct sbt_dataset *ds, const struct sbt_sample
 			if (!strcmp(ds->sources[i].host, src->host))
 				return i;
 		return s->source;
+	case SBT_BY_SITE:   return s->site;     /* dataset-wide already */
 	default:            return 0;
 	}
 }

@@ -13,7 +13,7 @@
 #include "stats.h"
 
 enum sbt_by { SBT_BY_NONE, SBT_BY_THREAD, SBT_BY_CPU, SBT_BY_RANK,
-	      SBT_BY_HOST };
+	      SBT_BY_HOST, SBT_BY_SITE };
 
 enum sbt_filters { SBT_F_NONE = 0, SBT_F_COST = 1, SBT_F_OS = 2,
 		   SBT_F_ALL = 3 };

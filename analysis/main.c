@@ -2,13 +2,18 @@
  * main.c - sbt-analyze: command line, inputs, pipeline, output.
  */
 #include "analyze.h"
+#include "bysite.h"
+#include "callsites.h"
 #include "csvin.h"
+#include "html.h"
 #include "profile.h"
 #include "reader.h"
 #include "report.h"
+#include "status.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,8 +30,14 @@ static const char usage[] =
 "Summarize sbtmark logs (or CSV samples from any tool) per region, after\n"
 "removing the timer's own cost and samples hit by OS noise.\n"
 "\n"
-"  --by thread|cpu|rank|host  one row per region and thread/cpu/rank/host\n"
+"  --by thread|cpu|rank|host|site\n"
+"                             one row per region and thread/cpu/rank/host\n"
+"                             or call site\n"
 "  --format text|csv|json     output format (default: text)\n"
+"  --html FILE                also write a self-contained HTML report with\n"
+"                             plots (histogram, CDF, samples over time,\n"
+"                             groups compared, call sites)\n"
+"  --spark                    text: a sparkline of each distribution\n"
 "  --filter none|cost|os|all  which filters to apply (default: all)\n"
 "  --os-filter default|paper  OS-noise cut: ours, or the paper's literal\n"
 "                             beta search (default: default)\n"
@@ -41,7 +52,9 @@ static const char usage[] =
 "                             (default: the most conservative one found;\n"
 "                             naming it prefers the profile to the in-situ\n"
 "                             estimate)\n"
-"  --no-symbols               do not symbolize call sites\n"
+"  --no-symbols               call sites as module+offset only (no debug\n"
+"                             info is read)\n"
+"  -q, --quiet                no progress line on stderr\n"
 "  -h, --help                 this help\n"
 "  -V, --version              version\n"
 "\n"
@@ -51,6 +64,8 @@ static const char usage[] =
 "Examples:\n"
 "  sbt-analyze region.log\n"
 "  sbt-analyze --by thread --format json region.log\n"
+"  sbt-analyze --html report.html --spark region.log\n"
+"  sbt-analyze --by site region.log\n"
 "  sbt-analyze --by rank run-*.log\n"
 "  sbt-analyze --input-format csv papi_samples.csv\n"
 "  sbt-analyze --filter none --dump samples.csv region.log\n"
@@ -68,6 +83,87 @@ static int pick(const char *arg, const char *opt, const char *const *names)
 	exit(2);
 }
 
+static const struct sbt_callsites *sites;   /* for --by site */
+
+static int analyze(struct sbt_dataset *ds, const struct sbt_options *o,
+		   int by_site, struct sbt_result *res)
+{
+	int rc;
+
+	sbt_status("analyzing %zu samples of %zu regions%s", ds->n,
+		   ds->nregions, by_site ? " by call site" : "");
+	rc = by_site ? sbt_analyze_by_site(ds, o, sites, res)
+		     : sbt_analyze(ds, o, res);
+	if (rc != 0)
+		fputs(rc == -2 ? "sbt-analyze: --by site: too many call "
+		      "sites\n" : "sbt-analyze: out of memory\n", stderr);
+	return rc;
+}
+
+/* What the HTML page compares groups by: what the user asked for, else
+ * ranks when there are several processes, else threads. */
+static void html_grouping(const struct sbt_dataset *ds, enum sbt_by by,
+			  int by_site, struct sbt_options *o,
+			  struct sbt_report_opts *ro)
+{
+	ro->by_site = by_site;
+	o->by = ro->by = by;
+	if (by != SBT_BY_NONE || by_site)
+		return;
+	o->by = ro->by = ds->nsources > 1 ? SBT_BY_RANK : SBT_BY_THREAD;
+}
+
+/* The groups the HTML page compares, analyzed and captured as box
+ * statistics before the per-region analysis re-marks the samples. */
+static int html_boxes(struct sbt_dataset *ds, const struct sbt_options *o,
+		      int by_site, const struct sbt_report_opts *ro,
+		      struct sbt_report_opts *gro, struct sbt_boxes *boxes)
+{
+	struct sbt_options go = *o;
+	struct sbt_result gres;
+	int rc;
+
+	*gro = *ro;
+	html_grouping(ds, o->by, by_site, &go, gro);
+	if (analyze(ds, &go, gro->by_site, &gres) != 0)
+		return -1;
+	sbt_status("capturing %zu groups", gres.ngroups);
+	rc = sbt_boxes_capture(ds, &gres, gro, boxes);
+	sbt_result_free(&gres);
+	if (rc != 0)
+		fputs("sbt-analyze: out of memory\n", stderr);
+	return rc;
+}
+
+static int write_html(const char *path, const struct sbt_dataset *ds,
+		      const struct sbt_result *res,
+		      const struct sbt_boxes *boxes,
+		      const struct sbt_report_opts *gro, int argc, char **argv)
+{
+	struct sbt_html_in in = {
+		.ds = ds, .res = res, .boxes = boxes, .o = gro,
+		.argc = argc, .argv = argv,
+	};
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	sbt_status("writing %s", path);
+	if (!f) {
+		sbt_status_done();
+		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	rc = sbt_html_write(f, &in);
+	if (fclose(f) != 0 || rc != 0) {
+		sbt_status_done();
+		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
+			errno ? ": " : "", errno ? strerror(errno) : "");
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -82,26 +178,30 @@ int main(int argc, char **argv)
 		{ "no-symbols", no_argument, 0, 'n' },
 		{ "profile", required_argument, 0, 'p' },
 		{ "level", required_argument, 0, 'l' },
+		{ "html", required_argument, 0, 'H' },
+		{ "spark", no_argument, 0, 'S' },
+		{ "quiet", no_argument, 0, 'q' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
 	};
 	static const char *const bys[] = { "none", "thread", "cpu", "rank",
-					   "host", 0 };
+					   "host", "site", 0 };
 	static const char *const fmts[] = { "text", "csv", "json", 0 };
 	static const char *const filts[] = { "none", "cost", "os", "all", 0 };
 	static const char *const osm[] = { "default", "paper", 0 };
 	static const char *const inf[] = { "auto", "log", "csv", 0 };
 	static const char *const levels[] = { "l1", "l2", "l3", "mem", 0 };
-	const char *profile = NULL, *level = NULL;
+	const char *profile = NULL, *level = NULL, *html = NULL;
 	static struct sbt_profile prof;
 	static char label[32];
 	struct sbt_options o = { .filters = SBT_F_ALL, .seed = 1,
 				 .cost_ns = -1, .profile_t_min_ns = NAN,
 				 .profile_t_diff_ns = NAN };
-	struct sbt_report_opts ro = { .symbols = 1 };
+	struct sbt_report_opts ro = { .cost_ns = -1 };
+	struct sbt_callsites cs = { 0 };
 	const char *dump = NULL;
-	int input = 0, c, status = 0;
+	int input = 0, c, status = 0, symbols = 1, quiet = 0, by_site = 0;
 	char *end;
 
 	/* The pipeline allocates and frees per-group scratch of up to a
@@ -109,19 +209,29 @@ int main(int argc, char **argv)
 	 * back to the kernel and faulting it in again for the next group. */
 	mallopt(M_MMAP_THRESHOLD, 1 << 30);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	setlocale(LC_CTYPE, "");        /* sparklines: is the terminal UTF-8 */
 
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVq", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'b': o.by = ro.by = pick(optarg, "--by", bys); break;
+		case 'b': {
+			int b = pick(optarg, "--by", bys);
+			by_site = b == 5;
+			o.by = ro.by = by_site ? SBT_BY_NONE : (enum sbt_by)b;
+			ro.by_site = by_site;
+			break;
+		}
 		case 'f': ro.format = pick(optarg, "--format", fmts); break;
 		case 'F': o.filters = pick(optarg, "--filter", filts); break;
 		case 'O': o.os_method = pick(optarg, "--os-filter", osm); break;
 		case 'i': input = pick(optarg, "--input-format", inf); break;
-		case 'n': ro.symbols = 0; break;
+		case 'n': symbols = 0; break;
 		case 'p': profile = optarg; break;
 		case 'l': level = levels[pick(optarg, "--level", levels)];
 			  break;
 		case 'd': dump = optarg; break;
+		case 'H': html = optarg; break;
+		case 'S': ro.spark = 1; break;
+		case 'q': quiet = 1; break;
 		case 'c':
 			errno = 0;
 			o.cost_ns = strtod(optarg, &end);
@@ -152,6 +262,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ro.filters = o.filters;
+	ro.cost_ns = o.cost_ns;
 	if (level && !profile) {
 		fputs("sbt-analyze: --level needs --profile\n", stderr);
 		return 2;
@@ -179,6 +290,7 @@ int main(int argc, char **argv)
 		o.profile_label = label;
 		o.prefer_profile = level != NULL;
 	}
+	sbt_status_init(quiet);
 
 	struct sbt_dataset ds = { 0 };
 	for (int i = optind; i < argc; i++) {
@@ -188,26 +300,64 @@ int main(int argc, char **argv)
 			       strlen(argv[i]) > 4 &&
 			       !strcmp(argv[i] + strlen(argv[i]) - 4, ".csv"));
 
+		sbt_status("reading %s (%d/%d)", argv[i], i - optind + 1,
+			   argc - optind);
 		rc = csv ? sbt_csv_read(argv[i], &ds, err, sizeof err)
 			 : sbt_read_log(argv[i], &ds, err, sizeof err);
 		if (rc < 0) {
+			sbt_status_done();
 			fprintf(stderr, "sbt-analyze: %s: %s\n", argv[i], err);
 			sbt_ds_free(&ds);
 			return 2;
 		}
 		if (rc > 0) {
+			sbt_status_done();
 			fprintf(stderr, "sbt-analyze: %s: %s\n", argv[i],
 				ds.sources[ds.nsources - 1].warning);
 			status = 1;
 		}
 	}
 
-	struct sbt_result res;
-	if (sbt_analyze(&ds, &o, &res) != 0) {
+	sbt_status("symbolizing %zu call sites", ds.nsites);
+	if (sbt_callsites_build(&ds, symbols, &cs) != 0) {
+		sbt_status_done();
 		fputs("sbt-analyze: out of memory\n", stderr);
 		sbt_ds_free(&ds);
 		return 2;
 	}
+	ro.cs = sites = &cs;
+
+	/* HTML: the groups compared, then the regions plotted; the text,
+	 * CSV or JSON on stdout reuses the per-region analysis when it is
+	 * ungrouped. */
+	struct sbt_result res;
+	struct sbt_boxes boxes = { 0 };
+	struct sbt_report_opts gro;
+	struct sbt_options ho = o;
+	int grouped = o.by != SBT_BY_NONE || by_site, rc = 0;
+	ho.by = SBT_BY_NONE;
+	if (html) {
+		rc = html_boxes(&ds, &o, by_site, &ro, &gro, &boxes);
+		if (rc == 0)
+			rc = analyze(&ds, &ho, 0, &res);
+		if (rc == 0) {
+			if (write_html(html, &ds, &res, &boxes, &gro, argc,
+				       argv) != 0)
+				status = 2;
+			if (grouped)
+				sbt_result_free(&res);
+		}
+		sbt_boxes_free(&boxes);
+	}
+	if (rc == 0 && (!html || grouped))
+		rc = analyze(&ds, &o, by_site, &res);
+	if (rc != 0) {
+		sbt_status_done();
+		sbt_callsites_free(&cs);
+		sbt_ds_free(&ds);
+		return 2;
+	}
+	sbt_status_done();
 	sbt_report(stdout, &ds, &res, &ro);
 	if (dump) {
 		FILE *f = strcmp(dump, "-") ? fopen(dump, "w") : stdout;
@@ -221,6 +371,7 @@ int main(int argc, char **argv)
 	if (fflush(stdout) != 0)
 		status = 2;
 	sbt_result_free(&res);
+	sbt_callsites_free(&cs);
 	sbt_ds_free(&ds);
 	return status;
 }

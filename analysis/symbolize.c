@@ -1,21 +1,66 @@
 /*
  * symbolize.c - call sites through elfutils' libdwfl, offline.
  *
- * The recorder stored each module's load bias and path; we report the
- * same ELF files at the same biases into one Dwfl session per source and
- * ask for the function and the source line.  A return address points
- * after the call, so we look up addr - 1.
+ * The recorder stored each module's load bias, the extent of its loaded
+ * segments and its path; we report the same ELF files at the same biases
+ * into one Dwfl session per source.  A return address points after the
+ * call, so we look up addr - 1.  The scopes around that pc (DWARF) give
+ * the chain of inlined functions, each one's call site giving the line of
+ * the next; names are demangled with the C++ runtime's demangler.
+ *
+ * Whether a file is still the one that ran: the log keeps no build-id, so
+ * two checks stand in for it.  The extent of the file's PT_LOAD segments
+ * must equal the one recorded (any rebuild that moves code changes it),
+ * and the file must not be newer than the log's start.  Either failing
+ * is said once per module; the lines may then be wrong.
  */
 #include "symbolize.h"
+#include "../format/sbtlog.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void sbt_symaddr_short(const struct sbt_symaddr *a, char *out, size_t len)
+{
+	const char *m = strrchr(a->module, '/');
+
+	m = m ? m + 1 : a->module;
+	if (a->nframes == 0) {
+		snprintf(out, len, "%s+0x%llx", m[0] ? m : "?",
+			 (unsigned long long)a->offset);
+		return;
+	}
+	const struct sbt_symframe *f = &a->f[0];
+	const char *b = strrchr(f->file, '/');
+	if (f->file[0])
+		snprintf(out, len, "%s (%s:%d)", f->function[0] ? f->function
+			 : "??", b ? b + 1 : f->file, f->line);
+	else
+		snprintf(out, len, "%s (%s+0x%llx)", f->function, m,
+			 (unsigned long long)a->offset);
+}
 
 #ifdef SBT_HAVE_LIBDW
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+/* The C++ runtime's demangler (libstdc++, always there with gcc). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
+			    int *status);
+
+struct modinfo {
+	int state;                     /* enum sbt_modstate              */
+	char note[160];
+};
 
 static Dwfl *dwfl;
 static const struct sbt_source *dwfl_src;
+static struct modinfo *mods;          /* parallel to dwfl_src->modules */
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -23,66 +68,326 @@ static const Dwfl_Callbacks callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static Dwfl_Module *module_for(const struct sbt_source *src, uint64_t addr)
+/* CLOCK_REALTIME at the log's creation, from its header; 0 unknown. */
+static uint64_t run_start_ns(const struct sbt_source *src)
 {
-	if (dwfl_src != src) {
-		sbt_symbolize_end();
-		if (!(dwfl = dwfl_begin(&callbacks)))
-			return NULL;
-		dwfl_src = src;
-		dwfl_report_begin(dwfl);
-		for (size_t i = 0; i < src->nmodules; i++) {
-			const struct sbt_module *m = &src->modules[i];
-			if (m->path[0] == '/' || m->path[0] == '.')
-				dwfl_report_elf(dwfl, m->path, m->path, -1,
-						m->base, false);
-		}
-		dwfl_report_end(dwfl, NULL, NULL);
-	}
-	return dwfl_addrmodule(dwfl, addr);
+	struct sbt_file_header h;
+	int fd;
+	ssize_t n;
+
+	if (src->is_csv || (fd = open(src->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = pread(fd, &h, sizeof h, 0);
+	close(fd);
+	if (n != (ssize_t)sizeof h || memcmp(h.magic, SBT_LOG_MAGIC, 8))
+		return 0;
+	return h.start_unix_ns;
 }
 
-int sbt_symbolize(const struct sbt_source *src, uint64_t addr, char *out,
-		  size_t outlen)
+/* Is the file behind `mod` the one the run loaded?  Sets mi. */
+static void check_module(Dwfl_Module *mod, const struct sbt_module *m,
+			 uint64_t start_ns, struct modinfo *mi)
 {
-	Dwfl_Module *mod;
-	const char *fn, *file = NULL;
-	int line = 0;
+	GElf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	size_t nph = 0;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	struct stat st;
+
+	if (!elf || elf_getphdrnum(elf, &nph) != 0) {
+		mi->state = SBT_MOD_MISSING;
+		snprintf(mi->note, sizeof mi->note, "cannot be read now");
+		return;
+	}
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_vaddr < lo) lo = ph.p_vaddr;
+		if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
+	}
+	if (m->hi > m->lo && (lo != m->lo - m->base || hi != m->hi - m->base)) {
+		mi->state = SBT_MOD_CHANGED;
+		snprintf(mi->note, sizeof mi->note, "was rebuilt after the run "
+			 "(its loaded size is %llu bytes, was %llu): lines "
+			 "may be wrong", (unsigned long long)(hi - lo),
+			 (unsigned long long)(m->hi - m->lo));
+		return;
+	}
+	if (start_ns && stat(m->path, &st) == 0 &&
+	    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+	    (uint64_t)st.st_mtim.tv_nsec > start_ns) {
+		mi->state = SBT_MOD_CHANGED;
+		snprintf(mi->note, sizeof mi->note, "was modified after the "
+			 "run: lines may be wrong");
+		return;
+	}
+	Dwarf_Addr b;
+	if (!dwfl_module_getdwarf(mod, &b)) {
+		mi->state = SBT_MOD_NODEBUG;
+		snprintf(mi->note, sizeof mi->note, "has no debug info: "
+			 "call sites as module+offset");
+	}
+}
+
+static int open_session(const struct sbt_source *src)
+{
+	uint64_t start_ns = run_start_ns(src);
+
+	sbt_symbolize_end();
+	if (!(mods = calloc(src->nmodules + 1, sizeof *mods)) ||
+	    !(dwfl = dwfl_begin(&callbacks))) {
+		free(mods), mods = NULL;
+		return -1;
+	}
+	dwfl_src = src;
+	dwfl_report_begin(dwfl);
+	for (size_t i = 0; i < src->nmodules; i++) {
+		const struct sbt_module *m = &src->modules[i];
+		Dwfl_Module *mod = NULL;
+		if (m->path[0] == '/' || m->path[0] == '.')
+			mod = dwfl_report_elf(dwfl, m->path, m->path, -1,
+					      m->base, false);
+		if (!mod) {
+			mods[i].state = SBT_MOD_MISSING;
+			snprintf(mods[i].note, sizeof mods[i].note,
+				 "cannot be read now");
+		}
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	/* Check after reporting: libdwfl opens the ELF files lazily. */
+	for (size_t i = 0; i < src->nmodules; i++) {
+		const struct sbt_module *m = &src->modules[i];
+		if (mods[i].state == SBT_MOD_OK)
+			check_module(dwfl_addrmodule(dwfl, m->lo), m, start_ns,
+				     &mods[i]);
+	}
+	return 0;
+}
+
+static void demangle(const char *name, char *out, size_t len)
+{
+	int status = -1;
+	char *d = NULL;
+
+	if (name[0] == '_' && name[1] == 'Z')
+		d = __cxa_demangle(name, NULL, NULL, &status);
+	snprintf(out, len, "%s", status == 0 && d ? d : name);
+	free(d);
+}
+
+/* The DIE that defines die: through abstract origins (inlined and
+ * out-of-line copies) and specifications (declarations in a class). */
+static void definition(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die next;
+
+	*out = *die;
+	for (int k = 0; k < 8; k++) {
+		if (!(dwarf_attr(out, DW_AT_abstract_origin, &a) ||
+		      dwarf_attr(out, DW_AT_specification, &a)) ||
+		    !dwarf_formref_die(&a, &next))
+			return;
+		*out = next;
+	}
+}
+
+/* The name of a function DIE: its linkage name demangled when it has
+ * one (C++: scope, template and argument types), else its plain name
+ * qualified by the scopes that define it, so that a lambda, which GCC
+ * gives no linkage name, reads "main::<lambda()>::operator()". */
+static void die_name(Dwarf_Die *die, char *out, size_t len)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die def, *par = NULL;
+	const char *s = NULL;
+	size_t used = 0;
 
 	out[0] = 0;
-	if (!addr || !(mod = module_for(src, addr - 1)))
-		return -1;
-	fn = dwfl_module_addrname(mod, addr - 1);
-	Dwfl_Line *l = dwfl_module_getsrc(mod, addr - 1);
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		s = dwarf_formstring(&a);
+	if (s) {
+		demangle(s, out, len);
+		return;
+	}
+	if (!dwarf_attr_integrate(die, DW_AT_name, &a) ||
+	    !(s = dwarf_formstring(&a)))
+		return;
+	definition(die, &def);
+	int n = dwarf_getscopes_die(&def, &par);
+	for (int i = n - 1; i >= 1 && used < len; i--) {
+		int tag = dwarf_tag(&par[i]);
+		const char *pn = dwarf_diename(&par[i]);
+		int type = tag == DW_TAG_class_type ||
+			   tag == DW_TAG_structure_type ||
+			   tag == DW_TAG_union_type;
+		if (!pn && type)        /* a closure type has no name */
+			pn = strcmp(s, "operator()") ? "<anonymous>"
+						     : "<lambda>";
+		if (pn && (tag == DW_TAG_namespace || tag == DW_TAG_subprogram ||
+			   type)) {
+			int w = snprintf(out + used, len - used, "%s::", pn);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+	free(par);
+	if (used < len)
+		snprintf(out + used, len - used, "%s", s);
+}
+
+/* One source frame for function DIE fn, located at file:line. */
+static void put_frame(struct sbt_symaddr *out, Dwarf_Die *fn, const char *file,
+		      int line)
+{
+	struct sbt_symframe *f = &out->f[out->nframes++];
+
+	die_name(fn, f->function, sizeof f->function);
+	snprintf(f->file, sizeof f->file, "%s", file ? file : "");
+	f->line = line;
+	f->inlined = dwarf_tag(fn) == DW_TAG_inlined_subroutine;
+}
+
+/* Fill out->f with the source frames at pc, innermost first.  The
+ * innermost function scope comes from dwarf_getscopes(); the functions it
+ * was inlined into are its parents in the concrete DIE tree (not the
+ * scopes of its abstract definition, which is what getscopes lists after
+ * an inlined instance). */
+static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *scopes = NULL;
+	Dwarf_Die *chain = NULL;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	const char *file = NULL;
+	int line = 0, n = 0, m = 0, i;
+	Dwfl_Line *l = dwfl_module_getsrc(mod, pc);
+
 	if (l)
 		file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-	if (file) {
-		const char *b = strrchr(file, '/');
-		snprintf(out, outlen, "%s (%s:%d)", fn ? fn : "??",
-			 b ? b + 1 : file, line);
-	} else if (fn) {
-		snprintf(out, outlen, "%s", fn);
+	if (cu) {
+		n = dwarf_getscopes(cu, pc - bias, &scopes);
+		if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+			files = NULL;
 	}
-	return out[0] ? 0 : -1;
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_subprogram)
+			break;
+	}
+	if (i < n)
+		m = dwarf_getscopes_die(&scopes[i], &chain);
+	for (int k = 0; k < m && out->nframes < SBT_SYM_INLINE; k++) {
+		int tag = dwarf_tag(&chain[k]);
+		if (tag != DW_TAG_inlined_subroutine &&
+		    tag != DW_TAG_subprogram)
+			continue;
+		put_frame(out, &chain[k], file, line);
+		if (tag == DW_TAG_subprogram)
+			break;
+		/* Inlined: the next frame is where it was inlined. */
+		Dwarf_Attribute a;
+		Dwarf_Word v;
+		file = NULL, line = 0;
+		if (files && dwarf_formudata(dwarf_attr(&chain[k],
+				DW_AT_call_file, &a), &v) == 0)
+			file = dwarf_filesrc(files, v, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(&chain[k], DW_AT_call_line,
+					       &a), &v) == 0)
+			line = (int)v;
+	}
+	free(chain);
+	free(scopes);
+	if (out->nframes == 0) {
+		/* No DWARF scope: the symbol table, maybe with lines. */
+		const char *fn = dwfl_module_addrname(mod, pc);
+		if (fn) {
+			struct sbt_symframe *f = &out->f[out->nframes++];
+			demangle(fn, f->function, sizeof f->function);
+			snprintf(f->file, sizeof f->file, "%s", file ? file : "");
+			f->line = file ? line : 0;
+		}
+	}
+}
+
+int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
+		       struct sbt_symaddr *out)
+{
+	Dwfl_Module *mod;
+
+	memset(out, 0, sizeof *out);
+	if (!addr)
+		return -1;
+	for (size_t i = 0; i < src->nmodules; i++) {
+		const struct sbt_module *m = &src->modules[i];
+		if (addr - 1 >= m->lo && addr - 1 < m->hi) {
+			snprintf(out->module, sizeof out->module, "%s",
+				 m->path);
+			out->offset = addr - m->base;
+			break;
+		}
+	}
+	if (dwfl_src != src && open_session(src) != 0)
+		return -1;
+	for (size_t i = 0; i < src->nmodules; i++)
+		if (!strcmp(src->modules[i].path, out->module) &&
+		    addr - 1 >= src->modules[i].lo &&
+		    addr - 1 < src->modules[i].hi)
+			out->module_state = mods[i].state;
+	if (out->module_state == SBT_MOD_MISSING ||
+	    !(mod = dwfl_addrmodule(dwfl, addr - 1)))
+		return -1;
+	frames_at(mod, addr - 1, out);
+	return out->nframes ? 0 : -1;
+}
+
+const char *sbt_symbolize_note(const struct sbt_source *src,
+			       const char *path)
+{
+	if (dwfl_src != src && open_session(src) != 0)
+		return "";
+	for (size_t i = 0; i < src->nmodules; i++)
+		if (!strcmp(src->modules[i].path, path) && mods[i].note[0])
+			return mods[i].note;
+	return "";
 }
 
 void sbt_symbolize_end(void)
 {
 	if (dwfl)
 		dwfl_end(dwfl);
+	free(mods);
 	dwfl = NULL;
+	mods = NULL;
 	dwfl_src = NULL;
 }
 
 #else
 
-int sbt_symbolize(const struct sbt_source *src, uint64_t addr, char *out,
-		  size_t outlen)
+int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
+		       struct sbt_symaddr *out)
 {
-	(void)src, (void)addr;
-	if (outlen)
-		out[0] = 0;
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < src->nmodules; i++) {
+		const struct sbt_module *m = &src->modules[i];
+		if (addr && addr - 1 >= m->lo && addr - 1 < m->hi) {
+			snprintf(out->module, sizeof out->module, "%s",
+				 m->path);
+			out->offset = addr - m->base;
+		}
+	}
+	out->module_state = SBT_MOD_NODEBUG;
 	return -1;
+}
+
+const char *sbt_symbolize_note(const struct sbt_source *src,
+			       const char *path)
+{
+	(void)src, (void)path;
+	return "built without libdw: call sites as module+offset";
 }
 
 void sbt_symbolize_end(void) { }

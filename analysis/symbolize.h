@@ -1,5 +1,13 @@
 /*
- * symbolize.h - call-site addresses to "function (file:line)", offline.
+ * symbolize.h - recorded code addresses to source-level frames, offline.
+ *
+ * A return address recorded in a log is looked up in the ELF file the
+ * log's module map names, at the load bias it had.  One address can
+ * stand for several source frames: a call inside a function that was
+ * inlined into another gives the inlined function first, then each
+ * function it was inlined into (innermost first).  C++ names come out
+ * demangled.  A module whose file is missing, stripped, or changed since
+ * the run gives what it can: module + offset always, and a note.
  */
 #ifndef SBT_SYMBOLIZE_H
 #define SBT_SYMBOLIZE_H
@@ -8,10 +16,47 @@
 #include <stdint.h>
 #include "dataset.h"
 
-/* Describe return address `addr` recorded in `src`.  Writes "" when it
- * cannot (no libdw, module gone, no symbols).  Returns 0 on success. */
-int sbt_symbolize(const struct sbt_source *src, uint64_t addr, char *out,
-		  size_t outlen);
+#define SBT_SYM_INLINE 8       /* source frames kept per address        */
+
+struct sbt_symframe {
+	char function[256];    /* demangled; "" when unknown            */
+	char file[256];        /* as the debug info names it, or ""     */
+	int  line;             /* 0 when unknown                        */
+	int  inlined;          /* 1: inlined into the frame after it    */
+};
+
+/* What a module looks like now against what ran (sbt_symaddr.module_state). */
+enum sbt_modstate {
+	SBT_MOD_OK = 0,
+	SBT_MOD_MISSING,       /* the file is gone or unreadable        */
+	SBT_MOD_CHANGED,       /* rebuilt since the run: lines unsure   */
+	SBT_MOD_NODEBUG,       /* no symbols or lines: module + offset  */
+};
+
+struct sbt_symaddr {
+	char     module[256];  /* path of the object, "" when unknown   */
+	uint64_t offset;       /* address - the module's load bias      */
+	int      module_state; /* enum sbt_modstate                     */
+	int      nframes;      /* 0: nothing but module + offset        */
+	struct sbt_symframe f[SBT_SYM_INLINE];  /* innermost first       */
+};
+
+/* Describe return address `addr` recorded in `src` (the instruction
+ * before it, the call, is what is looked up).  Always fills `out`;
+ * returns 0 when at least a function name was found, -1 otherwise. */
+int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
+		       struct sbt_symaddr *out);
+
+/* Why module `path` of src may give wrong or no answers ("" when it is
+ * fine): "rebuilt after the run (its build differs: ...)", etc. */
+const char *sbt_symbolize_note(const struct sbt_source *src,
+			       const char *path);
+
+/* Release the session (the next call opens a new one). */
 void sbt_symbolize_end(void);
+
+/* A frame as "function (file:line)", file without its directory;
+ * module+0xoffset when there is no frame. */
+void sbt_symaddr_short(const struct sbt_symaddr *a, char *out, size_t len);
 
 #endif

@@ -44,6 +44,7 @@ static const char *by_word(enum sbt_by by)
 	case SBT_BY_CPU:    return "cpu";
 	case SBT_BY_RANK:   return "rank";
 	case SBT_BY_HOST:   return "host";
+	case SBT_BY_SITE:   return "call site";
 	default:            return "group";
 	}
 }

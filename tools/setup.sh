@@ -1,6 +1,7 @@
 #!/bin/sh
 # setup.sh - install what building, running and testing sbtmark needs.
 # Idempotent: installs only missing Debian packages.  Needs root (or sudo).
+# g++: the C++ call-site test; chromium: renders the HTML report in tests.
 set -eu
 
 pkgs="gcc make meson ninja-build pkg-config python3
@@ -8,7 +9,8 @@ libunwind-dev libdw-dev libelf-dev
 likwid libpapi-dev openmpi-bin libopenmpi-dev gfortran
 python3-numpy python3-scipy python3-sklearn
 clang libclang-rt-14-dev
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+g++ chromium"
 
 missing=""
 for p in $pkgs; do

@@ -1,0 +1,229 @@
+/*
+ * figures.c - reduce a region's samples to what its plots draw.
+ *
+ * Every reduction is one or two linear passes: histograms and CDF columns
+ * count, time bands scatter the kept values by column (a counting sort)
+ * and take order statistics per column.  Nothing is sorted whole.
+ */
+#include "figures.h"
+#include "report_util.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sbt_fig_hist(const double *v, size_t n, double lo, double hi,
+		  double quantum, struct sbt_hist *h)
+{
+	double span = hi - lo, w;
+
+	memset(h, 0, sizeof *h);
+	h->lo = lo;
+	if (!(span > 0)) {
+		h->nbins = 1;
+		h->width = quantum > 0 ? quantum : 1;
+		h->count[0] = n;
+		h->max = n;
+		return;
+	}
+	w = span / SBT_FIG_BINS;
+	if (quantum > 0) {
+		/* whole quanta, centred on the ticks the clock can give */
+		w = quantum * ceil(w / quantum * (1 - 1e-9));
+		h->lo = lo - w / 2;
+	}
+	h->width = w;
+	h->nbins = (int)ceil((hi - h->lo) / w * (1 - 1e-12));
+	if (h->nbins < 1) h->nbins = 1;
+	if (h->nbins > SBT_FIG_BINS) h->nbins = SBT_FIG_BINS;
+	for (size_t i = 0; i < n; i++) {
+		long b = (long)((v[i] - h->lo) / w);
+		if (b < 0) b = 0;
+		if (b >= h->nbins) b = h->nbins - 1;
+		h->count[b]++;
+	}
+	for (int b = 0; b < h->nbins; b++)
+		if (h->count[b] > h->max)
+			h->max = h->count[b];
+}
+
+/* Column of x on the CDF's log axis. */
+static int cdf_col(const struct sbt_cdf *c, double lg_lo, double scale,
+		   double x)
+{
+	if (!(x > c->lo))
+		return 0;
+	long k = (long)((log(x) - lg_lo) * scale);
+	return k >= SBT_FIG_COLS ? SBT_FIG_COLS - 1 : (int)k;
+}
+
+/* Order statistics of one column's values (reorders them). */
+static void band_stats(double *v, size_t n, struct sbt_band *b)
+{
+	double mn = v[0], mx = v[0];
+
+	for (size_t i = 1; i < n; i++) {
+		if (v[i] < mn) mn = v[i];
+		if (v[i] > mx) mx = v[i];
+	}
+	b->min = (float)mn, b->max = (float)mx;
+	if (n < 3) {
+		b->p10 = b->min, b->p90 = b->max;
+		b->p50 = (float)((mn + mx) / 2);
+		return;
+	}
+	b->p50 = (float)sbt_quantile(v, n, 0.5);
+	b->p10 = (float)sbt_quantile(v, n, 0.1);
+	b->p90 = (float)sbt_quantile(v, n, 0.9);
+}
+
+static int fig_bands(const struct sbt_dataset *ds, const struct sbt_result
+		     *res, const struct sbt_group *g,
+		     const struct sbt_report_opts *o, double *v,
+		     struct sbt_bands *bd)
+{
+	size_t start[SBT_FIG_COLS + 1] = { 0 };
+	double t0 = INFINITY, t1 = -INFINITY, scale;
+
+	memset(bd, 0, sizeof *bd);
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (s->flags & SBT_SF_PROBE)
+			continue;
+		if (s->t_ns < t0) t0 = s->t_ns;
+		if (s->t_ns > t1) t1 = s->t_ns;
+	}
+	if (!(t1 >= t0))
+		return 0;
+	bd->t0 = t0, bd->t1 = t1;
+	scale = t1 > t0 ? SBT_FIG_COLS / (t1 - t0) : 0;
+#define COL(t) ((size_t)(((t) - t0) * scale) < SBT_FIG_COLS ? \
+		(size_t)(((t) - t0) * scale) : SBT_FIG_COLS - 1)
+	/* count kept per column; dropped go straight into their column */
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (s->flags & SBT_SF_PROBE)
+			continue;
+		struct sbt_band *b = &bd->col[COL(s->t_ns)];
+		if (s->flags & SBT_SF_DROPPED) {
+			float x = (float)sbt_sample_ns(ds, s, o);
+			if (!b->ndropped++ || x < b->dmin) b->dmin = x;
+			if (b->ndropped == 1 || x > b->dmax) b->dmax = x;
+		} else {
+			b->n++;
+		}
+	}
+	for (int c = 0; c < SBT_FIG_COLS; c++)
+		start[c + 1] = start[c] + bd->col[c].n;
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
+			v[start[COL(s->t_ns)]++] = sbt_sample_ns(ds, s, o);
+	}
+#undef COL
+	for (int c = 0; c < SBT_FIG_COLS; c++) {
+		size_t n = bd->col[c].n;
+		if (n)
+			band_stats(v + start[c] - n, n, &bd->col[c]);
+	}
+	return 0;
+}
+
+int sbt_fig_region(const struct sbt_dataset *ds, const struct sbt_result
+		   *res, const struct sbt_group *g,
+		   const struct sbt_report_opts *o, double *v,
+		   struct sbt_region_fig *fig)
+{
+	struct sbt_cdf *c = &fig->cdf;
+	size_t k = 0;
+
+	memset(fig, 0, sizeof *fig);
+	fig->kmin = fig->amin = INFINITY;
+	fig->kmax = fig->amax = -INFINITY;
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (s->flags & SBT_SF_PROBE)
+			continue;
+		double x = sbt_sample_ns(ds, s, o);
+		if (x < fig->amin) fig->amin = x;
+		if (x > fig->amax) fig->amax = x;
+		if (s->flags & SBT_SF_DROPPED) {
+			fig->ndropped++;
+			continue;
+		}
+		if (x < fig->kmin) fig->kmin = x;
+		if (x > fig->kmax) fig->kmax = x;
+		v[k++] = x;
+	}
+	fig->nkept = k;
+	if (k == 0 && fig->ndropped == 0)
+		return 0;
+	if (k)
+		sbt_fig_hist(v, k, fig->kmin, fig->kmax, g->quantum_ns,
+			     &fig->hist);
+
+	/* CDF axis: log, from a fraction of a quantum (a cost-corrected
+	 * duration can be 0) to the largest sample. */
+	double q = g->quantum_ns > 0 ? g->quantum_ns : 1;
+	c->lo = fig->amin > q / 2 ? fig->amin : q / 2;
+	c->hi = fig->amax > c->lo * 1.01 ? fig->amax : c->lo * 1.01;
+	double lg = log(c->lo), scale = SBT_FIG_COLS / (log(c->hi) - lg);
+	for (size_t i = 0; i < k; i++)
+		c->kept[cdf_col(c, lg, scale, v[i])]++;
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if ((s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) ==
+		    SBT_SF_DROPPED)
+			c->dropped[cdf_col(c, lg, scale,
+					   sbt_sample_ns(ds, s, o))]++;
+	}
+	c->nkept = k, c->ndropped = fig->ndropped;
+	return fig_bands(ds, res, g, o, v, &fig->bands);
+}
+
+int sbt_boxes_capture(const struct sbt_dataset *ds,
+		      const struct sbt_result *res,
+		      const struct sbt_report_opts *o, struct sbt_boxes *out)
+{
+	size_t maxn = 1;
+	double *v;
+
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < res->ngroups; i++)
+		if (res->g[i].n > maxn)
+			maxn = res->g[i].n;
+	if (!(v = malloc(maxn * sizeof *v)) ||
+	    !(out->b = calloc(res->ngroups ? res->ngroups : 1,
+			      sizeof *out->b))) {
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < res->ngroups; i++) {
+		const struct sbt_group *g = &res->g[i];
+		struct sbt_box *b = &out->b[out->n++];
+		size_t k = sbt_group_kept(ds, res, g, o, v);
+		b->region = g->region;
+		sbt_group_key(ds, g, o, b->key, sizeof b->key);
+		b->kept = k;
+		b->flagged = g->flagged;
+		b->delta_rel = g->delta_rel;
+		b->p1 = b->q1 = b->median = b->q3 = b->p99 = NAN;
+		if (!k)
+			continue;
+		/* each quantile call reorders v; all read the same values */
+		b->median = sbt_quantile(v, k, 0.5);
+		b->q1 = sbt_quantile(v, k, 0.25);
+		b->q3 = sbt_quantile(v, k, 0.75);
+		b->p1 = sbt_quantile(v, k, 0.01);
+		b->p99 = sbt_quantile(v, k, 0.99);
+	}
+	free(v);
+	return 0;
+}
+
+void sbt_boxes_free(struct sbt_boxes *b)
+{
+	free(b->b);
+	memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,41 @@
+/*
+ * plot.h - just enough SVG for the report's plots: a frame with linear
+ * or log axes and tick labels, data-to-pixel scales, and escaping.
+ * Everything is written inline (no script, no font files, no network).
+ */
+#ifndef SBT_PLOT_H
+#define SBT_PLOT_H
+
+#include <stdio.h>
+
+enum sbt_tick_fmt { SBT_TICK_NS, SBT_TICK_COUNT, SBT_TICK_FRAC,
+		    SBT_TICK_TIME };
+
+struct sbt_plot {
+	FILE *f;
+	int w, h;                     /* viewBox, px                    */
+	int ml, mr, mt, mb;           /* margins around the data area   */
+	double x0, x1, y0, y1;        /* data range shown               */
+	int xlog, ylog;               /* log10 axes                     */
+	enum sbt_tick_fmt xfmt, yfmt;
+};
+
+/* <svg class="plot ..."> with a <title>; sets the frame's geometry. */
+void sbt_plot_begin(struct sbt_plot *p, FILE *f, const char *kind,
+		    const char *title);
+/* Axes, grid, ticks and the two axis labels. */
+void sbt_plot_axes(const struct sbt_plot *p, const char *xlabel,
+		   const char *ylabel);
+void sbt_plot_end(const struct sbt_plot *p);
+
+/* Data to pixel (clamped to the frame). */
+double sbt_plot_x(const struct sbt_plot *p, double x);
+double sbt_plot_y(const struct sbt_plot *p, double y);
+
+/* A duration, a count, a time as people read them on an axis. */
+void sbt_plot_fmt(enum sbt_tick_fmt fmt, double v, char *buf, size_t len);
+
+/* Text for HTML/SVG content and attributes. */
+void sbt_html_str(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * report_csv.c - one CSV row per group with a header row; and --dump,
+ * every sample as CSV.
+ *
+ * The last column, callsites, holds the group's call sites as the same
+ * JSON array the JSON report gives (a CSV cell cannot nest; C++ names
+ * contain every separator one could pick).
+ */
+#include "report_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The JSON array of g's call sites as one quoted CSV cell. */
+static void csv_callsites(FILE *f, const struct sbt_dataset *ds,
+			  const struct sbt_result *res,
+			  const struct sbt_group *g,
+			  const struct sbt_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	sbt_json_callsites(m, ds, res, g, o);
+	if (fclose(m) == 0)
+		sbt_csv_str(f, buf);
+	free(buf);
+}
+
+void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
+		    const struct sbt_result *res,
+		    const struct sbt_report_opts *o)
+{
+	char key[300];
+	int by = o->by || o->by_site;
+
+	fprintf(f, "region,api,%s%scount,kept,dropped,min_ns,median_ns,"
+		"mean_ns,std_ns,cv,p99_ns,max_ns,migrated,probes,t_min_ns,"
+		"t_diff_ns,metric_source,resolvable,variation_ns,"
+		"variation_tdiff,modes,verdict,phases,t_min_paper_ns,"
+		"t_diff_paper_ns,shift_resolution_ns,steps,warmup_n,"
+		"transient_n,flagged,delta_ns,callsites\n",
+		sbt_by_name(o), by ? "," : "");
+	for (size_t i = 0; i < res->ngroups; i++) {
+		const struct sbt_group *g = &res->g[i];
+		sbt_csv_str(f, ds->regions[g->region].name);
+		fprintf(f, ",%s,", sbt_api_name(ds->regions[g->region].api));
+		if (by) {
+			sbt_group_key(ds, g, o, key, sizeof key);
+			sbt_csv_str(f, key);
+			fputc(',', f);
+		}
+		fprintf(f, "%zu,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,"
+			"%zu,%zu,%.3f,%.3f,%s,%d,%.3f,%.3f,", g->count, g->kept,
+			g->dropped, g->st.min, g->st.median, g->st.mean,
+			g->st.std, g->st.cv, g->st.p99, g->st.max,
+			g->migrated, g->probes, g->score.t_min_ns,
+			g->score.t_diff_ns, g->score.metric_source,
+			g->score.resolvable, g->score.variation_ns,
+			g->score.variation_tdiff);
+		char modes[512] = "", line[256];
+		for (int m = 0, n = 0; m < g->score.nmodes &&
+		     (size_t)n < sizeof modes; m++)
+			n += snprintf(modes + n, sizeof modes - (size_t)n,
+				      "%s%.1f:%.3f", m ? ";" : "",
+				      g->score.modes[m].center_ns,
+				      g->score.modes[m].share);
+		sbt_csv_str(f, modes);
+		fputc(',', f);
+		sbt_csv_str(f, g->verdict);
+		fputc(',', f);
+		sbt_phase_line(&g->phases, line, sizeof line);
+		sbt_csv_str(f, line);
+		fprintf(f, ",%.3f,%.3f,%.4f,%d,%zu,%zu,%d,%.3f,",
+			g->score.insitu.t_min_paper_ns,
+			g->score.insitu.t_diff_paper_ns,
+			g->score.shift_resolution_ns, g->phases.nsteps,
+			g->phases.warmup_n, g->phases.transient_n, g->flagged,
+			g->delta_ns);
+		csv_callsites(f, ds, res, g, o);
+		fputc('\n', f);
+	}
+}
+
+int sbt_dump(FILE *f, const struct sbt_dataset *ds)
+{
+	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
+	      "cpu_stop,probe,migrated,score,kept,site\n", f);
+	for (size_t i = 0; i < ds->n; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		const struct sbt_source *src = &ds->sources[s->source];
+		fprintf(f, "%u,%d,%d,%u,", s->source, src->pid, src->rank,
+			s->thread);
+		sbt_csv_str(f, ds->regions[s->region].name);
+		fprintf(f, ",%.1f,%.3f,%.0f,%d,%d,%d,%d,%.4f,%d,%ld\n", s->t_ns,
+			s->ns, s->cycles,
+			s->cpu_start == 0xffff ? -1 : s->cpu_start,
+			s->cpu_stop == 0xffff ? -1 : s->cpu_stop,
+			!!(s->flags & SBT_SF_PROBE),
+			!!(s->flags & SBT_SF_MIGRATED), s->score,
+			!(s->flags & (SBT_SF_DROPPED | SBT_SF_BEFORE_RESET |
+				      SBT_SF_PROBE)),
+			s->site == SBT_SITE_NONE ? -1L : (long)s->site);
+	}
+	return ferror(f) ? -1 : 0;
+}

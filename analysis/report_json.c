@@ -1,0 +1,267 @@
+/*
+ * report_json.c - the analysis as JSON: {"sources": [...], "regions":
+ * [...]}, one object per group with stable snake_case names; NAN and
+ * infinities become null.
+ *
+ * Call sites: "callsites" lists every site of the group, most samples
+ * first: {function, file, line, module, offset, count, stack}.  function,
+ * file and line are the innermost source frame at the marker call (an
+ * inlined function when it was inlined); stack is the whole calling
+ * context, innermost first, starting with that same frame, inlined
+ * frames expanded ("inlined": true: inlined into the next frame).
+ */
+#include "report_util.h"
+#include "../format/sbtlog.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static void json_frame(FILE *f, const struct sbt_symframe *fr)
+{
+	fputs("{\"function\": ", f); sbt_json_str(f, fr->function);
+	fputs(", \"file\": ", f);    sbt_json_str(f, fr->file);
+	fprintf(f, ", \"line\": %d, \"inlined\": %s}", fr->line,
+		fr->inlined ? "true" : "false");
+}
+
+void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,
+			const struct sbt_result *res,
+			const struct sbt_group *g,
+			const struct sbt_report_opts *o)
+{
+	struct sbt_sitecount *sc = NULL;
+	long n = o->cs ? sbt_group_sites(ds, res, g, o->cs, &sc) : 0;
+
+	fputc('[', f);
+	for (long i = 0; i < n; i++) {
+		const struct sbt_csite *c = &o->cs->c[sc[i].site];
+		const struct sbt_symframe *top = c->at.nframes ? &c->at.f[0]
+							       : NULL;
+		fputs(i ? ", {" : "{", f);
+		fputs("\"function\": ", f);
+		sbt_json_str(f, top ? top->function : "");
+		fputs(", \"file\": ", f);
+		sbt_json_str(f, top ? top->file : "");
+		fprintf(f, ", \"line\": %d, \"module\": ", top ? top->line : 0);
+		sbt_json_str(f, c->at.module);
+		fprintf(f, ", \"offset\": \"0x%llx\", \"count\": %llu, "
+			"\"stack\": [", (unsigned long long)c->at.offset,
+			(unsigned long long)sc[i].count);
+		for (int k = 0; k < c->nstack; k++) {
+			fputs(k ? ", " : "", f);
+			json_frame(f, &c->stack[k]);
+		}
+		fputs("]}", f);
+	}
+	fputc(']', f);
+	free(sc);
+}
+
+static void json_sources(FILE *f, const struct sbt_dataset *ds)
+{
+	fputs("{\"sources\": [", f);
+	for (size_t i = 0; i < ds->nsources; i++) {
+		const struct sbt_source *s = &ds->sources[i];
+		fputs(i ? ",\n  {" : "\n  {", f);
+		fputs("\"path\": ", f); sbt_json_str(f, s->path);
+		fprintf(f, ", \"csv\": %s, \"pid\": %d, \"rank\": %d, "
+			"\"threads\": %u, \"truncated\": %s, \"cycles\": %s, ",
+			s->is_csv ? "true" : "false", s->pid, s->rank,
+			s->nthreads, s->truncated ? "true" : "false",
+			s->has_cycles ? "true" : "false");
+		fputs("\"host\": ", f); sbt_json_str(f, s->host);
+		fputs(", \"exe\": ", f); sbt_json_str(f, s->exe);
+		fputs(", \"cpu_model\": ", f); sbt_json_str(f, s->cpu_model);
+		fputs(", \"warning\": ", f); sbt_json_str(f, s->warning);
+		fputs(", ", f);
+		sbt_json_num(f, "tick_ghz", s->tick_ns > 0 ? 1 / s->tick_ns :
+			     NAN, 0);
+		sbt_json_num(f, "quantum_ns", s->quantum_ns, 0);
+		sbt_json_num(f, "te_ns", s->te_ns, 0);
+		sbt_json_num(f, "te_p50_ns", s->te_p50_ns, 0);
+		sbt_json_num(f, "te_p999_ns", s->te_p999_ns, 0);
+		sbt_json_num(f, "kernel_entry_ns", s->kernel_entry_ns, 0);
+		fputs("\"counters\": {", f);
+		for (int c = 0, first = 1; c < SBT_CNT__N; c++)
+			if (sbt_counter_names[c]) {
+				fprintf(f, "%s\"%s\": %llu", first ? "" : ", ",
+					sbt_counter_names[c],
+					(unsigned long long)s->counters[c]);
+				first = 0;
+			}
+		fputs("}}", f);
+	}
+	fputs("\n],\n", f);
+}
+
+/* The findings and both resolutions of one group, as JSON members. */
+static void json_findings(FILE *f, const struct sbt_group *g)
+{
+	const struct sbt_score *s = &g->score;
+	const struct sbt_phases *p = &g->phases;
+
+	sbt_json_num(f, "t_min_paper_ns", s->insitu.n ?
+		     s->insitu.t_min_paper_ns : NAN, 0);
+	sbt_json_num(f, "t_diff_paper_ns", s->insitu.n ?
+		     s->insitu.t_diff_paper_ns : NAN, 0);
+	sbt_json_num(f, "shift_resolution_ns", s->shift_resolution_ns, 0);
+	sbt_json_num(f, "min_shift_ns", s->min_shift_ns, 0);
+	sbt_json_num(f, "trimmed_mean_ns", s->trim_mean_ns, 0);
+	sbt_json_num(f, "noise_spread_ns", s->noise_spread_ns, 0);
+	sbt_json_num(f, "excess_spread_ns", s->excess_ns, 0);
+	fprintf(f, "\"broad\": %s, \"findings\": %d, \"steps\": [",
+		s->broad ? "true" : "false", g->nfindings);
+	for (int k = 0; k < p->nsteps; k++) {
+		const struct sbt_phase *ph = &p->ph[p->step[k]];
+		fputs(k ? ", {" : "{", f);
+		sbt_json_num(f, "t_ns", ph->t_begin_ns, 0);
+		fprintf(f, "\"sample\": %zu, ", ph->first);
+		sbt_json_num(f, "from_ns", p->step_from_ns[k], 0);
+		sbt_json_num(f, "to_ns", ph->level_ns, 1);
+		fputs("}", f);
+	}
+	fprintf(f, "], \"warmup_samples\": %zu, \"transients\": %d, "
+		"\"transient_samples\": %zu, ", p->warmup_n, p->ntransients,
+		p->transient_n);
+	sbt_json_num(f, "transient_max_rel", p->ntransients ?
+		     p->transient_max : NAN, 0);
+	fprintf(f, "\"machine_changes\": %d, \"machine_samples\": %zu, ",
+		g->machine_changes, g->machine_n);
+	fprintf(f, "\"flagged\": %s, ", g->flagged ? "true" : "false");
+	sbt_json_num(f, "delta_ns", g->delta_ns, 0);
+	sbt_json_num(f, "delta_rel", g->delta_rel, 0);
+	sbt_json_num(f, "delta_resolution_ns", g->delta_resolution_ns, 0);
+}
+
+static void json_phases(FILE *f, const struct sbt_phases *ps)
+{
+	char line[256];
+
+	fputs("\"phases\": [", f);
+	for (int p = 0; p < ps->nphases; p++) {
+		const struct sbt_phase *ph = &ps->ph[p];
+		fprintf(f, "%s{\"kind\": \"%s\", \"first\": %zu, \"n\": %zu, "
+			"\"machine\": %s, ", p ? ", " : "",
+			sbt_phase_kind_name(ph->kind), ph->first, ph->n,
+			ph->machine ? "true" : "false");
+		sbt_json_num(f, "t_begin_ns", ph->t_begin_ns, 0);
+		sbt_json_num(f, "t_end_ns", ph->t_end_ns, 0);
+		sbt_json_num(f, "level_ns", ph->level_ns, 0);
+		sbt_json_num(f, "median_ns", ph->median_ns, 1);
+		fputs("}", f);
+	}
+	sbt_phase_line(ps, line, sizeof line);
+	fputs("], \"phase_line\": ", f);
+	sbt_json_str(f, line);
+}
+
+static void json_group(FILE *f, const struct sbt_dataset *ds,
+		       const struct sbt_result *res, const struct sbt_group *g,
+		       const struct sbt_report_opts *o)
+{
+	const struct sbt_region *rg = &ds->regions[g->region];
+	const struct sbt_score *s = &g->score;
+	char key[300];
+
+	fputs("\"name\": ", f); sbt_json_str(f, rg->name);
+	fprintf(f, ", \"api\": \"%s\", ", sbt_api_name(rg->api));
+	if (o->by || o->by_site) {
+		sbt_group_key(ds, g, o, key, sizeof key);
+		fprintf(f, "\"%s\": ", sbt_by_name(o));
+		sbt_json_str(f, key);
+		fputs(", ", f);
+	}
+	fprintf(f, "\"count\": %zu, \"kept\": %zu, \"dropped\": %zu, "
+		"\"migrated\": %zu, \"probes\": %zu, ", g->count, g->kept,
+		g->dropped, g->migrated, g->probes);
+	sbt_json_num(f, "cut", g->cut, 0);
+	sbt_json_num(f, "te_ns", g->te_ns, 0);
+	sbt_json_num(f, "min_ns", g->st.min, 0);
+	sbt_json_num(f, "median_ns", g->st.median, 0);
+	sbt_json_num(f, "mean_ns", g->st.mean, 0);
+	sbt_json_num(f, "std_ns", g->st.std, 0);
+	sbt_json_num(f, "cv", g->st.cv, 0);
+	sbt_json_num(f, "p99_ns", g->st.p99, 0);
+	sbt_json_num(f, "max_ns", g->st.max, 0);
+	sbt_json_num(f, "median_cycles", g->cycles_median, 0);
+	sbt_json_num(f, "quantum_ns", g->quantum_ns, 0);
+	sbt_json_num(f, "t_min_ns", s->t_min_ns, 0);
+	sbt_json_num(f, "t_diff_ns", s->t_diff_ns, 0);
+	fputs("\"metric_source\": ", f);
+	sbt_json_str(f, s->metric_source);
+	fprintf(f, ", \"resolvable\": %s, \"variation\": %s, ",
+		s->resolvable < 0 ? "null" : s->resolvable ? "true" : "false",
+		s->variation < 0 ? "null" : s->variation ? "true" : "false");
+	sbt_json_num(f, "variation_ns", s->variation_ns, 0);
+	sbt_json_num(f, "variation_tdiff", s->variation_tdiff, 0);
+	fputs("\"modes\": [", f);
+	for (int m = 0; m < s->nmodes; m++) {
+		fputs(m ? ", {" : "{", f);
+		sbt_json_num(f, "center_ns", s->modes[m].center_ns, 0);
+		sbt_json_num(f, "share", s->modes[m].share, 1);
+		fputs("}", f);
+	}
+	fputs("], ", f);
+	sbt_json_num(f, "modes_assigned", s->assigned, 0);
+	json_findings(f, g);
+	fputs("\"verdict\": ", f);
+	sbt_json_str(f, g->verdict);
+	fprintf(f, ", \"insitu\": {\"n\": %zu, \"screened\": %zu, ",
+		s->insitu.n, s->insitu.screened);
+	sbt_json_num(f, "t_min_ns", s->insitu.t_min_ns, 0);
+	sbt_json_num(f, "t_diff_ns", s->insitu.t_diff_ns, 0);
+	sbt_json_num(f, "t_min_paper_ns", s->insitu.t_min_paper_ns, 0);
+	sbt_json_num(f, "t_diff_paper_ns", s->insitu.t_diff_paper_ns, 0);
+	sbt_json_num(f, "q_alpha_ns", s->insitu.q_alpha, 0);
+	sbt_json_num(f, "q_hi_ns", s->insitu.q_hi, 0);
+	sbt_json_num(f, "max_ns", s->insitu.max, 1);
+	fputs("}, ", f);
+	json_phases(f, &g->phases);
+	fputs(", \"callsites\": ", f);
+	sbt_json_callsites(f, ds, res, g, o);
+}
+
+/* Shifts shared by several regions at one instant (machine.c). */
+static void json_machine(FILE *f, const struct sbt_dataset *ds,
+			 const struct sbt_result *res)
+{
+	for (size_t i = 0; i < res->nev; i++) {
+		const struct sbt_machine_event *e = &res->ev[i];
+		fprintf(f, "%s{\"source\": %u, ", i ? ",\n  " : "\n  ",
+			e->source);
+		sbt_json_num(f, "t_ms", e->t_ns / 1e6, 0);
+		if (e->cpu != SBT_CPU_UNKNOWN)
+			fprintf(f, "\"cpu\": %u, ", e->cpu);
+		else
+			fputs("\"cpu\": null, ", f);
+		sbt_json_num(f, "change", e->change, 0);
+		fprintf(f, "\"nregions\": %d, \"regions\": [", e->nregions);
+		for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS;
+		     r++) {
+			fputs(r ? ", " : "", f);
+			sbt_json_str(f, ds->regions[e->regions[r]].name);
+		}
+		fputs("]}", f);
+	}
+}
+
+void sbt_report_json(FILE *f, const struct sbt_dataset *ds,
+		     const struct sbt_result *res,
+		     const struct sbt_report_opts *o)
+{
+	json_sources(f, ds);
+	fputs("\"callsite_notes\": [", f);
+	for (size_t i = 0; o->cs && i < o->cs->nnotes; i++) {
+		fputs(i ? ", " : "", f);
+		sbt_json_str(f, o->cs->notes[i]);
+	}
+	fputs("],\n\"regions\": [", f);
+	for (size_t i = 0; i < res->ngroups; i++) {
+		fputs(i ? ",\n  {" : "\n  {", f);
+		json_group(f, ds, res, &res->g[i], o);
+		fputs("}", f);
+	}
+	fputs("\n],\n\"machine_events\": [", f);
+	json_machine(f, ds, res);
+	fputs("\n]}\n", f);
+}

@@ -1,0 +1,54 @@
+/*
+ * report_util.h - what every output format shares: names of APIs,
+ * counters and group keys, escaping, a group's sample values.
+ */
+#ifndef SBT_REPORT_UTIL_H
+#define SBT_REPORT_UTIL_H
+
+#include "report.h"
+
+extern const char *const sbt_counter_names[];  /* by enum sbt_counter;
+						   NULL: not a problem  */
+
+/* "thread", "cpu", ... or "site"; "" when ungrouped. */
+const char *sbt_by_name(const struct sbt_report_opts *o);
+
+/* A group's key as people read it: "3", "0/3" (rank/thread), a host, or
+ * a call site's "file:line". */
+void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
+		   const struct sbt_report_opts *o, char *out, size_t n);
+
+void sbt_json_str(FILE *f, const char *s);
+/* "k": v, (or "k": null for NAN/inf); no comma when last. */
+void sbt_json_num(FILE *f, const char *k, double v, int last);
+void sbt_csv_str(FILE *f, const char *s);
+
+/* The call sites of g as a JSON array (see report_json.c). */
+void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,
+			const struct sbt_result *res,
+			const struct sbt_group *g,
+			const struct sbt_report_opts *o);
+
+/* A sample's duration as analyzed: filter_cost applied. */
+double sbt_sample_ns(const struct sbt_dataset *ds,
+		     const struct sbt_sample *s,
+		     const struct sbt_report_opts *o);
+
+/* Copy g's kept samples (not dropped, not probes) into v, cost removed;
+ * returns how many. v holds g->n. */
+size_t sbt_group_kept(const struct sbt_dataset *ds,
+		      const struct sbt_result *res, const struct sbt_group *g,
+		      const struct sbt_report_opts *o, double *v);
+
+/* The formats behind sbt_report(). */
+void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
+		     const struct sbt_result *res,
+		     const struct sbt_report_opts *o);
+void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
+		    const struct sbt_result *res,
+		    const struct sbt_report_opts *o);
+void sbt_report_json(FILE *f, const struct sbt_dataset *ds,
+		     const struct sbt_result *res,
+		     const struct sbt_report_opts *o);
+
+#endif

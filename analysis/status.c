@@ -1,0 +1,38 @@
+/*
+ * status.c - the status line: carriage return, the text, erase to the
+ * end of the line.  Nothing is written when stderr is not a TTY, so logs
+ * and pipes see only real messages.
+ */
+#include "status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static int on, shown;
+
+void sbt_status_init(int quiet)
+{
+	on = !quiet && isatty(2);
+}
+
+void sbt_status(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!on)
+		return;
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+	shown = 1;
+}
+
+void sbt_status_done(void)
+{
+	if (on && shown)
+		fputs("\r\033[K", stderr);
+	shown = 0;
+}

@@ -1,0 +1,18 @@
+/* pie.c - a PIE with one region started from a known line. */
+#include <sbtmark.h>
+
+static volatile int sink;
+
+__attribute__((noinline)) static void work(int i)
+{
+	SBT_MARKER_START("pie_region");         /* SITE: pie_region */
+	sink += i;
+	SBT_MARKER_STOP("pie_region");
+}
+
+int main(void)
+{
+	for (int i = 0; i < 500; i++)
+		work(i);
+	return 0;
+}
