@@ -131,6 +131,39 @@ static void inputs(FILE *f, const struct sbt_html_in *in)
 	fputs("</section>\n", f);
 }
 
+/* Shifts shared by several regions at one instant: the machine's. */
+static void machine(FILE *f, const struct sbt_html_in *in)
+{
+	const struct sbt_result *res = in->res;
+
+	if (res->nev == 0)
+		return;
+	fputs("<section id=\"machine\"><h2>Machine events</h2><p>Shifts "
+	      "found at one instant, the same way, in several regions: the "
+	      "machine, not the code. Each region's verdict leaves out the "
+	      "samples taken while they lasted.</p><table><tr><th>log</th>"
+	      "<th>at</th><th>cpu</th><th>change</th><th>regions</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < res->nev && i < 200; i++) {
+		const struct sbt_machine_event *e = &res->ev[i];
+		fputs("<tr><td>", f);
+		sbt_html_str(f, in->ds->sources[e->source].path);
+		fprintf(f, "</td><td class=\"n\">%.4g ms</td><td class=\"n\">",
+			e->t_ns / 1e6);
+		if (e->cpu != SBT_CPU_UNKNOWN)
+			fprintf(f, "%u", e->cpu);
+		fprintf(f, "</td><td class=\"n\">%+.1f %%</td><td>",
+			100 * e->change);
+		for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS;
+		     r++) {
+			fputs(r ? ", " : "", f);
+			sbt_html_str(f, in->ds->regions[e->regions[r]].name);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table></section>\n", f);
+}
+
 /* Where t_min / t_diff came from, for people. */
 static void metric_source(FILE *f, const struct sbt_score *s)
 {
@@ -607,6 +640,7 @@ int sbt_html_write(FILE *f, const struct sbt_html_in *in)
 	}
 	fprintf(f, "<br>written %s</p>\n", when);
 	inputs(f, in);
+	machine(f, in);
 	summary(f, in, detail);
 	if (ndetail < res->ngroups)
 		fprintf(f, "<p>Plots for the %zu regions with the most samples "
