@@ -179,15 +179,13 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];
 		const struct sbt_source *src = &ds->sources[s->source];
-		double te = o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
+		double te = cost_of(o, src);
 
 		s->flags &= ~(uint32_t)(SBT_SF_TRANSIENT | SBT_SF_MACHINE);
 		if (s->flags & SBT_SF_PROBE) {
 			g->probes++;
 			continue;
 		}
-		if (!(o->filters & SBT_F_COST))
-			te = 0;
 		if (te > te_max) te_max = te;
 		if (src->quantum_ns > q) q = src->quantum_ns;
 		if (!src->has_cycles)
@@ -257,9 +255,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (src->kernel_entry_ns > floor_ns)
 			floor_ns = src->kernel_entry_ns;
 		if (s->flags & SBT_SF_PROBE)
-			y[np++] = s->ns - ((o->filters & SBT_F_COST) ?
-					   (o->cost_ns >= 0 ? o->cost_ns :
-					    src->te_ns) : 0);
+			y[np++] = s->ns - cost_of(o, src);
 	}
 	*in = (struct sbt_score_in){
 		.quantum_ns = q,
@@ -309,10 +305,7 @@ static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_source *src = &ds->sources[s->source];
 		if (s->flags & SBT_SF_PROBE) {
 			if (!(s->flags & SBT_SF_MACHINE))
-				y[np++] = s->ns - ((o->filters & SBT_F_COST) ?
-						   (o->cost_ns >= 0 ?
-						    o->cost_ns : src->te_ns) :
-						   0);
+				y[np++] = s->ns - cost_of(o, src);
 		} else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
 					SBT_SF_MACHINE)))
 			v[k++] = s->ns - cost_of(o, src);

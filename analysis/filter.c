@@ -83,6 +83,7 @@
  *     the few far-from-median ticks of a dithered quantized clock.
  */
 #include "filter.h"
+#include "sort.h"
 #include "iforest.h"
 
 #include <math.h>
@@ -103,12 +104,6 @@ void sbt_filter_cost(double *x, double *y, size_t n, double cost,
 
 #define QSAMPLE 4096
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The clock quantum implied by ties in v, or 0 when v looks continuous. */
 static double estimate_quantum(const double *v, size_t n)
 {
@@ -123,7 +118,7 @@ static double estimate_quantum(const double *v, size_t n)
 		if (isfinite(s[k]))
 			big = fmax(big, fabs(s[k]));
 	}
-	qsort(s, m, sizeof *s, cmp_double);
+	qsort(s, m, sizeof *s, sbt_cmp_double);
 	double eps = big * 1e-12;    /* gaps below this are rounding, not time */
 	for (size_t k = 0; k < m; k++) {
 		if (k == 0 || s[k] != s[k - 1])

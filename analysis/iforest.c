@@ -171,12 +171,6 @@ struct tree1 {
 	size_t nb;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* v[lo..hi) is sorted; emits leaves and thresholds in order. */
 static void grow1(struct tree1 *t, struct rng *r, const double *v,
 		  size_t lo, size_t hi, int depth, int maxd)
@@ -261,7 +255,7 @@ static int score1(struct fit *f, float *score)
 		struct rng r;
 		rng_seed(&r, f->seed, t + 1);
 		draw(f, &r);
-		qsort(f->vx, ps, sizeof *f->vx, cmp_double);
+		qsort(f->vx, ps, sizeof *f->vx, sbt_cmp_double);
 		tr[t] = (struct tree1){ B + t * ps, H + t * ps, 0 };
 		grow1(&tr[t], &r, f->vx, 0, ps, 0, f->depth);
 		K += tr[t].nb;
@@ -274,7 +268,7 @@ static int score1(struct fit *f, float *score)
 	for (size_t t = 0, k = 0; t < nt; t++)
 		for (size_t j = 0; j < tr[t].nb; j++)
 			T[k++] = tr[t].b[j];
-	qsort(T, K, sizeof *T, cmp_double);
+	qsort(T, K, sizeof *T, sbt_cmp_double);
 	size_t u = 0;
 	for (size_t k = 0; k < K; k++)
 		if (u == 0 || T[k] != T[u - 1])

@@ -41,6 +41,7 @@
  * are its probes taken in those moments (mark_probes).
  */
 #include "analyze.h"
+#include "sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -94,12 +95,6 @@ static void collect(const struct sbt_group *g, uint32_t gi,
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Turn the cluster m[0..n) (changes of distinct groups) into an event if
  * it spans two regions: 1 if it did, 0 if not, -1 on allocation failure. */
 static int event(struct sbt_result *res, const struct change *const *m,
@@ -129,7 +124,7 @@ static int event(struct sbt_result *res, const struct change *const *m,
 		if (nrel < sizeof rel / sizeof rel[0])
 			rel[nrel++] = m[i]->rel;
 	}
-	qsort(rel, nrel, sizeof rel[0], cmp_double);
+	qsort(rel, nrel, sizeof rel[0], sbt_cmp_double);
 	e.source = res->g[m[0]->group].source;
 	e.t_ns = m[0]->t_ns;
 	e.cpu = res->g[m[0]->group].phases.ph[m[0]->phase].cpu;

@@ -5,6 +5,7 @@
 #ifndef SBT_REPORT_UTIL_H
 #define SBT_REPORT_UTIL_H
 
+#include "escape.h"
 #include "report.h"
 
 extern const char *const sbt_counter_names[];  /* by enum sbt_counter;
@@ -18,10 +19,6 @@ const char *sbt_by_name(const struct sbt_report_opts *o);
 void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 		   const struct sbt_report_opts *o, char *out, size_t n);
 
-void sbt_json_str(FILE *f, const char *s);
-/* "k": v, (or "k": null for NAN/inf); no comma when last. */
-void sbt_json_num(FILE *f, const char *k, double v, int last);
-void sbt_csv_str(FILE *f, const char *s);
 
 /* The call sites of g as a JSON array (see report_json.c). */
 void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,

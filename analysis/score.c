@@ -202,7 +202,7 @@ int sbt_noise_model(const double *tau, size_t n, double quantum_ns,
 
 	/* OS screen: keep x <= median + floor; x is sorted, so cut the tail */
 	med = median_sorted(x, n);
-	floor_ns = os_floor_ns == 0 ? SBT_SCORE_OS_FLOOR : os_floor_ns;
+	floor_ns = os_floor_ns == 0 ? SBT_OS_FLOOR_DEFAULT : os_floor_ns;
 	m = n;
 	if (floor_ns > 0)
 		while (m > 1 && x[m - 1] > med + floor_ns)
@@ -697,7 +697,7 @@ static double probe_spread(const double *p, size_t n, size_t min_probes,
 	memcpy(x, p, n * sizeof *x);
 	if (sbt_sort_doubles(x, n) == 0) {
 		med = median_sorted(x, n);
-		fl = os_floor_ns == 0 ? SBT_SCORE_OS_FLOOR : os_floor_ns;
+		fl = os_floor_ns == 0 ? SBT_OS_FLOOR_DEFAULT : os_floor_ns;
 		if (fl > 0)
 			while (m > 1 && x[m - 1] > med + fl)
 				m--;

@@ -12,10 +12,11 @@
 
 #include <stddef.h>
 
+#include "filter.h"          /* SBT_OS_FLOOR_DEFAULT */
+
 #define SBT_SCORE_EPS         0.01  /* CV target of t_min (paper)          */
 #define SBT_SCORE_ALPHA       0.05  /* overlap target of t_diff (paper)    */
 #define SBT_SCORE_MIN_PROBES  30    /* fewer probes: no in-situ estimate   */
-#define SBT_SCORE_OS_FLOOR    500.0 /* = SBT_OS_FLOOR_DEFAULT (filter.h)   */
 #define SBT_SCORE_MIN_SHARE   0.01  /* smaller modes are not reported      */
 #define SBT_SCORE_MAX_MODES   8
 #define SBT_SCORE_TAIL        0.01  /* probe tail a robust estimate ignores */
@@ -53,7 +54,7 @@ struct sbt_score_in {
 	double profile_t_min_ns, profile_t_diff_ns;
 	const char *profile_label;
 	/* Probes above median + os_floor_ns are OS noise, not timer noise
-	 * (0: SBT_SCORE_OS_FLOOR; < 0: keep every probe). */
+	 * (0: SBT_OS_FLOOR_DEFAULT, filter.h; < 0: keep every probe). */
 	double os_floor_ns;
 	int prefer;            /* enum sbt_score_pref                       */
 	int sorted;            /* kept[] is already ascending: no copy      */

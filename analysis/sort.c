@@ -109,6 +109,13 @@ static int sort_impl(double *key, uint32_t *val, size_t n)
 	return 0;
 }
 
+int sbt_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 int sbt_sort_doubles(double *v, size_t n)
 {
 	return sort_impl(v, NULL, n);

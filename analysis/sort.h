@@ -19,4 +19,8 @@ int sbt_sort_doubles(double *v, size_t n);
 /* Stable by key, ascending: key[i] travels with val[i]. */
 int sbt_sort_keyed(double *key, uint32_t *val, size_t n);
 
+/* qsort's comparator for doubles, ascending, for the small arrays that
+ * do not warrant a radix sort. */
+int sbt_cmp_double(const void *a, const void *b);
+
 #endif

@@ -10,6 +10,7 @@
  * Algorithm 1, Algorithm 2.
  */
 #include "cache.h"
+#include "escape.h"
 #include "clock.h"
 #include "jit.h"
 #include "methods.h"
@@ -434,20 +435,6 @@ static void print_table(struct row rows[][SBT_NMETHODS],
 			printf("%s: not run: %s\n", ms[i].name, ms[i].why);
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static void json_num(double v)
 {
 	if (isnan(v))
@@ -463,16 +450,16 @@ static void print_json(struct row rows[][SBT_NMETHODS],
 	int first = 1;
 
 	printf("{\n  \"machine\": {\"host\": ");
-	json_str(pf->host);
+	sbt_json_str(stdout, pf->host);
 	printf(", \"cpu\": ");
-	json_str(pf->cpu);
+	sbt_json_str(stdout, pf->cpu);
 	printf(", \"arch\": ");
-	json_str(pf->arch);
+	sbt_json_str(stdout, pf->arch);
 	printf(", \"tick_hz\": %llu, \"tick_quantum\": %u, \"tick_source\": ",
 	       (unsigned long long)pf->tick_hz, pf->tick_quantum);
-	json_str(pf->tick_source);
+	sbt_json_str(stdout, pf->tick_source);
 	printf(", \"cycles\": ");
-	json_str(pf->cycles);
+	sbt_json_str(stdout, pf->cycles);
 	printf(", \"ns_per_add\": ");
 	json_num(pf->ns_per_add);
 	printf("},\n  \"params\": {\"preset\": \"%s\", \"eps\": %g, \"n\": %u,"
@@ -488,7 +475,7 @@ static void print_json(struct row rows[][SBT_NMETHODS],
 		       ms[i].available ? "true" : "false");
 		first = 0;
 		printf("\"why\": ");
-		json_str(ms[i].why);
+		sbt_json_str(stdout, ms[i].why);
 		printf(", \"te_std_ns\": ");
 		json_num(ms[i].available ? ms[i].te_std_ns : NAN);
 		printf(", \"quantum_ns\": ");
@@ -513,14 +500,14 @@ static void print_json(struct row rows[][SBT_NMETHODS],
 			printf(", \"t_min_ns\": ");
 			json_num(tmin_ns(r));
 			printf(", \"t_min_why\": ");
-			json_str(r->tmin.why);
+			sbt_json_str(stdout, r->tmin.why);
 			printf(", \"t_diff_converged\": %s, \"t_diff_adds\": ",
 			       r->tdiff.ok ? "true" : "false");
 			json_num(r->tdiff.ok ? (double)r->tdiff.adds : NAN);
 			printf(", \"t_diff_ns\": ");
 			json_num(tdiff_ns(r, pf->ns_per_add));
 			printf(", \"t_diff_why\": ");
-			json_str(r->tdiff.why);
+			sbt_json_str(stdout, r->tdiff.why);
 			printf(", \"ratio_t_min\": ");
 			json_num(ref ? tmin_ns(r) / tmin_ns(ref) : NAN);
 			printf(", \"ratio_t_diff\": ");

@@ -2,6 +2,7 @@
  * stat.c - batch statistics and the model estimates (see stat.h).
  */
 #include "stat.h"
+#include "sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,16 +37,9 @@ double sbt_cv(const double *x, size_t n)
 	return n && m.mean > 0 ? m.std / m.mean : NAN;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 void sbt_sort(double *x, size_t n)
 {
-	qsort(x, n, sizeof *x, cmp_double);
+	qsort(x, n, sizeof *x, sbt_cmp_double);
 }
 
 double sbt_median_sorted(const double *x, size_t n)
