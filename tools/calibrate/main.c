@@ -53,7 +53,7 @@ static const char usage[] =
 "\n"
 "Measure how short a region each timing method can time to 1 % (t_min)\n"
 "and how small a difference it can tell apart (t_diff), per cache level,\n"
-"with the paper's Algorithms 1 and 2 (SPEC §3), and check the noise model.\n"
+"with the paper's Algorithms 1 and 2, and check the noise model.\n"
 "\n"
 "Presets (N samples per batch, p confirmations, q pairs):\n"
 "  --quick            N 200, p 2, q 3: all levels in about a minute\n"
