@@ -1,9 +1,11 @@
 /*
  * phase.c - phases over time: binary segmentation with a rank CUSUM.
  *
- * Seed 004 calls a stretch of a run a phase while a metric (there CPI)
- * stays steady, and declares a change when the mean of the metric in two
- * detection windows differs by more than a threshold (5 %).  We keep the
+ * Zhang and Gu, "A real-time online evaluation method for helper thread
+ * prefetching quality" (doc/DESIGN.md), call a stretch of a run a phase
+ * while a metric (there CPI) stays steady, and declare a change when the
+ * mean of the metric in two detection windows differs by more than a
+ * threshold (5 %).  We keep the
  * idea and make both halves of the test principled for timing data:
  *
  *   Size.  Consecutive phases must differ in level by at least t_diff,
