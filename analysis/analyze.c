@@ -18,6 +18,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
 
 struct gmap { uint64_t *keys; uint32_t *val; size_t cap, n; };
 
@@ -121,7 +124,35 @@ struct scratch {
 	uint8_t *keep;
 	float *score;
 	uint32_t *ix;
+	size_t cap;
 };
+
+static void scratch_free(struct scratch *w)
+{
+	big_free(w->v, w->cap * sizeof *w->v);
+	big_free(w->y, w->cap * sizeof *w->y);
+	big_free(w->t, w->cap * sizeof *w->t);
+	big_free(w->keep, w->cap);
+	big_free(w->score, w->cap * sizeof *w->score);
+	big_free(w->ix, w->cap * sizeof *w->ix);
+	memset(w, 0, sizeof *w);
+}
+
+/* Room for a group of n samples.  0, or -1 when out of memory. */
+static int scratch_fit(struct scratch *w, size_t n)
+{
+	if (n <= w->cap && w->v)
+		return 0;
+	scratch_free(w);
+	w->cap = n ? n : 1;
+	w->v = big_alloc(w->cap * sizeof *w->v);
+	w->y = big_alloc(w->cap * sizeof *w->y);
+	w->t = big_alloc(w->cap * sizeof *w->t);
+	w->keep = big_alloc(w->cap);
+	w->score = big_alloc(w->cap * sizeof *w->score);
+	w->ix = big_alloc(w->cap * sizeof *w->ix);
+	return w->v && w->y && w->t && w->keep && w->score && w->ix ? 0 : -1;
+}
 
 /* Phases need the kept samples in time order, and one time base: found
  * on one source's samples only.  Marks the samples of a warm-up or of a
@@ -315,14 +346,121 @@ static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	return sbt_score_group(v, k, y, np, in, &g->score);
 }
 
+/* ---- groups in parallel ---------------------------------------------- */
+
+/* Groups are independent until machine events compare them: each worker
+ * takes the next group (largest first, for balance) and writes only that
+ * group and the flags of its own samples. */
+enum stage { STAGE_GROUP, STAGE_RESCORE };
+
+struct pool {
+	struct sbt_dataset *ds;
+	const struct sbt_options *o;
+	struct sbt_result *res;
+	struct sbt_score_in *in;      /* per group, from run_group        */
+	uint32_t *todo;               /* group indexes, largest first     */
+	struct scratch *w;            /* one per worker                   */
+	int nw;
+	enum stage stage;
+	atomic_size_t next;
+	atomic_int failed;
+};
+
+static const struct sbt_result *cmp_res;
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = cmp_res->g[*(const uint32_t *)a].n;
+	size_t y = cmp_res->g[*(const uint32_t *)b].n;
+
+	return (x < y) - (x > y);
+}
+
+static int pool_start(struct pool *p, int jobs)
+{
+	size_t n = p->res->ngroups;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (jobs <= 0)
+		jobs = cores > 0 ? (int)cores : 1;
+	p->nw = n < (size_t)jobs ? (int)(n ? n : 1) : jobs;
+	p->todo = malloc((n ? n : 1) * sizeof *p->todo);
+	p->w = calloc((size_t)p->nw, sizeof *p->w);
+	if (!p->todo || !p->w)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		p->todo[k] = (uint32_t)k;
+	cmp_res = p->res;
+	qsort(p->todo, n, sizeof *p->todo, cmp_size);
+	return 0;
+}
+
+static void pool_end(struct pool *p)
+{
+	for (int i = 0; p->w && i < p->nw; i++)
+		scratch_free(&p->w[i]);
+	free(p->w), free(p->todo);
+}
+
+struct worker { struct pool *p; int id; };
+
+static void *work(void *arg)
+{
+	const struct worker *wk = arg;
+	struct pool *p = wk->p;
+	struct scratch *w = &p->w[wk->id];
+
+	for (;;) {
+		size_t k = atomic_fetch_add(&p->next, 1);
+		if (k >= p->res->ngroups || atomic_load(&p->failed))
+			break;
+		size_t gi = p->todo[k];
+		struct sbt_group *g = &p->res->g[gi];
+		const uint32_t *idx = p->res->order + g->first;
+		int rc = 0;
+		if (p->stage == STAGE_GROUP)
+			rc = scratch_fit(w, g->n) ||
+			     run_group(p->ds, p->o, g, idx, w, &p->in[gi]);
+		else if (g->phases.warmup_n || g->phases.transient_n ||
+			 g->machine_n)
+			rc = scratch_fit(w, g->n) ||
+			     score_group(p->ds, p->o, g, idx, w, &p->in[gi]);
+		if (rc)
+			atomic_store(&p->failed, 1);
+	}
+	return NULL;
+}
+
+/* Run one stage over every group.  0, or -1 when a group failed. */
+static int pool_run(struct pool *p, enum stage stage)
+{
+	pthread_t t[64];
+	struct worker wk[64];
+	int nt = 0;
+
+	p->stage = stage;
+	atomic_store(&p->next, 0);
+	atomic_store(&p->failed, 0);
+	for (int i = 1; i < p->nw && i < 64; i++) {
+		wk[i] = (struct worker){ p, i };
+		if (pthread_create(&t[nt], NULL, work, &wk[i]) != 0)
+			break;          /* fewer workers: still correct */
+		nt++;
+	}
+	wk[0] = (struct worker){ p, 0 };
+	work(&wk[0]);
+	for (int i = 0; i < nt; i++)
+		pthread_join(t[i], NULL);
+	return atomic_load(&p->failed) ? -1 : 0;
+}
+
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		struct sbt_result *res)
 {
 	struct gmap m = { 0 };
 	uint32_t *gid = NULL, *cnt = NULL;
-	struct scratch w = { 0 };
 	struct sbt_score_in *in = NULL;
-	size_t maxn = 0;
+	struct pool pool = { 0 };
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
@@ -379,8 +517,6 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	for (size_t k = 0; k < m.n; k++) {
 		res->g[k].first = cnt[k];
 		res->g[k].n = cnt[k + 1];
-		if (cnt[k + 1] > maxn)
-			maxn = cnt[k + 1];
 		cnt[k + 1] += cnt[k];
 	}
 	for (size_t i = 0; i < ds->n; i++)
@@ -388,30 +524,13 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			res->order[cnt[gid[i]]++] = (uint32_t)i;
 	res->norder = m.n ? res->g[m.n - 1].first + res->g[m.n - 1].n : 0;
 
-	w.v = big_alloc(maxn * sizeof *w.v);
-	w.y = big_alloc(maxn * sizeof *w.y);
-	w.t = big_alloc(maxn * sizeof *w.t);
-	w.keep = big_alloc(maxn);
-	w.score = big_alloc(maxn * sizeof *w.score);
-	w.ix = big_alloc(maxn * sizeof *w.ix);
-	if (!w.v || !w.y || !w.t || !w.keep || !w.score || !w.ix)
-		goto out;
 	if (!(in = malloc((m.n ? m.n : 1) * sizeof *in)))
 		goto out;
-	for (size_t k = 0; k < m.n; k++) {
-		struct sbt_group *g = &res->g[k];
-		if (run_group(ds, o, g, res->order + g->first, &w, &in[k]) != 0)
-			goto out;
-	}
-	if (sbt_machine_events(ds, res, gid) != 0)
+	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in };
+	if (pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
+	    sbt_machine_events(ds, res, gid) != 0 ||
+	    pool_run(&pool, STAGE_RESCORE))
 		goto out;
-	for (size_t k = 0; k < m.n; k++) {
-		struct sbt_group *g = &res->g[k];
-		if ((g->phases.warmup_n || g->phases.transient_n ||
-		     g->machine_n) &&
-		    score_group(ds, o, g, res->order + g->first, &w, &in[k]) != 0)
-			goto out;
-	}
 	cmp_ds = ds;
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
 	if (o->by != SBT_BY_NONE)
@@ -420,12 +539,9 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		sbt_verdict(&res->g[k], o->by);
 	rc = 0;
 out:
+	pool_end(&pool);
 	free(m.keys), free(m.val), free(cnt), free(in);
 	big_free(gid, ds->n * sizeof *gid);
-	big_free(w.v, maxn * sizeof *w.v), big_free(w.y, maxn * sizeof *w.y);
-	big_free(w.t, maxn * sizeof *w.t), big_free(w.keep, maxn);
-	big_free(w.score, maxn * sizeof *w.score);
-	big_free(w.ix, maxn * sizeof *w.ix);
 	if (rc != 0)
 		sbt_result_free(res);
 	return rc;

@@ -29,6 +29,7 @@ struct sbt_options {
 	double profile_t_min_ns, profile_t_diff_ns;  /* NAN: none       */
 	const char *profile_label;    /* "profile:l3"                   */
 	int prefer_profile;           /* the user named the cache level */
+	int jobs;                     /* threads; 0: one per core       */
 };
 
 struct sbt_group {

@@ -54,12 +54,15 @@ static const char usage[] =
 "                             estimate)\n"
 "  --no-symbols               call sites as module+offset only (no debug\n"
 "                             info is read)\n"
+"  -j, --jobs N               analyze N regions at once (default: one per\n"
+"                             core); results do not depend on it\n"
 "  -q, --quiet                no progress line on stderr\n"
 "  -h, --help                 this help\n"
 "  -V, --version              version\n"
 "\n"
 "CSV input: a header line naming the columns 'region' and 'ns', and\n"
-"optionally 'cycles' and 'thread'; one sample per line.\n"
+"optionally 'cycles', 'thread', 't_ns' (start time) and 'cpu'; one sample\n"
+"per line.\n"
 "\n"
 "Examples:\n"
 "  sbt-analyze region.log\n"
@@ -181,6 +184,7 @@ int main(int argc, char **argv)
 		{ "html", required_argument, 0, 'H' },
 		{ "spark", no_argument, 0, 'S' },
 		{ "quiet", no_argument, 0, 'q' },
+		{ "jobs", required_argument, 0, 'j' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
@@ -211,7 +215,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	setlocale(LC_CTYPE, "");        /* sparklines: is the terminal UTF-8 */
 
-	while ((c = getopt_long(argc, argv, "hVq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVqj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': {
 			int b = pick(optarg, "--by", bys);
@@ -232,6 +236,17 @@ int main(int argc, char **argv)
 		case 'H': html = optarg; break;
 		case 'S': ro.spark = 1; break;
 		case 'q': quiet = 1; break;
+		case 'j': {
+			errno = 0;
+			long j = strtol(optarg, &end, 10);
+			if (errno || *end || j < 1 || j > 64) {
+				fprintf(stderr, "sbt-analyze: --jobs wants a "
+					"number of threads from 1 to 64\n");
+				return 2;
+			}
+			o.jobs = (int)j;
+			break;
+		}
 		case 'c':
 			errno = 0;
 			o.cost_ns = strtod(optarg, &end);

@@ -45,9 +45,11 @@ run_suite "ASan+UBSan" build-asan \
 	"--no-suite slow --timeout-multiplier 3"
 # libunwind's per-thread cache destructor crashes under TSan (not our code):
 # the TSan build records call sites without stacks.
-run_suite "TSan (recorder threads)" build-tsan \
+# The analyzer's worker threads (-j) run under it through verdict-cases.
+run_suite "TSan (recorder and analyzer threads)" build-tsan \
 	"-Db_sanitize=thread -Db_lundef=false -Dunwind=disabled" \
-	"--suite unit --suite reliability --no-suite slow --timeout-multiplier 4"
+	"--suite unit --suite reliability --suite threads --no-suite slow \
+	 --timeout-multiplier 4"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -16,6 +16,7 @@ on synthetic samples given as CSV (known truth, no timing of this machine):
               recovery) naming the three,
               the fourth's step its own, the three with no finding of
               their own;
+              The same output with -j 1 and -j 4.
   bad input   a t_ns or cpu field that is not a number: a clear message
               naming the line, a failing exit status.
 
@@ -138,6 +139,10 @@ def test_machine(ana):
             rows.append((name, read(v, rnd), t + 250 * "abcd".index(name),
                          0, 1))
     d, g = regions(analyze(ana, rows))
+    # one thread or four: the same answer (but for the temporary file name)
+    p1, p4 = analyze(ana, rows, "-j", "1"), analyze(ana, rows, "-j", "4")
+    check(p1.returncode == 0 and p1.stdout.split("\n", 2)[2] ==
+          p4.stdout.split("\n", 2)[2], "machine: -j 1 and -j 4 differ")
     ev = d.get("machine_events", [])
     # the slowdown at 8 ms and the recovery at 12 ms, each seen by a, b, c
     want = [(8, 0.05), (12, -0.05)]
