@@ -290,6 +290,7 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 		out->z[k] = sg[k].z;
 	}
 	out->nphases = m;
+	out->untimed = n > 1 && t_ns[n - 1] == t_ns[0];
 	big_free(c.idx, n * sizeof *c.idx);
 	big_free(c.rank, n * sizeof *c.rank);
 	big_free(c.order, n * sizeof *c.order);
@@ -311,6 +312,18 @@ static void fmt_time(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.2f us", ns / 1e3);
 	else
 		snprintf(buf, len, "%.0f ns", ns);
+}
+
+void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
+		    size_t len)
+{
+	const struct sbt_phase *ph = &p->ph[k];
+
+	if (p->untimed)
+		snprintf(buf, len, "sample %zu", end ? ph->first + ph->n - 1 :
+			 ph->first);
+	else
+		fmt_time(buf, len, end ? ph->t_end_ns : ph->t_begin_ns);
 }
 
 /* "310 ns", "3.4 ns": a duration. */
@@ -364,7 +377,7 @@ void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 	for (int k = 0; k < p->nsteps; k++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k], m1 = ph->level_ns;
-		fmt_time(t, sizeof t, ph->t_begin_ns);
+		sbt_phase_when(p, p->step[k], 0, t, sizeof t);
 		fmt_dur(a, sizeof a, m0);
 		fmt_dur(b, sizeof b, m1);
 		add(buf, len, &used, "%sstep at %s: %s -> %s (%+.1f %%)",
@@ -376,7 +389,7 @@ void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
 			w++;
 		double m1 = w < p->nphases ? p->ph[w].level_ns : NAN;
-		fmt_time(t, sizeof t, p->ph[w - 1].t_end_ns);
+		sbt_phase_when(p, w - 1, 1, t, sizeof t);
 		fmt_dur(a, sizeof a, p->ph[0].level_ns);
 		fmt_dur(b, sizeof b, m1);
 		add(buf, len, &used, "%swarm-up: the first %s ran slower "
@@ -397,7 +410,7 @@ void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 					add(buf, len, &used, " ...");
 					break;
 				}
-				fmt_time(t, sizeof t, p->ph[k].t_begin_ns);
+				sbt_phase_when(p, k, 0, t, sizeof t);
 				add(buf, len, &used, "%s %s", shown > 1 ?
 				    "," : "", t);
 			}

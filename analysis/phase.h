@@ -42,6 +42,8 @@ struct sbt_phase {
 
 struct sbt_phases {
 	int nphases;           /* 1 = no shift; 0 only when n = 0           */
+	int untimed;           /* all start times equal (CSV without t_ns):
+				  places are sample numbers, not times    */
 	double z[SBT_PHASE_MAX];   /* z[k]: rank statistic of the cut that
 				      starts phase k (z[0] = 0)             */
 	struct sbt_phase ph[SBT_PHASE_MAX];
@@ -75,6 +77,11 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
  * levels, and each change between
  * neighbouring levels of at least min_shift_ns is a step. */
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift_ns);
+
+/* Where phase k begins (end = 0) or ends (end = 1), for people: "1.20 s",
+ * "35.00 ms", or "sample 2000" without a time base. */
+void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
+		    size_t len);
 
 /* "level", "warm-up", "transient", "machine". */
 const char *sbt_phase_kind_name(int kind);

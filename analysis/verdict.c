@@ -105,8 +105,10 @@ static void machine(struct out *o, const struct sbt_group *g)
 			put(o, " ...");
 			break;
 		}
-		put(o, "%s %+.0f %% at %.4g ms", shown > 1 ? "," : "",
-		    100 * (m1 - m0) / m0, p->ph[k].t_begin_ns / 1e6);
+		char at[32];
+		sbt_phase_when(p, k, 0, at, sizeof at);
+		put(o, "%s %+.0f %% at %s", shown > 1 ? "," : "",
+		    100 * (m1 - m0) / m0, at);
 	}
 	if (g->machine_n)
 		put(o, " (%zu samples left out)", g->machine_n);
@@ -129,10 +131,12 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	for (int k = 0; k < p->nsteps; k++, f++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k];
+		char at[32];
 		sbt_fmt_ns(a, sizeof a, m0);
 		sbt_fmt_ns(b, sizeof b, ph->level_ns);
-		put(&o, "%sstep at %.4g ms: %s -> %s (%+.1f %%)", f ? "; " : "",
-		    ph->t_begin_ns / 1e6, a, b, 100 * (ph->level_ns - m0) / m0);
+		sbt_phase_when(p, p->step[k], 0, at, sizeof at);
+		put(&o, "%sstep at %s: %s -> %s (%+.1f %%)", f ? "; " : "",
+		    at, a, b, 100 * (ph->level_ns - m0) / m0);
 	}
 	if (s->nmodes >= 2) {
 		put(&o, "%s", f++ ? "; " : "");
