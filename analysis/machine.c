@@ -30,12 +30,11 @@
  * region, nor does a constant neighbour mark a region's own slow mode.
  * A region alone in its thread is never marked: one region cannot tell.
  *
- * Then each group separates what followed the machine from its own.
- * Its own level is, at first, the level where the machine left it most
- * (until its first change that is not the machine's), then the level of
- * its last unshifted phase.  A phase off that level and entered through a
- * machine change (or left through one, for the first), and any phase
- * after it until the level returns, is a shifted period (SBT_PH_MACHINE); its samples are marked SBT_SF_MACHINE
+ * Then each group separates what followed the machine from its own.  A
+ * machine change away from a level, then only machine changes until one
+ * back to that level, brackets a shifted period (an excursion of the
+ * machine; a change the machine makes and keeps is named, not cut out,
+ * and is not the region's step either) (SBT_PH_MACHINE); its samples are marked SBT_SF_MACHINE
  * and left out of the group's own scoring, as warm-ups and excursions
  * are, and its steps and excursions are named again without them; so
  * are its probes taken in those moments (mark_probes).
@@ -187,58 +186,38 @@ static int cluster(struct sbt_result *res, const struct change *c,
 	return rc;
 }
 
-/* The level of phases [0, end) that holds the most samples, phases
- * within `shift` of each other counting as one level. */
-static double common_level(const struct sbt_phases *p, int end,
-			   double shift)
-{
-	double best = p->ph[0].level_ns;
-	size_t most = 0;
-
-	for (int i = 0; i < end; i++) {
-		size_t n = 0;
-		for (int j = 0; j < end; j++)
-			if (fabs(p->ph[j].level_ns - p->ph[i].level_ns) < shift)
-				n += p->ph[j].n;
-		if (n > most)
-			most = n, best = p->ph[i].level_ns;
-	}
-	return best;
-}
-
 /* Mark the samples of g's shifted periods (see the top comment). */
 static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
 		 struct sbt_group *g)
 {
 	struct sbt_phases *p = &g->phases;
-	double own, shift = p->min_shift_ns;
-	int in[SBT_PHASE_MAX] = { 0 }, any = 0, end = 1;
-
-	/* own: the group's level before its first change of its own, where
-	 * the machine spent most samples; then the level of the last phase
-	 * the machine did not shift */
-	while (end < p->nphases && p->ph[end].machine)
-		end++;
-	own = common_level(p, end, shift);
-	for (int k = 0; k < p->nphases; k++) {
-		int off = fabs(p->ph[k].level_ns - own) >= shift;
-		if (k == 0)
-			in[k] = off && p->nphases > 1 && p->ph[1].machine;
-		else
-			in[k] = off && (p->ph[k].machine || in[k - 1]);
-		if (!in[k])
-			own = p->ph[k].level_ns;
-		any |= in[k];
-	}
-	if (!any)
-		return;
+	double shift = p->min_shift_ns;
+	int in[SBT_PHASE_MAX] = { 0 }, any = 0;
 	size_t total = 0;
+
+	/* a machine change away, then only machine changes until one back
+	 * to where the level was before: the phases between are shifted */
+	for (int a = 1; a < p->nphases; a++) {
+		if (!p->ph[a].machine)
+			continue;
+		for (int b = a + 1; b < p->nphases && p->ph[b].machine; b++)
+			if (fabs(p->ph[b].level_ns - p->ph[a - 1].level_ns) <
+			    shift) {
+				for (int k = a; k < b; k++)
+					in[k] = 1;
+				any = 1;
+				a = b - 1;
+				break;
+			}
+	}
 	for (int k = 0; k < p->nphases; k++) {
 		total += p->ph[k].n;
 		if (in[k])
 			p->ph[k].kind = SBT_PH_MACHINE;
 	}
 	sbt_phase_classify(p, total, shift);  /* its own steps, excursions */
+	if (!any)
+		return;
 	const uint32_t *idx = res->order + g->first;
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];

@@ -501,8 +501,10 @@ void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 	for (int i = first; i < k; i++) {
 		if (p->ph[i].kind != SBT_PH_LEVEL)
 			continue;
-		if (last >= 0 && fabs(p->ph[i].level_ns -
-				      p->ph[last].level_ns) >= min_shift) {
+		/* a change the machine made (machine.c) is not a step */
+		if (last >= 0 && !p->ph[i].machine &&
+		    fabs(p->ph[i].level_ns - p->ph[last].level_ns) >=
+		    min_shift) {
 			p->step_from_ns[p->nsteps] = p->ph[last].level_ns;
 			p->step[p->nsteps++] = i;
 		}
