@@ -200,13 +200,13 @@ struct tstack {
 
 static void task_push(const itt_domain *d, sbt_id id, const void *site)
 {
-	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_ITT, sizeof *ts, NULL);
+	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_STACK, sizeof *ts, NULL);
 
 	if (!ts)
 		return;
 	uint32_t n = ts->n++;
 	if (n >= TSTACK) {
-		sbt_rec_count(SBT_CNT_TOO_DEEP);
+		sbt_count(SBT_CNT_TOO_DEEP);
 		return;
 	}
 	ts->e[n].dom = d;
@@ -215,14 +215,14 @@ static void task_push(const itt_domain *d, sbt_id id, const void *site)
 
 static void task_pop(const itt_domain *d)
 {
-	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_ITT, sizeof *ts, NULL);
+	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_STACK, sizeof *ts, NULL);
 
 	if (!ts)
 		return;
 	uint32_t i = ts->n;
 
 	if (i == 0) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
+		sbt_count(SBT_CNT_STOP_WITHOUT_START);
 		return;
 	}
 	if (i > TSTACK) {            /* an unrecorded overflow task          */
@@ -232,7 +232,7 @@ static void task_pop(const itt_domain *d)
 	while (i > 0 && ts->e[i - 1].dom != d)
 		i--;
 	if (i == 0) {                /* no open task in this domain          */
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
+		sbt_count(SBT_CNT_STOP_WITHOUT_START);
 		return;
 	}
 	sbt_id id = ts->e[i - 1].id;
@@ -385,7 +385,7 @@ SBT_API void __itt_api_init(itt_global *g, int groups)
 	(void)groups;
 	if (!g || memcmp(g->magic, itt_magic, sizeof itt_magic) ||
 	    !g->api_list_ptr) {
-		sbt_rec_warn("ITT: __itt_api_init with an unknown __itt_global");
+		sbt_warn("ITT: __itt_api_init with an unknown __itt_global");
 		return;
 	}
 	if (g->version_build > 20101001) {

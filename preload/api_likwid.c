@@ -216,7 +216,7 @@ SBT_API int likwid_markerWriteFile(const char *markerfile)
 {
 	if (!markerfile || !sbt_rec_active())
 		return -EFAULT;
-	sbt_rec_warn("likwid_markerWriteFile(\"%s\"): no LIKWID result file "
+	sbt_warn("likwid_markerWriteFile(\"%s\"): no LIKWID result file "
 		     "is written, results are in the sbtmark log", markerfile);
 	return 0;
 }

@@ -182,7 +182,7 @@ static int push_id(const struct nvtx_domain *d, sbt_id id, const void *site)
 	uint32_t n = rs->n++;
 
 	if (n >= RSTACK) {
-		sbt_rec_count(SBT_CNT_TOO_DEEP);
+		sbt_count(SBT_CNT_TOO_DEEP);
 		return (int)n;
 	}
 	rs->e[n].dom = d;
@@ -200,7 +200,7 @@ static int pop_dom(const struct nvtx_domain *d)
 	uint32_t i = rs->n;
 
 	if (i == 0) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
+		sbt_count(SBT_CNT_STOP_WITHOUT_START);
 		return -1;
 	}
 	if (i > RSTACK)
@@ -208,7 +208,7 @@ static int pop_dom(const struct nvtx_domain *d)
 	while (i > 0 && rs->e[i - 1].dom != d)
 		i--;
 	if (i == 0) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
+		sbt_count(SBT_CNT_STOP_WITHOUT_START);
 		return -1;
 	}
 	id = rs->e[i - 1].id;
@@ -270,8 +270,8 @@ static void end_id(uint64_t rid)
 	if (rid == 0)
 		return;                  /* its start was not recorded         */
 	if ((uint32_t)(rid >> 32) != thread_token()) {
-		sbt_rec_count(SBT_CNT_CROSSED);
-		sbt_rec_warn("NVTX: a start/end range ended on another thread "
+		sbt_count(SBT_CNT_CROSSED);
+		sbt_warn("NVTX: a start/end range ended on another thread "
 			     "than it started on; such ranges are not recorded");
 		return;
 	}

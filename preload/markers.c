@@ -1,7 +1,8 @@
 /*
  * markers.c - the entry points behind markers/sbtmark.h.
  *
- * Each one is a tail call into the recorder with the app's call site.
+ * Each one is a tail call into the recorder with the app's call site
+ * (our caller's return address: the marker's place in the app).
  * Being the app's own API, they report misuse through return codes only.
  */
 #include "recorder.h"
@@ -20,6 +21,18 @@ SBT_API int sbt_marker_start(const char *tag)
 SBT_API int sbt_marker_stop(const char *tag)
 {
 	return sbt_rec_stop(tag, SBT_API_SBTMARK, SITE);
+}
+
+/* The slow path of the inline markers (sbtmark.h). */
+SBT_API int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
+				struct sbt_hot **hot)
+{
+	return sbt_rec_start_at(tag, cs, hot, SITE);
+}
+
+SBT_API int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)
+{
+	return sbt_rec_stop_at(tag, t1, aux, SITE);
 }
 
 SBT_API int sbt_marker_register(const char *tag)
