@@ -175,8 +175,8 @@ static inline uint64_t sbt_clock_stop(int *cpu)
  * that includes this header has one; the recorder remembers where, to
  * clear it when the thread exits).  A call site keeps a struct sbt_csite
  * that the recorder fills once with the event word of (region, site).  A
- * marker takes the fast path when both are known and the thread's gate is
- * open; anything else - first use, misuse, a signal handler interrupting
+ * marker takes the fast path when both are known and the thread is not
+ * busy; anything else - first use, misuse, a signal handler interrupting
  * a marker, a full chunk, a due probe, cycle counting, CLOSE - goes to
  * the recorder's functions, which write the same events.  The event
  * layout is format/sbtlog.h's struct sbt_event; the recorder checks that
@@ -201,16 +201,16 @@ struct sbt__open {
 };
 
 struct sbt_hot {
-	struct sbt__ev *cur, *end;     /* free event slots in the chunk     */
-	union {
-		uint32_t any;          /* 0: the fast path may run          */
-		uint8_t  why[4];       /* [0] busy (a marker is running),
-					  [1] slow path only (cycle clock),
-					  [2] closed (set by CLOSE)         */
-	} gate;
+	struct sbt__ev *cur;           /* the next event slot               */
+	struct sbt__ev *end;           /* where the fast path stops: the
+					  chunk's end, earlier when an
+					  in-situ probe is due, NULL when
+					  the recorder must see every marker
+					  (cycle clock, CLOSE)              */
+	uint32_t busy;                 /* 1 while a marker runs on the
+					  thread (whole-word stores only:
+					  the next check loads it at once) */
 	uint32_t depth;                /* open regions                      */
-	uint32_t probe_left;           /* STARTs until the next probe       */
-	uint32_t pad;
 	struct sbt__open stack[SBT_HOT_DEPTH];
 };
 
@@ -222,7 +222,8 @@ struct sbt_hot {
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
  * thread t.  Returns 0, having changed nothing, when the recorder must do
  * it.  The clock read comes last; the event slot is claimed before the
- * gate reopens, so a signal handler that marks in between appends behind
+ * thread stops being busy, so a signal handler that marks in between
+ * appends behind
  * it. */
 static inline __attribute__((always_inline)) int
 sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
@@ -231,20 +232,17 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	uint32_t d, aux;
 	struct sbt__ev *e;
 
-	if (__builtin_expect(__atomic_load_n(&t->gate.any, __ATOMIC_RELAXED)
-			     != 0, 0))
+	if (__builtin_expect(t->busy != 0, 0))
 		return 0;
-	t->gate.why[0] = 1;
+	t->busy = 1;
 	SBT__FENCE();
 	d = t->depth;
 	e = t->cur;
-	if (__builtin_expect(e == t->end || d >= SBT_HOT_DEPTH ||
-			     t->probe_left <= 1, 0))
+	if (__builtin_expect(e >= t->end || d >= SBT_HOT_DEPTH, 0))
 		goto refuse;
 	for (uint32_t i = 0; i < d; i++)
 		if (__builtin_expect(t->stack[i].region == region, 0))
 			goto refuse;
-	t->probe_left--;
 	t->cur = e + 1;
 	e->word = word;
 	t->stack[d].tag = tag;
@@ -253,14 +251,14 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	t->stack[d].region = region;
 	t->depth = d + 1;
 	SBT__FENCE();
-	t->gate.why[0] = 0;
+	t->busy = 0;
 	SBT__FENCE();
 	e->t = sbt_read_start(&aux);
 	e->aux = aux;
 	return 1;
 refuse:
 	SBT__FENCE();
-	t->gate.why[0] = 0;
+	t->busy = 0;
 	return 0;
 }
 
@@ -273,17 +271,16 @@ sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
 	uint32_t d;
 	struct sbt__ev *e;
 
-	if (__builtin_expect(__atomic_load_n(&t->gate.any, __ATOMIC_RELAXED)
-			     != 0, 0))
+	if (__builtin_expect(t->busy != 0, 0))
 		return 0;
-	t->gate.why[0] = 1;
+	t->busy = 1;
 	SBT__FENCE();
 	d = t->depth;
 	e = t->cur;
-	if (__builtin_expect(d == 0 || e == t->end || !tag ||
+	if (__builtin_expect(d == 0 || e >= t->end || !tag ||
 			     t->stack[d - 1].tag != tag, 0)) {
 		SBT__FENCE();
-		t->gate.why[0] = 0;
+		t->busy = 0;
 		return 0;
 	}
 	e->t = t1;
@@ -293,7 +290,7 @@ sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
 	t->cur = e + 1;
 	t->depth = d - 1;
 	SBT__FENCE();
-	t->gate.why[0] = 0;
+	t->busy = 0;
 	return 1;
 }
 #endif

@@ -40,7 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "recorder.h"
+#include "hot.h"
 
 /* ---- the ITT ABI (layout-exact prefixes) ------------------------------- */
 
@@ -210,7 +210,7 @@ static void task_push(const itt_domain *d, sbt_id id, const void *site)
 		return;
 	}
 	ts->e[n].dom = d;
-	ts->e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
+	ts->e[n].id = id && sbt_hot_start_id(id, site) == SBT_OK ? id : 0;
 }
 
 static void task_pop(const itt_domain *d)
@@ -239,7 +239,7 @@ static void task_pop(const itt_domain *d)
 	memmove(&ts->e[i - 1], &ts->e[i], (ts->n - i) * sizeof ts->e[0]);
 	ts->n--;
 	if (id)
-		(void)sbt_rec_stop_id(id);
+		(void)sbt_hot_stop_id(id);
 }
 
 /* ---- the collector's entry points --------------------------------------- */

@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "recorder.h"
+#include "hot.h"
 #include "regions.h"
 
 #define RA() __builtin_return_address(0)
@@ -168,12 +168,12 @@ SBT_API int likwid_markerRegisterRegion(const char *tag)
 
 SBT_API int likwid_markerStartRegion(const char *tag)
 {
-	return lk_ret(sbt_rec_start(tag, SBT_API_LIKWID, RA()));
+	return lk_ret(sbt_hot_start(tag, SBT_API_LIKWID, RA()));
 }
 
 SBT_API int likwid_markerStopRegion(const char *tag)
 {
-	return lk_ret(sbt_rec_stop(tag, SBT_API_LIKWID, RA()));
+	return lk_ret(sbt_hot_stop(tag, SBT_API_LIKWID, RA()));
 }
 
 static int reset_id(sbt_id id) { return id ? lk_ret(sbt_rec_reset_id(id))
@@ -238,14 +238,14 @@ SBT_API void likwid_markerstartregion_(char *tag, int len)
 	const void *site = RA();
 	sbt_id id = sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, site);
 	if (id)
-		(void)sbt_rec_start_id(id, site);
+		(void)sbt_hot_start_id(id, site);
 }
 
 SBT_API void likwid_markerstopregion_(char *tag, int len)
 {
 	sbt_id id = sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, RA());
 	if (id)
-		(void)sbt_rec_stop_id(id);
+		(void)sbt_hot_stop_id(id);
 }
 
 SBT_API void likwid_markerresetregion_(char *tag, int len)

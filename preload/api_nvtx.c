@@ -44,7 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "recorder.h"
+#include "hot.h"
 
 /* ---- the NVTX ABI ------------------------------------------------------- */
 
@@ -186,7 +186,7 @@ static int push_id(const struct nvtx_domain *d, sbt_id id, const void *site)
 		return (int)n;
 	}
 	rs->e[n].dom = d;
-	rs->e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
+	rs->e[n].id = id && sbt_hot_start_id(id, site) == SBT_OK ? id : 0;
 	return (int)n;               /* 0-based level of the new range      */
 }
 
@@ -215,7 +215,7 @@ static int pop_dom(const struct nvtx_domain *d)
 	memmove(&rs->e[i - 1], &rs->e[i], (rs->n - i) * sizeof rs->e[0]);
 	rs->n--;
 	if (id)
-		(void)sbt_rec_stop_id(id);
+		(void)sbt_hot_stop_id(id);
 	return (int)i - 1;           /* level of the range ended            */
 }
 
@@ -260,7 +260,7 @@ static uint32_t thread_token(void)
 /* Range id: (thread token << 32) | region id; 0 when nothing started. */
 static uint64_t start_id(sbt_id id, const void *site)
 {
-	if (!id || sbt_rec_start_id(id, site) != SBT_OK)
+	if (!id || sbt_hot_start_id(id, site) != SBT_OK)
 		return 0;
 	return (uint64_t)thread_token() << 32 | id;
 }
@@ -275,7 +275,7 @@ static void end_id(uint64_t rid)
 			     "than it started on; such ranges are not recorded");
 		return;
 	}
-	(void)sbt_rec_stop_id((sbt_id)rid);
+	(void)sbt_hot_stop_id((sbt_id)rid);
 }
 
 static uint64_t range_start_a(const char *msg)

@@ -17,7 +17,7 @@
  */
 #include "recorder.h"
 #include "header.h"
-#include "thread.h"
+#include "hot.h"
 
 #include <assert.h>
 #include <string.h>
@@ -32,7 +32,7 @@ static const char probe_tag[] = "<probe>";
 
 static inline int busy_set(struct sbt_thread *t)
 {
-	t->hot.gate.why[0] = 1;
+	t->hot.busy = 1;
 	SBT__FENCE();
 	return 1;
 }
@@ -40,7 +40,7 @@ static inline int busy_set(struct sbt_thread *t)
 static inline void busy_clear(struct sbt_thread *t)
 {
 	SBT__FENCE();
-	t->hot.gate.why[0] = 0;
+	t->hot.busy = 0;
 	SBT__FENCE();
 }
 
@@ -56,7 +56,7 @@ static inline uint64_t cycles_now(const struct sbt_thread *t)
 /* Room for n events, or NULL (the chunk is full and no new one). */
 static struct sbt_event *room(struct sbt_thread *t, uint32_t n)
 {
-	if ((size_t)(t->hot.end - t->hot.cur) < n &&
+	if ((size_t)(t->chunk_end - t->hot.cur) < n &&
 	    !sbt_thread_refill(t, n))
 		return NULL;
 	return (struct sbt_event *)t->hot.cur;
@@ -84,16 +84,16 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 			sbt_count(SBT_CNT_START_OPEN);
 			return SBT_EMISUSE;
 		}
-	if (t->hot.probe_left <= 1) {
-		uint32_t p = sbt_thread_probe_period();
-		t->hot.probe_left = p ? p + 1 : UINT32_MAX;
-		if (p && !(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
+	if (t->probe_at && t->hot.cur >= t->probe_at) {
+		t->probe_at = NULL;
+		t->hot.end = cycling(t) ? NULL : t->chunk_end;
+		if (!(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
 			busy_clear(t);
 			probe(t, word, region);
 			busy_set(t);
 		}
+		sbt_thread_limit(t);
 	}
-	t->hot.probe_left--;
 	e = room(t, n);
 	if (e) {
 		e->word = word;
@@ -196,7 +196,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	struct sbt_file_header *fresh;
 
 	*rc = SBT_EOFF;
-	if (t && t->hot.gate.why[0]) {
+	if (t && t->hot.busy) {
 		sbt_count(SBT_CNT_SIGNAL);
 		*rc = SBT_EMISUSE;
 		return NULL;
@@ -215,14 +215,12 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 		busy_clear(was);
 	if (!t)
 		return NULL;
-	if (fresh) {
+	if (fresh && sbt_thread_refill(t, 2)) {
 		/* t_e,std through the same code as a region's markers; no
 		 * probe may interrupt the burst. */
-		uint32_t left = t->hot.probe_left;
-		t->hot.probe_left = UINT32_MAX;
-		if (sbt_thread_refill(t, 2))
-			sbt_header_calibrate(fresh, calib_pair, t);
-		t->hot.probe_left = left;
+		t->hot.end = cycling(t) ? NULL : t->chunk_end;
+		sbt_header_calibrate(fresh, calib_pair, t);
+		sbt_thread_limit(t);
 	}
 	return t;
 }
@@ -234,20 +232,14 @@ static inline struct sbt_thread *ready(int *rc)
 {
 	struct sbt_thread *t = sbt_me;
 
-	if (likely(t && t->hot.gate.any == 0 && t->chunk))
+	/* end is NULL for a thread without a chunk, after CLOSE, and on a
+	 * thread that counts cycles: those take the long way. */
+	if (likely(t && !t->hot.busy && t->hot.end))
 		return t;
 	return ready_slow(rc);
 }
 
 /* ---- finding regions and sites -------------------------------------------- */
-
-static inline struct sbt_name_slot *name_slot(struct sbt_thread *t,
-					      const void *ra, const char *name)
-{
-	uintptr_t h = (uintptr_t)ra ^ ((uintptr_t)name >> 3);
-	h ^= h >> 11;
-	return &t->names[(h ^ (h >> 7)) & (SBT_CACHE_SLOTS - 1)];
-}
 
 static __attribute__((noinline)) struct sbt_name_slot *
 name_miss(struct sbt_name_slot *s, const void *ra, const char *name,
@@ -277,33 +269,18 @@ static inline struct sbt_name_slot *lookup(struct sbt_thread *t,
 					   const char *name, unsigned api,
 					   const void *ra)
 {
-	struct sbt_name_slot *s = name_slot(t, ra, name);
+	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
 	if (likely(s->ra == ra && s->name == name && !s->verify))
 		return s;
 	return name_miss(s, ra, name, api);
 }
 
-static inline struct sbt_site_slot *site_slot(struct sbt_thread *t,
-					      sbt_id id, const void *ra)
-{
-	uintptr_t h = ((uintptr_t)ra >> 2) ^ id;
-	return &t->sites[(h ^ (h >> 6)) & (SBT_SITE_SLOTS - 1)];
-}
-
-/* START word of region `id` at `ra` if the thread knows it, else 0. */
-static inline uint32_t site_cached(struct sbt_thread *t, sbt_id id,
-				   const void *ra)
-{
-	struct sbt_site_slot *s = site_slot(t, id, ra);
-	return s->ra == ra && s->region == id ? s->word : 0;
-}
-
 /* START word of region `id` at `ra`; 0 when no site can be had.  Takes
  * the regions lock: busy gate closed. */
 static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 {
-	struct sbt_site_slot *s = site_slot(t, id, ra);
+	struct sbt_site_slot *s = sbt_site_slot(t, id, ra);
 	uint32_t site;
 
 	if (!(site = sbt_regions_site_id(ra, id)))
@@ -364,11 +341,12 @@ static inline int start_word(struct sbt_thread *t, uint32_t word,
 	return start_slow(t, word, region, tag);
 }
 
-/* START by name: `tag` is what STOP may compare (NULL: a writable name). */
-static int start_name(struct sbt_thread *t, const char *name, unsigned api,
-		      const void *ra, struct sbt_csite *cs)
+/* START by name, past the fast path. */
+static __attribute__((noinline)) int
+start_name(struct sbt_thread *t, const char *name, unsigned api,
+	   const void *ra, struct sbt_csite *cs)
 {
-	struct sbt_name_slot *s = name_slot(t, ra, name);
+	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
 	if (likely(s->ra == ra && s->name == name && !s->verify))
 		return start_word(t, s->word, s->region, name);
@@ -382,10 +360,10 @@ static int start_name(struct sbt_thread *t, const char *name, unsigned api,
 	return start_slow(t, s->word, s->region, s->verify ? NULL : name);
 }
 
-/* STOP by name, the clock read as (t1, aux). */
-static inline int stop_name(struct sbt_thread *t, const char *name,
-			    unsigned api, const void *ra, uint64_t t1,
-			    uint32_t aux)
+/* STOP by name, the clock read as (t1, aux), past the fast path. */
+static __attribute__((noinline)) int
+stop_name(struct sbt_thread *t, const char *name, unsigned api,
+	  const void *ra, uint64_t t1, uint32_t aux)
 {
 	uint32_t d = t->hot.depth;
 	struct sbt_name_slot *s;
@@ -409,11 +387,18 @@ static inline int stop_name(struct sbt_thread *t, const char *name,
 	return stop_slow(t, id, t1, aux, c1);
 }
 
+/* Each entry point: the inline fast path on a cache hit, else the same
+ * through ready() and the general path.  The fast path needs no ready():
+ * it refuses a thread without a chunk or with its gate shut. */
 int sbt_rec_start(const char *name, unsigned api, const void *ra)
 {
-	struct sbt_thread *t;
+	struct sbt_thread *t = sbt_me;
+	struct sbt_name_slot *s;
 	int rc;
 
+	if (likely(t != NULL) && likely((s = sbt_name_cached(t, name, ra)) != NULL) &&
+	    likely(sbt__start_fast(&t->hot, s->word, s->region, name)))
+		return SBT_OK;
 	if (!(t = ready(&rc)))
 		return rc;
 	return start_name(t, name, api, ra, NULL);
@@ -423,8 +408,12 @@ int sbt_rec_start(const char *name, unsigned api, const void *ra)
  * thread: whatever follows is outside the recorded window. */
 int sbt_rec_stop(const char *name, unsigned api, const void *ra)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	return sbt_hot_stop(name, api, ra);
+}
+
+int sbt_rec_stop_read(const char *name, unsigned api, const void *ra,
+		      uint64_t t1, uint32_t aux)
+{
 	struct sbt_thread *t;
 	int rc;
 
@@ -457,7 +446,7 @@ int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux);
 }
 
-int sbt_rec_start_id(sbt_id id, const void *ra)
+static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 {
 	struct sbt_thread *t;
 	uint32_t word;
@@ -467,7 +456,7 @@ int sbt_rec_start_id(sbt_id id, const void *ra)
 		return rc;
 	if (!id || id >= sbt_regions_count())
 		return SBT_EMISUSE;
-	if (likely((word = site_cached(t, id, ra))))
+	if ((word = sbt_site_cached(t, id, ra)))
 		return start_word(t, word, id, NULL);
 	busy_set(t);
 	if (!(word = site_word(t, id, ra))) {
@@ -477,10 +466,24 @@ int sbt_rec_start_id(sbt_id id, const void *ra)
 	return start_slow(t, word, id, NULL);
 }
 
+int sbt_rec_start_id(sbt_id id, const void *ra)
+{
+	struct sbt_thread *t = sbt_me;
+	uint32_t word;
+
+	if (likely(t != NULL) && likely((word = sbt_site_cached(t, id, ra))) &&
+	    likely(sbt__start_fast(&t->hot, word, id, NULL)))
+		return SBT_OK;
+	return start_id(id, ra);
+}
+
 int sbt_rec_stop_id(sbt_id id)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	return sbt_hot_stop_id(id);
+}
+
+int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux)
+{
 	struct sbt_thread *t;
 	int rc;
 
@@ -624,7 +627,7 @@ static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles)
 	struct sbt_thread *t = arg;
 	uint32_t aux;
 
-	if (t->hot.gate.any == 0) {
+	if (!cycling(t)) {
 		if (!sbt__start_fast(&t->hot, word, SBT_REGION_CALIB,
 				     calib_tag))
 			return -1;

@@ -5,7 +5,7 @@
  * (our caller's return address: the marker's place in the app).
  * Being the app's own API, they report misuse through return codes only.
  */
-#include "recorder.h"
+#include "hot.h"
 
 #define SITE __builtin_return_address(0)
 
@@ -15,12 +15,12 @@ SBT_API int sbt_marker_close(void)       { return sbt_rec_close(); }
 
 SBT_API int sbt_marker_start(const char *tag)
 {
-	return sbt_rec_start(tag, SBT_API_SBTMARK, SITE);
+	return sbt_hot_start(tag, SBT_API_SBTMARK, SITE);
 }
 
 SBT_API int sbt_marker_stop(const char *tag)
 {
-	return sbt_rec_stop(tag, SBT_API_SBTMARK, SITE);
+	return sbt_hot_stop(tag, SBT_API_SBTMARK, SITE);
 }
 
 /* The slow path of the inline markers (sbtmark.h). */

@@ -189,11 +189,9 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->pmc = g.clk.cycles ? sbt_cycles_open() : -1;
 	if (t->pmc < 0)
 		t->pmc = -1;
-	t->hot.gate.why[1] = t->pmc >= 0;
-	t->hot.gate.why[2] = atomic_load(&g.state) == LOG_CLOSED;
-	t->hot.probe_left = g.probe_period ? g.probe_period : UINT32_MAX;
 	t->index = atomic_fetch_add(&g.nthreads, 1);
 	t->tid = (int32_t)syscall(SYS_gettid);
+	t->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)t->tid;
 	t->chunk_size = FIRST_CHUNK;
 	t->next = g.threads;
 	if (g.threads)
@@ -243,12 +241,34 @@ static void replay(struct sbt_thread *t)
 	t->nreplay = 0;
 }
 
+void sbt_thread_limit(struct sbt_thread *t)
+{
+	/* Two events per region: a distance of (period, 2 period] events
+	 * puts a probe at most every `period` STARTs, and drawn at random,
+	 * so that a loop of markers does not have its probes land on one
+	 * region always. */
+	size_t left = (size_t)(t->chunk_end - t->hot.cur);
+	size_t probe = g.probe_period;
+
+	if (probe) {
+		t->rng ^= t->rng << 13, t->rng ^= t->rng >> 7;
+		t->rng ^= t->rng << 17;
+		probe += 1 + (size_t)(t->rng % probe);
+	}
+	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
+	t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
+	/* The recorder sees every marker of a thread that counts cycles,
+	 * and after CLOSE. */
+	if (t->pmc >= 0 || atomic_load(&g.state) == LOG_CLOSED)
+		t->hot.end = NULL;
+}
+
 int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 {
 	struct sbt_chunk *c;
 	size_t size = t->chunk_size;
 
-	if ((size_t)(t->hot.end - t->hot.cur) >= n)
+	if (t->hot.cur && (size_t)(t->chunk_end - t->hot.cur) >= n)
 		return 1;
 	if (atomic_load(&g.state) != LOG_OPEN)
 		return 0;
@@ -262,10 +282,11 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);
-	t->hot.end = (struct sbt__ev *)((char *)c + c->size);
+	t->chunk_end = (struct sbt__ev *)((char *)c + c->size);
 	if (t->nreplay)
 		replay(t);
-	assert(t->hot.end - t->hot.cur >= (ptrdiff_t)n);
+	sbt_thread_limit(t);
+	assert(t->chunk_end - t->hot.cur >= (ptrdiff_t)n);
 	return 1;
 }
 
@@ -291,7 +312,7 @@ int sbt_rec_close(void)
 	/* Every thread's inline markers now come to the recorder, which
 	 * counts and ignores them. */
 	for (struct sbt_thread *t = g.threads; t; t = t->next)
-		__atomic_store_n(&t->hot.gate.why[2], 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&g.lock);
 	return SBT_OK;
 }
@@ -344,7 +365,7 @@ static void after_fork_child(void)
 				       sizeof *o->ev);
 		}
 		t->chunk = NULL;
-		t->hot.cur = t->hot.end = NULL;
+		t->hot.cur = t->hot.end = t->chunk_end = NULL;
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->chunk_size = FIRST_CHUNK;

@@ -8,6 +8,7 @@
  *
  * Layers, each calling only those below it:
  *   markers.c  api_*.c -> api_common.c
+ *   hot.h          the entry points' fast path, inlined into them
  *   hot.c          the marker paths (sbt_rec_start ... sbt_rec_totals)
  *   recorder.c     process and threads: the log, chunks, fork, CLOSE
  *   header.c  regions.c  logfile.c  clock.c
@@ -62,6 +63,11 @@ SBT_HIDDEN int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
  * registered strings, Fortran names after a first lookup). */
 SBT_HIDDEN int sbt_rec_start_id(sbt_id id, const void *ra);
 SBT_HIDDEN int sbt_rec_stop_id(sbt_id id);
+
+/* STOPs whose clock read was done by the caller (hot.h). */
+SBT_HIDDEN int sbt_rec_stop_read(const char *name, unsigned api,
+				 const void *ra, uint64_t t1, uint32_t aux);
+SBT_HIDDEN int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux);
 
 /* RESET: this thread's earlier samples of the region no longer count. */
 SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);

@@ -5,15 +5,19 @@
  * The first member is the struct sbt_hot of markers/sbtmark.h, the part
  * the app's inline markers touch; the rest is the recorder's own.
  *
- * Invariants (between markers; `hot.gate.why[0]` is set while one runs):
- *   - hot.cur <= hot.end; [hot.cur, hot.end) is unwritten, zeroed space
- *     of `chunk` (both NULL before the first chunk).
+ * Invariants (between markers; `hot.busy` is set while one runs):
+ *   - hot.cur <= chunk_end; [hot.cur, chunk_end) is unwritten, zeroed
+ *     space of `chunk` (all NULL before the first chunk).  hot.end <=
+ *     chunk_end, earlier when a probe is due there (the fast path stops
+ *     at hot.end; hot.cur may pass it on the general path).
  *   - every event below hot.cur in `chunk` has its word stored, except a
  *     START whose clock read is in progress (its t is stored after).
  *   - hot.stack[0 .. hot.depth) are the open regions, oldest first, with
  *     pairwise different region ids.
- *   - pmc >= 0 exactly when hot.gate.why[1] is set (cycle events need
- *     the recorder's path).
+ *   - hot.end is NULL when pmc >= 0 (cycle events need the recorder's
+ *     path) and after CLOSE.
+ *   - hot.end is probe_at when that is set (and no reason above holds):
+ *     the fast path stops there for the general path to probe.
  */
 #ifndef SBT_THREAD_H
 #define SBT_THREAD_H
@@ -48,7 +52,10 @@ struct sbt_thread {
 	uint32_t index;                /* sbtmark thread number           */
 	int32_t  tid;
 	uint32_t chunk_size;           /* next chunk's size               */
+	uint64_t rng;                  /* xorshift state: probe spacing   */
+	struct sbt__ev *probe_at;      /* a probe is due from here on     */
 	struct sbt_chunk *chunk;       /* current EVENTS chunk            */
+	struct sbt__ev *chunk_end;     /* its end                         */
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */
 	/* START events of regions open across fork, for the child's log. */
 	uint32_t nreplay;
@@ -83,6 +90,10 @@ SBT_HIDDEN int sbt_thread_refill(struct sbt_thread *t, uint32_t n);
 /* The chunk at offset `off` of the log (0: none), for walking a thread's
  * chunks back through their `prev` links. */
 SBT_HIDDEN const struct sbt_chunk *sbt_thread_chunk_at(uint64_t off);
+
+/* Where the fast path must stop next: at the chunk's end, or at the
+ * next in-situ probe (about every probe period STARTs). */
+SBT_HIDDEN void sbt_thread_limit(struct sbt_thread *t);
 
 /* The wall clock's rate (0 before any log was opened). */
 SBT_HIDDEN uint64_t sbt_thread_tick_hz(void);
