@@ -186,11 +186,16 @@ static inline uint64_t sbt_clock_stop(int *cpu)
 
 struct sbt__ev { uint64_t t; uint32_t word, aux; };   /* sbt_event      */
 
-/* Written once by the recorder: `tag` last (release), never changed. */
+/* A call site's names: up to SBT_CSITE_WAYS (name, region) pairs, each
+ * written once by the recorder, `tag` last (release), never changed. */
+#define SBT_CSITE_WAYS 2
+
 struct sbt_csite {
-	const char *tag;               /* the read-only name it answers for */
-	uint32_t word;                 /* START event word: kind|flags|site */
-	uint32_t region;
+	struct {
+		const char *tag;       /* the read-only name it answers for */
+		uint32_t word;         /* START event word: kind|flags|site */
+		uint32_t region;
+	} way[SBT_CSITE_WAYS];
 };
 
 struct sbt__open {
@@ -316,10 +321,14 @@ sbt__start(const char *tag, struct sbt_csite *cs)
 {
 	struct sbt_hot *t = sbt__hot_v2;
 
-	if (__builtin_expect(t != 0 && tag != 0, 1) &&
-	    __atomic_load_n(&cs->tag, __ATOMIC_ACQUIRE) == tag &&
-	    sbt__start_fast(t, cs->word, cs->region, tag))
-		return;
+	if (__builtin_expect(t != 0 && tag != 0, 1)) {
+		int w = __atomic_load_n(&cs->way[0].tag, __ATOMIC_ACQUIRE) ==
+			tag ? 0 : 1;
+		if (__builtin_expect(w == 0 || __atomic_load_n(
+			&cs->way[1].tag, __ATOMIC_ACQUIRE) == tag, 1) &&
+		    sbt__start_fast(t, cs->way[w].word, cs->way[w].region, tag))
+			return;
+	}
 	if (sbt_marker_start_at)
 		(void)sbt_marker_start_at(tag, cs, &sbt__hot_v2);
 }

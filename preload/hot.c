@@ -308,19 +308,26 @@ static void publish(struct sbt_thread *t, struct sbt_hot **hot)
 		}
 }
 
-/* Fill a call site's slot once (read-only names only). */
+/* Give a call site's slot a way for this name, once (read-only names
+ * only; a site with more names than ways leaves the rest to the
+ * thread's name cache). */
 static void fill_site(struct sbt_csite *cs, const char *name,
 		      const struct sbt_name_slot *s)
 {
-	const char *none = NULL;
-
-	if (__atomic_load_n(&cs->tag, __ATOMIC_RELAXED) ||
-	    !__atomic_compare_exchange_n(&cs->tag, &none, CS_FILLING, 0,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	for (int w = 0; w < SBT_CSITE_WAYS; w++) {
+		const char *none = NULL;
+		const char *have = __atomic_load_n(&cs->way[w].tag,
+						   __ATOMIC_ACQUIRE);
+		if (have == name)
+			return;
+		if (have || !__atomic_compare_exchange_n(&cs->way[w].tag,
+		    &none, CS_FILLING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		cs->way[w].word = s->word;
+		cs->way[w].region = s->region;
+		__atomic_store_n(&cs->way[w].tag, name, __ATOMIC_RELEASE);
 		return;
-	cs->word = s->word;
-	cs->region = s->region;
-	__atomic_store_n(&cs->tag, name, __ATOMIC_RELEASE);
+	}
 }
 
 /* ---- the marker paths --------------------------------------------------------- */

@@ -3,20 +3,27 @@
  *
  *   bench-breakdown [--cpu N] [--rounds R] [--pairs B]
  *
- * Runs without the recorder: it gives sbtmark.h's inline fast path
- * (sbt__start_fast / sbt__stop_fast) a struct sbt_hot and an event buffer
- * of its own, and times it next to cut-down copies that add its parts
- * one at a time, interleaved round by round on one pinned cpu:
+ * Runs without the recorder: it gives sbtmark.h's inline markers a struct
+ * sbt_hot and an event buffer of its own (playing the recorder's part of
+ * filling the call site's slot), and times them next to cut-down copies
+ * that add their parts one at a time, interleaved round by round on one
+ * pinned cpu:
  *
  *   bare     the serialized pair alone
  *   +tls     + what the macros do first: load the thread's pointer from
  *            TLS and test it (START also checks its call-site slot)
  *   +gate    + the busy gate: test, close, reopen (signal safety)
  *   +stack   + the open-region stack: depth, nesting checks, push, pop
- *   full     + the two 16-byte events: the real inline markers
+ *   full     + the two 16-byte events: the real inline markers, into a
+ *            buffer that stays in the cache
+ *   +log     the same markers into fresh pages of a file mapping, 1 MiB
+ *            chunk after chunk, each populated at once as the recorder
+ *            does: what a log's memory costs a long run
  *
  * Each row is the median cost per pair over rounds, minus the empty
- * loop; the differences between rows are what each part costs.
+ * loop; the differences between rows are what each part costs.  The
+ * mean is there for +log: a new chunk comes every 16 rounds or so, which
+ * the median leaves out and a long run pays.
  */
 #define SBT_MARKER
 #include <errno.h>
@@ -25,12 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 #include "sbtmark.h"
 
-enum { BARE, TLS, GATE, STACK, FULL, LOOP, NM };
+enum { BARE, TLS, GATE, STACK, FULL, LOG, LOOP, NM };
 static const char *names[NM] = { "bare", "+tls", "+gate", "+stack", "full",
-				 "loop" };
+				 "+log", "loop" };
 
 static __thread struct sbt_hot *hot_tls
 	__attribute__((tls_model("initial-exec")));
@@ -103,6 +112,40 @@ stack_stop(struct sbt_hot *t, const char *tg)
 	t->busy = 0;
 }
 
+static struct sbt_hot *hot;
+static char *logmap;                    /* the +log rows' file mapping */
+static size_t logsize, logused;
+#define LOG_CHUNK (1u << 20)
+
+/* The recorder's part, for the FULL and +log rows: the slow path of the
+ * inline markers fills the call site's slot, hands out the thread's
+ * state, and gives the +log rows their next chunk. */
+int sbt_marker_start_at(const char *t, struct sbt_csite *c,
+			struct sbt_hot **h)
+{
+	*h = hot;
+	c->way[0].word = cs.way[0].word;
+	c->way[0].region = cs.way[0].region;
+	__atomic_store_n(&c->way[0].tag, t, __ATOMIC_RELEASE);
+	if (logmap && hot->cur >= hot->end && logused + LOG_CHUNK <= logsize) {
+		hot->cur = (struct sbt__ev *)(logmap + logused);
+		hot->end = hot->cur + LOG_CHUNK / sizeof *hot->cur;
+#ifdef MADV_POPULATE_WRITE
+		(void)madvise(hot->cur, LOG_CHUNK, MADV_POPULATE_WRITE);
+#endif
+		logused += LOG_CHUNK;
+		return sbt__start_fast(hot, c->way[0].word, c->way[0].region,
+				       t) ? 0 : -1;
+	}
+	return 0;
+}
+
+int sbt_marker_stop_at(const char *t, uint64_t t1, uint32_t aux)
+{
+	(void)t, (void)t1, (void)aux;
+	return 0;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -115,15 +158,22 @@ static double median(double *v, size_t n)
 	return v[n / 2];
 }
 
-static struct sbt_hot *hot;
 static struct sbt__ev *buf;
+
+static struct sbt__ev *logcur, *logend;
 
 static uint64_t round_of(int m, int pairs)
 {
 	uint32_t aux;
 	uint64_t a, b;
 
-	hot->cur = buf;
+	hot->depth = 0;
+	if (m == LOG) {
+		hot->cur = logcur, hot->end = logend;
+	} else {
+		hot->cur = buf;
+		hot->end = buf + (size_t)pairs * 2;
+	}
 	a = sbt_read_start(&aux);
 	for (int i = 0; i < pairs; i++) {
 		struct sbt_hot *t;
@@ -134,8 +184,8 @@ static uint64_t round_of(int m, int pairs)
 			break;
 		case TLS:
 			t = hot_tls;
-			if (t && __atomic_load_n(&cs.tag, __ATOMIC_ACQUIRE) ==
-			    tag)
+			if (t && __atomic_load_n(&cs.way[0].tag,
+						 __ATOMIC_ACQUIRE) == tag)
 				(void)sbt_read_start(&aux);
 			t = hot_tls;
 			if (t)
@@ -143,8 +193,8 @@ static uint64_t round_of(int m, int pairs)
 			break;
 		case GATE:
 			t = hot_tls;
-			if (t && __atomic_load_n(&cs.tag, __ATOMIC_ACQUIRE) ==
-			    tag)
+			if (t && __atomic_load_n(&cs.way[0].tag,
+						 __ATOMIC_ACQUIRE) == tag)
 				gate_start(t);
 			t = hot_tls;
 			if (t) {
@@ -154,25 +204,19 @@ static uint64_t round_of(int m, int pairs)
 			break;
 		case STACK:
 			t = hot_tls;
-			if (t && __atomic_load_n(&cs.tag, __ATOMIC_ACQUIRE) ==
-			    tag)
-				stack_start(t, cs.word, cs.region);
+			if (t && __atomic_load_n(&cs.way[0].tag,
+						 __ATOMIC_ACQUIRE) == tag)
+				stack_start(t, cs.way[0].word, cs.way[0].region);
 			t = hot_tls;
 			if (t) {
 				(void)sbt_read_stop(&aux);
 				stack_stop(t, tag);
 			}
 			break;
-		case FULL:
-			t = hot_tls;
-			if (t && __atomic_load_n(&cs.tag, __ATOMIC_ACQUIRE) ==
-			    tag)
-				(void)sbt__start_fast(t, cs.word, cs.region, tag);
-			t = hot_tls;
-			if (t) {
-				uint64_t t1 = sbt_read_stop(&aux);
-				(void)sbt__stop_fast(t, tag, t1, aux);
-			}
+		case FULL:              /* the markers as an app has them */
+		case LOG:
+			SBT_MARKER_START(tag);
+			SBT_MARKER_STOP(tag);
 			break;
 		case LOOP:
 			__asm__ __volatile__("" ::: "memory");
@@ -180,6 +224,8 @@ static uint64_t round_of(int m, int pairs)
 		}
 	}
 	b = sbt_read_stop(&aux);
+	if (m == LOG)
+		logcur = hot->cur, logend = hot->end;
 	return b - a;
 }
 
@@ -221,11 +267,28 @@ int main(int argc, char **argv)
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (!hot || buf == MAP_FAILED)
 		return 1;
-	hot->end = buf + (size_t)pairs * 2;
 	hot_tls = hot;
-	cs.word = SBT__START_WORD | 1;
-	cs.region = 1;
-	__atomic_store_n(&cs.tag, tag, __ATOMIC_RELEASE);
+	/* +log: a file in the working directory, like region.log, big
+	 * enough for every round; removed at once (the mapping stays). */
+	char tmpl[] = "bench-breakdown.XXXXXX";
+	int fd = mkstemp(tmpl);
+	logsize = ((size_t)rounds + 2) * (size_t)pairs * 32 + 2 * LOG_CHUNK;
+	logsize = (logsize + LOG_CHUNK - 1) / LOG_CHUNK * LOG_CHUNK;
+	if (fd < 0 || posix_fallocate(fd, 0, (off_t)logsize) != 0 ||
+	    (logmap = mmap(NULL, logsize, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fd, 0)) == MAP_FAILED) {
+		fprintf(stderr, "bench-breakdown: cannot map a log file here: "
+			"%s\n", strerror(errno));
+		return 1;
+	}
+	unlink(tmpl);
+	close(fd);
+	cs.way[0].word = SBT__START_WORD | 1;
+	cs.way[0].region = 1;
+	__atomic_store_n(&cs.way[0].tag, tag, __ATOMIC_RELEASE);
+	/* The first marker pair goes to the slow path below, which fills
+	 * the markers' own call-site slot and hands out `hot`. */
+	round_of(FULL, 1);
 
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ta);
 	uint64_t c0 = sbt_read_stop(&aux);
@@ -236,7 +299,7 @@ int main(int argc, char **argv)
 			  (tb.tv_nsec - ta.tv_nsec)) /
 			 (double)(sbt_read_stop(&aux) - c0);
 
-	double *cost[NM], c50[NM];
+	double *cost[NM], c50[NM], mean[NM];
 	for (int m = 0; m < NM; m++) {
 		if (!(cost[m] = calloc((size_t)rounds, sizeof(double))))
 			return 1;
@@ -245,18 +308,24 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++)
 		for (int m = 0; m < NM; m++)
 			cost[m][r] = (double)round_of(m, pairs) / pairs;
-	for (int m = 0; m < NM; m++)
+	for (int m = 0; m < NM; m++) {
+		mean[m] = 0;
+		for (int r = 0; r < rounds; r++)
+			mean[m] += cost[m][r] / rounds;
 		c50[m] = median(cost[m], (size_t)rounds);
+	}
 	printf("bench-breakdown: cpu %d, %d rounds x %d pairs, tick %.4f ns\n",
 	       cpu, rounds, pairs, tick_ns);
-	printf("%-8s %14s %12s %10s\n", "variant", "cost/pair p50", "added",
-	       "vs bare");
+	printf("%-8s %14s %12s %10s %14s\n", "variant", "cost/pair p50",
+	       "added", "vs bare", "mean (sustained)");
 	for (int m = 0; m < LOOP; m++) {
 		double c = (c50[m] - c50[LOOP]) * tick_ns;
-		double prev = m ? (c50[m - 1] - c50[LOOP]) * tick_ns : 0;
-		printf("%-8s %11.2f ns %9.2f ns %9.2fx\n", names[m], c,
+		double prev = m ? (c50[m == LOG ? FULL : m - 1] - c50[LOOP]) *
+				  tick_ns : 0;
+		printf("%-8s %11.2f ns %9.2f ns %9.2fx %11.2f ns\n", names[m], c,
 		       m ? c - prev : c, c / ((c50[BARE] - c50[LOOP]) *
-					      tick_ns));
+					      tick_ns),
+		       (mean[m] - mean[LOOP]) * tick_ns);
 	}
 	return 0;
 }
