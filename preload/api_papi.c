@@ -20,17 +20,13 @@
  * (plain, _, __, upper case); we define all four.
  */
 #include <stdint.h>
-#include "hot.h"
+#include "api_common.h"
 
 /* From papi.h (not required to build sbtmark). */
 #define PAPI_OK     0
 #define PAPI_EMISC (-14)
 
 #define RA() __builtin_return_address(0)
-
-/* In api_likwid.c: region id of a (blank-padded) name at a call site. */
-SBT_HIDDEN sbt_id sbt_api_name_id(const char *s, int len, const char *prefix,
-				  unsigned api, const void *site);
 
 static inline int papi_ret(int r) { return r < 0 ? PAPI_EMISC : PAPI_OK; }
 
@@ -64,8 +60,10 @@ static void f_begin(char *name, int *check, int len, const void *site)
 
 static void f_end(char *name, int *check, int len, const void *site)
 {
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);      /* before finding the name */
 	sbt_id id = sbt_api_name_id(name, len, NULL, SBT_API_PAPI_HL, site);
-	int r = id ? sbt_hot_stop_id(id) : SBT_EMISUSE;
+	int r = id ? sbt_hot_stop_id_at(id, t1, aux) : SBT_EMISUSE;
 	if (check)
 		*check = papi_ret(r);
 }

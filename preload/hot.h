@@ -126,16 +126,25 @@ sbt_hot_start_id(sbt_id id, const void *ra)
 	return sbt_rec_start_id(id, ra);
 }
 
-static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)
+/* STOP of region `id`, the clock read by the caller as (t1, aux): APIs
+ * that must find the region first read the clock before doing so. */
+static inline __attribute__((always_inline)) int
+sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
 	struct sbt_thread *t = sbt_me;
 
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt_stop_fast_id(t, id, t1, aux)))
 		return SBT_OK;
 	return sbt_rec_stop_id_read(id, t1, aux);
+}
+
+static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);
+
+	return sbt_hot_stop_id_at(id, t1, aux);
 }
 
 #endif
