@@ -13,7 +13,7 @@
  *
  * usage: test_hostile RAPP            (SBT_LIB and SBT_ANALYZE from the env)
  */
-#include "../unit/harness.h"
+#include "../common/harness.h"
 #include "reader.h"
 #include "sbtlog.h"
 

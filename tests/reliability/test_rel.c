@@ -14,7 +14,7 @@
  * TEST: crash stream fork forkthreads exec spawn shell threads short bp
  *       misuse names sigmark files
  */
-#include "../unit/harness.h"
+#include "../common/harness.h"
 #include "reader.h"
 #include "sbtlog.h"
 
