@@ -279,12 +279,25 @@ static void meta_module(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
+/* A site under `key` (version 1: its region, 2: its id) with its frames,
+ * unless the key has one already.  Its dataset index, or -1. */
+static long add_site(struct ctx *c, uint32_t key, const char *frames,
+		     uint32_t depth)
+{
+	long i;
+
+	if (key < c->sitemap.n && c->sitemap.ds[key] >= 0)
+		return -1;
+	i = sbt_ds_site(c->ds, c->srci, (const uint64_t *)(const void *)frames,
+			depth);
+	return i >= 0 && map_set(&c->sitemap, key, i) == 0 ? i : -1;
+}
+
 /* A version-1 log holds one SITE entry per region: the first call site
  * seen, which every sample of the region is counted under. */
 static void meta_site(struct ctx *c, const char *p, uint32_t len)
 {
 	struct sbt_meta_site ms;
-	long i;
 
 	if (len < sizeof ms)
 		return;
@@ -294,19 +307,14 @@ static void meta_site(struct ctx *c, const char *p, uint32_t len)
 		warn(c, "corrupt call-site entry");
 		return;
 	}
-	if (ms.region < c->sitemap.n && c->sitemap.ds[ms.region] >= 0)
-		return;                 /* one per region in version 1 */
-	i = sbt_ds_site(c->ds, c->srci, (const uint64_t *)(const void *)
-			(p + sizeof ms), ms.depth);
-	if (i >= 0)
-		(void)map_set(&c->sitemap, ms.region, i);
+	/* one per region in version 1 */
+	(void)add_site(c, ms.region, p + sizeof ms, ms.depth);
 }
 
 /* Version 2: one SITE2 entry per (region, call site). */
 static void meta_site2(struct ctx *c, const char *p, uint32_t len)
 {
 	struct sbt_meta_site2 ms;
-	long i;
 
 	if (len < sizeof ms)
 		return;
@@ -316,11 +324,8 @@ static void meta_site2(struct ctx *c, const char *p, uint32_t len)
 		warn(c, "corrupt call-site entry");
 		return;
 	}
-	if (ms.id < c->sitemap.n && c->sitemap.ds[ms.id] >= 0)
-		return;                 /* described again (fork child) */
-	i = sbt_ds_site(c->ds, c->srci, (const uint64_t *)(const void *)
-			(p + sizeof ms), ms.depth);
-	if (i >= 0 && map_set(&c->sitemap, ms.id, i) == 0)
+	/* a site described again (a fork child's log) keeps the first */
+	if (add_site(c, ms.id, p + sizeof ms, ms.depth) >= 0)
 		(void)map_set(&c->siteregion, ms.id, ms.region);
 }
 
@@ -494,47 +499,34 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	}
 }
 
-/* Bytes of events in [off, off + room) before the first zero word. */
-static uint64_t events_extent(struct ctx *c, uint64_t off, uint64_t room)
+/* The events of a chunk's [off, off + room): applied to its thread's
+ * state when ch is given, else only measured.  Returns the bytes of the
+ * stream (up to its first zero word), or -1 when out of memory. */
+static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
+			   const struct sbt_chunk *ch)
 {
+	struct tstate *ts = NULL;
 	uint64_t pos = 0;
 
-	while (pos < room) {
-		size_t n = room - pos > BUFSZ ? BUFSZ : (size_t)(room - pos);
-		n -= n % sizeof(struct sbt_event);
-		if (n == 0 || read_at(c, off + pos, c->buf, n) != 0)
-			return pos;
-		const struct sbt_event *e = (const void *)c->buf;
-		for (size_t i = 0; i < n / sizeof *e; i++)
-			if (e[i].word == 0)
-				return pos + i * sizeof *e;
-		pos += n;
-	}
-	return pos;
-}
-
-static int read_events(struct ctx *c, uint64_t off, uint64_t room,
-		       const struct sbt_chunk *ch)
-{
-	struct tstate *ts = thread_state(c, ch->thread);
-	uint64_t pos = 0;
-
-	if (!ts)
+	if (ch && !(ts = thread_state(c, ch->thread)))
 		return -1;
-	if (ch->thread + 1 > c->src->nthreads)
+	if (ch && ch->thread + 1 > c->src->nthreads)
 		c->src->nthreads = ch->thread + 1;
-	if (sbt_ds_reserve(c->ds, room / (2 * sizeof(struct sbt_event)) + 1))
+	if (ch && sbt_ds_reserve(c->ds, room / (2 * sizeof(struct sbt_event)) +
+				 1))
 		return -1;
 	while (pos < room) {
 		size_t n = room - pos > BUFSZ ? BUFSZ : (size_t)(room - pos);
 		n -= n % sizeof(struct sbt_event);
 		if (n == 0 || read_at(c, off + pos, c->buf, n) != 0)
-			return 0;
+			return (int64_t)pos;
 		const struct sbt_event *e = (const void *)c->buf;
 		for (size_t i = 0; i < n / sizeof *e; i++, e++) {
 			uint32_t k = SBT_EV_KIND(e->word);
-			if (e->word == 0)
-				return 0;       /* the end of the stream */
+			if (e->word == 0)       /* the end of the stream */
+				return (int64_t)(pos + i * sizeof *e);
+			if (!ts)
+				continue;
 			switch (k) {
 			case SBT_EV_START:
 				if (ts->n == OPEN_MAX) {
@@ -577,12 +569,13 @@ static int read_events(struct ctx *c, uint64_t off, uint64_t room,
 			default:
 				warn(c, "unknown event kind %u (damaged log)",
 				     k);
-				return 0;       /* the rest of the chunk */
+				/* the rest of the chunk */
+				return (int64_t)(pos + i * sizeof *e);
 			}
 		}
 		pos += n;
 	}
-	return 0;
+	return (int64_t)pos;
 }
 
 /* ---- chunks -------------------------------------------------------------------- */
@@ -653,7 +646,7 @@ static int walk(struct ctx *c, int pass)
 				return -1;
 		} else if (ch.type == SBT_CHUNK_EVENTS) {
 			if (pass == 1 &&
-			    read_events(c, off + sizeof ch, used, &ch) != 0)
+			    read_events(c, off + sizeof ch, used, &ch) < 0)
 				return -1;
 		} else if (ch.type == SBT_CHUNK_META && pass == 0) {
 			read_meta(c, off + sizeof ch, used);
@@ -668,7 +661,8 @@ static int walk(struct ctx *c, int pass)
 				warn(c, "chunk at offset %llu runs past the end"
 				     " of the file", (unsigned long long)off);
 			if (ch.type == SBT_CHUNK_EVENTS)
-				used = events_extent(c, off + sizeof ch, used);
+				used = (uint64_t)read_events(c, off + sizeof ch,
+							     used, NULL);
 			off += (sizeof ch + used + ALIGN - 1) &
 			       ~(uint64_t)(ALIGN - 1);
 		}

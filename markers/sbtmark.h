@@ -223,6 +223,23 @@ struct sbt_hot {
 #define SBT__STOP_DELTA (1u << 28)     /* STOP word = START word + delta  */
 #define SBT__FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 
+/* A marker runs between these: a marker that finds the thread busy is a
+ * signal handler interrupting one, and leaves the work to the recorder. */
+static inline __attribute__((always_inline)) int sbt__enter(struct sbt_hot *t)
+{
+	if (__builtin_expect(t->busy != 0, 0))
+		return 0;
+	t->busy = 1;
+	SBT__FENCE();
+	return 1;
+}
+
+static inline __attribute__((always_inline)) void sbt__leave(struct sbt_hot *t)
+{
+	SBT__FENCE();
+	t->busy = 0;
+}
+
 #ifdef SBT_HAVE_CLOCK
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
  * thread t.  Returns 0, having changed nothing, when the recorder must do
@@ -237,10 +254,8 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	uint32_t d, aux;
 	struct sbt__ev *e;
 
-	if (__builtin_expect(t->busy != 0, 0))
+	if (!sbt__enter(t))
 		return 0;
-	t->busy = 1;
-	SBT__FENCE();
 	d = t->depth;
 	e = t->cur;
 	if (__builtin_expect(e >= t->end || d >= SBT_HOT_DEPTH, 0))
@@ -255,15 +270,13 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	t->stack[d].word = word;
 	t->stack[d].region = region;
 	t->depth = d + 1;
-	SBT__FENCE();
-	t->busy = 0;
+	sbt__leave(t);
 	SBT__FENCE();
 	e->t = sbt_read_start(&aux);
 	e->aux = aux;
 	return 1;
 refuse:
-	SBT__FENCE();
-	t->busy = 0;
+	sbt__leave(t);
 	return 0;
 }
 
@@ -276,16 +289,13 @@ sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
 	uint32_t d;
 	struct sbt__ev *e;
 
-	if (__builtin_expect(t->busy != 0, 0))
+	if (!sbt__enter(t))
 		return 0;
-	t->busy = 1;
-	SBT__FENCE();
 	d = t->depth;
 	e = t->cur;
 	if (__builtin_expect(d == 0 || e >= t->end || !tag ||
 			     t->stack[d - 1].tag != tag, 0)) {
-		SBT__FENCE();
-		t->busy = 0;
+		sbt__leave(t);
 		return 0;
 	}
 	e->t = t1;
@@ -294,8 +304,7 @@ sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
 	e->word = t->stack[d - 1].word + SBT__STOP_DELTA;
 	t->cur = e + 1;
 	t->depth = d - 1;
-	SBT__FENCE();
-	t->busy = 0;
+	sbt__leave(t);
 	return 1;
 }
 #endif

@@ -98,6 +98,14 @@ long sbt_env_long(const char *name, long def, long lo, long hi)
 	return v;
 }
 
+void sbt_self_exe(char *out, size_t n)
+{
+	ssize_t k = n ? readlink("/proc/self/exe", out, n - 1) : -1;
+
+	if (n)
+		out[k > 0 ? k : 0] = 0;
+}
+
 /* The launchers' variables, rank and size, in order of preference. */
 static const char *const rank_vars[][2] = {
 	{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },

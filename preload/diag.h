@@ -10,6 +10,7 @@
 #ifndef SBT_DIAG_H
 #define SBT_DIAG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "../format/sbtlog.h"
 
@@ -34,5 +35,8 @@ SBT_HIDDEN long sbt_env_long(const char *name, long def, long lo, long hi);
  * first of Open MPI, PMI, PMIx, Slurm, MVAPICH, HP/Platform MPI that is
  * set).  Returns the rank variable's text, NULL (and -1, -1) when none. */
 SBT_HIDDEN const char *sbt_env_rank(int *rank, int *nranks);
+
+/* The running executable's path into out (n bytes); "" when unknown. */
+SBT_HIDDEN void sbt_self_exe(char *out, size_t n);
 
 #endif

@@ -72,8 +72,7 @@ void sbt_header_fill(struct sbt_file_header *h,
 	if (uname(&u) == 0)
 		snprintf(h->host, sizeof h->host, "%.63s", u.nodename);
 	cpu_model(h->cpu_model, sizeof h->cpu_model);
-	ssize_t n = readlink("/proc/self/exe", h->exe, sizeof h->exe - 1);
-	h->exe[n > 0 ? n : 0] = 0;
+	sbt_self_exe(h->exe, sizeof h->exe);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -73,6 +73,8 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	uint32_t d = t->hot.depth, n = 1 + cycling(t), aux;
 	struct sbt_event *e;
 
+	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	if (d >= SBT_HOT_DEPTH) {
 		busy_clear(t);
 		sbt_count(SBT_CNT_TOO_DEEP);
@@ -126,6 +128,8 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	struct sbt__open *o;
 	struct sbt_event *e;
 
+	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+
 	while (i > 0 && t->hot.stack[i - 1].region != region)
 		i--;
 	if (i == 0) {
@@ -155,6 +159,7 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	/* Pop, closing the gap when the region was not innermost. */
 	memmove(o, o + 1, (d - i) * sizeof *o);
 	t->hot.depth = d - 1;
+	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	busy_clear(t);
 	return SBT_OK;
 }

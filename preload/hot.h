@@ -58,17 +58,14 @@ static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
 	struct sbt__open *o;
 	uint32_t d;
 
-	if (SBT_UNLIKELY(t->hot.busy))
+	if (!sbt__enter(&t->hot))
 		return 0;
-	t->hot.busy = 1;
-	SBT__FENCE();
 	d = t->hot.depth;
 	e = t->hot.cur;
 	if (SBT_UNLIKELY(d == 0 || e >= t->hot.end ||
 			 t->hot.stack[d - 1].region != id ||
 			 !t->hot.stack[d - 1].ev)) {
-		SBT__FENCE();
-		t->hot.busy = 0;
+		sbt__leave(&t->hot);
 		return 0;
 	}
 	o = &t->hot.stack[d - 1];
@@ -78,8 +75,7 @@ static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
 	e->word = o->word + SBT__STOP_DELTA;
 	t->hot.cur = e + 1;
 	t->hot.depth = d - 1;
-	SBT__FENCE();
-	t->hot.busy = 0;
+	sbt__leave(&t->hot);
 	return 1;
 }
 

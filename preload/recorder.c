@@ -227,6 +227,8 @@ static void replay(struct sbt_thread *t)
 	struct sbt_event *e = (struct sbt_event *)t->hot.cur;
 	uint32_t k = 0;
 
+	assert(t->nreplay <= 2 * SBT_HOT_DEPTH &&
+	       t->hot.cur + t->nreplay <= t->chunk_end);
 	for (uint32_t i = 0; i < t->hot.depth && k < t->nreplay; i++) {
 		struct sbt__open *o = &t->hot.stack[i];
 		if (!o->ev)
@@ -255,6 +257,7 @@ void sbt_thread_limit(struct sbt_thread *t)
 		t->rng ^= t->rng << 17;
 		probe += 1 + (size_t)(t->rng % probe);
 	}
+	assert(t->hot.cur <= t->chunk_end);
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
 	/* The recorder sees every marker of a thread that counts cycles,

@@ -224,8 +224,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	mods[nmods].lo = mm.lo, mods[nmods].hi = mm.hi, nmods++;
 	if (!path || !*path) {          /* the main program */
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-		exe[n > 0 ? n : 0] = 0;
+		sbt_self_exe(exe, sizeof exe);
 		path = exe;
 	}
 	meta_put(SBT_META_MODULE, &mm, sizeof mm, path, (uint32_t)strlen(path));

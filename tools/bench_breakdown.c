@@ -1,7 +1,7 @@
 /*
  * bench_breakdown.c - where the inline marker pair's nanoseconds go.
  *
- *   bench-breakdown [--cpu N] [--rounds R] [--pairs B]
+ *   bench-breakdown [--cpu N] [--rounds R] [--pairs B]   (cpu: the last)
  *
  * Runs without the recorder: it gives sbtmark.h's inline markers a struct
  * sbt_hot and an event buffer of its own (playing the recorder's part of
@@ -35,7 +35,7 @@
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
-#include "sbtmark.h"
+#include "bench.h"
 
 enum { BARE, TLS, GATE, STACK, FULL, LOG, LOOP, NM };
 static const char *names[NM] = { "bare", "+tls", "+gate", "+stack", "full",
@@ -146,18 +146,6 @@ int sbt_marker_stop_at(const char *t, uint64_t t1, uint32_t aux)
 	return 0;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, cmp_d);
-	return v[n / 2];
-}
-
 static struct sbt__ev *buf;
 
 static struct sbt__ev *logcur, *logend;
@@ -231,36 +219,11 @@ static uint64_t round_of(int m, int pairs)
 
 int main(int argc, char **argv)
 {
-	int cpu = -1, rounds = 200, pairs = 2000;
-	struct timespec ta, tb;
-	uint32_t aux;
+	struct bench_opts o = { -1, 200, 2000, NULL };
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
-			cpu = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-			rounds = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
-			pairs = atoi(argv[++i]);
-		else {
-			fprintf(stderr, "usage: bench-breakdown [--cpu N] "
-				"[--rounds R] [--pairs B]\n");
-			return 2;
-		}
-	}
-	if (rounds < 5 || pairs < 10 || pairs > 1 << 20) {
-		fprintf(stderr, "bench-breakdown: need rounds >= 5, "
-			"10 <= pairs <= 2^20\n");
+	if (bench_args(argc, argv, "bench-breakdown", 0, &o) != 0)
 		return 2;
-	}
-	if (cpu >= 0) {
-		cpu_set_t one;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof one, &one) != 0)
-			fprintf(stderr, "bench-breakdown: cannot pin to cpu "
-				"%d: %s\n", cpu, strerror(errno));
-	}
+	int rounds = o.rounds, pairs = o.pairs, cpu = bench_pin(o.cpu);
 	size_t bytes = ((size_t)pairs * 2 + 1) * sizeof *buf;
 	hot = calloc(1, sizeof *hot);
 	buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -290,14 +253,7 @@ int main(int argc, char **argv)
 	 * the markers' own call-site slot and hands out `hot`. */
 	round_of(FULL, 1);
 
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ta);
-	uint64_t c0 = sbt_read_stop(&aux);
-	do
-		clock_gettime(CLOCK_MONOTONIC_RAW, &tb);
-	while ((tb.tv_sec - ta.tv_sec) * 1e9 + (tb.tv_nsec - ta.tv_nsec) < 2e8);
-	double tick_ns = ((tb.tv_sec - ta.tv_sec) * 1e9 +
-			  (tb.tv_nsec - ta.tv_nsec)) /
-			 (double)(sbt_read_stop(&aux) - c0);
+	double tick_ns = bench_tick_ns();
 
 	double *cost[NM], c50[NM], mean[NM];
 	for (int m = 0; m < NM; m++) {
@@ -312,7 +268,7 @@ int main(int argc, char **argv)
 		mean[m] = 0;
 		for (int r = 0; r < rounds; r++)
 			mean[m] += cost[m][r] / rounds;
-		c50[m] = median(cost[m], (size_t)rounds);
+		c50[m] = bench_q(cost[m], (size_t)rounds, 0.5);
 	}
 	printf("bench-breakdown: cpu %d, %d rounds x %d pairs, tick %.4f ns\n",
 	       cpu, rounds, pairs, tick_ns);

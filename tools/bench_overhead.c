@@ -30,7 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "sbtmark.h"
+#include "bench.h"
 
 typedef int (*mark_fn)(const char *);
 typedef int (*last_fn)(uint64_t *, uint64_t *);
@@ -42,34 +42,7 @@ static const char *names[NM] = { "bare", "sbtmark", "call", "likwid",
 static mark_fn m_start, m_stop, l_start, l_stop;
 static last_fn m_last;
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double q(double *v, size_t n, double p)
-{
-	qsort(v, n, sizeof *v, cmp_d);
-	return v[(size_t)(p * (double)(n - 1))];
-}
-
 static double tick_ns;
-
-/* Ticks per second against CLOCK_MONOTONIC_RAW over 200 ms. */
-static void calibrate_ticks(void)
-{
-	struct timespec a, b;
-	int cpu;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
-	uint64_t t0 = sbt_clock_stop(&cpu);
-	do
-		clock_gettime(CLOCK_MONOTONIC_RAW, &b);
-	while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 2e8);
-	uint64_t t1 = sbt_clock_stop(&cpu);
-	tick_ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) /
-		  (double)(t1 - t0);
-}
 
 /* One round of `pairs` empty pairs; returns ticks for the whole loop and
  * stores each pair's in-window ticks in win[] when win != NULL. */
@@ -130,29 +103,13 @@ static uint64_t round_of(int m, int pairs, double *win)
 
 int main(int argc, char **argv)
 {
-	const char *lib = NULL;
-	int cpu = -1, rounds = 200, pairs = 2000;
+	struct bench_opts o = { -1, 200, 2000, NULL };
 	char path[4096], out[64];
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--lib") && i + 1 < argc)
-			lib = argv[++i];
-		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
-			cpu = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-			rounds = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
-			pairs = atoi(argv[++i]);
-		else {
-			fprintf(stderr, "usage: bench-overhead [--lib PATH] "
-				"[--cpu N] [--rounds R] [--pairs B]\n");
-			return 2;
-		}
-	}
-	if (rounds < 5 || pairs < 10) {
-		fprintf(stderr, "bench-overhead: need rounds >= 5, pairs >= 10\n");
+	if (bench_args(argc, argv, "bench-overhead", 1, &o) != 0)
 		return 2;
-	}
+	const char *lib = o.lib;
+	int rounds = o.rounds, pairs = o.pairs;
 	if (!lib) {
 		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 32);
 		path[n > 0 ? n : 0] = 0;
@@ -160,23 +117,11 @@ int main(int argc, char **argv)
 		strcpy(s ? s + 1 : path, "../preload/libsbtmark.so");
 		lib = path;
 	}
-	if (cpu < 0) {
-		cpu_set_t set;
-		sched_getaffinity(0, sizeof set, &set);
-		for (int c = CPU_SETSIZE - 1; c >= 0 && cpu < 0; c--)
-			if (CPU_ISSET(c, &set))
-				cpu = c;
-	}
-	cpu_set_t one;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	if (sched_setaffinity(0, sizeof one, &one) != 0)
-		fprintf(stderr, "bench-overhead: cannot pin to cpu %d: %s\n",
-			cpu, strerror(errno));
+	int cpu = bench_pin(o.cpu);
 
 	/* "off" needs a process without the recorder: measure it first,
 	 * then run again with the recorder preloaded. */
-	calibrate_ticks();
+	tick_ns = bench_tick_ns();
 	if (!sbt_marker_start_at) {
 		double off[64], loop[64];
 		char val[64], pre[8192];
@@ -191,8 +136,8 @@ int main(int argc, char **argv)
 			off[r] = (double)round_of(OFF, pairs, NULL) / pairs;
 			loop[r] = (double)round_of(LOOP, pairs, NULL) / pairs;
 		}
-		snprintf(val, sizeof val, "%.4f", (q(off, 64, 0.5) -
-			 q(loop, 64, 0.5)) * tick_ns);
+		snprintf(val, sizeof val, "%.4f", (bench_q(off, 64, 0.5) -
+			 bench_q(loop, 64, 0.5)) * tick_ns);
 		setenv("SBT_BENCH_OFF_NS", val, 1);
 		snprintf(pre, sizeof pre, "%s%s%s", lib, old && *old ? ":" : "",
 			 old && *old ? old : "");
@@ -241,7 +186,7 @@ int main(int argc, char **argv)
 				round_of(m, pairs, win[m] + (size_t)r * pairs);
 		}
 
-	double loop = q(cost[LOOP], (size_t)rounds, 0.5);
+	double loop = bench_q(cost[LOOP], (size_t)rounds, 0.5);
 	double c50[NM], wmin[NM], w50[NM], w999[NM];
 	printf("bench-overhead: cpu %d, %d rounds x %d empty pairs, "
 	       "tick %.4f ns\n", cpu, rounds, pairs, tick_ns);
@@ -251,16 +196,16 @@ int main(int argc, char **argv)
 	for (int m = 0; m < NM; m++) {
 		if (m == LOOP || (m == LIKWID && !have_likwid))
 			continue;
-		c50[m] = (q(cost[m], (size_t)rounds, 0.5) - loop) * tick_ns;
+		c50[m] = (bench_q(cost[m], (size_t)rounds, 0.5) - loop) * tick_ns;
 		if (m == OFF) {
 			c50[m] = offs ? atof(offs) : 0;
 			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
 			       c50[m], "-", "-", "-", "-");
 			continue;
 		}
-		wmin[m] = q(win[m], nwin, 0) * tick_ns;
-		w50[m] = q(win[m], nwin, 0.5) * tick_ns;
-		w999[m] = q(win[m], nwin, 0.999) * tick_ns;
+		wmin[m] = bench_q(win[m], nwin, 0) * tick_ns;
+		w50[m] = bench_q(win[m], nwin, 0.5) * tick_ns;
+		w999[m] = bench_q(win[m], nwin, 0.999) * tick_ns;
 		printf("%-8s %13.2f ns %9.1f ns %9.1f ns %9.1f ns %11.1f ns\n",
 		       names[m], c50[m], wmin[m], w50[m], w999[m],
 		       w999[m] - wmin[m]);

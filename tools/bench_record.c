@@ -13,22 +13,13 @@
  * median block rate of each and their ratio.  Without the preload the
  * markers cost a predictable branch each and the log is not written.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-#include "sbtmark.h"
+#include "bench.h"
 
 static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
@@ -67,9 +58,8 @@ int main(int argc, char **argv)
 		total += e - m;
 	}
 	SBT_MARKER_CLOSE;
-	qsort(bare, (size_t)blocks, sizeof *bare, cmp_d);
-	qsort(marked, (size_t)blocks, sizeof *marked, cmp_d);
-	double rb = bare[blocks / 2], rm = marked[blocks / 2];
+	double rb = bench_q(bare, (size_t)blocks, 0.5);
+	double rm = bench_q(marked, (size_t)blocks, 0.5);
 	printf("bench-record: %ld samples in %.3f s\n", per * blocks, total);
 	printf("  marked pairs  %6.2f million/s (%.1f ns per sample), median "
 	       "of %d blocks\n", rm / 1e6, 1e9 / rm, blocks);
