@@ -330,13 +330,20 @@ sbt__start(const char *tag, struct sbt_csite *cs)
 {
 	struct sbt_hot *t = sbt__hot_v2;
 
+	/* Branches, not an index: the way's word and region are loaded
+	 * without waiting for the tag compares. */
 	if (__builtin_expect(t != 0 && tag != 0, 1)) {
-		int w = __atomic_load_n(&cs->way[0].tag, __ATOMIC_ACQUIRE) ==
-			tag ? 0 : 1;
-		if (__builtin_expect(w == 0 || __atomic_load_n(
-			&cs->way[1].tag, __ATOMIC_ACQUIRE) == tag, 1) &&
-		    sbt__start_fast(t, cs->way[w].word, cs->way[w].region, tag))
-			return;
+		if (__builtin_expect(__atomic_load_n(&cs->way[0].tag,
+				     __ATOMIC_ACQUIRE) == tag, 1)) {
+			if (sbt__start_fast(t, cs->way[0].word,
+					    cs->way[0].region, tag))
+				return;
+		} else if (__atomic_load_n(&cs->way[1].tag,
+					   __ATOMIC_ACQUIRE) == tag) {
+			if (sbt__start_fast(t, cs->way[1].word,
+					    cs->way[1].region, tag))
+				return;
+		}
 	}
 	if (sbt_marker_start_at)
 		(void)sbt_marker_start_at(tag, cs, &sbt__hot_v2);
