@@ -265,6 +265,7 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 			goto refuse;
 	t->cur = e + 1;
 	e->word = word;
+	__builtin_prefetch(e + 32, 1);  /* lines ahead: fewer stalled stores */
 	t->stack[d].tag = tag;
 	t->stack[d].ev = e;
 	t->stack[d].word = word;
