@@ -10,6 +10,13 @@
  * Damage is survived, not fatal: chunks are 4 KiB-aligned, so after a
  * corrupt or zeroed chunk header the reader moves on to the next 4 KiB
  * boundary and looks for a valid chunk there.
+ *
+ * Both versions of the format are read.  Version 1 holds one record per
+ * sample (SAMPLES chunks).  Version 2 holds each thread's START and STOP
+ * events (EVENTS chunks), which are paired here, per thread, with the
+ * open-region stack the recorder kept: a STOP closes the innermost open
+ * START of its site.  STARTs left open (in flight at a crash, open at
+ * thread exit) are no samples; a STOP with no START is damage.
  */
 #include "reader.h"
 #include "../format/sbtlog.h"
@@ -31,6 +38,24 @@ struct idmap { int64_t *ds; uint32_t n; };
 
 struct reset { uint32_t id, thread; double t_ns; };
 
+/* Version 2: one thread's open STARTs, oldest first. */
+#define OPEN_MAX 128                   /* the recorder keeps at most 64 */
+
+struct open_ev {
+	uint64_t t0, c0;
+	uint32_t site, flags;
+	uint16_t cpu;
+	int      has_c;
+};
+
+struct tstate {
+	uint32_t thread;
+	uint32_t n;
+	struct open_ev open[OPEN_MAX];
+	struct sbt_sample *last;       /* the sample a CYCLES event follows */
+	int      last_start;           /* ... or the innermost START        */
+};
+
 struct ctx {
 	int fd;
 	uint64_t fsize;
@@ -39,7 +64,10 @@ struct ctx {
 	uint32_t srci;
 	struct sbt_file_header h;
 	struct idmap map;
-	struct idmap sitemap;  /* raw region id -> its site (version 1) */
+	struct idmap sitemap;  /* v1: raw region id -> its site;
+				  v2: site id -> dataset site       */
+	struct idmap siteregion;  /* v2: site id -> raw region id   */
+	struct tstate **threads; size_t nthreads, cap_threads;
 	struct reset *resets; size_t nresets, cap_resets;
 	size_t first;          /* first sample of this source in ds */
 	int damaged;
@@ -150,13 +178,15 @@ static int check_header(struct ctx *c, char *err, size_t errlen)
 		snprintf(err, errlen, "not an sbtmark log (bad magic)");
 		return -1;
 	}
-	if (h->version != SBT_LOG_VERSION) {
+	if (h->version < SBT_LOG_VERSION_MIN || h->version > SBT_LOG_VERSION) {
 		snprintf(err, errlen, "log format version %u; this sbt-analyze "
-			 "reads version %u", h->version, SBT_LOG_VERSION);
+			 "reads versions %u to %u", h->version,
+			 SBT_LOG_VERSION_MIN, SBT_LOG_VERSION);
 		return -1;
 	}
 	if (h->header_size != SBT_HEADER_SIZE ||
-	    h->record_size != sizeof(struct sbt_record)) {
+	    h->record_size != (h->version == 1 ? sizeof(struct sbt_record) :
+			       sizeof(struct sbt_event))) {
 		snprintf(err, errlen, "corrupt header (header size %u, record "
 			 "size %u)", h->header_size, h->record_size);
 		return -1;
@@ -249,12 +279,25 @@ static void meta_module(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
+/* A site under `key` (version 1: its region, 2: its id) with its frames,
+ * unless the key has one already.  Its dataset index, or -1. */
+static long add_site(struct ctx *c, uint32_t key, const char *frames,
+		     uint32_t depth)
+{
+	long i;
+
+	if (key < c->sitemap.n && c->sitemap.ds[key] >= 0)
+		return -1;
+	i = sbt_ds_site(c->ds, c->srci, (const uint64_t *)(const void *)frames,
+			depth);
+	return i >= 0 && map_set(&c->sitemap, key, i) == 0 ? i : -1;
+}
+
 /* A version-1 log holds one SITE entry per region: the first call site
  * seen, which every sample of the region is counted under. */
 static void meta_site(struct ctx *c, const char *p, uint32_t len)
 {
 	struct sbt_meta_site ms;
-	long i;
 
 	if (len < sizeof ms)
 		return;
@@ -264,12 +307,26 @@ static void meta_site(struct ctx *c, const char *p, uint32_t len)
 		warn(c, "corrupt call-site entry");
 		return;
 	}
-	if (ms.region < c->sitemap.n && c->sitemap.ds[ms.region] >= 0)
-		return;                 /* one per region in version 1 */
-	i = sbt_ds_site(c->ds, c->srci, (const uint64_t *)(const void *)
-			(p + sizeof ms), ms.depth);
-	if (i >= 0)
-		(void)map_set(&c->sitemap, ms.region, i);
+	/* one per region in version 1 */
+	(void)add_site(c, ms.region, p + sizeof ms, ms.depth);
+}
+
+/* Version 2: one SITE2 entry per (region, call site). */
+static void meta_site2(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_site2 ms;
+
+	if (len < sizeof ms)
+		return;
+	memcpy(&ms, p, sizeof ms);
+	if (ms.depth > (len - sizeof ms) / sizeof(uint64_t) || ms.id == 0 ||
+	    ms.id >= c->max_id || ms.region == 0 || ms.region >= c->max_id) {
+		warn(c, "corrupt call-site entry");
+		return;
+	}
+	/* a site described again (a fork child's log) keeps the first */
+	if (add_site(c, ms.id, p + sizeof ms, ms.depth) >= 0)
+		(void)map_set(&c->siteregion, ms.id, ms.region);
 }
 
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
@@ -293,7 +350,11 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 		switch (m.type) {
 		case SBT_META_REGION: meta_region(c, c->buf, m.len); break;
 		case SBT_META_MODULE: meta_module(c, c->buf, m.len); break;
-		case SBT_META_SITE:   meta_site(c, c->buf, m.len); break;
+		case SBT_META_SITE:
+			if (c->h.version == 1)
+				meta_site(c, c->buf, m.len);
+			break;
+		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
 		default: break;         /* newer kinds: skip */
 		}
 		pos = (pos + m.len + 7) & ~7ull;
@@ -367,6 +428,156 @@ static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
 	return 0;
 }
 
+/* ---- events (version 2) ------------------------------------------------------ */
+
+static struct tstate *thread_state(struct ctx *c, uint32_t thread)
+{
+	for (size_t i = 0; i < c->nthreads; i++)   /* few threads per log */
+		if (c->threads[c->nthreads - 1 - i]->thread == thread)
+			return c->threads[c->nthreads - 1 - i];
+	if (c->nthreads == c->cap_threads) {
+		size_t cap = c->cap_threads ? 2 * c->cap_threads : 16;
+		void *n = realloc(c->threads, cap * sizeof *c->threads);
+		if (!n)
+			return NULL;
+		c->threads = n, c->cap_threads = cap;
+	}
+	struct tstate *ts = calloc(1, sizeof *ts);
+	if (!ts)
+		return NULL;
+	ts->thread = thread;
+	c->threads[c->nthreads++] = ts;
+	return ts;
+}
+
+static uint16_t ev_cpu(const struct ctx *c, uint32_t aux)
+{
+	return c->h.flags & SBT_HF_CPU_AUX ? (uint16_t)SBT_AUX_CPU(aux)
+					   : (uint16_t)SBT_CPU_UNKNOWN;
+}
+
+/* A STOP: pair it with the innermost open START of its site. */
+static void ev_stop(struct ctx *c, struct tstate *ts,
+		    const struct sbt_event *e, uint32_t thread)
+{
+	uint32_t site = SBT_EV_ID(e->word), i = ts->n;
+	const double tns = c->src->tick_ns;
+
+	ts->last = NULL, ts->last_start = 0;
+	while (i > 0 && ts->open[i - 1].site != site)
+		i--;
+	if (i == 0) {
+		warn(c, "a STOP event without its START (damaged log)");
+		return;
+	}
+	struct open_ev o = ts->open[i - 1];
+	memmove(&ts->open[i - 1], &ts->open[i], (ts->n - i) * sizeof o);
+	ts->n--;
+	if (o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB)
+		return;                 /* summarized in the header */
+	/* room was reserved for the whole chunk */
+	struct sbt_sample *s = &c->ds->s[c->ds->n++];
+	uint32_t fl = o.flags | SBT_EV_FLAGS(e->word);
+	s->score = 0;
+	s->ns = e->t >= o.t0 ? (double)(e->t - o.t0) * tns : 0;
+	s->cycles = 0;
+	s->t_ns = o.t0 >= c->h.start_ticks ?
+		  (double)(o.t0 - c->h.start_ticks) * tns : 0;
+	s->region = site;       /* raw site id: mapped by finish() */
+	s->thread = thread;
+	s->source = c->srci;
+	s->cpu_start = o.cpu;
+	s->cpu_stop = ev_cpu(c, e->aux);
+	s->flags = (fl & SBT_RF_PROBE ? SBT_SF_PROBE : 0) |
+		   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
+	if (s->cpu_start != s->cpu_stop && s->cpu_start != SBT_CPU_UNKNOWN)
+		s->flags |= SBT_SF_MIGRATED;
+	/* stash START's cycles until the STOP's CYCLES event comes */
+	if (o.has_c) {
+		s->cycles = (double)o.c0;
+		ts->last = s;
+	}
+}
+
+/* The events of a chunk's [off, off + room): applied to its thread's
+ * state when ch is given, else only measured.  Returns the bytes of the
+ * stream (up to its first zero word), or -1 when out of memory. */
+static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
+			   const struct sbt_chunk *ch)
+{
+	struct tstate *ts = NULL;
+	uint64_t pos = 0;
+
+	if (ch && !(ts = thread_state(c, ch->thread)))
+		return -1;
+	if (ch && ch->thread + 1 > c->src->nthreads)
+		c->src->nthreads = ch->thread + 1;
+	if (ch && sbt_ds_reserve(c->ds, room / (2 * sizeof(struct sbt_event)) +
+				 1))
+		return -1;
+	while (pos < room) {
+		size_t n = room - pos > BUFSZ ? BUFSZ : (size_t)(room - pos);
+		n -= n % sizeof(struct sbt_event);
+		if (n == 0 || read_at(c, off + pos, c->buf, n) != 0)
+			return (int64_t)pos;
+		const struct sbt_event *e = (const void *)c->buf;
+		for (size_t i = 0; i < n / sizeof *e; i++, e++) {
+			uint32_t k = SBT_EV_KIND(e->word);
+			if (e->word == 0)       /* the end of the stream */
+				return (int64_t)(pos + i * sizeof *e);
+			if (!ts)
+				continue;
+			switch (k) {
+			case SBT_EV_START:
+				if (ts->n == OPEN_MAX) {
+					warn(c, "more than %d regions open on "
+					     "one thread (damaged log)",
+					     OPEN_MAX);
+					memmove(ts->open, ts->open + 1,
+						--ts->n * sizeof ts->open[0]);
+				}
+				ts->open[ts->n++] = (struct open_ev){
+					.t0 = e->t, .site = SBT_EV_ID(e->word),
+					.flags = SBT_EV_FLAGS(e->word),
+					.cpu = ev_cpu(c, e->aux) };
+				ts->last = NULL, ts->last_start = 1;
+				break;
+			case SBT_EV_STOP:
+				ev_stop(c, ts, e, ch->thread);
+				break;
+			case SBT_EV_CYCLES:
+				if (ts->last_start && ts->n) {
+					ts->open[ts->n - 1].c0 = e->t;
+					ts->open[ts->n - 1].has_c = 1;
+				} else if (ts->last) {
+					double c0 = ts->last->cycles;
+					ts->last->cycles = (double)e->t >= c0 ?
+						(double)e->t - c0 : 0;
+				}
+				ts->last = NULL, ts->last_start = 0;
+				break;
+			case SBT_EV_RESET: {
+				double t = e->t >= c->h.start_ticks ?
+					(double)(e->t - c->h.start_ticks) *
+					c->src->tick_ns : 0;
+				if (add_reset(c, SBT_EV_ID(e->word),
+					      ch->thread, t) != 0)
+					return -1;
+				ts->last = NULL, ts->last_start = 0;
+				break;
+			}
+			default:
+				warn(c, "unknown event kind %u (damaged log)",
+				     k);
+				/* the rest of the chunk */
+				return (int64_t)(pos + i * sizeof *e);
+			}
+		}
+		pos += n;
+	}
+	return (int64_t)pos;
+}
+
 /* ---- chunks -------------------------------------------------------------------- */
 
 /* Walk the chunks; meta first (pass 0) so names are known, then samples. */
@@ -395,7 +606,7 @@ static int walk(struct ctx *c, int pass)
 		}
 		if (ch.magic != SBT_CHUNK_MAGIC || ch.size < ALIGN ||
 		    ch.size % ALIGN || ch.type < SBT_CHUNK_SAMPLES ||
-		    ch.type > SBT_CHUNK_PAD) {
+		    ch.type > SBT_CHUNK_EVENTS) {
 			if (pass == 0) {
 				c->bad_chunks++;
 				warn(c, "corrupt chunk at offset %llu; skipped "
@@ -410,7 +621,10 @@ static int walk(struct ctx *c, int pass)
 		zero_run = 0;
 		uint64_t room = ch.size - sizeof ch;
 		uint64_t avail = c->fsize - off - sizeof ch;
-		uint64_t used = ch.used;
+		uint64_t used = ch.type == SBT_CHUNK_EVENTS ? room : ch.used;
+		if (ch.type == SBT_CHUNK_EVENTS && ch.used && pass == 0)
+			warn(c, "events chunk at offset %llu claims a length",
+			     (unsigned long long)off);
 		if (used > room) {
 			if (pass == 0)
 				warn(c, "chunk at offset %llu claims %llu bytes"
@@ -430,6 +644,10 @@ static int walk(struct ctx *c, int pass)
 			if (pass == 1 &&
 			    read_samples(c, off + sizeof ch, used, &ch) != 0)
 				return -1;
+		} else if (ch.type == SBT_CHUNK_EVENTS) {
+			if (pass == 1 &&
+			    read_events(c, off + sizeof ch, used, &ch) < 0)
+				return -1;
 		} else if (ch.type == SBT_CHUNK_META && pass == 0) {
 			read_meta(c, off + sizeof ch, used);
 		}
@@ -442,6 +660,9 @@ static int walk(struct ctx *c, int pass)
 			if (pass == 0)
 				warn(c, "chunk at offset %llu runs past the end"
 				     " of the file", (unsigned long long)off);
+			if (ch.type == SBT_CHUNK_EVENTS)
+				used = (uint64_t)read_events(c, off + sizeof ch,
+							     used, NULL);
 			off += (sizeof ch + used + ALIGN - 1) &
 			       ~(uint64_t)(ALIGN - 1);
 		}
@@ -465,6 +686,15 @@ static int finish(struct ctx *c)
 	for (size_t i = c->first; i < c->ds->n; i++) {
 		struct sbt_sample *s = &c->ds->s[i];
 		uint32_t id = s->region;
+		int64_t site = -1;
+		if (c->h.version >= 2) {       /* id is a site: its region */
+			if (id < c->siteregion.n && c->siteregion.ds[id] >= 0)
+				site = c->sitemap.ds[id];
+			id = site >= 0 ? (uint32_t)c->siteregion.ds[id]
+				       : UINT32_MAX;
+		} else if (id < c->sitemap.n && c->sitemap.ds[id] >= 0) {
+			site = c->sitemap.ds[id];
+		}
 		if (c->nresets) {
 			struct reset key = { id, s->thread, 1e300 }, *lo =
 				c->resets, *hi = c->resets + c->nresets;
@@ -486,8 +716,8 @@ static int finish(struct ctx *c)
 			return -1;
 		s->region = (uint32_t)r;
 		s->site = SBT_SITE_NONE;
-		if (id < c->sitemap.n && c->sitemap.ds[id] >= 0) {
-			s->site = (uint32_t)c->sitemap.ds[id];
+		if (site >= 0) {
+			s->site = (uint32_t)site;
 			struct sbt_site *st = &c->ds->sites[s->site];
 			st->region = s->region;
 			st->count++;
@@ -561,6 +791,10 @@ out:
 	free(c.buf);
 	free(c.map.ds);
 	free(c.sitemap.ds);
+	free(c.siteregion.ds);
+	for (size_t i = 0; i < c.nthreads; i++)
+		free(c.threads[i]);
+	free(c.threads);
 	free(c.resets);
 	close(c.fd);
 	return rc;

@@ -1,5 +1,5 @@
 /*
- * sbtlog.h - the sbtmark log format, version 1.
+ * sbtlog.h - the sbtmark log format, version 2.
  *
  * This header is the one contract between the recorder (preload/) and the
  * analyzer (analysis/).  FORMAT.md next to it explains the layout in prose;
@@ -10,6 +10,17 @@
  *   offset 0      struct sbt_file_header       (SBT_HEADER_SIZE bytes)
  *   offset 4096   chunk, chunk, chunk, ...     (each starts with sbt_chunk)
  *   ...           zero bytes                   (preallocated, never written)
+ *
+ * Version 2 (this one) records each thread as an append-only stream of
+ * 16-byte events (EVENTS chunks): START {site, t0} and STOP {t1}.  Pairing,
+ * nesting and totals are the reader's work; the recorder's hot path only
+ * appends.  Version 1 wrote one 32-byte record per finished region
+ * (SAMPLES chunks); readers still read it.  What changed in version 2:
+ *   - chunk type EVENTS (struct sbt_event) instead of SAMPLES;
+ *   - a call site is a (region, return address) pair with an id of its
+ *     own, described once by a SITE2 meta entry; START events name it;
+ *   - EVENTS chunks need no `used`: an event is committed by its nonzero
+ *     `word`, stored last, and the stream ends at the first zero word.
  *
  * Chunks are carved from the file by any thread with one atomic add, so
  * they appear in allocation order, not thread order.  A chunk is owned by
@@ -24,7 +35,8 @@
 #include <stdint.h>
 
 #define SBT_LOG_MAGIC      "SBTMARK"          /* 8 bytes with the NUL */
-#define SBT_LOG_VERSION    1u
+#define SBT_LOG_VERSION    2u
+#define SBT_LOG_VERSION_MIN 1u                /* oldest version read   */
 #define SBT_HEADER_SIZE    4096u
 #define SBT_CHUNK_MAGIC    0x43544253u        /* "SBTC" */
 
@@ -45,21 +57,35 @@ enum sbt_hflag {
 	SBT_HF_FORKED   = 1u << 2,    /* writer is a fork child              */
 };
 
-/* Misuse and loss counters, live in the header (crash-safe). */
+/* Misuse and loss counters, live in the header (crash-safe).  One table:
+ * X(name, key for reports, what the recorder says when it first counts). */
+#define SBT_COUNTERS(X)                                                      \
+	X(STOP_WITHOUT_START, "stop_without_start",                          \
+	  "STOP of a region that is not open")                               \
+	X(START_OPEN, "start_of_open_region",                                \
+	  "START of a region that is already open")                          \
+	X(CROSSED, "crossed_nesting",                                        \
+	  "regions stopped out of nesting order")                            \
+	X(BAD_NAME, "bad_name", "NULL, empty or over-long region name")      \
+	X(TOO_DEEP, "too_deep", "regions nested deeper than 64")             \
+	X(TOO_MANY_REGIONS, "too_many_regions",                              \
+	  "more than 1048575 distinct regions or 16777215 call sites")       \
+	X(DROPPED, "dropped", "samples dropped: no space left for the log")  \
+	X(AFTER_CLOSE, "after_close", "markers after CLOSE")                 \
+	X(SIGNAL, "signal_reentry",                                          \
+	  "marker interrupted a marker (signal handler)")                    \
+	X(OPEN_AT_EXIT, "open_at_thread_exit",                               \
+	  "regions still open when a thread exited")                         \
+	X(THREADS, "threads", NULL)     /* threads that recorded: no misuse */
+
 enum sbt_counter {
-	SBT_CNT_STOP_WITHOUT_START,   /* STOP of a region that is not open   */
-	SBT_CNT_START_OPEN,           /* START of a region already open      */
-	SBT_CNT_CROSSED,              /* STOP of a region not innermost      */
-	SBT_CNT_BAD_NAME,             /* NULL, empty or over-long name       */
-	SBT_CNT_TOO_DEEP,             /* nesting deeper than SBT_MAX_DEPTH   */
-	SBT_CNT_TOO_MANY_REGIONS,     /* region table full                   */
-	SBT_CNT_DROPPED,              /* samples lost: no log space          */
-	SBT_CNT_AFTER_CLOSE,          /* marker after CLOSE                  */
-	SBT_CNT_SIGNAL,               /* marker re-entered (signal handler)  */
-	SBT_CNT_OPEN_AT_EXIT,         /* regions still open at thread exit   */
-	SBT_CNT_THREADS,              /* threads that recorded (not misuse)  */
-	SBT_CNT__N = 16
+#define SBT_X_ENUM(name, key, text) SBT_CNT_##name,
+	SBT_COUNTERS(SBT_X_ENUM)
+#undef SBT_X_ENUM
+	SBT_CNT__USED,                /* counters defined so far            */
+	SBT_CNT__N = 16               /* slots in the header (room to grow) */
 };
+_Static_assert(SBT_CNT__USED <= SBT_CNT__N, "counter slots");
 
 struct sbt_file_header {
 	char     magic[8];            /* SBT_LOG_MAGIC                        */
@@ -108,21 +134,23 @@ enum sbt_chunk_type {
 	SBT_CHUNK_SAMPLES = 1,        /* payload: struct sbt_record[]         */
 	SBT_CHUNK_META    = 2,        /* payload: struct sbt_meta entries     */
 	SBT_CHUNK_PAD     = 3,        /* payload: nothing                     */
+	SBT_CHUNK_EVENTS  = 4,        /* payload: struct sbt_event[] (v2)     */
 };
 
 struct sbt_chunk {
 	uint32_t magic;               /* SBT_CHUNK_MAGIC                      */
 	uint32_t type;                /* enum sbt_chunk_type                  */
 	uint64_t size;                /* bytes including this header          */
-	uint64_t used;                /* payload bytes committed              */
+	uint64_t used;                /* payload bytes committed (SAMPLES,
+					 META; EVENTS end at a zero word)   */
 	uint32_t thread;              /* sbtmark thread index, from 0         */
 	int32_t  tid;                 /* kernel thread id                     */
 	uint64_t prev;                /* offset of the writer's previous
-					 SAMPLES chunk, 0 for its first     */
+					 SAMPLES / EVENTS chunk, 0: first   */
 	uint64_t reserved[3];         /* pad to one cache line                */
 };
 
-/* One timed region.  32 bytes: two samples per cache line. */
+/* Version 1: one timed region.  32 bytes: two samples per cache line. */
 struct sbt_record {
 	uint64_t start;               /* wall ticks at START                  */
 	uint64_t ticks;               /* wall ticks STOP - START              */
@@ -136,6 +164,7 @@ struct sbt_record {
 #define SBT_REC_ID(r)     ((r) & ((1u << SBT_REC_ID_BITS) - 1))
 #define SBT_REC_FLAGS(r)  ((r) >> SBT_REC_ID_BITS)
 #define SBT_CPU_UNKNOWN   0xffffu
+#define SBT_AUX_CPU(aux)  ((aux) & 0xfffu)    /* Linux TSC_AUX: node<<12|cpu */
 
 enum sbt_rec_flag {
 	SBT_RF_PROBE   = 1u << 0,     /* empty pair at this region's start    */
@@ -146,6 +175,41 @@ enum sbt_rec_flag {
 
 /* Region id 0 is the startup calibration region "<calibration>". */
 #define SBT_REGION_CALIB  0u
+
+/* ---- version 2: events ---------------------------------------------------- */
+
+/*
+ * One event of a thread's stream.  16 bytes, 8-aligned.  `word` is stored
+ * last: a zero word ends the stream (chunk space starts out zero), so a
+ * reader never sees a half-written event as one.
+ *
+ *   START    t = wall ticks at START, id = site            (SBT_META_SITE2)
+ *   STOP     t = wall ticks at STOP,  id = the site of the START it closes
+ *   RESET    t = wall ticks,          id = region
+ *   CYCLES   t = core cycles at the START or STOP just before it
+ *
+ * A STOP closes the innermost open START with the same site id; it is
+ * innermost unless flagged CROSSED.  STARTs never closed (in flight at a
+ * crash, open at thread exit) are not samples.  Flags are SBT_RF_*.
+ */
+struct sbt_event {
+	uint64_t t;
+	uint32_t word;                /* kind << 28 | flags << 24 | id        */
+	uint32_t aux;                 /* TSC_AUX at the read (x86), else 0    */
+};
+
+enum sbt_ev_kind {
+	SBT_EV_START = 1, SBT_EV_STOP = 2, SBT_EV_RESET = 3, SBT_EV_CYCLES = 4,
+};
+
+#define SBT_EV_ID_BITS    24
+#define SBT_EV_WORD(kind, flags, id) \
+	((uint32_t)(kind) << 28 | (uint32_t)(flags) << 24 | (uint32_t)(id))
+#define SBT_EV_KIND(w)    ((w) >> 28)
+#define SBT_EV_FLAGS(w)   (((w) >> 24) & 0xfu)
+#define SBT_EV_ID(w)      ((w) & ((1u << SBT_EV_ID_BITS) - 1))
+#define SBT_SITE_CALIB    0u          /* site id of the calibration pairs */
+#define SBT_MAX_SITES     (1u << SBT_EV_ID_BITS)
 
 /* ---- meta entries ------------------------------------------------------ */
 
@@ -163,15 +227,26 @@ enum sbt_meta_type {
 	SBT_META_REGION = 1,
 	/* Payload: struct sbt_meta_module, then the path. */
 	SBT_META_MODULE = 2,
-	/* Payload: struct sbt_meta_site, then `depth` uint64_t frames
-	 * (frame 0 is the call site itself). */
+	/* Version 1.  Payload: struct sbt_meta_site, then `depth` uint64_t
+	 * frames (frame 0 is the call site itself). */
 	SBT_META_SITE   = 3,
+	/* Version 2: one per (region, call site).  Payload: struct
+	 * sbt_meta_site2, then `depth` uint64_t frames, frame 0 the call
+	 * site (the return address of the marker call). */
+	SBT_META_SITE2  = 4,
 };
 
-/* Which API a region came in through. */
+/* Which API a region came in through: X(name, value, report name). */
+#define SBT_APIS(X)                                                          \
+	X(SBTMARK, 0, "sbtmark") X(LIKWID, 1, "likwid")                      \
+	X(PAPI_HL, 2, "papi-hl") X(ITT, 3, "itt") X(NVTX, 4, "nvtx")         \
+	X(INTERNAL, 5, "internal")
+
 enum sbt_api {
-	SBT_API_SBTMARK = 0, SBT_API_LIKWID = 1, SBT_API_PAPI_HL = 2,
-	SBT_API_ITT = 3, SBT_API_NVTX = 4, SBT_API_INTERNAL = 5, SBT_API__N
+#define SBT_X_ENUM(name, value, text) SBT_API_##name = value,
+	SBT_APIS(SBT_X_ENUM)
+#undef SBT_X_ENUM
+	SBT_API__N
 };
 
 struct sbt_meta_region {
@@ -191,9 +266,17 @@ struct sbt_meta_site {
 	uint32_t depth;               /* number of frames that follow         */
 };
 
+struct sbt_meta_site2 {
+	uint32_t id;                  /* site id, 1 .. SBT_MAX_SITES-1        */
+	uint32_t region;
+	uint32_t depth;               /* number of frames that follow         */
+	uint32_t reserved;
+};
+
 _Static_assert(sizeof(struct sbt_file_header) <= SBT_HEADER_SIZE,
 	       "header must fit its page");
 _Static_assert(sizeof(struct sbt_chunk) == 64, "chunk header is a line");
 _Static_assert(sizeof(struct sbt_record) == 32, "two records per line");
+_Static_assert(sizeof(struct sbt_event) == 16, "four events per line");
 
 #endif /* SBTLOG_H */

@@ -7,16 +7,19 @@
  *   SBT_MARKER_CLOSE;
  *
  * Compile with -DSBT_MARKER to activate the markers; without it they
- * compile to nothing.  The app links no sbtmark library: the marker
- * functions are weak references that the preloaded recorder fills in.
+ * compile to nothing (on any ISA).  The app links no sbtmark library: the
+ * marker functions are weak references that the preloaded recorder fills
+ * in.
  *
  *   cc -DSBT_MARKER -I markers app.c -o app        # runs as usual
  *   LD_PRELOAD=libsbtmark.so ./app                 # also writes region.log
  *
- * Without the preload each marker costs one load and one predictable
- * branch.  With it, START reads the clock after its bookkeeping and STOP
- * reads it before any, so the recorded window holds the region and the
- * two serialized clock reads only.
+ * Without the preload each marker costs two loads and two predictable
+ * branches.  With it, START and STOP are inline: once a call site and a
+ * thread are known to the recorder, a pair appends two 16-byte events to
+ * the thread's log with no call at all.  START reads the clock after its
+ * bookkeeping and STOP reads it before any, so the recorded window holds
+ * the region, the two serialized clock reads and the store of t0.
  *
  * Semantics (the LIKWID marker API's shape):
  *   SBT_MARKER_INIT          optional; creates the log now instead of at
@@ -31,9 +34,10 @@
  *
  * Regions are named by strings; different regions nest; each thread marks
  * independently.  Misuse (STOP without START, START of an open region,
- * NULL names, ...) is counted and reported once, never fatal.  Every
- * marker returns 0 on success and a negative value on misuse; the macros
- * discard it.
+ * NULL names, ...) is counted and reported once, never fatal.
+ *
+ * Define SBT_MARKER_CALL as well to get plain function calls instead of
+ * the inline fast path (no thread-local variable in the app).
  *
  * The serialized clock primitives are below, for timing by hand.
  */
@@ -48,6 +52,7 @@ extern "C" {
 
 /* ---- the marker entry points (defined by libsbtmark.so) ---------------- */
 
+/* Each returns 0 on success and a negative value on misuse. */
 int sbt_marker_init(void) __attribute__((weak));
 int sbt_marker_thread_init(void) __attribute__((weak));
 int sbt_marker_register(const char *tag) __attribute__((weak));
@@ -55,25 +60,6 @@ int sbt_marker_start(const char *tag) __attribute__((weak));
 int sbt_marker_stop(const char *tag) __attribute__((weak));
 int sbt_marker_reset(const char *tag) __attribute__((weak));
 int sbt_marker_close(void) __attribute__((weak));
-
-#ifdef SBT_MARKER
-#define SBT__CALL(f, ...) do { if (f) (void)f(__VA_ARGS__); } while (0)
-#define SBT_MARKER_INIT          SBT__CALL(sbt_marker_init)
-#define SBT_MARKER_THREADINIT    SBT__CALL(sbt_marker_thread_init)
-#define SBT_MARKER_REGISTER(tag) SBT__CALL(sbt_marker_register, tag)
-#define SBT_MARKER_START(tag)    SBT__CALL(sbt_marker_start, tag)
-#define SBT_MARKER_STOP(tag)     SBT__CALL(sbt_marker_stop, tag)
-#define SBT_MARKER_RESET(tag)    SBT__CALL(sbt_marker_reset, tag)
-#define SBT_MARKER_CLOSE         SBT__CALL(sbt_marker_close)
-#else
-#define SBT_MARKER_INIT          do { } while (0)
-#define SBT_MARKER_THREADINIT    do { } while (0)
-#define SBT_MARKER_REGISTER(tag) do { } while (0)
-#define SBT_MARKER_START(tag)    do { } while (0)
-#define SBT_MARKER_STOP(tag)     do { } while (0)
-#define SBT_MARKER_RESET(tag)    do { } while (0)
-#define SBT_MARKER_CLOSE         do { } while (0)
-#endif
 
 /* ---- serialized-barrier clock reads ----------------------------------- */
 /*
@@ -87,26 +73,29 @@ int sbt_marker_close(void) __attribute__((weak));
  * Armv8:   start = isb; mrs cntvct_el0; isb
  *          stop  = isb; mrs cntvct_el0
  *
+ * The sbt_read_* forms return the raw auxiliary word instead (x86: TSC_AUX,
+ * which Linux sets to node << 12 | cpu; Armv8: 0): one instruction less.
+ *
  * Frequencies: x86 TSC rate from the kernel (the recorder stores it in the
- * log); Armv8 from sbt_clock_hz().
+ * log); Armv8 from sbt_clock_hz().  Only these need an ISA: everything
+ * else in this header compiles anywhere.
  */
 #if defined(__x86_64__)
+#define SBT_HAVE_CLOCK 1
 
-static inline uint64_t sbt_clock_start(int *cpu)
+static inline uint64_t sbt_read_start(uint32_t *aux)
 {
-	uint32_t lo, hi, aux;
+	uint32_t lo, hi;
 	__asm__ __volatile__("lfence\n\trdtscp\n\tlfence"
-			     : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
-	*cpu = (int)(aux & 0xfff);
+			     : "=a"(lo), "=d"(hi), "=c"(*aux) :: "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 
-static inline uint64_t sbt_clock_stop(int *cpu)
+static inline uint64_t sbt_read_stop(uint32_t *aux)
 {
-	uint32_t lo, hi, aux;
+	uint32_t lo, hi;
 	__asm__ __volatile__("rdtscp\n\tlfence"
-			     : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
-	*cpu = (int)(aux & 0xfff);
+			     : "=a"(lo), "=d"(hi), "=c"(*aux) :: "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 
@@ -120,23 +109,25 @@ static inline uint64_t sbt_cycles_read(uint32_t counter)
 }
 
 static inline uint64_t sbt_clock_hz(void) { return 0; /* ask the kernel */ }
+static inline int sbt__aux_cpu(uint32_t aux) { return (int)(aux & 0xfff); }
 
 #elif defined(__aarch64__)
+#define SBT_HAVE_CLOCK 1
 
-static inline uint64_t sbt_clock_start(int *cpu)
+static inline uint64_t sbt_read_start(uint32_t *aux)
 {
 	uint64_t v;
 	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb"
 			     : "=r"(v) :: "memory");
-	*cpu = -1;
+	*aux = 0;
 	return v;
 }
 
-static inline uint64_t sbt_clock_stop(int *cpu)
+static inline uint64_t sbt_read_stop(uint32_t *aux)
 {
 	uint64_t v;
 	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v) :: "memory");
-	*cpu = -1;
+	*aux = 0;
 	return v;
 }
 
@@ -155,8 +146,251 @@ static inline uint64_t sbt_clock_hz(void)
 	return f;
 }
 
+static inline int sbt__aux_cpu(uint32_t aux) { (void)aux; return -1; }
+#endif
+
+#ifdef SBT_HAVE_CLOCK
+static inline uint64_t sbt_clock_start(int *cpu)
+{
+	uint32_t aux;
+	uint64_t t = sbt_read_start(&aux);
+	*cpu = sbt__aux_cpu(aux);
+	return t;
+}
+
+static inline uint64_t sbt_clock_stop(int *cpu)
+{
+	uint32_t aux;
+	uint64_t t = sbt_read_stop(&aux);
+	*cpu = sbt__aux_cpu(aux);
+	return t;
+}
+#endif
+
+/* ---- the inline fast path (ABI shared with libsbtmark.so) -------------- */
+/*
+ * Per thread, the recorder hands the marker code a pointer to a struct
+ * sbt_hot: the first marker of a thread calls the recorder, which stores
+ * the pointer into the caller's thread-local sbt__hot_v2 (each object
+ * that includes this header has one; the recorder remembers where, to
+ * clear it when the thread exits).  A call site keeps a struct sbt_csite
+ * that the recorder fills once with the event word of (region, site).  A
+ * marker takes the fast path when both are known and the thread is not
+ * busy; anything else - first use, misuse, a signal handler interrupting
+ * a marker, a full chunk, a due probe, cycle counting, CLOSE - goes to
+ * the recorder's functions, which write the same events.  The event
+ * layout is format/sbtlog.h's struct sbt_event; the recorder checks that
+ * the two agree.
+ */
+#define SBT_HOT_DEPTH 64               /* open regions per thread         */
+
+struct sbt__ev { uint64_t t; uint32_t word, aux; };   /* sbt_event      */
+
+/* A call site's names: up to SBT_CSITE_WAYS (name, region) pairs, each
+ * written once by the recorder, `tag` last (release), never changed. */
+#define SBT_CSITE_WAYS 2
+
+struct sbt_csite {
+	struct {
+		const char *tag;       /* the read-only name it answers for */
+		uint32_t word;         /* START event word: kind|flags|site */
+		uint32_t region;
+	} way[SBT_CSITE_WAYS];
+};
+
+struct sbt__open {
+	const char *tag;               /* START's name if read-only, else 0 */
+	struct sbt__ev *ev;            /* its START event, 0 if dropped     */
+	uint32_t word;                 /* its START event word              */
+	uint32_t region;
+};
+
+struct sbt_hot {
+	struct sbt__ev *cur;           /* the next event slot               */
+	struct sbt__ev *end;           /* where the fast path stops: the
+					  chunk's end, earlier when an
+					  in-situ probe is due, NULL when
+					  the recorder must see every marker
+					  (cycle clock, CLOSE)              */
+	uint32_t busy;                 /* 1 while a marker runs on the
+					  thread (whole-word stores only:
+					  the next check loads it at once) */
+	uint32_t depth;                /* open regions                      */
+	struct sbt__open stack[SBT_HOT_DEPTH];
+};
+
+#define SBT__START_WORD (1u << 28)     /* SBT_EV_START << 28              */
+#define SBT__STOP_DELTA (1u << 28)     /* STOP word = START word + delta  */
+#define SBT__FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+/* A marker runs between these: a marker that finds the thread busy is a
+ * signal handler interrupting one, and leaves the work to the recorder. */
+static inline __attribute__((always_inline)) int sbt__enter(struct sbt_hot *t)
+{
+	if (__builtin_expect(t->busy != 0, 0))
+		return 0;
+	t->busy = 1;
+	SBT__FENCE();
+	return 1;
+}
+
+static inline __attribute__((always_inline)) void sbt__leave(struct sbt_hot *t)
+{
+	SBT__FENCE();
+	t->busy = 0;
+}
+
+#ifdef SBT_HAVE_CLOCK
+/* Open region (word, region) named `tag` (0: compare no name at STOP) on
+ * thread t.  Returns 0, having changed nothing, when the recorder must do
+ * it.  The clock read comes last; the event slot is claimed before the
+ * thread stops being busy, so a signal handler that marks in between
+ * appends behind
+ * it. */
+static inline __attribute__((always_inline)) int
+sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
+		const char *tag)
+{
+	uint32_t d, aux;
+	struct sbt__ev *e;
+
+	if (!sbt__enter(t))
+		return 0;
+	d = t->depth;
+	e = t->cur;
+	if (__builtin_expect(e >= t->end || d >= SBT_HOT_DEPTH, 0))
+		goto refuse;
+	for (uint32_t i = 0; i < d; i++)
+		if (__builtin_expect(t->stack[i].region == region, 0))
+			goto refuse;
+	t->cur = e + 1;
+	e->word = word;
+	__builtin_prefetch(e + 32, 1);  /* lines ahead: fewer stalled stores */
+	t->stack[d].tag = tag;
+	t->stack[d].ev = e;
+	t->stack[d].word = word;
+	t->stack[d].region = region;
+	t->depth = d + 1;
+	sbt__leave(t);
+	SBT__FENCE();
+	e->t = sbt_read_start(&aux);
+	e->aux = aux;
+	return 1;
+refuse:
+	sbt__leave(t);
+	return 0;
+}
+
+/* Close the innermost region if it was opened under the same read-only
+ * `tag`, the clock already read.  0, having changed nothing: the recorder
+ * must do it. */
+static inline __attribute__((always_inline)) int
+sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
+{
+	uint32_t d;
+	struct sbt__ev *e;
+
+	if (!sbt__enter(t))
+		return 0;
+	d = t->depth;
+	e = t->cur;
+	if (__builtin_expect(d == 0 || e >= t->end || !tag ||
+			     t->stack[d - 1].tag != tag, 0)) {
+		sbt__leave(t);
+		return 0;
+	}
+	e->t = t1;
+	e->aux = aux;
+	SBT__FENCE();                  /* the word commits the event       */
+	e->word = t->stack[d - 1].word + SBT__STOP_DELTA;
+	t->cur = e + 1;
+	t->depth = d - 1;
+	sbt__leave(t);
+	return 1;
+}
+#endif
+
+/* The recorder's side of the inline markers: the same work as the fast
+ * path, for whatever it refused.  START also hands out the thread's
+ * struct sbt_hot through *hot. */
+int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
+			struct sbt_hot **hot) __attribute__((weak));
+int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)
+	__attribute__((weak));
+
+#if defined(SBT_MARKER) && !defined(SBT_MARKER_CALL)
+#ifndef SBT_HAVE_CLOCK
+#error "inline sbtmark markers need x86-64 or Armv8; define SBT_MARKER_CALL"
+#endif
+
+__thread struct sbt_hot *sbt__hot_v2
+	__attribute__((weak, tls_model("initial-exec")));
+
+static inline __attribute__((always_inline)) void
+sbt__start(const char *tag, struct sbt_csite *cs)
+{
+	struct sbt_hot *t = sbt__hot_v2;
+
+	/* Branches, not an index: the way's word and region are loaded
+	 * without waiting for the tag compares. */
+	if (__builtin_expect(t != 0 && tag != 0, 1)) {
+		if (__builtin_expect(__atomic_load_n(&cs->way[0].tag,
+				     __ATOMIC_ACQUIRE) == tag, 1)) {
+			if (sbt__start_fast(t, cs->way[0].word,
+					    cs->way[0].region, tag))
+				return;
+		} else if (__atomic_load_n(&cs->way[1].tag,
+					   __ATOMIC_ACQUIRE) == tag) {
+			if (sbt__start_fast(t, cs->way[1].word,
+					    cs->way[1].region, tag))
+				return;
+		}
+	}
+	if (sbt_marker_start_at)
+		(void)sbt_marker_start_at(tag, cs, &sbt__hot_v2);
+}
+
+static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
+{
+	struct sbt_hot *t = sbt__hot_v2;
+
+	if (__builtin_expect(t != 0, 1)) {
+		uint32_t aux;
+		uint64_t t1 = sbt_read_stop(&aux);
+		if (!sbt__stop_fast(t, tag, t1, aux))
+			(void)sbt_marker_stop_at(tag, t1, aux);
+	} else if (sbt_marker_stop) {
+		(void)sbt_marker_stop(tag);
+	}
+}
+
+#define SBT__START(tag) do {                                               \
+		static struct sbt_csite sbt__cs;                           \
+		sbt__start((tag), &sbt__cs);                               \
+	} while (0)
+#define SBT__STOP(tag) sbt__stop(tag)
 #else
-#error "sbtmark supports x86-64 and Armv8 (aarch64)"
+#define SBT__START(tag) SBT__CALL(sbt_marker_start, tag)
+#define SBT__STOP(tag)  SBT__CALL(sbt_marker_stop, tag)
+#endif
+
+#ifdef SBT_MARKER
+#define SBT__CALL(f, ...) do { if (f) (void)f(__VA_ARGS__); } while (0)
+#define SBT_MARKER_INIT          SBT__CALL(sbt_marker_init)
+#define SBT_MARKER_THREADINIT    SBT__CALL(sbt_marker_thread_init)
+#define SBT_MARKER_REGISTER(tag) SBT__CALL(sbt_marker_register, tag)
+#define SBT_MARKER_START(tag)    SBT__START(tag)
+#define SBT_MARKER_STOP(tag)     SBT__STOP(tag)
+#define SBT_MARKER_RESET(tag)    SBT__CALL(sbt_marker_reset, tag)
+#define SBT_MARKER_CLOSE         SBT__CALL(sbt_marker_close)
+#else
+#define SBT_MARKER_INIT          do { } while (0)
+#define SBT_MARKER_THREADINIT    do { } while (0)
+#define SBT_MARKER_REGISTER(tag) do { } while (0)
+#define SBT_MARKER_START(tag)    do { } while (0)
+#define SBT_MARKER_STOP(tag)     do { } while (0)
+#define SBT_MARKER_RESET(tag)    do { } while (0)
+#define SBT_MARKER_CLOSE         do { } while (0)
 #endif
 
 #ifdef __cplusplus

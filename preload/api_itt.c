@@ -40,7 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "recorder.h"
+#include "api_common.h"
 
 /* ---- the ITT ABI (layout-exact prefixes) ------------------------------- */
 
@@ -118,27 +118,13 @@ static int prefix_domain = -1;   /* SBT_ITT_DOMAIN_PREFIX, read once     */
 
 static int want_prefix(void)
 {
-	int p = __atomic_load_n(&prefix_domain, __ATOMIC_RELAXED);
-	if (p < 0) {
-		const char *e = getenv("SBT_ITT_DOMAIN_PREFIX");
-		p = e && *e && *e != '0';
-		__atomic_store_n(&prefix_domain, p, __ATOMIC_RELAXED);
-	}
-	return p;
+	return sbt_api_env_flag("SBT_ITT_DOMAIN_PREFIX", &prefix_domain);
 }
 
 static sbt_id intern_pair(const char *dom, const char *name, size_t len,
 			  const void *site)
 {
-	char buf[1024];
-	int n;
-
-	if (!dom || !name)
-		return sbt_rec_intern(name, len, SBT_API_ITT, site);
-	n = snprintf(buf, sizeof buf, "%s/%.*s", dom, (int)len, name);
-	if (n < 0 || (size_t)n >= sizeof buf)
-		return sbt_rec_intern(NULL, 0, SBT_API_ITT, site); /* counted */
-	return sbt_rec_intern(buf, (size_t)n, SBT_API_ITT, site);
+	return sbt_api_intern(dom, name, len, SBT_API_ITT, site);
 }
 
 /* Cold path: find or add the (domain) node of list head *head. */
@@ -184,117 +170,50 @@ static sbt_id handle_id(const itt_domain *d, itt_string_handle *h,
 
 /* ---- per-thread task stack ---------------------------------------------- */
 
-/*
- * __itt_task_end names a domain, not a task: it ends that domain's
- * innermost task on this thread.  We keep (domain, id) per thread so a
- * task_end closes the right region even when domains interleave or a
- * task_begin could not be recorded (id 0: nothing to stop).  Beyond
- * TSTACK entries tasks are counted and not recorded, but still paired.
- */
-#define TSTACK 32
-
-struct tstack {
-	uint32_t n;
-	struct { const itt_domain *dom; sbt_id id; } e[TSTACK];
-};
-
+/* __itt_task_end names a domain, not a task: api_common.h's stack ends
+ * that domain's innermost task on this thread. */
 static void task_push(const itt_domain *d, sbt_id id, const void *site)
 {
-	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_ITT, sizeof *ts, NULL);
-
-	if (!ts)
-		return;
-	uint32_t n = ts->n++;
-	if (n >= TSTACK) {
-		sbt_rec_count(SBT_CNT_TOO_DEEP);
-		return;
-	}
-	ts->e[n].dom = d;
-	ts->e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
+	(void)sbt_api_push(d, id, site);
 }
 
 static void task_pop(const itt_domain *d)
 {
-	struct tstack *ts = sbt_rec_api_state(SBT_SLOT_ITT, sizeof *ts, NULL);
-
-	if (!ts)
-		return;
-	uint32_t i = ts->n;
-
-	if (i == 0) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		return;
-	}
-	if (i > TSTACK) {            /* an unrecorded overflow task          */
-		ts->n--;
-		return;
-	}
-	while (i > 0 && ts->e[i - 1].dom != d)
-		i--;
-	if (i == 0) {                /* no open task in this domain          */
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		return;
-	}
-	sbt_id id = ts->e[i - 1].id;
-	memmove(&ts->e[i - 1], &ts->e[i], (ts->n - i) * sizeof ts->e[0]);
-	ts->n--;
-	if (id)
-		(void)sbt_rec_stop_id(id);
+	(void)sbt_api_pop(d);
 }
 
 /* ---- the collector's entry points --------------------------------------- */
 
 /* Objects we hand out live for the process (ITT has no destroy). */
-struct dom_node { itt_domain d; struct dom_node *link; };
-struct str_node { itt_string_handle h; struct str_node *link; };
-static struct dom_node *domains;
-static struct str_node *strings;
+static struct sbt_api_list domains, strings;
+
+static void dom_init(void *o, const char *name, const void *owner,
+		     const void *arg)
+{
+	itt_domain *d = o;
+	(void)owner, (void)arg;
+	d->flags = 1;
+	d->nameA = name;
+}
+
+static void str_init(void *o, const char *name, const void *owner,
+		     const void *arg)
+{
+	itt_string_handle *h = o;
+	(void)owner, (void)arg;
+	h->strA = name;
+}
 
 static itt_domain *itt_domain_create(const char *name)
 {
-	struct dom_node *n;
-
-	if (!name)
-		return NULL;
-	pthread_mutex_lock(&itt_lock);
-	for (n = domains; n; n = n->link)
-		if (!strcmp(n->d.nameA, name))
-			break;
-	if (!n && (n = calloc(1, sizeof *n)) != NULL) {
-		if ((n->d.nameA = strdup(name)) == NULL) {
-			free(n);
-			n = NULL;
-		} else {
-			n->d.flags = 1;
-			n->link = domains;
-			domains = n;
-		}
-	}
-	pthread_mutex_unlock(&itt_lock);
-	return n ? &n->d : NULL;
+	return sbt_api_object(&domains, NULL, name, sizeof(itt_domain),
+			      dom_init, NULL);
 }
 
 static itt_string_handle *itt_string_handle_create(const char *name)
 {
-	struct str_node *n;
-
-	if (!name)
-		return NULL;
-	pthread_mutex_lock(&itt_lock);
-	for (n = strings; n; n = n->link)
-		if (!strcmp(n->h.strA, name))
-			break;
-	if (!n && (n = calloc(1, sizeof *n)) != NULL) {
-		if ((n->h.strA = strdup(name)) == NULL) {
-			free(n);
-			n = NULL;
-		} else {
-			n->link = strings;
-			strings = n;
-		}
-	}
-	pthread_mutex_unlock(&itt_lock);
-	return n ? &n->h : NULL;
+	return sbt_api_object(&strings, NULL, name,
+			      sizeof(itt_string_handle), str_init, NULL);
 }
 
 /* Once the collector is loaded the app calls our functions through the
@@ -385,7 +304,7 @@ SBT_API void __itt_api_init(itt_global *g, int groups)
 	(void)groups;
 	if (!g || memcmp(g->magic, itt_magic, sizeof itt_magic) ||
 	    !g->api_list_ptr) {
-		sbt_rec_warn("ITT: __itt_api_init with an unknown __itt_global");
+		sbt_warn("ITT: __itt_api_init with an unknown __itt_global");
 		return;
 	}
 	if (g->version_build > 20101001) {

@@ -39,12 +39,10 @@
  * The ABI declarations below are ours, written from the public NVTX v3
  * headers (nvToolsExt.h, nvtxDetail/nvtxTypes.h).
  */
-#include <pthread.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "recorder.h"
+#include "api_common.h"
 
 /* ---- the NVTX ABI ------------------------------------------------------- */
 
@@ -107,7 +105,6 @@ _Static_assert(sizeof(struct nvtx_event_attributes) == 48,
 struct nvtx_domain {
 	char *name;
 	const char *prefix;
-	struct nvtx_domain *link;
 };
 
 /* nvtxStringHandle_t points at one of these: interned at registration, so
@@ -116,21 +113,14 @@ struct nvtx_string {
 	sbt_id id;
 	const struct nvtx_domain *dom;
 	char *str;
-	struct nvtx_string *link;
 };
 
-static pthread_mutex_t nvtx_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct nvtx_domain *domains;
-static struct nvtx_string *strings;
-
-/* In api_likwid.c: region id of a name at a call site, per-thread cache. */
-SBT_HIDDEN sbt_id sbt_api_name_id(const char *s, int len, const char *prefix,
-				  unsigned api, const void *site);
+static struct sbt_api_list domains, strings;
+static int prefix_domain = -1;   /* SBT_NVTX_DOMAIN_PREFIX, read once    */
 
 static int want_prefix(void)
 {
-	const char *e = getenv("SBT_NVTX_DOMAIN_PREFIX");
-	return e && *e && *e != '0';
+	return sbt_api_env_flag("SBT_NVTX_DOMAIN_PREFIX", &prefix_domain);
 }
 
 static const char *dom_prefix(const struct nvtx_domain *d)
@@ -151,72 +141,18 @@ static sbt_id attr_id(const struct nvtx_domain *d,
 	return sbt_rec_intern(NULL, 0, SBT_API_NVTX, site);  /* counted */
 }
 
-/* ---- push / pop: a per-thread stack of (domain, id) ---------------------- */
+/* ---- push / pop ------------------------------------------------------------ */
 
-/*
- * Pop names a domain, not a range: it ends that domain's innermost pushed
- * range on this thread.  Keeping (domain, id) here lets pop stop exactly
- * that region even when domains interleave, and pairs pops with pushes
- * that could not be recorded (id 0).  Deeper than RSTACK: counted and not
- * recorded, but still paired.
- */
-#define RSTACK 32
-
-struct rstack {
-	uint32_t n;
-	uint32_t token;              /* this thread's start/end range token  */
-	struct { const struct nvtx_domain *dom; sbt_id id; } e[RSTACK];
-};
-
-static struct rstack *rstack(void)
-{
-	return sbt_rec_api_state(SBT_SLOT_NVTX, sizeof(struct rstack), NULL);
-}
-
+/* Pop names a domain, not a range: api_common.h's per-thread stack ends
+ * that domain's innermost pushed range. */
 static int push_id(const struct nvtx_domain *d, sbt_id id, const void *site)
 {
-	struct rstack *rs = rstack();
-
-	if (!rs)
-		return -1;
-	uint32_t n = rs->n++;
-
-	if (n >= RSTACK) {
-		sbt_rec_count(SBT_CNT_TOO_DEEP);
-		return (int)n;
-	}
-	rs->e[n].dom = d;
-	rs->e[n].id = id && sbt_rec_start_id(id, site) == SBT_OK ? id : 0;
-	return (int)n;               /* 0-based level of the new range      */
+	return sbt_api_push(d, id, site);
 }
 
 static int pop_dom(const struct nvtx_domain *d)
 {
-	struct rstack *rs = rstack();
-	sbt_id id;
-
-	if (!rs)
-		return -1;
-	uint32_t i = rs->n;
-
-	if (i == 0) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		return -1;
-	}
-	if (i > RSTACK)
-		return (int)--rs->n;
-	while (i > 0 && rs->e[i - 1].dom != d)
-		i--;
-	if (i == 0) {
-		sbt_rec_count(SBT_CNT_STOP_WITHOUT_START);
-		return -1;
-	}
-	id = rs->e[i - 1].id;
-	memmove(&rs->e[i - 1], &rs->e[i], (rs->n - i) * sizeof rs->e[0]);
-	rs->n--;
-	if (id)
-		(void)sbt_rec_stop_id(id);
-	return (int)i - 1;           /* level of the range ended            */
+	return sbt_api_pop(d);
 }
 
 static int range_push_a(const char *msg)
@@ -248,34 +184,37 @@ static int domain_range_pop(struct nvtx_domain *d) { return pop_dom(d); }
 static uint32_t next_token = 1;
 static uint32_t thread_token(void)
 {
-	struct rstack *rs = rstack();
+	struct sbt_api_stack *st = sbt_api_stack();
 
-	if (!rs)
+	if (!st)
 		return 0;
-	if (!rs->token)
-		rs->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
-	return rs->token;
+	if (!st->token)
+		st->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
+	return st->token;
 }
 
 /* Range id: (thread token << 32) | region id; 0 when nothing started. */
 static uint64_t start_id(sbt_id id, const void *site)
 {
-	if (!id || sbt_rec_start_id(id, site) != SBT_OK)
+	if (!id || sbt_hot_start_id(id, site) != SBT_OK)
 		return 0;
 	return (uint64_t)thread_token() << 32 | id;
 }
 
 static void end_id(uint64_t rid)
 {
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);      /* before any bookkeeping */
+
 	if (rid == 0)
 		return;                  /* its start was not recorded         */
 	if ((uint32_t)(rid >> 32) != thread_token()) {
-		sbt_rec_count(SBT_CNT_CROSSED);
-		sbt_rec_warn("NVTX: a start/end range ended on another thread "
-			     "than it started on; such ranges are not recorded");
+		sbt_count(SBT_CNT_CROSSED);
+		sbt_warn("NVTX: a start/end range ended on another thread "
+			 "than it started on; such ranges are not recorded");
 		return;
 	}
-	(void)sbt_rec_stop_id((sbt_id)rid);
+	(void)sbt_hot_stop_id_at((sbt_id)rid, t1, aux);
 }
 
 static uint64_t range_start_a(const char *msg)
@@ -308,72 +247,42 @@ static void domain_range_end(struct nvtx_domain *d, uint64_t rid)
 
 /* ---- domains and registered strings (cold) -------------------------------- */
 
-static struct nvtx_domain *domain_create_a(const char *name)
+static void dom_init(void *o, const char *name, const void *owner,
+		     const void *arg)
 {
-	struct nvtx_domain *d;
-
-	if (!name)
-		return NULL;
-	pthread_mutex_lock(&nvtx_lock);
-	for (d = domains; d; d = d->link)
-		if (!strcmp(d->name, name))
-			break;
-	if (!d && (d = calloc(1, sizeof *d)) != NULL) {
-		if ((d->name = strdup(name)) == NULL) {
-			free(d);
-			d = NULL;
-		} else {
-			d->prefix = want_prefix() ? d->name : NULL;
-			d->link = domains;
-			domains = d;
-		}
-	}
-	pthread_mutex_unlock(&nvtx_lock);
-	return d;
+	struct nvtx_domain *d = o;
+	(void)owner, (void)arg;
+	d->name = (char *)name;
+	d->prefix = want_prefix() ? d->name : NULL;
 }
 
-static sbt_id intern_str(const char *prefix, const char *str, const void *site)
+static struct nvtx_domain *domain_create_a(const char *name)
 {
-	char buf[1024];
-	int k;
-
-	if (!prefix)
-		return sbt_rec_intern(str, (size_t)-1, SBT_API_NVTX, site);
-	k = snprintf(buf, sizeof buf, "%s/%s", prefix, str);
-	if (k < 0 || (size_t)k >= sizeof buf)
-		return sbt_rec_intern(NULL, 0, SBT_API_NVTX, site); /* counted */
-	return sbt_rec_intern(buf, (size_t)k, SBT_API_NVTX, site);
+	return sbt_api_object(&domains, NULL, name, sizeof(struct nvtx_domain),
+			      dom_init, NULL);
 }
 
 /* Handles stay valid for the process: other libraries' instances may
  * share the domain. */
 static void domain_destroy(struct nvtx_domain *d) { (void)d; }
 
+/* The region is interned at registration (`arg`: the registering call
+ * site; ranges named by the handle take their own sites as they start). */
+static void str_init(void *o, const char *name, const void *owner,
+		     const void *arg)
+{
+	struct nvtx_string *s = o;
+	s->str = (char *)name;
+	s->dom = owner;
+	s->id = sbt_api_intern(dom_prefix(owner), name, (size_t)-1,
+			       SBT_API_NVTX, arg);
+}
+
 static struct nvtx_string *domain_register_string_a(struct nvtx_domain *d,
 						    const char *str)
 {
-	const void *site = __builtin_return_address(0);
-	struct nvtx_string *s;
-
-	if (!str)
-		return NULL;
-	pthread_mutex_lock(&nvtx_lock);
-	for (s = strings; s; s = s->link)
-		if (s->dom == d && !strcmp(s->str, str))
-			break;
-	if (!s && (s = calloc(1, sizeof *s)) != NULL) {
-		if ((s->str = strdup(str)) == NULL) {
-			free(s);
-			s = NULL;
-		} else {
-			s->dom = d;
-			s->id = intern_str(dom_prefix(d), s->str, site);
-			s->link = strings;
-			strings = s;
-		}
-	}
-	pthread_mutex_unlock(&nvtx_lock);
-	return s;
+	return sbt_api_object(&strings, d, str, sizeof(struct nvtx_string),
+			      str_init, __builtin_return_address(0));
 }
 
 /* ---- attaching to an NVTX instance ---------------------------------------- */

@@ -20,7 +20,7 @@
  * (plain, _, __, upper case); we define all four.
  */
 #include <stdint.h>
-#include "recorder.h"
+#include "api_common.h"
 
 /* From papi.h (not required to build sbtmark). */
 #define PAPI_OK     0
@@ -28,20 +28,16 @@
 
 #define RA() __builtin_return_address(0)
 
-/* In api_likwid.c: region id of a (blank-padded) name at a call site. */
-SBT_HIDDEN sbt_id sbt_api_name_id(const char *s, int len, const char *prefix,
-				  unsigned api, const void *site);
-
 static inline int papi_ret(int r) { return r < 0 ? PAPI_EMISC : PAPI_OK; }
 
 SBT_API int PAPI_hl_region_begin(const char *region)
 {
-	return papi_ret(sbt_rec_start(region, SBT_API_PAPI_HL, RA()));
+	return papi_ret(sbt_hot_start(region, SBT_API_PAPI_HL, RA()));
 }
 
 SBT_API int PAPI_hl_region_end(const char *region)
 {
-	return papi_ret(sbt_rec_stop(region, SBT_API_PAPI_HL, RA()));
+	return papi_ret(sbt_hot_stop(region, SBT_API_PAPI_HL, RA()));
 }
 
 SBT_API int PAPI_hl_read(const char *region)
@@ -57,15 +53,17 @@ SBT_API int PAPI_hl_stop(void) { return PAPI_OK; }
 static void f_begin(char *name, int *check, int len, const void *site)
 {
 	sbt_id id = sbt_api_name_id(name, len, NULL, SBT_API_PAPI_HL, site);
-	int r = id ? sbt_rec_start_id(id, site) : SBT_EMISUSE;
+	int r = id ? sbt_hot_start_id(id, site) : SBT_EMISUSE;
 	if (check)
 		*check = papi_ret(r);
 }
 
 static void f_end(char *name, int *check, int len, const void *site)
 {
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);      /* before finding the name */
 	sbt_id id = sbt_api_name_id(name, len, NULL, SBT_API_PAPI_HL, site);
-	int r = id ? sbt_rec_stop_id(id) : SBT_EMISUSE;
+	int r = id ? sbt_hot_stop_id_at(id, t1, aux) : SBT_EMISUSE;
 	if (check)
 		*check = papi_ret(r);
 }

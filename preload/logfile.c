@@ -12,7 +12,7 @@
  * So two processes never share one file, whatever the pattern.
  */
 #include "logfile.h"
-#include "recorder.h"
+#include "diag.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,11 +42,6 @@ struct sbt_logfile {
 	char path[PATH_MAX];
 };
 
-static const char *rank_env[] = {
-	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
-	"MV2_COMM_WORLD_RANK", "MPI_RANKID", NULL
-};
-
 int sbt_log_expand(const char *pattern, char *out, size_t outlen)
 {
 	size_t o = 0;
@@ -63,9 +58,8 @@ int sbt_log_expand(const char *pattern, char *out, size_t outlen)
 				snprintf(tmp, sizeof tmp, "%d", (int)getpid());
 				break;
 			case 'r': {
-				const char *r = NULL;
-				for (int i = 0; rank_env[i] && !r; i++)
-					r = getenv(rank_env[i]);
+				int rank, n;
+				const char *r = sbt_env_rank(&rank, &n);
 				snprintf(tmp, sizeof tmp, "%s", r ? r : "0");
 				break;
 			}
@@ -144,7 +138,7 @@ static int place(const char *tmp, const char *want, char *got, size_t len)
 		alt_name(want, n, alt, sizeof alt);
 		if (link(tmp, alt) == 0) {
 			snprintf(got, len, "%s", alt);
-			sbt_rec_warn("%s is taken; this process (pid %d) "
+			sbt_warn("%s is taken; this process (pid %d) "
 				     "writes %s", want, (int)getpid(), alt);
 			return 0;
 		}
@@ -186,14 +180,14 @@ struct sbt_logfile *sbt_log_create(const char *pattern, size_t reserve)
 	int fd, placed;
 
 	if (sbt_log_expand(pattern, want, sizeof want) != 0) {
-		sbt_rec_warn("SBT_OUTPUT '%s' is empty or too long", pattern);
+		sbt_warn("SBT_OUTPUT '%s' is empty or too long", pattern);
 		return NULL;
 	}
 	snprintf(tmp, sizeof tmp, "%s.tmp.%d", want, (int)getpid());
 	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0666);
 	if (fd < 0) {
-		sbt_rec_warn("cannot create %s: %s", tmp, strerror(errno));
+		sbt_warn("cannot create %s: %s", tmp, strerror(errno));
 		return NULL;
 	}
 	lf = mmap(NULL, sizeof *lf, PROT_READ | PROT_WRITE,
@@ -215,18 +209,18 @@ struct sbt_logfile *sbt_log_create(const char *pattern, size_t reserve)
 			break;
 	}
 	if (lf->base == MAP_FAILED || lf->reserve < FIRST_GROW) {
-		sbt_rec_warn("cannot map the log: %s", strerror(errno));
+		sbt_warn("cannot map the log: %s", strerror(errno));
 		goto fail_lf;
 	}
 	atomic_store(&lf->next, SBT_HEADER_SIZE);
 	if (grow(lf, FIRST_GROW) != 0) {
-		sbt_rec_warn("cannot allocate the log: %s", strerror(errno));
+		sbt_warn("cannot allocate the log: %s", strerror(errno));
 		goto fail_map;
 	}
 	memcpy(lf->base, SBT_LOG_MAGIC, 8);
 	placed = place(tmp, want, lf->path, sizeof lf->path);
 	if (placed < 0) {
-		sbt_rec_warn("cannot place the log at %s: %s", want,
+		sbt_warn("cannot place the log at %s: %s", want,
 			     strerror(errno));
 		goto fail_map;
 	}

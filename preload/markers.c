@@ -1,10 +1,11 @@
 /*
  * markers.c - the entry points behind markers/sbtmark.h.
  *
- * Each one is a tail call into the recorder with the app's call site.
+ * Each one is a tail call into the recorder with the app's call site
+ * (our caller's return address: the marker's place in the app).
  * Being the app's own API, they report misuse through return codes only.
  */
-#include "recorder.h"
+#include "hot.h"
 
 #define SITE __builtin_return_address(0)
 
@@ -14,12 +15,24 @@ SBT_API int sbt_marker_close(void)       { return sbt_rec_close(); }
 
 SBT_API int sbt_marker_start(const char *tag)
 {
-	return sbt_rec_start(tag, SBT_API_SBTMARK, SITE);
+	return sbt_hot_start(tag, SBT_API_SBTMARK, SITE);
 }
 
 SBT_API int sbt_marker_stop(const char *tag)
 {
-	return sbt_rec_stop(tag, SBT_API_SBTMARK, SITE);
+	return sbt_hot_stop(tag, SBT_API_SBTMARK, SITE);
+}
+
+/* The slow path of the inline markers (sbtmark.h). */
+SBT_API int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
+				struct sbt_hot **hot)
+{
+	return sbt_rec_start_at(tag, cs, hot, SITE);
+}
+
+SBT_API int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)
+{
+	return sbt_rec_stop_at(tag, t1, aux, SITE);
 }
 
 SBT_API int sbt_marker_register(const char *tag)

@@ -1,15 +1,23 @@
 /*
  * recorder.h - the recorder's internal API.
  *
- * Every way a region reaches sbtmark - our own markers (markers.c), the
- * interposed LIKWID / PAPI-HL / ITT / NVTX entry points (api_*.c) - calls
- * these.  Adding an interposed API means one new api_*.c file that maps
- * its calls onto sbt_rec_*; nothing else changes.
+ * Every way a region reaches sbtmark - our own markers (markers.c, and
+ * the inline markers of sbtmark.h through their slow path), the
+ * interposed LIKWID / PAPI-HL / ITT / NVTX entry points (api_*.c, through
+ * api_common.h) - calls these.
  *
- * Hot path: sbt_rec_start*, sbt_rec_stop*.  No lock, no syscall, no
- * allocation once a thread has seen a call site.  All functions are safe
- * to call before init (they initialize lazily), after close (counted and
- * ignored), from any thread, and with bad arguments (counted).
+ * Layers, each calling only those below it:
+ *   markers.c  api_*.c -> api_common.c
+ *   hot.h          the entry points' fast path, inlined into them
+ *   hot.c          the marker paths (sbt_rec_start ... sbt_rec_totals)
+ *   recorder.c     process and threads: the log, chunks, fork, CLOSE
+ *   header.c  regions.c  logfile.c  clock.c
+ *   diag.c         warnings, counters, environment
+ *
+ * All functions are safe to call before init (they initialize lazily),
+ * after close (counted and ignored), from any thread, from a signal
+ * handler (a marker interrupted by one is counted, the handler's refused),
+ * and with bad arguments (counted).
  */
 #ifndef SBT_RECORDER_H
 #define SBT_RECORDER_H
@@ -17,9 +25,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../format/sbtlog.h"
+#include "diag.h"
+#include "regions.h"
+#include "sbtmark.h"
 
 #define SBT_API __attribute__((visibility("default")))
-#define SBT_HIDDEN __attribute__((visibility("hidden")))
 
 /* Return codes. */
 enum {
@@ -28,26 +38,36 @@ enum {
 	SBT_EOFF      = -2,    /* recorder inert (closed, secure-exec, ...)  */
 };
 
-/* Region ids are stable for the life of the process, 1 .. 2^24-1. */
-typedef uint32_t sbt_id;
-
 /* Intern `name` (len bytes; len == (size_t)-1: NUL-terminated) for `api`,
- * with `site` its first call site.  Cold path: takes a lock, hashes.
+ * with `ra` its first call site.  Cold path: takes a lock, hashes.
  * Returns 0 for a bad name (NULL, empty, too long) and counts it. */
 SBT_HIDDEN sbt_id sbt_rec_intern(const char *name, size_t len, unsigned api,
-				 const void *site);
+				 const void *ra);
 
-/* By name: looks the (site, name pointer) pair up in the thread's cache,
- * interning on a miss.  `site` is the app's call site (the caller's
+/* By name: looks (ra, name pointer) up in the thread's cache, interning
+ * on a miss.  `ra` is the app's call site (the caller's
  * __builtin_return_address(0)).  Names in writable memory are compared
  * with the cached name on every call, so a reused buffer is safe. */
-SBT_HIDDEN int sbt_rec_start(const char *name, unsigned api, const void *site);
-SBT_HIDDEN int sbt_rec_stop(const char *name, unsigned api, const void *site);
+SBT_HIDDEN int sbt_rec_start(const char *name, unsigned api, const void *ra);
+SBT_HIDDEN int sbt_rec_stop(const char *name, unsigned api, const void *ra);
+
+/* The slow path of the inline markers: START also fills the call site's
+ * slot `cs` (read-only names) and hands out the thread's fast-path state
+ * in *hot; STOP comes with the clock already read. */
+SBT_HIDDEN int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
+				struct sbt_hot **hot, const void *ra);
+SBT_HIDDEN int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
+			       const void *ra);
 
 /* By id, for APIs that hand out handles (ITT string handles, NVTX
- * registered strings, PAPI/LIKWID after a first lookup). */
-SBT_HIDDEN int sbt_rec_start_id(sbt_id id, const void *site);
+ * registered strings, Fortran names after a first lookup). */
+SBT_HIDDEN int sbt_rec_start_id(sbt_id id, const void *ra);
 SBT_HIDDEN int sbt_rec_stop_id(sbt_id id);
+
+/* STOPs whose clock read was done by the caller (hot.h). */
+SBT_HIDDEN int sbt_rec_stop_read(const char *name, unsigned api,
+				 const void *ra, uint64_t t1, uint32_t aux);
+SBT_HIDDEN int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux);
 
 /* RESET: this thread's earlier samples of the region no longer count. */
 SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);
@@ -63,8 +83,8 @@ SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds);
  * way).  Returns the calling thread's zeroed block of `size` bytes for
  * `slot`, allocated on first use; at thread exit fini(block) runs (when
  * not NULL) and the block is freed.  NULL when out of memory or inert. */
-enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_ITT, SBT_SLOT_NVTX, SBT_SLOT__N };
-SBT_HIDDEN void *sbt_rec_api_state(enum sbt_slot slot, size_t size,
+enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK, SBT_SLOT__N };
+SBT_HIDDEN void *sbt_rec_api_state(unsigned slot, size_t size,
 				   void (*fini)(void *));
 
 /* Process-level. */
@@ -73,10 +93,7 @@ SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */
 SBT_HIDDEN int sbt_rec_close(void);         /* finish; markers go inert  */
 SBT_HIDDEN int sbt_rec_active(void);        /* 1 if recording            */
 SBT_HIDDEN const char *sbt_rec_log_path(void); /* NULL until open       */
-/* The calling thread's last record (calibration tools). */
+/* The calling thread's last sample (calibration tools). */
 SBT_HIDDEN int sbt_rec_last(uint64_t *ticks, uint64_t *cycles);
-SBT_HIDDEN void sbt_rec_count(enum sbt_counter c);  /* misuse counters   */
-SBT_HIDDEN void sbt_rec_warn(const char *fmt, ...)  /* rate-limited      */
-	__attribute__((format(printf, 1, 2)));
 
 #endif /* SBT_RECORDER_H */

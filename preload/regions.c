@@ -8,8 +8,8 @@
  *
  * What goes into the log's META chunks: one MODULE entry per loaded object
  * (so call sites can be symbolized offline), one REGION entry per region,
- * one SITE entry per call site with a short stack (libunwind) when built
- * with it.
+ * one SITE2 entry per (region, return address) with a short stack
+ * (libunwind, when built with it), captured here, off any timed window.
  */
 #include "regions.h"
 #include "logfile.h"
@@ -37,11 +37,19 @@ struct region {
 	const void *site;
 };
 
-struct site {
-	const void *site;
+/* (return address, name pointer) -> region and its site there. */
+struct ref {
+	const void *ra;
 	const char *name;
 	sbt_id id;
+	uint32_t site;
 	int verify;
+};
+
+/* A site: (region, return address). */
+struct site {
+	const void *ra;
+	sbt_id region;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -50,10 +58,15 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct region *_Atomic pages[SBT_MAX_REGIONS / PAGE_IDS];
 static _Atomic uint32_t nregions = 1;          /* id 0 is <calibration> */
 
-/* (api, name) -> id and (site, name ptr) -> site: open addressing,
- * power-of-two capacity, at most half full.  Slots hold ids / indexes+1. */
+/* site id -> site: pages published like the regions'. */
+static struct site *_Atomic site_pages[SBT_MAX_SITES / PAGE_IDS];
+static _Atomic uint32_t nsites = 1;            /* id 0: calibration   */
+
+/* (api, name) -> id, (ra, name ptr) -> ref, (ra, region) -> site id:
+ * open addressing, power-of-two capacity, at most half full. */
 static uint32_t *name_tab;  static uint32_t name_cap;
-static struct site *site_tab; static uint32_t site_cap, nsites;
+static struct ref *ref_tab; static uint32_t ref_cap, nrefs;
+static uint32_t *sid_tab;   static uint32_t sid_cap;
 
 static struct sbt_logfile *log_out;            /* where META goes */
 static struct sbt_chunk *meta;                 /* current META chunk */
@@ -119,6 +132,24 @@ const char *sbt_regions_name(sbt_id id)
 uint32_t sbt_regions_count(void)
 {
 	return atomic_load_explicit(&nregions, memory_order_acquire);
+}
+
+static struct site *site_at(uint32_t id)
+{
+	struct site *pg = atomic_load_explicit(&site_pages[id / PAGE_IDS],
+					       memory_order_acquire);
+	return pg ? &pg[id % PAGE_IDS] : NULL;
+}
+
+sbt_id sbt_regions_site_region(uint32_t id)
+{
+	struct site *s;
+
+	if (id == 0 || id >= atomic_load_explicit(&nsites,
+						  memory_order_acquire))
+		return 0;
+	s = site_at(id);
+	return s ? s->region : 0;
 }
 
 /* ---- META output -------------------------------------------------------- */
@@ -193,8 +224,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	mods[nmods].lo = mm.lo, mods[nmods].hi = mm.hi, nmods++;
 	if (!path || !*path) {          /* the main program */
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-		exe[n > 0 ? n : 0] = 0;
+		sbt_self_exe(exe, sizeof exe);
 		path = exe;
 	}
 	meta_put(SBT_META_MODULE, &mm, sizeof mm, path, (uint32_t)strlen(path));
@@ -209,29 +239,33 @@ static int known_module(uintptr_t a)
 	return 0;
 }
 
-static void meta_site(const struct site *s)
+static void meta_site(uint32_t id)
 {
+	const struct site *s = site_at(id);
 	uint64_t frames[SITE_FRAMES];
 	uint32_t depth = 0;
 
 	if (!log_out)
 		return;
-	if (s->site && !known_module((uintptr_t)s->site))
+	if (s->ra && !known_module((uintptr_t)s->ra))
 		dl_iterate_phdr(module_cb, NULL);   /* dlopen'd since */
 #ifdef SBT_HAVE_UNWIND
 	void *buf[SITE_FRAMES + 8];
 	int n = unw_backtrace(buf, SITE_FRAMES + 8), first = n;
 
-	/* Our own frames come first; the stack proper starts at the site. */
+	/* Our own frames come first; the stack proper starts at the site.
+	 * (When the site is not on our stack - a site made known ahead of
+	 * the log - only the site itself is kept.) */
 	for (int i = 0; i < n; i++)
-		if (buf[i] == s->site) { first = i; break; }
+		if (buf[i] == s->ra) { first = i; break; }
 	for (int i = first; i < n && depth < SITE_FRAMES; i++)
 		frames[depth++] = (uint64_t)(uintptr_t)buf[i];
 #endif
-	if (depth == 0 && s->site)
-		frames[depth++] = (uint64_t)(uintptr_t)s->site;
-	struct sbt_meta_site ms = { .region = s->id, .depth = depth };
-	meta_put(SBT_META_SITE, &ms, sizeof ms, frames,
+	if (depth == 0 && s->ra)
+		frames[depth++] = (uint64_t)(uintptr_t)s->ra;
+	struct sbt_meta_site2 ms = { .id = id, .region = s->region,
+				     .depth = depth };
+	meta_put(SBT_META_SITE2, &ms, sizeof ms, frames,
 		 depth * (uint32_t)sizeof frames[0]);
 }
 
@@ -268,7 +302,7 @@ static sbt_id intern_locked(const char *name, size_t len, unsigned api,
 	sbt_id id;
 
 	if (!name || len == 0 || len > SBT_MAX_NAME) {
-		sbt_rec_count(SBT_CNT_BAD_NAME);
+		sbt_count(SBT_CNT_BAD_NAME);
 		return 0;
 	}
 	if ((nregions + 1) * 2 > name_cap && name_tab_grow() != 0)
@@ -283,7 +317,7 @@ static sbt_id intern_locked(const char *name, size_t len, unsigned api,
 	}
 	id = atomic_load(&nregions);
 	if (id >= SBT_MAX_REGIONS) {
-		sbt_rec_count(SBT_CNT_TOO_MANY_REGIONS);
+		sbt_count(SBT_CNT_TOO_MANY_REGIONS);
 		return 0;
 	}
 	if (!region_at(id)) {
@@ -353,73 +387,148 @@ int sbt_regions_readonly(const void *p, size_t len)
 	return b.ro;
 }
 
-static int site_tab_grow(void)
+static uint32_t ref_hash(const void *ra, const void *name)
 {
-	uint32_t cap = site_cap ? 2 * site_cap : 1024;
-	struct site *t = arena(cap * sizeof *t);
+	return (uint32_t)mix((uintptr_t)ra ^ ((uintptr_t)name << 1));
+}
+
+static int ref_tab_grow(void)
+{
+	uint32_t cap = ref_cap ? 2 * ref_cap : 1024;
+	struct ref *t = arena(cap * sizeof *t);
 
 	if (!t)
 		return -1;
 	memset(t, 0, cap * sizeof *t);
-	for (uint32_t i = 0; i < site_cap; i++) {
-		if (!site_tab[i].id)
+	for (uint32_t i = 0; i < ref_cap; i++) {
+		if (!ref_tab[i].id)
 			continue;
-		uint32_t j = (uint32_t)mix((uintptr_t)site_tab[i].site ^
-			     ((uintptr_t)site_tab[i].name << 1)) & (cap - 1);
+		uint32_t j = ref_hash(ref_tab[i].ra, ref_tab[i].name) &
+			     (cap - 1);
 		while (t[j].id)
 			j = (j + 1) & (cap - 1);
-		t[j] = site_tab[i];
+		t[j] = ref_tab[i];
 	}
-	site_tab = t, site_cap = cap;
+	ref_tab = t, ref_cap = cap;
 	return 0;
 }
 
-sbt_id sbt_regions_site(const void *site, const char *name, unsigned api,
-			int *verify)
+static int sid_tab_grow(void)
 {
-	struct site *s = NULL;
+	uint32_t cap = sid_cap ? 2 * sid_cap : 1024;
+	uint32_t *t = arena(cap * sizeof *t);
+
+	if (!t)
+		return -1;
+	memset(t, 0, cap * sizeof *t);
+	for (uint32_t i = 0; i < sid_cap; i++) {
+		if (!sid_tab[i])
+			continue;
+		const struct site *s = site_at(sid_tab[i]);
+		uint32_t j = ref_hash(s->ra, (void *)(uintptr_t)s->region) &
+			     (cap - 1);
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = sid_tab[i];
+	}
+	sid_tab = t, sid_cap = cap;
+	return 0;
+}
+
+/* Site id of (region, ra), made and described when new. */
+static uint32_t site_locked(const void *ra, sbt_id region)
+{
+	uint32_t j, id;
+
+	if (!region)
+		return 0;
+	if ((atomic_load(&nsites) + 1) * 2 > sid_cap && sid_tab_grow() != 0)
+		return 0;
+	j = ref_hash(ra, (void *)(uintptr_t)region) & (sid_cap - 1);
+	for (; sid_tab[j]; j = (j + 1) & (sid_cap - 1)) {
+		const struct site *s = site_at(sid_tab[j]);
+		if (s->ra == ra && s->region == region)
+			return sid_tab[j];
+	}
+	id = atomic_load(&nsites);
+	if (id >= SBT_MAX_SITES) {
+		sbt_count(SBT_CNT_TOO_MANY_REGIONS);
+		return 0;
+	}
+	if (!site_at(id)) {
+		struct site *pg = arena(PAGE_IDS * sizeof *pg);
+		if (!pg)
+			return 0;
+		memset(pg, 0, PAGE_IDS * sizeof *pg);
+		atomic_store_explicit(&site_pages[id / PAGE_IDS], pg,
+				      memory_order_release);
+	}
+	site_at(id)->ra = ra;
+	site_at(id)->region = region;
+	sid_tab[j] = id;
+	atomic_store_explicit(&nsites, id + 1, memory_order_release);
+	meta_site(id);
+	return id;
+}
+
+uint32_t sbt_regions_site_id(const void *ra, sbt_id region)
+{
+	uint32_t id;
+
+	pthread_mutex_lock(&lock);
+	id = site_locked(ra, region);
+	pthread_mutex_unlock(&lock);
+	return id;
+}
+
+sbt_id sbt_regions_site(const void *ra, const char *name, unsigned api,
+			int *verify, uint32_t *site)
+{
+	struct ref *r = NULL;
+	sbt_id id = 0;
 	size_t len;
 
 	*verify = 0;
+	*site = 0;
 	if (!name) {
-		sbt_rec_count(SBT_CNT_BAD_NAME);
+		sbt_count(SBT_CNT_BAD_NAME);
 		return 0;
 	}
 	len = strnlen(name, SBT_MAX_NAME + 1);
 	pthread_mutex_lock(&lock);
-	if ((nsites + 1) * 2 > site_cap && site_tab_grow() != 0)
+	if ((nrefs + 1) * 2 > ref_cap && ref_tab_grow() != 0)
 		goto out;
-	uint32_t j = (uint32_t)mix((uintptr_t)site ^ ((uintptr_t)name << 1))
-		     & (site_cap - 1);
-	for (; site_tab[j].id; j = (j + 1) & (site_cap - 1)) {
-		struct site *c = &site_tab[j];
-		if (c->site != site || c->name != name)
+	uint32_t j = ref_hash(ra, name) & (ref_cap - 1);
+	for (; ref_tab[j].id; j = (j + 1) & (ref_cap - 1)) {
+		struct ref *c = &ref_tab[j];
+		if (c->ra != ra || c->name != name)
 			continue;
-		/* A known site with a writable name: its bytes may differ
-		 * from last time, so re-intern them. */
+		/* A known pointer to writable memory: its bytes may differ
+		 * from last time, so intern them again. */
 		if (c->verify) {
-			sbt_id id = intern_locked(name, len, api, site);
-			pthread_mutex_unlock(&lock);
 			*verify = 1;
-			return id;
+			if ((id = intern_locked(name, len, api, ra)))
+				*site = site_locked(ra, id);
+			goto out;
 		}
-		s = c;
-		goto out;
+		r = c;
+		break;
 	}
-	sbt_id id = intern_locked(name, len, api, site);
-	if (!id)
-		goto out;
-	s = &site_tab[j];
-	s->site = site, s->name = name, s->id = id;
-	s->verify = !sbt_regions_readonly(name, len + 1);
-	nsites++;
-	meta_site(s);
+	if (!r) {
+		if (!(id = intern_locked(name, len, api, ra)))
+			goto out;
+		r = &ref_tab[j];
+		r->ra = ra, r->name = name, r->id = id;
+		r->verify = !sbt_regions_readonly(name, len + 1);
+		r->site = site_locked(ra, id);
+		nrefs++;
+	}
+	id = r->id;
+	*verify = r->verify;
+	*site = r->site;
 out:
 	pthread_mutex_unlock(&lock);
-	if (!s)
-		return 0;
-	*verify = s->verify;
-	return s->id;
+	return id;
 }
 
 void sbt_regions_attach(struct sbt_logfile *lf)
@@ -432,9 +541,8 @@ void sbt_regions_attach(struct sbt_logfile *lf)
 		dl_iterate_phdr(module_cb, NULL);
 		for (sbt_id id = 1; id < nregions; id++)
 			meta_region(id);
-		for (uint32_t i = 0; i < site_cap; i++)
-			if (site_tab[i].id)
-				meta_site(&site_tab[i]);
+		for (uint32_t id = 1; id < nsites; id++)
+			meta_site(id);
 	}
 	pthread_mutex_unlock(&lock);
 }

@@ -2,9 +2,12 @@
  * regions.h - region names and call sites, process-wide (cold path).
  *
  * A region is (api, name).  Ids are handed out from 1 in order of first
- * use and never change.  A call site is (return address, name pointer);
- * the per-thread caches in recorder.c remember sites, so this module is
- * consulted once per thread per site, under one lock.
+ * use and never change.  A site is (region, return address): its id (from
+ * 1, in order of first use) goes into every START event, and its calling
+ * context into one SITE2 meta entry.  A name pointer seen at a return
+ * address is remembered too, so the per-thread caches in hot.c consult
+ * this module once per thread per (return address, name pointer), under
+ * one lock.
  *
  * Nothing here calls malloc: memory comes from an mmap arena, so a marker
  * in a signal handler cannot deadlock inside the allocator.
@@ -14,7 +17,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "recorder.h"
+#include "diag.h"
+
+/* Region ids are stable for the life of the process, 1 .. 2^20-1. */
+typedef uint32_t sbt_id;
 
 #define SBT_MAX_NAME     1024          /* longest accepted region name   */
 #define SBT_MAX_REGIONS  (1u << 20)    /* ids 1 .. SBT_MAX_REGIONS-1     */
@@ -26,11 +32,19 @@ struct sbt_logfile;
 sbt_id sbt_regions_intern(const char *name, size_t len, unsigned api,
 			  const void *site);
 
-/* Resolve a call site.  Sets *verify when the name lies in writable
- * memory (its bytes may change under the same pointer: compare them on
- * every call).  Returns 0 for a bad name. */
-sbt_id sbt_regions_site(const void *site, const char *name, unsigned api,
-			int *verify);
+/* Resolve name pointer `name` at return address `ra`: its region, and in
+ * *site that region's site id at ra (0 when the site table is full,
+ * counted).  Sets *verify when the name lies in writable memory (its bytes
+ * may change under the same pointer: compare them on every call).
+ * Returns 0 for a bad name. */
+sbt_id sbt_regions_site(const void *ra, const char *name, unsigned api,
+			int *verify, uint32_t *site);
+
+/* Site id of (region, ra), creating it.  0 when the table is full. */
+uint32_t sbt_regions_site_id(const void *ra, sbt_id region);
+
+/* Lock-free: the region of site id `site` (0 when unknown). */
+sbt_id sbt_regions_site_region(uint32_t site);
 
 /* 1 when [p, p+len) lies in a read-only segment of a loaded object:
  * bytes there cannot change under the same pointer.  Cold path. */

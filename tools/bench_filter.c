@@ -11,7 +11,7 @@
  * test: no timing is asserted anywhere.
  */
 #include "filter.h"
-#include "../tests/filter/gen.h"
+#include "../tests/common/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>

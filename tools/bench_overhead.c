@@ -6,11 +6,14 @@
  *
  * Methods (interleaved round by round, so drift hits all alike):
  *   bare      lfence;rdtscp;lfence ... rdtscp;lfence inline
- *   sbtmark   sbt_marker_start/stop of libsbtmark.so (dlopen'd; called
- *             through pointers, exactly like the weak-symbol macros)
+ *   sbtmark   SBT_MARKER_START/STOP: the inline markers of sbtmark.h
+ *   call      sbt_marker_start/stop, the function entry points (what a
+ *             binary built with -DSBT_MARKER_CALL calls)
  *   likwid    likwid_markerStartRegion/StopRegion interposed by the same
  *             library (when it exports them)
  *   off       SBT_MARKER_START/STOP compiled in, no recorder loaded
+ *             (measured before the program re-executes itself with the
+ *             recorder preloaded)
  *   loop      the empty loop, subtracted from the "cost to the app"
  *
  * Two figures per method:
@@ -27,46 +30,19 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "sbtmark.h"
+#include "bench.h"
 
 typedef int (*mark_fn)(const char *);
 typedef int (*last_fn)(uint64_t *, uint64_t *);
 
-enum { BARE, SBT, LIKWID, OFF, LOOP, NM };
-static const char *names[NM] = { "bare", "sbtmark", "likwid", "off",
-				 "loop" };
+enum { BARE, SBT, CALL, LIKWID, OFF, LOOP, NM };
+static const char *names[NM] = { "bare", "sbtmark", "call", "likwid",
+				 "off", "loop" };
 
 static mark_fn m_start, m_stop, l_start, l_stop;
 static last_fn m_last;
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double q(double *v, size_t n, double p)
-{
-	qsort(v, n, sizeof *v, cmp_d);
-	return v[(size_t)(p * (double)(n - 1))];
-}
-
 static double tick_ns;
-
-/* Ticks per second against CLOCK_MONOTONIC_RAW over 200 ms. */
-static void calibrate_ticks(void)
-{
-	struct timespec a, b;
-	int cpu;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
-	uint64_t t0 = sbt_clock_stop(&cpu);
-	do
-		clock_gettime(CLOCK_MONOTONIC_RAW, &b);
-	while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 2e8);
-	uint64_t t1 = sbt_clock_stop(&cpu);
-	tick_ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) /
-		  (double)(t1 - t0);
-}
 
 /* One round of `pairs` empty pairs; returns ticks for the whole loop and
  * stores each pair's in-window ticks in win[] when win != NULL. */
@@ -87,8 +63,16 @@ static uint64_t round_of(int m, int pairs, double *win)
 		break;
 	case SBT:
 		for (int i = 0; i < pairs; i++) {
-			m_start("bench");
-			m_stop("bench");
+			SBT_MARKER_START("bench");
+			SBT_MARKER_STOP("bench");
+			if (win && m_last(&t0, &c) == 0)
+				win[i] = (double)t0;
+		}
+		break;
+	case CALL:
+		for (int i = 0; i < pairs; i++) {
+			m_start("bench-call");
+			m_stop("bench-call");
 			if (win && m_last(&t0, &c) == 0)
 				win[i] = (double)t0;
 		}
@@ -119,29 +103,13 @@ static uint64_t round_of(int m, int pairs, double *win)
 
 int main(int argc, char **argv)
 {
-	const char *lib = NULL;
-	int cpu = -1, rounds = 200, pairs = 2000;
+	struct bench_opts o = { -1, 200, 2000, NULL };
 	char path[4096], out[64];
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--lib") && i + 1 < argc)
-			lib = argv[++i];
-		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
-			cpu = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-			rounds = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
-			pairs = atoi(argv[++i]);
-		else {
-			fprintf(stderr, "usage: bench-overhead [--lib PATH] "
-				"[--cpu N] [--rounds R] [--pairs B]\n");
-			return 2;
-		}
-	}
-	if (rounds < 5 || pairs < 10) {
-		fprintf(stderr, "bench-overhead: need rounds >= 5, pairs >= 10\n");
+	if (bench_args(argc, argv, "bench-overhead", 1, &o) != 0)
 		return 2;
-	}
+	const char *lib = o.lib;
+	int rounds = o.rounds, pairs = o.pairs;
 	if (!lib) {
 		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 32);
 		path[n > 0 ? n : 0] = 0;
@@ -149,28 +117,41 @@ int main(int argc, char **argv)
 		strcpy(s ? s + 1 : path, "../preload/libsbtmark.so");
 		lib = path;
 	}
-	if (cpu < 0) {
-		cpu_set_t set;
-		sched_getaffinity(0, sizeof set, &set);
-		for (int c = CPU_SETSIZE - 1; c >= 0 && cpu < 0; c--)
-			if (CPU_ISSET(c, &set))
-				cpu = c;
-	}
-	cpu_set_t one;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	if (sched_setaffinity(0, sizeof one, &one) != 0)
-		fprintf(stderr, "bench-overhead: cannot pin to cpu %d: %s\n",
-			cpu, strerror(errno));
+	int cpu = bench_pin(o.cpu);
 
-	snprintf(out, sizeof out, "/tmp/sbt-bench-%d.log", (int)getpid());
-	setenv("SBT_OUTPUT", out, 1);
-	setenv("SBT_PROBE_PERIOD", "0", 0);
-	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		fprintf(stderr, "bench-overhead: %s\n", dlerror());
+	/* "off" needs a process without the recorder: measure it first,
+	 * then run again with the recorder preloaded. */
+	tick_ns = bench_tick_ns();
+	if (!sbt_marker_start_at) {
+		double off[64], loop[64];
+		char val[64], pre[8192];
+		const char *old = getenv("LD_PRELOAD");
+		if (access(lib, R_OK) != 0) {
+			fprintf(stderr, "bench-overhead: %s: %s\n", lib,
+				strerror(errno));
+			return 1;
+		}
+		round_of(OFF, pairs, NULL);
+		for (int r = 0; r < 64; r++) {
+			off[r] = (double)round_of(OFF, pairs, NULL) / pairs;
+			loop[r] = (double)round_of(LOOP, pairs, NULL) / pairs;
+		}
+		snprintf(val, sizeof val, "%.4f", (bench_q(off, 64, 0.5) -
+			 bench_q(loop, 64, 0.5)) * tick_ns);
+		setenv("SBT_BENCH_OFF_NS", val, 1);
+		snprintf(pre, sizeof pre, "%s%s%s", lib, old && *old ? ":" : "",
+			 old && *old ? old : "");
+		setenv("LD_PRELOAD", pre, 1);
+		snprintf(out, sizeof out, "/tmp/sbt-bench-%d.log", (int)getpid());
+		setenv("SBT_OUTPUT", out, 1);
+		setenv("SBT_PROBE_PERIOD", "0", 0);
+		fflush(NULL);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "bench-overhead: re-exec: %s\n", strerror(errno));
 		return 1;
 	}
+	unsetenv("LD_PRELOAD");
+	void *h = RTLD_DEFAULT;
 	m_start = (mark_fn)dlsym(h, "sbt_marker_start");
 	m_stop = (mark_fn)dlsym(h, "sbt_marker_stop");
 	m_last = (last_fn)dlsym(h, "sbt_marker_last");
@@ -182,7 +163,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int have_likwid = l_start && l_stop;
-	calibrate_ticks();
+	const char *offs = getenv("SBT_BENCH_OFF_NS");
 
 	double *cost[NM], *win[NM];
 	size_t nwin = (size_t)rounds * (size_t)pairs;
@@ -194,18 +175,18 @@ int main(int argc, char **argv)
 	}
 	/* warm-up, then interleaved rounds: cost rounds, then window rounds */
 	for (int m = 0; m < NM; m++)
-		if (m != LIKWID || have_likwid)
+		if ((m != LIKWID || have_likwid) && m != OFF)
 			round_of(m, pairs, NULL);
 	for (int r = 0; r < rounds; r++)
 		for (int m = 0; m < NM; m++) {
-			if (m == LIKWID && !have_likwid)
+			if ((m == LIKWID && !have_likwid) || m == OFF)
 				continue;
 			cost[m][r] = (double)round_of(m, pairs, NULL) / pairs;
-			if (m == BARE || m == SBT || m == LIKWID)
+			if (m != LOOP)
 				round_of(m, pairs, win[m] + (size_t)r * pairs);
 		}
 
-	double loop = q(cost[LOOP], (size_t)rounds, 0.5);
+	double loop = bench_q(cost[LOOP], (size_t)rounds, 0.5);
 	double c50[NM], wmin[NM], w50[NM], w999[NM];
 	printf("bench-overhead: cpu %d, %d rounds x %d empty pairs, "
 	       "tick %.4f ns\n", cpu, rounds, pairs, tick_ns);
@@ -215,31 +196,34 @@ int main(int argc, char **argv)
 	for (int m = 0; m < NM; m++) {
 		if (m == LOOP || (m == LIKWID && !have_likwid))
 			continue;
-		c50[m] = (q(cost[m], (size_t)rounds, 0.5) - loop) * tick_ns;
+		c50[m] = (bench_q(cost[m], (size_t)rounds, 0.5) - loop) * tick_ns;
 		if (m == OFF) {
+			c50[m] = offs ? atof(offs) : 0;
 			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
 			       c50[m], "-", "-", "-", "-");
 			continue;
 		}
-		wmin[m] = q(win[m], nwin, 0) * tick_ns;
-		w50[m] = q(win[m], nwin, 0.5) * tick_ns;
-		w999[m] = q(win[m], nwin, 0.999) * tick_ns;
+		wmin[m] = bench_q(win[m], nwin, 0) * tick_ns;
+		w50[m] = bench_q(win[m], nwin, 0.5) * tick_ns;
+		w999[m] = bench_q(win[m], nwin, 0.999) * tick_ns;
 		printf("%-8s %13.2f ns %9.1f ns %9.1f ns %9.1f ns %11.1f ns\n",
 		       names[m], c50[m], wmin[m], w50[m], w999[m],
 		       w999[m] - wmin[m]);
 	}
-	printf("\nratios to bare: cost %.2fx (target <= 1.5x), window min "
-	       "%.2fx (target 1.0x), p99.9-min %.2fx (target <= 1.5x)\n",
+	printf("\nratios to bare: cost %.2fx (target <= 1.25x), window min "
+	       "%.2fx (target 1.0x), p99.9-min %.2fx (target <= 1.0x)\n",
 	       c50[SBT] / c50[BARE], wmin[SBT] / wmin[BARE],
 	       (w999[SBT] - wmin[SBT]) / (w999[BARE] - wmin[BARE] > 0 ?
 					  w999[BARE] - wmin[BARE] : 1));
+	printf("function entry points vs inline: cost %.2fx\n",
+	       c50[CALL] / c50[SBT]);
 	if (have_likwid)
 		printf("likwid (interposed) vs sbtmark cost: %.2fx "
 		       "(target <= 1.10x)\n", c50[LIKWID] / c50[SBT]);
 	printf("compiled-in marker without the recorder: %.2f ns per pair\n",
 	       c50[OFF]);
 	typedef const char *(*path_fn)(void);
-	path_fn lp = (path_fn)dlsym(h, "sbt_marker_log_path");
+	path_fn lp = (path_fn)dlsym(RTLD_DEFAULT, "sbt_marker_log_path");
 	if (lp && lp())
 		unlink(lp());
 	return 0;

@@ -9,8 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static int failures;
+#include "../common/harness.h"
 
 static void check(const struct sbt_chain *c, uint64_t k, uint64_t x,
 		  uint64_t inc)
@@ -23,7 +22,7 @@ static void check(const struct sbt_chain *c, uint64_t k, uint64_t x,
 		       (unsigned long long)k, (unsigned long long)x,
 		       (unsigned long long)inc, (unsigned long long)got,
 		       (unsigned long long)want);
-		failures++;
+		h_fail++;
 	}
 }
 
@@ -50,8 +49,7 @@ int main(void)
 	sbt_chain_free(&c);
 	if (sbt_chain_build(&c, (uint64_t)1 << 40) == 0) {
 		printf("FAIL: absurd max_k accepted\n");
-		failures++;
+		h_fail++;
 	}
-	printf("%s\n", failures ? "FAILED" : "ok");
-	return failures != 0;
+	return h_done();
 }

@@ -7,14 +7,13 @@
 
 #include <math.h>
 #include <stdio.h>
-
-static int failures;
+#include "../common/harness.h"
 
 static void near(double got, double want, const char *what)
 {
 	if (!(fabs(got - want) <= 1e-9 * (1 + fabs(want)))) {
 		printf("FAIL %s: got %.12g want %.12g\n", what, got, want);
-		failures++;
+		h_fail++;
 	}
 }
 
@@ -61,7 +60,7 @@ int main(void)
 	near(sbt_cv(v, 4), 0.1, "cv");
 	if (!isnan(sbt_cv(v, 0)) || !isnan(sbt_overlap(v, 0, v, 4))) {
 		printf("FAIL empty inputs must give NAN\n");
-		failures++;
+		h_fail++;
 	}
 	double lo[3] = { 1, 2, 3 }, hi[4] = { 2.5, 3, 4, 5 };
 	near(sbt_overlap(lo, 3, hi, 4), 0.25, "overlap strict <");
@@ -69,6 +68,5 @@ int main(void)
 	sbt_sort(odd, 5);
 	near(sbt_median_sorted(odd, 5), 3, "median odd");
 	near(sbt_median_sorted(odd, 4), 2.5, "median even");
-	printf("%s\n", failures ? "FAILED" : "ok");
-	return failures != 0;
+	return h_done();
 }

@@ -14,12 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/harness.h"
 
-static int failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++; \
-	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-	putchar('\n'); } } while (0)
 
 static void sample(struct sbt_profile *p)
 {
@@ -222,7 +218,7 @@ static int check_file(const char *path)
 	remove(tmp);
 	free(p);
 	free(q);
-	return failures != 0;
+	return h_fail != 0;
 }
 
 int main(int argc, char **argv)
@@ -259,6 +255,5 @@ int main(int argc, char **argv)
 	malformed(argv[1]);
 	free(a);
 	free(b);
-	printf("%s\n", failures ? "FAILED" : "ok");
-	return failures != 0;
+	return h_done();
 }

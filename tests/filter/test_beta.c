@@ -7,12 +7,8 @@
 #include "filter.c"
 
 #include <stdio.h>
+#include "../common/harness.h"
 
-static int failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++; \
-	printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); \
-	printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 #define N 200
 
@@ -124,6 +120,5 @@ int main(void)
 	CHECK(n == SBT_OS_MIN_N && r.dropped == 1, "n %zu dropped %zu", n,
 	      r.dropped);
 
-	printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
-	return failures != 0;
+	return h_done();
 }

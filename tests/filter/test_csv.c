@@ -6,19 +6,16 @@
  * reader returns (ASan/UBSan builds check the "never crash" part).
  */
 #include "csvin.h"
-#include "gen.h"
+#include "../common/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../common/harness.h"
 
-static int failures;
 static char path[4096];
 
-#define CHECK(c, ...) do { if (!(c)) { failures++; \
-	printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); \
-	printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 static void put(const char *text, size_t len)
 {
@@ -180,6 +177,5 @@ int main(void)
 	hostile();
 	unlink(path);
 	rmdir(dir);
-	printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
-	return failures != 0;
+	return h_done();
 }

@@ -6,18 +6,14 @@
  */
 #include "filter.h"
 #include "iforest.h"
-#include "gen.h"
+#include "../common/gen.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/harness.h"
 
-static int failures;
-
-#define CHECK(c, ...) do { if (!(c)) { failures++; \
-	printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); \
-	printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 struct run {
 	uint8_t *keep;
@@ -381,6 +377,5 @@ int main(int argc, char **argv)
 			t_determinism(two);
 		}
 	}
-	printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
-	return failures != 0;
+	return h_done();
 }

@@ -2,10 +2,11 @@
  * gen_seeds.c - small, valid sbtmark logs for the fuzzer's seed corpus.
  *
  * Real logs are 100+ KiB (startup calibration, growing chunks); these are
- * 12-20 KiB and still reach every branch of the reader: META entries of
- * each kind, samples with every record flag, two threads, a hole, a PAD
- * chunk, closed and unclosed headers, a cycle clock.  run_fuzz.sh adds a
- * few real logs recorded on the spot.
+ * 12-20 KiB and still reach every branch of the reader, in both format
+ * versions: META entries of each kind, samples (version 1) and events
+ * (version 2) with every flag and kind, nesting, two threads, a hole, a
+ * PAD chunk, closed and unclosed headers, a cycle clock.  run_fuzz.sh adds
+ * a few real logs recorded on the spot.
  *
  * usage: gen_seeds DIR
  */
@@ -20,18 +21,21 @@
 static unsigned char buf[8 * PAGE];
 static size_t len;
 
+static uint32_t version;
+
 static void header(uint32_t flags, uint32_t clocks)
 {
 	struct sbt_file_header h;
 
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, SBT_LOG_MAGIC, 8);
-	h.version = SBT_LOG_VERSION;
+	h.version = version;
 	h.header_size = SBT_HEADER_SIZE;
 	h.arch = SBT_ARCH_X86_64;
 	h.clocks = clocks;
 	h.flags = flags;
-	h.record_size = sizeof(struct sbt_record);
+	h.record_size = version == 1 ? sizeof(struct sbt_record)
+				     : sizeof(struct sbt_event);
 	h.tick_hz = 2596000000ull;
 	h.tick_quantum = 26;
 	strcpy(h.tick_source, "perf");
@@ -95,7 +99,62 @@ static void metas(void)
 	region(c, 1, "outer");
 	region(c, 2, "inner");
 	region(c, 3, "solve");
-	meta(c, SBT_META_SITE, &ms, sizeof ms, frames, sizeof frames);
+	if (version == 1) {
+		meta(c, SBT_META_SITE, &ms, sizeof ms, frames, sizeof frames);
+		return;
+	}
+	for (uint32_t id = 1; id <= 4; id++) {
+		struct sbt_meta_site2 m2 = { id, 1 + (id - 1) % 3, 2, 0 };
+		meta(c, SBT_META_SITE2, &m2, sizeof m2, frames, sizeof frames);
+	}
+}
+
+/* Version 2: nested pairs, a probe, a crossed STOP, calibration, a RESET
+ * and CYCLES events, with `n` outer rounds. */
+static void events(uint32_t thread, int n, int cycles)
+{
+	struct sbt_chunk *c = chunk(SBT_CHUNK_EVENTS, thread);
+	struct sbt_event *e = (void *)(c + 1), *end = (void *)((char *)c + PAGE);
+	uint64_t t = 1000000;
+
+#define EV(kind, fl, id) do {                                              \
+		if (e == end) return;                                      \
+		*e++ = (struct sbt_event){ t += 26, SBT_EV_WORD(kind, fl, id), \
+					   (uint32_t)(t % 3) };            \
+		if (cycles && kind != SBT_EV_RESET && e < end)             \
+			*e++ = (struct sbt_event){ t * 3,                  \
+				SBT_EV_WORD(SBT_EV_CYCLES, 0, 0), 0 };      \
+	} while (0)
+	for (int i = 0; i < n; i++) {
+		switch (i % 5) {
+		case 0:                 /* calibration pair */
+			EV(SBT_EV_START, SBT_RF_CALIB, SBT_SITE_CALIB);
+			EV(SBT_EV_STOP, SBT_RF_CALIB, SBT_SITE_CALIB);
+			break;
+		case 1:                 /* probe, then outer { inner } */
+			EV(SBT_EV_START, SBT_RF_PROBE, 1);
+			EV(SBT_EV_STOP, SBT_RF_PROBE, 1);
+			EV(SBT_EV_START, 0, 1);
+			EV(SBT_EV_START, 0, 2);
+			EV(SBT_EV_STOP, 0, 2);
+			EV(SBT_EV_STOP, 0, 1);
+			break;
+		case 2:                 /* crossed: 3 { 4 } 3 closes first */
+			EV(SBT_EV_START, 0, 3);
+			EV(SBT_EV_START, 0, 4);
+			EV(SBT_EV_STOP, SBT_RF_CROSSED, 3);
+			EV(SBT_EV_STOP, 0, 4);
+			break;
+		case 3:
+			EV(SBT_EV_RESET, 0, 1);
+			break;
+		case 4:                 /* left open (in flight) */
+			if (i == n - 1)
+				EV(SBT_EV_START, 0, 1);
+			break;
+		}
+	}
+#undef EV
 }
 
 static void samples(uint32_t thread, int n, int cycles)
@@ -141,7 +200,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gen_seeds DIR\n");
 		return 2;
 	}
-	/* closed, two threads */
+	/* version 2: closed, two threads, cycles; killed with a hole */
+	version = 2;
+	header(SBT_HF_CPU_AUX, SBT_CLOCK_WALL);
+	metas();
+	events(0, 60, 0);
+	events(1, 40, 0);
+	finish(argv[1], "seed-v2-closed.log", 1);
+	header(SBT_HF_CPU_AUX, SBT_CLOCK_WALL | SBT_CLOCK_CYCLES);
+	metas();
+	events(0, 30, 1);
+	len += PAGE;                    /* hole */
+	events(0, 200, 1);              /* a full page */
+	finish(argv[1], "seed-v2-killed.log", 0);
+
+	/* version 1: closed, two threads */
+	version = 1;
 	header(SBT_HF_CPU_AUX, SBT_CLOCK_WALL);
 	metas();
 	samples(0, 100, 0);

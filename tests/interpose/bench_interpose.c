@@ -1,12 +1,20 @@
 /*
  * bench_interpose.c - cost to the app of an empty region through each
- * interposed API, next to our own marker, in one run (rounds interleaved,
- * medians reported).  Run under the preload (meson benchmark
- * 'interpose-overhead', or sbt-run); with INTEL_LIBITTNOTIFY64 and
- * NVTX_INJECTION64_PATH set to libsbtmark.so for the ITT and NVTX rows.
+ * interposed API, next to our own markers and the bare serialized pair,
+ * in one run on one cpu (rounds interleaved, medians reported).  Run
+ * under the preload (meson benchmark 'interpose-overhead', or sbt-run);
+ * with INTEL_LIBITTNOTIFY64 and NVTX_INJECTION64_PATH set to
+ * libsbtmark.so for the ITT and NVTX rows.
  *
- *   bench_interpose [pairs-per-round [rounds]]
+ *   bench_interpose [pairs-per-round [rounds [cpu]]]
+ *
+ * Rows: the bare pair; sbtmark's inline markers (SBT_MARKER_START/STOP,
+ * the reference: "vs own"); its function entry points (what the
+ * interposed APIs are built like); then LIKWID (C, Fortran), PAPI-HL,
+ * ITT and NVTX.  Every row is a pair inside a function called through a
+ * pointer, as the table below calls them.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -23,6 +31,13 @@ static itt_domain *dom;
 static itt_string_handle *task;
 static const struct nvtx_api *nv;
 
+static void bare(void)
+{
+	uint32_t aux;
+	(void)sbt_read_start(&aux);
+	(void)sbt_read_stop(&aux);
+}
+static void inl(void)   { SBT_MARKER_START("b_in"); SBT_MARKER_STOP("b_in"); }
 static void own(void)   { sbt_marker_start("b_own"); sbt_marker_stop("b_own"); }
 static void lkc(void)   { likwid_markerStartRegion("b_lk");
 			  likwid_markerStopRegion("b_lk"); }
@@ -35,7 +50,8 @@ static void itt(void)   { itt_task_begin(dom, itt_null, itt_null, task);
 static void nvtx(void)  { nv->push_a("b_nvtx"); nv->pop(); }
 
 static const struct { const char *name; void (*fn)(void); } rows[] = {
-	{ "sbtmark (own)", own }, { "likwid C", lkc }, { "likwid Fortran", lkf },
+	{ "bare pair", bare }, { "sbtmark inline", inl },
+	{ "sbtmark call", own }, { "likwid C", lkc }, { "likwid Fortran", lkf },
 	{ "papi-hl", papi }, { "itt task", itt }, { "nvtx push/pop", nvtx },
 };
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -57,8 +73,17 @@ int main(int argc, char **argv)
 {
 	int pairs = argc > 1 ? atoi(argv[1]) : 20000;
 	int rounds = argc > 2 ? atoi(argv[2]) : 15;
+	int cpu = argc > 3 ? atoi(argv[3]) : -1;
 	double *t = calloc((size_t)rounds * NROWS, sizeof *t);
 
+	if (cpu >= 0) {
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof one, &one) != 0)
+			fprintf(stderr, "bench_interpose: cannot pin to %d\n",
+				cpu);
+	}
 	if (!sbt_marker_start || !t) {
 		fprintf(stderr, "bench_interpose: run under the preload\n");
 		return 1;
@@ -75,15 +100,16 @@ int main(int argc, char **argv)
 				rows[r].fn();
 			t[r * rounds + k] = (now() - t0) / pairs;
 		}
-	printf("%-16s %12s %10s\n", "api", "ns/pair p50", "vs own");
-	double base = 0;
+	printf("%-16s %12s %10s %10s %10s\n", "api", "ns/pair p50",
+	       "vs bare", "vs inline", "vs call");
+	double m[NROWS];
 	for (size_t r = 0; r < NROWS; r++) {
 		qsort(t + r * rounds, (size_t)rounds, sizeof *t, cmp);
-		double m = t[r * rounds + rounds / 2];
-		if (r == 0)
-			base = m;
-		printf("%-16s %12.1f %9.2fx\n", rows[r].name, m, m / base);
+		m[r] = t[r * rounds + rounds / 2];
 	}
+	for (size_t r = 0; r < NROWS; r++)
+		printf("%-16s %12.1f %9.2fx %9.2fx %9.2fx\n", rows[r].name,
+		       m[r], m[r] / m[0], m[r] / m[1], m[r] / m[2]);
 	free(t);
 	return 0;
 }

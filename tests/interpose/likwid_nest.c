@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <likwid.h>
+#include "../common/harness.h"
 
 /* The Fortran entry points (likwid_f90_interface.c), as gfortran calls
  * them. */
@@ -30,11 +31,6 @@ void likwid_markerresetregion_(const char *tag, int len);
 void likwid_markergetregion_(const char *tag, int *nev, double *ev,
 			     double *time, int *count, int len);
 
-static int fails;
-
-#define CHECK(cond) do { if (!(cond)) { \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-		#cond); fails++; } } while (0)
 
 static volatile double sink;
 
@@ -51,50 +47,50 @@ int main(void)
 
 	likwid_markerInit();
 	likwid_markerThreadInit();
-	CHECK(likwid_markerRegisterRegion("outer") == 0);
+	CHECK_TRUE(likwid_markerRegisterRegion("outer") == 0);
 
 	for (int i = 0; i < 5; i++) {
-		CHECK(likwid_markerStartRegion("outer") == 0);
+		CHECK_TRUE(likwid_markerStartRegion("outer") == 0);
 		for (int j = 0; j < 3; j++) {
-			CHECK(likwid_markerStartRegion("inner") == 0);
+			CHECK_TRUE(likwid_markerStartRegion("inner") == 0);
 			work(100);
-			CHECK(likwid_markerStopRegion("inner") == 0);
+			CHECK_TRUE(likwid_markerStopRegion("inner") == 0);
 		}
-		CHECK(likwid_markerStopRegion("outer") == 0);
+		CHECK_TRUE(likwid_markerStopRegion("outer") == 0);
 	}
 
 	/* GetRegion answers from sbtmark's own totals; no events. */
 	nev = 4; count = -1; t = -1;
 	likwid_markerGetRegion("inner", &nev, ev, &t, &count);
-	CHECK(count == 15);
-	CHECK(nev == 0);
-	CHECK(t > 0 && t < 10);
+	CHECK_TRUE(count == 15);
+	CHECK_TRUE(nev == 0);
+	CHECK_TRUE(t > 0 && t < 10);
 
 	/* Reset: earlier samples no longer count for this thread. */
-	CHECK(likwid_markerStartRegion("reset_me") == 0);
-	CHECK(likwid_markerStopRegion("reset_me") == 0);
-	CHECK(likwid_markerResetRegion("reset_me") == 0);
+	CHECK_TRUE(likwid_markerStartRegion("reset_me") == 0);
+	CHECK_TRUE(likwid_markerStopRegion("reset_me") == 0);
+	CHECK_TRUE(likwid_markerResetRegion("reset_me") == 0);
 	nev = 4; count = -1;
 	likwid_markerGetRegion("reset_me", &nev, ev, &t, &count);
-	CHECK(count == 0);
+	CHECK_TRUE(count == 0);
 	for (int i = 0; i < 2; i++) {
-		CHECK(likwid_markerStartRegion("reset_me") == 0);
-		CHECK(likwid_markerStopRegion("reset_me") == 0);
+		CHECK_TRUE(likwid_markerStartRegion("reset_me") == 0);
+		CHECK_TRUE(likwid_markerStopRegion("reset_me") == 0);
 	}
 	likwid_markerGetRegion("reset_me", &nev, ev, &t, &count);
-	CHECK(count == 2);
+	CHECK_TRUE(count == 2);
 
 	/* Misuse: counted, -EFAULT like LIKWID, never fatal. */
-	CHECK(likwid_markerStopRegion("never_started") == -EFAULT);
-	CHECK(likwid_markerStartRegion("twice") == 0);
-	CHECK(likwid_markerStartRegion("twice") == -EFAULT);
-	CHECK(likwid_markerStopRegion("twice") == 0);
-	CHECK(likwid_markerStopRegion("twice") == -EFAULT);
-	CHECK(likwid_markerStartRegion(NULL) == -EFAULT);
-	CHECK(likwid_markerStartRegion("") == -EFAULT);
+	CHECK_TRUE(likwid_markerStopRegion("never_started") == -EFAULT);
+	CHECK_TRUE(likwid_markerStartRegion("twice") == 0);
+	CHECK_TRUE(likwid_markerStartRegion("twice") == -EFAULT);
+	CHECK_TRUE(likwid_markerStopRegion("twice") == 0);
+	CHECK_TRUE(likwid_markerStopRegion("twice") == -EFAULT);
+	CHECK_TRUE(likwid_markerStartRegion(NULL) == -EFAULT);
+	CHECK_TRUE(likwid_markerStartRegion("") == -EFAULT);
 	count = 77;
 	likwid_markerGetRegion("unknown_region", &nev, ev, &t, &count);
-	CHECK(count == 0 || count == 77);   /* unknown: no samples */
+	CHECK_TRUE(count == 0 || count == 77);   /* unknown: no samples */
 
 	/* Fortran: "f_region" padded with blanks, from a literal. */
 	likwid_markerinit_();
@@ -107,8 +103,8 @@ int main(void)
 	}
 	nev = 4; count = -1;
 	likwid_markergetregion_("f_region  ", &nev, ev, &t, &count, 10);
-	CHECK(count == 4);
-	CHECK(nev == 0);
+	CHECK_TRUE(count == 4);
+	CHECK_TRUE(nev == 0);
 
 	/* A CHARACTER variable: same pointer, changing contents. */
 	char var[16];
@@ -120,18 +116,16 @@ int main(void)
 		likwid_markerstopregion_(var, 16);
 	}
 	likwid_markergetregion_("f_var_a", &nev, ev, &t, &count, 7);
-	CHECK(count == 2);
+	CHECK_TRUE(count == 2);
 	likwid_markergetregion_("f_var_b", &nev, ev, &t, &count, 7);
-	CHECK(count == 1);
+	CHECK_TRUE(count == 1);
 	likwid_markerresetregion_("f_var_b ", 8);
 	likwid_markergetregion_("f_var_b", &nev, ev, &t, &count, 7);
-	CHECK(count == 0);
+	CHECK_TRUE(count == 0);
 
 	likwid_markerClose();
 	/* After CLOSE markers are ignored (and LIKWID says -EFAULT). */
-	CHECK(likwid_markerStartRegion("after_close") == -EFAULT);
+	CHECK_TRUE(likwid_markerStartRegion("after_close") == -EFAULT);
 
-	if (fails)
-		fprintf(stderr, "likwid_nest: %d checks failed\n", fails);
-	return fails ? 1 : 0;
+	return h_status("likwid_nest");
 }

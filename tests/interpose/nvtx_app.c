@@ -12,12 +12,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include "nvtx_instance.h"
+#include "../common/harness.h"
 
-static int fails;
-
-#define CHECK(cond) do { if (!(cond)) { \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-		#cond); fails++; } } while (0)
 
 static const struct nvtx_api *a, *b;
 static uint64_t xid;
@@ -37,14 +33,14 @@ int main(void)
 	b = nvtx_lib_b();
 
 	for (int i = 0; i < 3; i++) {
-		CHECK(a->push_a("solve") == 0);
+		CHECK_TRUE(a->push_a("solve") == 0);
 		for (int j = 0; j < 2; j++) {
-			CHECK(b->push_a("kernel") == 1);
-			CHECK(b->pop() == 1);
+			CHECK_TRUE(b->push_a("kernel") == 1);
+			CHECK_TRUE(b->pop() == 1);
 		}
-		CHECK(a->pop() == 0);
+		CHECK_TRUE(a->pop() == 0);
 	}
-	CHECK(a->init_calls() == 1 && b->init_calls() == 1);
+	CHECK_TRUE(a->init_calls() == 1 && b->init_calls() == 1);
 	for (int i = 0; i < 2; i++) {
 		a->push_ex_ascii("ex");
 		a->pop();
@@ -53,9 +49,9 @@ int main(void)
 
 	/* Domains: one handle for one name, whichever instance asks. */
 	void *da = a->domain_create("net"), *db = b->domain_create("net");
-	CHECK(da && da == db);
+	CHECK_TRUE(da && da == db);
 	void *send = a->register_string(da, "send");
-	CHECK(send && send == b->register_string(db, "send"));
+	CHECK_TRUE(send && send == b->register_string(db, "send"));
 	for (int i = 0; i < 4; i++) {
 		a->domain_push_registered(da, send);
 		b->domain_pop(db);
@@ -68,7 +64,7 @@ int main(void)
 	/* Start/end on one thread, across instances. */
 	for (int i = 0; i < 3; i++) {
 		uint64_t id = a->start_a("phase");
-		CHECK(id != 0);
+		CHECK_TRUE(id != 0);
 		b->end(id);
 	}
 
@@ -83,7 +79,5 @@ int main(void)
 	pthread_create(&th, NULL, ender, NULL);
 	pthread_join(th, NULL);
 
-	if (fails)
-		fprintf(stderr, "nvtx_app: %d checks failed\n", fails);
-	return fails ? 1 : 0;
+	return h_status("nvtx_app");
 }

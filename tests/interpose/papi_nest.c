@@ -10,17 +10,13 @@
  */
 #include <stdio.h>
 #include <papi.h>
+#include "../common/harness.h"
 
 void papif_hl_region_begin_(const char *name, int *check, int len);
 void papif_hl_region_end_(const char *name, int *check, int len);
 void papif_hl_read_(const char *name, int *check, int len);
 void papif_hl_stop_(int *check);
 
-static int fails;
-
-#define CHECK(cond) do { if (!(cond)) { \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-		#cond); fails++; } } while (0)
 
 static volatile double sink;
 
@@ -29,34 +25,32 @@ int main(void)
 	int check;
 
 	for (int i = 0; i < 4; i++) {
-		CHECK(PAPI_hl_region_begin("compute") == PAPI_OK);
+		CHECK_TRUE(PAPI_hl_region_begin("compute") == PAPI_OK);
 		for (int j = 0; j < 3; j++) {
-			CHECK(PAPI_hl_region_begin("step") == PAPI_OK);
+			CHECK_TRUE(PAPI_hl_region_begin("step") == PAPI_OK);
 			sink += j;
-			CHECK(PAPI_hl_read("step") == PAPI_OK);
-			CHECK(PAPI_hl_region_end("step") == PAPI_OK);
+			CHECK_TRUE(PAPI_hl_read("step") == PAPI_OK);
+			CHECK_TRUE(PAPI_hl_region_end("step") == PAPI_OK);
 		}
-		CHECK(PAPI_hl_region_end("compute") == PAPI_OK);
-		CHECK(PAPI_hl_region_begin("io") == PAPI_OK);
-		CHECK(PAPI_hl_region_end("io") == PAPI_OK);
+		CHECK_TRUE(PAPI_hl_region_end("compute") == PAPI_OK);
+		CHECK_TRUE(PAPI_hl_region_begin("io") == PAPI_OK);
+		CHECK_TRUE(PAPI_hl_region_end("io") == PAPI_OK);
 	}
 	/* An end without a begin: PAPI_EMISC, as in papi_hl.c. */
-	CHECK(PAPI_hl_region_end("nothing") == PAPI_EMISC);
+	CHECK_TRUE(PAPI_hl_region_end("nothing") == PAPI_EMISC);
 
 	for (int i = 0; i < 3; i++) {
 		check = -99;
 		papif_hl_region_begin_("f_region   ", &check, 11);
-		CHECK(check == PAPI_OK);
+		CHECK_TRUE(check == PAPI_OK);
 		papif_hl_read_("f_region   ", &check, 11);
-		CHECK(check == PAPI_OK);
+		CHECK_TRUE(check == PAPI_OK);
 		papif_hl_region_end_("f_region", &check, 8);
-		CHECK(check == PAPI_OK);
+		CHECK_TRUE(check == PAPI_OK);
 	}
 	papif_hl_stop_(&check);
-	CHECK(check == PAPI_OK);
-	CHECK(PAPI_hl_stop() == PAPI_OK);
+	CHECK_TRUE(check == PAPI_OK);
+	CHECK_TRUE(PAPI_hl_stop() == PAPI_OK);
 
-	if (fails)
-		fprintf(stderr, "papi_nest: %d checks failed\n", fails);
-	return fails ? 1 : 0;
+	return h_status("papi_nest");
 }

@@ -29,6 +29,9 @@
  *                                         whose handler marks "sig"
  *   rapp fdlist                           prints fds that look like logs
  *   rapp plain K                          K "p" pairs, nothing else
+ *   rapp sites K                          region "site" from three call
+ *                                         sites: K, 2K, 3K pairs (inline,
+ *                                         inline, function entry points)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -460,6 +463,25 @@ static int sigmark(long n)
 	return 0;
 }
 
+/* ---- call sites ------------------------------------------------------------ */
+
+static int sites(long k)
+{
+	for (long i = 0; i < k; i++) {
+		SBT_MARKER_START("site");
+		SBT_MARKER_STOP("site");
+	}
+	for (long i = 0; i < 2 * k; i++) {
+		SBT_MARKER_START("site");
+		SBT_MARKER_STOP("site");
+	}
+	for (long i = 0; i < 3 * k && sbt_marker_start; i++) {
+		sbt_marker_start("site");
+		sbt_marker_stop("site");
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -502,6 +524,8 @@ int main(int argc, char **argv)
 		return sigmark(ARG(2));
 	if (!strcmp(m, "fdlist"))
 		return fdlist();
+	if (!strcmp(m, "sites"))
+		return sites(ARG(2));
 	if (!strcmp(m, "plain")) {
 		pairs("p", ARG(2));
 		return 0;

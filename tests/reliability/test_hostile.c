@@ -13,7 +13,7 @@
  *
  * usage: test_hostile RAPP            (SBT_LIB and SBT_ANALYZE from the env)
  */
-#include "../unit/harness.h"
+#include "../common/harness.h"
 #include "reader.h"
 #include "sbtlog.h"
 
@@ -44,19 +44,23 @@ static size_t bsize;
 struct chunkinfo { size_t off, size, used; uint32_t type; long napp; };
 static struct chunkinfo chunks[4096];
 static int nchunks;
-static long base_n;                     /* records the reader should keep */
+static long base_n;                     /* samples the reader should keep */
 
-/* The reader keeps every record that is not calibration or RESET. */
-static int app_record(const struct sbt_record *r)
-{
-	uint32_t id = SBT_REC_ID(r->region), fl = SBT_REC_FLAGS(r->region);
-	return id != SBT_REGION_CALIB && !(fl & (SBT_RF_CALIB | SBT_RF_RESET));
-}
+/* The base log's samples, paired here with a parser of our own: per
+ * thread, a STOP closes the innermost open START of its site.  Each
+ * sample notes the chunks holding its START and its STOP and where its
+ * STOP event ends. */
+struct pair { int kstart, kstop; size_t stop_end; };
+static struct pair *pairs;
+static long npairs;
 
 static void parse_base(void)
 {
+	struct open { uint32_t thread, site; int k; int app; } open[4096];
+	int nopen = 0;
 	size_t off = SBT_HEADER_SIZE;
 
+	pairs = calloc(bsize / 32 + 1, sizeof *pairs);
 	while (off + sizeof(struct sbt_chunk) <= bsize) {
 		struct sbt_chunk ch;
 		memcpy(&ch, base + off, sizeof ch);
@@ -64,39 +68,68 @@ static void parse_base(void)
 			off += 4096;
 			continue;
 		}
-		if (ch.magic != SBT_CHUNK_MAGIC || nchunks == 4096) {
+		if (ch.magic != SBT_CHUNK_MAGIC || nchunks == 4096 ||
+		    ch.type == SBT_CHUNK_SAMPLES) {
 			fprintf(stderr, "base log unparseable at %zu\n", off);
 			exit(99);
 		}
-		struct chunkinfo *c = &chunks[nchunks++];
+		int k = nchunks++;
+		struct chunkinfo *c = &chunks[k];
 		c->off = off, c->size = ch.size, c->used = ch.used;
 		c->type = ch.type, c->napp = 0;
-		if (ch.type == SBT_CHUNK_SAMPLES)
-			for (size_t i = 0; i < ch.used / 32; i++)
-				c->napp += app_record((const void *)(base + off +
-					sizeof ch + 32 * i));
-		base_n += c->napp;
+		for (size_t i = 0; ch.type == SBT_CHUNK_EVENTS &&
+		     sizeof ch + 16 * (i + 1) <= ch.size; i++) {
+			struct sbt_event e;
+			memcpy(&e, base + off + sizeof ch + 16 * i, sizeof e);
+			uint32_t kind = SBT_EV_KIND(e.word);
+			if (!e.word)
+				break;
+			if (kind == SBT_EV_START && nopen < 4096) {
+				open[nopen++] = (struct open){ ch.thread,
+					SBT_EV_ID(e.word), k,
+					!(SBT_EV_FLAGS(e.word) & SBT_RF_CALIB) };
+			} else if (kind == SBT_EV_STOP) {
+				int j = nopen;
+				while (j > 0 && (open[j - 1].thread != ch.thread
+				       || open[j - 1].site != SBT_EV_ID(e.word)))
+					j--;
+				if (j == 0)
+					continue;
+				struct open o = open[j - 1];
+				memmove(&open[j - 1], &open[j],
+					(size_t)(nopen - j) * sizeof o);
+				nopen--;
+				if (!o.app)
+					continue;
+				pairs[npairs++] = (struct pair){ o.k, k,
+					off + sizeof ch + 16 * (i + 1) };
+				chunks[o.k].napp++;
+				if (o.k != k)
+					c->napp++;
+			}
+		}
 		off += ch.size;
 	}
+	base_n = npairs;
 }
 
-/* App records wholly inside the first x bytes. */
+/* Samples with both events in chunk k. */
+static long inner(const struct chunkinfo *c)
+{
+	long n = 0;
+
+	for (long i = 0; i < npairs; i++)
+		n += chunks + pairs[i].kstart == c && chunks + pairs[i].kstop == c;
+	return n;
+}
+
+/* Samples whose events lie wholly inside the first x bytes. */
 static long expect_prefix(size_t x)
 {
 	long n = 0;
 
-	for (int k = 0; k < nchunks; k++) {
-		const struct chunkinfo *c = &chunks[k];
-		if (c->type != SBT_CHUNK_SAMPLES ||
-		    c->off + sizeof(struct sbt_chunk) > x)
-			continue;
-		for (size_t i = 0; i < c->used / 32; i++) {
-			size_t end = c->off + sizeof(struct sbt_chunk) +
-				     32 * (i + 1);
-			if (end <= x)
-				n += app_record((const void *)(base + end - 32));
-		}
-	}
+	for (long i = 0; i < npairs; i++)
+		n += pairs[i].stop_end <= x;
 	return n;
 }
 
@@ -269,8 +302,8 @@ static void t_fields(void)
 	struct result r;
 
 #define FRESH() memcpy(v, base, bsize)
-	FRESH(); hdr(v)->version = 2;
-	r = variant("version 2", v, bsize);
+	FRESH(); hdr(v)->version = SBT_LOG_VERSION + 1;
+	r = variant("version 3", v, bsize);
 	CHECK(r.rc == -1 && strstr(r.err, "version"), "version: %d '%s'",
 	      r.rc, r.err);
 	FRESH(); hdr(v)->record_size = 64;
@@ -304,7 +337,8 @@ static void t_fields(void)
 		{ "chunk magic wrong", 4, 0x12345678 },
 	};
 	for (size_t i = 0; i < sizeof ch / sizeof ch[0]; i++)
-		for (uint32_t type = 1; type <= 2; type++) {
+		for (uint32_t type = SBT_CHUNK_META; type <= SBT_CHUNK_EVENTS;
+		     type += SBT_CHUNK_EVENTS - SBT_CHUNK_META) {
 			char what[80];
 			FRESH();
 			struct sbt_chunk *c = chunk_of(v, type);
@@ -318,7 +352,7 @@ static void t_fields(void)
 			case 4: c->magic = (uint32_t)ch[i].val; break;
 			}
 			snprintf(what, sizeof what, "%s (%s chunk)", ch[i].what,
-				 type == 1 ? "samples" : "meta");
+				 type == SBT_CHUNK_EVENTS ? "events" : "meta");
 			r = variant(what, v, bsize);
 			/* Only the damaged chunk's own samples may go, and
 			 * the damage is reported (a thread number is not
@@ -360,15 +394,18 @@ static void t_fields(void)
 		r = variant("region ids 2^24-1", v, bsize);
 		CHECK(r.rc >= 0 && r.n == base_n, "region ids: rc %d", r.rc);
 	}
-	/* every sample claims an absurd region id */
+	/* every sample claims an absurd site id (START and STOP alike) */
 	FRESH();
 	for (int k = 0; k < nchunks; k++)
-		if (chunks[k].type == SBT_CHUNK_SAMPLES)
-			for (size_t i = 0; i < chunks[k].used / 32; i++) {
-				struct sbt_record *rec = (void *)(v +
-					chunks[k].off + 64 + 32 * i);
-				rec->region = 0xfffff0u + (uint32_t)(i % 15);
-			}
+		for (size_t i = 0; chunks[k].type == SBT_CHUNK_EVENTS &&
+		     64 + 16 * (i + 1) <= chunks[k].size; i++) {
+			struct sbt_event *e = (void *)(v + chunks[k].off + 64 +
+						       16 * i);
+			uint32_t kind = SBT_EV_KIND(e->word);
+			if (kind == SBT_EV_START || kind == SBT_EV_STOP)
+				e->word = (e->word & ~0xffffffu) | (0xfffff0u +
+					SBT_EV_ID(e->word) % 15);
+		}
 	r = variant("sample ids near 2^24", v, bsize);
 	CHECK(r.rc == 1 && r.n > 0, "sample ids: rc %d n %ld", r.rc, r.n);
 	free(v);
@@ -402,7 +439,7 @@ static void t_sparse(void)
 	int fd;
 
 	for (int k = 0; k < nchunks && !c; k++)
-		if (chunks[k].type == SBT_CHUNK_SAMPLES && chunks[k].napp &&
+		if (chunks[k].type == SBT_CHUNK_EVENTS && chunks[k].napp &&
 		    chunks[k].size <= 1 << 20)
 			c = &chunks[k];
 	snprintf(current, sizeof current, "sparse 8 GiB");
@@ -419,8 +456,8 @@ static void t_sparse(void)
 	}
 	close(fd);
 	struct result r = read_variant("sparse.log", (size_t)big);
-	CHECK(r.rc >= 0 && (!c || r.n == c->napp), "sparse: rc %d, %ld "
-	      "samples, want %ld", r.rc, r.n, c ? c->napp : 0);
+	CHECK(r.rc >= 0 && (!c || r.n == inner(c)), "sparse: rc %d, %ld "
+	      "samples, want %ld", r.rc, r.n, c ? inner(c) : 0);
 	unlink("sparse.log");
 }
 
@@ -487,7 +524,7 @@ static void t_analyze(void)
 		v[i] = (unsigned char)next();
 	analyze_one("random", v, 5000, 2);
 	memcpy(v, base, bsize);
-	chunk_of(v, SBT_CHUNK_SAMPLES)->size = 1ull << 62;
+	chunk_of(v, SBT_CHUNK_EVENTS)->size = 1ull << 62;
 	analyze_one("absurd chunk size", v, bsize, 1);
 	free(v);
 }

@@ -12,9 +12,9 @@
  *   the ASan runtime) is preloaded before the recorder into programs that
  *   were not built with it (the shell test).
  * TEST: crash stream fork forkthreads exec spawn shell threads short bp
- *       misuse names sigmark files
+ *       misuse names sigmark files ranks
  */
-#include "../unit/harness.h"
+#include "../common/harness.h"
 #include "reader.h"
 #include "sbtlog.h"
 
@@ -732,6 +732,49 @@ static void t_sigmark(void)
 	unload(&l);
 }
 
+/* ---- 7. ranks ---------------------------------------------------------------------------- */
+
+/* Under each launcher's variables the log's name (%r) and its header
+ * give the same rank. */
+static void t_ranks(void)
+{
+	static const char *const vars[][2] = {
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
+		{ "PMI_RANK", "PMI_SIZE" }, { "PMIX_RANK", "PMIX_SIZE" },
+		{ "SLURM_PROCID", "SLURM_NTASKS" },
+		{ "MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE" },
+		{ "MPI_RANKID", "MPI_NRANKS" },
+	};
+	char *argv[] = { (char *)rapp, "plain", "10", NULL };
+	struct proc p;
+
+	fresh("ranks");
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		char rank[64], size[64], name[32];
+		int r = 3 + (int)i;
+		snprintf(rank, sizeof rank, "%s=%d", vars[i][0], r);
+		snprintf(size, sizeof size, "%s=16", vars[i][1]);
+		char *env[] = { rank, size, "SBT_OUTPUT=rank-%r.log", NULL };
+		run(&p, env, argv);
+		CHECK(exited0(&p), "%s: status %#x", vars[i][0], p.status);
+		snprintf(name, sizeof name, "rank-%d.log", r);
+		struct log l;
+		load(&l, name);
+		CHECK(l.rc == 0 && src(&l)->rank == r && count(&l, "p") == 10,
+		      "%s=%d: %s rc %d (%s), header rank %d", vars[i][0], r,
+		      name, l.rc, l.err, src(&l)->rank);
+		unload(&l);
+	}
+	/* none set: rank 0 in the name, -1 (none) in the header */
+	char *env[] = { "SBT_OUTPUT=rank-%r.log", NULL };
+	run(&p, env, argv);
+	struct log l;
+	load(&l, "rank-0.log");
+	CHECK(l.rc == 0 && src(&l)->rank == -1, "no launcher: rc %d rank %d",
+	      l.rc, src(&l)->rank);
+	unload(&l);
+}
+
 /* ---- 8. safe files and environment ------------------------------------------------------ */
 
 static char plant_name[64];
@@ -875,6 +918,7 @@ int main(int argc, char **argv)
 		{ "short", t_short }, { "bp", t_bp },
 		{ "misuse", t_misuse }, { "names", t_names },
 		{ "sigmark", t_sigmark }, { "files", t_files },
+		{ "ranks", t_ranks },
 	};
 
 	lib = getenv("SBT_LIB");

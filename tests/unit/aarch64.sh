@@ -13,9 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 cc="aarch64-linux-gnu-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE"
 $cc -shared -fPIC -fvisibility=hidden -ftls-model=initial-exec \
 	-I"$src/markers" -I"$src/format" \
-	"$src"/preload/clock.c "$src"/preload/logfile.c "$src"/preload/recorder.c \
-	"$src"/preload/regions.c "$src"/preload/markers.c \
-	-o "$dir/libsbtmark.so" -lpthread
+	"$src"/preload/*.c -o "$dir/libsbtmark.so" -lpthread -ldl
 $cc -DSBT_MARKER -I"$src/markers" "$src/tests/unit/app_nested.c" \
 	-o "$dir/app" -lpthread
 cd "$dir"

@@ -8,7 +8,7 @@
  *
  * usage: test_pipeline LIBSBTMARK APP
  */
-#include "harness.h"
+#include "../common/harness.h"
 #include "analyze.h"
 #include "reader.h"
 

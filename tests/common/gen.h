@@ -1,5 +1,5 @@
 /*
- * gen.h - deterministic synthetic timing data for the filter tests.
+ * gen.h - deterministic synthetic timing data for the tests and benchmarks.
  *
  * Everything derives from one xorshift-style generator seeded by the test,
  * so a failing case reproduces exactly.  Values are in ns.

@@ -1,6 +1,13 @@
 /*
- * harness.h - the few helpers the C tests share: checks that count, and
- * running an app with or without the recorder preloaded.
+ * harness.h - what the C tests share: checks that count, and running an
+ * app with or without the recorder preloaded.  Every suite includes this
+ * one file (tests/common); none defines a CHECK of its own.
+ *
+ *   CHECK(cond, fmt, ...)   count; on failure print file:line and why
+ *   CHECK_TRUE(cond)        the same, the reason being the condition
+ *   h_done()                "N passed, M failed" on stdout; exit status
+ *   h_status(who)           the same on stderr only (for apps whose
+ *                           stdout a driver reads)
  */
 #ifndef SBT_HARNESS_H
 #define SBT_HARNESS_H
@@ -25,9 +32,19 @@ static int h_pass, h_fail;
 		}                                                         \
 	} while (0)
 
+#define CHECK_TRUE(cond) CHECK(cond, "%s", #cond)
+
 static inline int h_done(void)
 {
 	printf("%d passed, %d failed\n", h_pass, h_fail);
+	return h_fail ? 1 : 0;
+}
+
+static inline int h_status(const char *who)
+{
+	if (h_fail)
+		fprintf(stderr, "%s: %d of %d checks failed\n", who, h_fail,
+			h_pass + h_fail);
 	return h_fail ? 1 : 0;
 }
 

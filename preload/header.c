@@ -1,0 +1,117 @@
+/*
+ * header.c - fill a log's header; calibrate t_e,std.
+ */
+#include "header.h"
+#include "sbtmark.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CALIB_PAIRS   1000
+#define KERNEL_TRIES  200
+
+/* The first "model name" (x86) or "CPU part" (Armv8) line. */
+static void cpu_model(char *out, size_t n)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *c = strchr(line, ':');
+		if (c && (!strncmp(line, "model name", 10) ||
+			  !strncmp(line, "CPU part", 8))) {
+			c += 1 + (c[1] == ' ');
+			c[strcspn(c, "\n")] = 0;
+			snprintf(out, n, "%s", c);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+void sbt_header_fill(struct sbt_file_header *h,
+		     const struct sbt_clockinfo *clk, uint32_t probe_period,
+		     int forked)
+{
+	struct utsname u;
+	struct timespec ts;
+	int cpu;
+
+	h->version = SBT_LOG_VERSION;
+	h->header_size = SBT_HEADER_SIZE;
+#if defined(__x86_64__)
+	h->arch = SBT_ARCH_X86_64;
+	h->flags = SBT_HF_CPU_AUX;
+#else
+	h->arch = SBT_ARCH_AARCH64;
+#endif
+	if (forked)
+		h->flags |= SBT_HF_FORKED;
+	h->record_size = sizeof(struct sbt_event);
+	h->clocks = SBT_CLOCK_WALL | (clk->cycles ? SBT_CLOCK_CYCLES : 0);
+	h->tick_hz = clk->tick_hz;
+	h->tick_quantum = clk->quantum;
+	snprintf(h->tick_source, sizeof h->tick_source, "%s", clk->source);
+	snprintf(h->cycles_note, sizeof h->cycles_note, "%s",
+		 clk->cycles_note);
+	h->pid = getpid();
+	h->ppid = getppid();
+	sbt_env_rank(&h->rank, &h->nranks);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h->start_unix_ns = (uint64_t)ts.tv_sec * 1000000000u +
+			   (uint64_t)ts.tv_nsec;
+	h->start_ticks = sbt_clock_stop(&cpu);
+	h->probe_period = probe_period;
+	if (uname(&u) == 0)
+		snprintf(h->host, sizeof h->host, "%.63s", u.nodename);
+	cpu_model(h->cpu_model, sizeof h->cpu_model);
+	sbt_self_exe(h->exe, sizeof h->exe);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+void sbt_header_calibrate(struct sbt_file_header *h, sbt_pair_fn pair,
+			  void *arg)
+{
+	static uint64_t d[CALIB_PAIRS];
+	uint64_t cmin = UINT64_MAX, c;
+	int cpu, n = 0;
+
+	while (n < CALIB_PAIRS && pair(arg, &d[n], &c) == 0) {
+		if (c && c < cmin)
+			cmin = c;
+		n++;
+	}
+	if (n) {
+		qsort(d, (size_t)n, sizeof d[0], cmp_u64);
+		h->te_min_ticks = d[0];
+		h->te_p50_ticks = d[n / 2];
+		h->te_p999_ticks = d[(n * 999) / 1000];
+		h->te_min_cycles = cmin == UINT64_MAX ? 0 : cmin;
+		h->te_samples = (uint32_t)n;
+	}
+	/* The cheapest way the OS can intrude on a sample is one kernel
+	 * entry and exit: the smallest jump that can be OS noise. */
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < KERNEL_TRIES; i++) {
+		uint64_t a = sbt_clock_start(&cpu);
+		syscall(SYS_getppid);
+		uint64_t b = sbt_clock_stop(&cpu);
+		if (b - a < best)
+			best = b - a;
+	}
+	if (h->tick_hz)
+		h->kernel_entry_ns = (uint32_t)((double)best * 1e9 /
+						(double)h->tick_hz);
+}

@@ -1,0 +1,675 @@
+/*
+ * hot.c - the marker paths: START, STOP, RESET and what reads them back.
+ *
+ * A thread's log is a stream of events (format/sbtlog.h): START appends
+ * {site, t0}, STOP appends {t1}.  The common case runs inline in the app
+ * (markers/sbtmark.h: sbt__start_fast, sbt__stop_fast); the function
+ * entry points here (our own, and every interposed API) find the region
+ * and its site in the thread's caches and then run the very same inline
+ * code.  Only what that refuses comes to the general path below: a full
+ * chunk, misuse, a probe due, a cycle clock, CLOSE, a signal handler.
+ *
+ * The general path keeps the thread's open-region stack exact, so misuse
+ * is counted here, when it happens, exactly once; the reader pairs the
+ * events again from the stream.  It sets the thread's busy gate for its
+ * whole bookkeeping, so a marker in a signal handler that interrupts it
+ * (or the inline path) is refused and counted, never interleaved.
+ */
+#include "recorder.h"
+#include "header.h"
+#include "hot.h"
+
+#include <assert.h>
+#include <string.h>
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define CS_FILLING ((const char *)1)   /* struct sbt_csite being written */
+
+static const char calib_tag[] = "<calibration>";
+static const char probe_tag[] = "<probe>";
+
+static inline int busy_set(struct sbt_thread *t)
+{
+	t->hot.busy = 1;
+	SBT__FENCE();
+	return 1;
+}
+
+static inline void busy_clear(struct sbt_thread *t)
+{
+	SBT__FENCE();
+	t->hot.busy = 0;
+	SBT__FENCE();
+}
+
+static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
+
+static inline uint64_t cycles_now(const struct sbt_thread *t)
+{
+	return cycling(t) ? sbt_cycles_read((uint32_t)t->pmc) : 0;
+}
+
+/* ---- the general path ------------------------------------------------- */
+
+/* Room for n events, or NULL (the chunk is full and no new one). */
+static struct sbt_event *room(struct sbt_thread *t, uint32_t n)
+{
+	if ((size_t)(t->chunk_end - t->hot.cur) < n &&
+	    !sbt_thread_refill(t, n))
+		return NULL;
+	return (struct sbt_event *)t->hot.cur;
+}
+
+static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
+
+/* START of (word, region) under `tag` (NULL: STOP must look the name up)
+ * with the busy gate closed by the caller; reopens it before the clock
+ * read. */
+static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
+		      const char *tag)
+{
+	uint32_t d = t->hot.depth, n = 1 + cycling(t), aux;
+	struct sbt_event *e;
+
+	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+	assert(!t->chunk || t->hot.cur <= t->chunk_end);
+	if (d >= SBT_HOT_DEPTH) {
+		busy_clear(t);
+		sbt_count(SBT_CNT_TOO_DEEP);
+		return SBT_EMISUSE;
+	}
+	for (uint32_t i = 0; i < d; i++)
+		if (t->hot.stack[i].region == region) {
+			busy_clear(t);
+			sbt_count(SBT_CNT_START_OPEN);
+			return SBT_EMISUSE;
+		}
+	if (t->probe_at && t->hot.cur >= t->probe_at) {
+		t->probe_at = NULL;
+		t->hot.end = cycling(t) ? NULL : t->chunk_end;
+		if (!(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
+			busy_clear(t);
+			probe(t, word, region);
+			busy_set(t);
+		}
+		sbt_thread_limit(t);
+	}
+	e = room(t, n);
+	if (e) {
+		e->word = word;
+		if (n > 1)
+			e[1].word = SBT_EV_WORD(SBT_EV_CYCLES, 0, 0);
+		t->hot.cur += n;
+	} else {
+		/* Kept open, so that its STOP pairs; counted there. */
+		tag = NULL;
+	}
+	t->hot.stack[d] = (struct sbt__open){ tag, (struct sbt__ev *)e, word,
+					      region };
+	t->hot.depth = d + 1;
+	busy_clear(t);
+	if (e) {
+		if (n > 1)
+			e[1].t = sbt_cycles_read((uint32_t)t->pmc);
+		e->t = sbt_read_start(&aux);
+		e->aux = aux;
+	}
+	return SBT_OK;
+}
+
+/* STOP of `region`, whose clock read gave (t1, aux, c1), with the busy
+ * gate closed by the caller; reopens it. */
+static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
+		     uint32_t aux, uint64_t c1)
+{
+	uint32_t d = t->hot.depth, i = d, n = 1 + cycling(t), crossed = 0;
+	struct sbt__open *o;
+	struct sbt_event *e;
+
+	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+
+	while (i > 0 && t->hot.stack[i - 1].region != region)
+		i--;
+	if (i == 0) {
+		busy_clear(t);
+		sbt_count(SBT_CNT_STOP_WITHOUT_START);
+		return SBT_EMISUSE;
+	}
+	o = &t->hot.stack[i - 1];
+	if (i != d) {
+		sbt_count(SBT_CNT_CROSSED);
+		crossed = SBT_EV_WORD(0, SBT_RF_CROSSED, 0);
+	}
+	if (!o->ev || !(e = room(t, n))) {
+		sbt_count(SBT_CNT_DROPPED);
+	} else {
+		if (n > 1) {
+			e[1].t = c1;
+			e[1].aux = 0;
+			e[1].word = SBT_EV_WORD(SBT_EV_CYCLES, 0, 0);
+		}
+		e->t = t1;
+		e->aux = aux;
+		SBT__FENCE();           /* the word commits the event */
+		e->word = (o->word + SBT__STOP_DELTA) | crossed;
+		t->hot.cur += n;
+	}
+	/* Pop, closing the gap when the region was not innermost. */
+	memmove(o, o + 1, (d - i) * sizeof *o);
+	t->hot.depth = d - 1;
+	assert(!t->chunk || t->hot.cur <= t->chunk_end);
+	busy_clear(t);
+	return SBT_OK;
+}
+
+/* An empty pair right before a region's own START: same cache state, and
+ * the same code as the app's inline markers when the thread can use it.
+ * Recorded under the region's site with flag PROBE. */
+static __attribute__((noinline)) void probe(struct sbt_thread *t,
+					    uint32_t word, sbt_id region)
+{
+	uint32_t pw = word | SBT_EV_WORD(0, SBT_RF_PROBE, 0), aux;
+
+	if (sbt__start_fast(&t->hot, pw, region, probe_tag)) {
+		uint64_t t1 = sbt_read_stop(&aux);
+		if (sbt__stop_fast(&t->hot, probe_tag, t1, aux))
+			return;
+		busy_set(t);
+		stop_slow(t, region, t1, aux, 0);
+		return;
+	}
+	busy_set(t);
+	if (start_slow(t, pw, region, NULL) == SBT_OK) {
+		uint64_t t1 = sbt_read_stop(&aux);
+		uint64_t c1 = cycles_now(t);
+		busy_set(t);
+		stop_slow(t, region, t1, aux, c1);
+	}
+}
+
+/* ---- entering a marker -------------------------------------------------- */
+
+static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles);
+
+/* Why the calling thread cannot record now, counted; or the thread,
+ * attached, with an open log (calibrated if this opened it). */
+static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
+{
+	struct sbt_thread *t = sbt_me;
+	struct sbt_file_header *fresh;
+
+	*rc = SBT_EOFF;
+	if (t && t->hot.busy) {
+		sbt_count(SBT_CNT_SIGNAL);
+		*rc = SBT_EMISUSE;
+		return NULL;
+	}
+	if (sbt_thread_log_state() < 0) {
+		sbt_count(SBT_CNT_AFTER_CLOSE);
+		return NULL;
+	}
+	/* Attaching or opening the log takes locks: an attached thread
+	 * keeps its busy gate closed meanwhile. */
+	if (t)
+		busy_set(t);
+	struct sbt_thread *was = t;
+	t = sbt_thread_enter(&fresh);
+	if (was)
+		busy_clear(was);
+	if (!t)
+		return NULL;
+	if (fresh && sbt_thread_refill(t, 2)) {
+		/* t_e,std through the same code as a region's markers; no
+		 * probe may interrupt the burst. */
+		t->hot.end = cycling(t) ? NULL : t->chunk_end;
+		sbt_header_calibrate(fresh, calib_pair, t);
+		sbt_thread_limit(t);
+	}
+	return t;
+}
+
+/* The calling thread, ready to record, or NULL with *rc the answer.  When
+ * it returns a thread, that thread's busy gate is open and stays so for
+ * the caller: an interrupted marker cannot be below us. */
+static inline struct sbt_thread *ready(int *rc)
+{
+	struct sbt_thread *t = sbt_me;
+
+	/* end is NULL for a thread without a chunk, after CLOSE, and on a
+	 * thread that counts cycles: those take the long way. */
+	if (likely(t && !t->hot.busy && t->hot.end))
+		return t;
+	return ready_slow(rc);
+}
+
+/* ---- finding regions and sites -------------------------------------------- */
+
+static __attribute__((noinline)) struct sbt_name_slot *
+name_miss(struct sbt_name_slot *s, const void *ra, const char *name,
+	  unsigned api)
+{
+	uint32_t site;
+	int verify;
+	sbt_id id;
+
+	/* Same pointer, writable memory: a cheap check of the bytes first. */
+	if (s->verify && s->ra == ra && s->name == name && name) {
+		const char *known = sbt_regions_name(s->region);
+		if (known && strncmp(known, name, SBT_MAX_NAME + 1) == 0)
+			return s;
+	}
+	id = sbt_regions_site(ra, name, api, &verify, &site);
+	if (!id || !site)
+		return NULL;
+	s->ra = ra, s->name = name;
+	s->region = id, s->verify = verify;
+	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
+	return s;
+}
+
+/* Region and site of name pointer `name` at `ra`; NULL for a bad name. */
+static inline struct sbt_name_slot *lookup(struct sbt_thread *t,
+					   const char *name, unsigned api,
+					   const void *ra)
+{
+	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
+
+	if (likely(s->ra == ra && s->name == name && !s->verify))
+		return s;
+	return name_miss(s, ra, name, api);
+}
+
+/* START word of region `id` at `ra`; 0 when no site can be had.  Takes
+ * the regions lock: busy gate closed. */
+static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
+{
+	struct sbt_site_slot *s = sbt_site_slot(t, id, ra);
+	uint32_t site;
+
+	if (!(site = sbt_regions_site_id(ra, id)))
+		return 0;
+	s->ra = ra, s->region = id;
+	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
+	return s->word;
+}
+
+/* Hand the thread's fast-path state to an object's inline markers. */
+static void publish(struct sbt_thread *t, struct sbt_hot **hot)
+{
+	for (int i = 0; i < SBT_HOT_SLOTS; i++) {
+		if (t->hot_slots[i] == hot)
+			break;
+		if (!t->hot_slots[i]) {
+			t->hot_slots[i] = hot;
+			break;
+		}
+	}
+	for (int i = 0; i < SBT_HOT_SLOTS; i++)
+		if (t->hot_slots[i] == hot) {
+			*hot = &t->hot;
+			return;
+		}
+}
+
+/* Give a call site's slot a way for this name, once (read-only names
+ * only; a site with more names than ways leaves the rest to the
+ * thread's name cache). */
+static void fill_site(struct sbt_csite *cs, const char *name,
+		      const struct sbt_name_slot *s)
+{
+	for (int w = 0; w < SBT_CSITE_WAYS; w++) {
+		const char *none = NULL;
+		const char *have = __atomic_load_n(&cs->way[w].tag,
+						   __ATOMIC_ACQUIRE);
+		if (have == name)
+			return;
+		if (have || !__atomic_compare_exchange_n(&cs->way[w].tag,
+		    &none, CS_FILLING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		cs->way[w].word = s->word;
+		cs->way[w].region = s->region;
+		__atomic_store_n(&cs->way[w].tag, name, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
+/* ---- the marker paths --------------------------------------------------------- */
+
+/*
+ * Each path finds its thread (ready), then its region and site in the
+ * thread's caches, and runs the inline fast path.  A cache miss takes
+ * locks, so it runs with the busy gate closed, and goes on through the
+ * general path; so does whatever the fast path refuses.
+ */
+
+static inline int start_word(struct sbt_thread *t, uint32_t word,
+			     sbt_id region, const char *tag)
+{
+	if (likely(sbt__start_fast(&t->hot, word, region, tag)))
+		return SBT_OK;
+	busy_set(t);
+	return start_slow(t, word, region, tag);
+}
+
+/* START by name, past the fast path. */
+static __attribute__((noinline)) int
+start_name(struct sbt_thread *t, const char *name, unsigned api,
+	   const void *ra, struct sbt_csite *cs)
+{
+	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
+
+	if (likely(s->ra == ra && s->name == name && !s->verify))
+		return start_word(t, s->word, s->region, name);
+	busy_set(t);
+	if (!(s = name_miss(s, ra, name, api))) {
+		busy_clear(t);
+		return SBT_EMISUSE;
+	}
+	if (cs && !s->verify)
+		fill_site(cs, name, s);
+	return start_slow(t, s->word, s->region, s->verify ? NULL : name);
+}
+
+/* STOP by name, the clock read as (t1, aux), past the fast path. */
+static __attribute__((noinline)) int
+stop_name(struct sbt_thread *t, const char *name, unsigned api,
+	  const void *ra, uint64_t t1, uint32_t aux)
+{
+	uint32_t d = t->hot.depth;
+	struct sbt_name_slot *s;
+	uint64_t c1;
+	sbt_id id;
+
+	if (likely(sbt__stop_fast(&t->hot, name, t1, aux)))
+		return SBT_OK;
+	c1 = cycles_now(t);
+	busy_set(t);
+	/* STOP(x) right after START(x) with the same read-only string: no
+	 * lookup at all. */
+	if (d && name && t->hot.stack[d - 1].tag == name) {
+		id = t->hot.stack[d - 1].region;
+	} else if ((s = lookup(t, name, api, ra))) {
+		id = s->region;
+	} else {
+		busy_clear(t);
+		return SBT_EMISUSE;
+	}
+	return stop_slow(t, id, t1, aux, c1);
+}
+
+/* Each entry point: the inline fast path on a cache hit, else the same
+ * through ready() and the general path.  The fast path needs no ready():
+ * it refuses a thread without a chunk or with its gate shut. */
+int sbt_rec_start(const char *name, unsigned api, const void *ra)
+{
+	struct sbt_thread *t = sbt_me;
+	struct sbt_name_slot *s;
+	int rc;
+
+	if (likely(t != NULL) && likely((s = sbt_name_cached(t, name, ra)) != NULL) &&
+	    likely(sbt__start_fast(&t->hot, s->word, s->region, name)))
+		return SBT_OK;
+	if (!(t = ready(&rc)))
+		return rc;
+	return start_name(t, name, api, ra, NULL);
+}
+
+/* STOP reads the clock before anything else, even before finding its
+ * thread: whatever follows is outside the recorded window. */
+int sbt_rec_stop(const char *name, unsigned api, const void *ra)
+{
+	return sbt_hot_stop(name, api, ra);
+}
+
+int sbt_rec_stop_read(const char *name, unsigned api, const void *ra,
+		      uint64_t t1, uint32_t aux)
+{
+	struct sbt_thread *t;
+	int rc;
+
+	if (!(t = ready(&rc)))
+		return rc;
+	return stop_name(t, name, api, ra, t1, aux);
+}
+
+int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
+		     struct sbt_hot **hot, const void *ra)
+{
+	struct sbt_thread *t;
+	int rc;
+
+	if (!(t = ready(&rc)))
+		return rc;
+	if (hot && *hot != &t->hot)
+		publish(t, hot);
+	return start_name(t, name, SBT_API_SBTMARK, ra, cs);
+}
+
+int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
+		    const void *ra)
+{
+	struct sbt_thread *t;
+	int rc;
+
+	if (!(t = ready(&rc)))
+		return rc;
+	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux);
+}
+
+static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
+{
+	struct sbt_thread *t;
+	uint32_t word;
+	int rc;
+
+	if (!(t = ready(&rc)))
+		return rc;
+	if (!id || id >= sbt_regions_count())
+		return SBT_EMISUSE;
+	if ((word = sbt_site_cached(t, id, ra)))
+		return start_word(t, word, id, NULL);
+	busy_set(t);
+	if (!(word = site_word(t, id, ra))) {
+		busy_clear(t);
+		return SBT_EMISUSE;
+	}
+	return start_slow(t, word, id, NULL);
+}
+
+int sbt_rec_start_id(sbt_id id, const void *ra)
+{
+	struct sbt_thread *t = sbt_me;
+	uint32_t word;
+
+	if (likely(t != NULL) && likely((word = sbt_site_cached(t, id, ra))) &&
+	    likely(sbt__start_fast(&t->hot, word, id, NULL)))
+		return SBT_OK;
+	return start_id(id, ra);
+}
+
+int sbt_rec_stop_id(sbt_id id)
+{
+	return sbt_hot_stop_id(id);
+}
+
+int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux)
+{
+	struct sbt_thread *t;
+	int rc;
+
+	if (!(t = ready(&rc)))
+		return rc;
+	uint64_t c1 = cycles_now(t);
+	busy_set(t);
+	return stop_slow(t, id, t1, aux, c1);
+}
+
+/* ---- the rest of the API (cold) ---------------------------------------------- */
+
+sbt_id sbt_rec_intern(const char *name, size_t len, unsigned api,
+		      const void *ra)
+{
+	return sbt_regions_intern(name, len, api, ra);
+}
+
+int sbt_rec_reset_id(sbt_id id)
+{
+	struct sbt_thread *t;
+	struct sbt_event *e;
+	uint32_t aux;
+	int rc;
+
+	if (!id || id >= sbt_regions_count())
+		return SBT_EMISUSE;
+	if (!(t = ready(&rc)))
+		return rc;
+	busy_set(t);
+	if ((e = room(t, 1))) {
+		e->t = sbt_read_stop(&aux);
+		e->aux = aux;
+		SBT__FENCE();
+		e->word = SBT_EV_WORD(SBT_EV_RESET, 0, id);
+		t->hot.cur++;
+	}
+	busy_clear(t);
+	return SBT_OK;
+}
+
+/* The committed events of chunk c: [first, *end). */
+static const struct sbt_event *chunk_events(const struct sbt_thread *t,
+					    const struct sbt_chunk *c,
+					    const struct sbt_event **end)
+{
+	const struct sbt_event *first = (const void *)(c + 1);
+	const struct sbt_event *last = (const void *)((const char *)c +
+						      c->size);
+	const struct sbt_event *e = first;
+
+	if (c == t->chunk)
+		last = (const void *)t->hot.cur;
+	while (e < last && e->word)
+		e++;
+	*end = e;
+	return first;
+}
+
+/* Walks the thread's own events back to the region's last RESET: totals
+ * cost nothing on the hot path, and GetRegion-style calls are rare.  A
+ * region has at most one open instance per thread, so walking backwards
+ * a STOP is always met before the START it closes. */
+int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
+{
+	struct sbt_thread *t = sbt_me;
+	uint64_t n = 0, ticks = 0, t1 = 0, hz = sbt_thread_tick_hz();
+	int have = 0;
+	const uint32_t skip = SBT_RF_PROBE | SBT_RF_CALIB;
+
+	if (!t || !id || !hz || sbt_thread_log_state() != 1)
+		return SBT_EMISUSE;
+	for (const struct sbt_chunk *c = t->chunk; c; c = sbt_thread_chunk_at(c->prev)) {
+		const struct sbt_event *first, *e;
+		first = chunk_events(t, c, &e);
+		while (e-- > first) {
+			uint32_t w = e->word, k = SBT_EV_KIND(w);
+			if (k == SBT_EV_RESET && SBT_EV_ID(w) == id)
+				goto done;
+			if ((k != SBT_EV_START && k != SBT_EV_STOP) ||
+			    (SBT_EV_FLAGS(w) & skip) ||
+			    sbt_regions_site_region(SBT_EV_ID(w)) != id)
+				continue;
+			if (k == SBT_EV_STOP) {
+				t1 = e->t, have = 1;
+			} else if (have) {
+				n++, ticks += t1 - e->t, have = 0;
+			}
+		}
+	}
+done:
+	*count = n;
+	*seconds = (double)ticks / (double)hz;
+	return SBT_OK;
+}
+
+/* The last pair in the current chunk: its STOP, the START it closes. */
+static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
+		     uint64_t *cycles)
+{
+	const struct sbt_event *first, *e, *s = NULL;
+	uint64_t c1 = 0;
+
+	if (!t->chunk)
+		return SBT_EMISUSE;
+	first = chunk_events(t, t->chunk, &e);
+	while (e-- > first && !s) {
+		uint32_t k = SBT_EV_KIND(e->word);
+		if (k == SBT_EV_CYCLES)
+			c1 = e->t;
+		else if (k == SBT_EV_STOP)
+			s = e;
+		else
+			return SBT_EMISUSE;
+	}
+	for (e = s; s && e-- > first; ) {
+		if (SBT_EV_KIND(e->word) != SBT_EV_START ||
+		    SBT_EV_ID(e->word) != SBT_EV_ID(s->word))
+			continue;
+		*ticks = s->t - e->t;
+		*cycles = c1 && SBT_EV_KIND(e[1].word) == SBT_EV_CYCLES ?
+			  c1 - e[1].t : 0;
+		return SBT_OK;
+	}
+	return SBT_EMISUSE;
+}
+
+int sbt_rec_last(uint64_t *ticks, uint64_t *cycles)
+{
+	const struct sbt_thread *t = sbt_me;
+
+	return t ? last_pair(t, ticks, cycles) : SBT_EMISUSE;
+}
+
+/* One calibration pair through the code an app's region runs: the
+ * inline markers, or the general path on a thread that counts cycles. */
+static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles)
+{
+	const uint32_t word = SBT_EV_WORD(SBT_EV_START, SBT_RF_CALIB,
+					  SBT_SITE_CALIB);
+	struct sbt_thread *t = arg;
+	uint32_t aux;
+
+	if (!cycling(t)) {
+		if (!sbt__start_fast(&t->hot, word, SBT_REGION_CALIB,
+				     calib_tag))
+			return -1;
+		uint64_t t1 = sbt_read_stop(&aux);
+		if (!sbt__stop_fast(&t->hot, calib_tag, t1, aux))
+			return -1;
+	} else {
+		busy_set(t);
+		if (start_slow(t, word, SBT_REGION_CALIB, calib_tag) != SBT_OK)
+			return -1;
+		uint64_t t1 = sbt_read_stop(&aux);
+		uint64_t c1 = cycles_now(t);
+		busy_set(t);
+		stop_slow(t, SBT_REGION_CALIB, t1, aux, c1);
+	}
+	return last_pair(t, ticks, cycles);
+}
+
+int sbt_rec_init(void)
+{
+	int rc;
+
+	return ready(&rc) ? SBT_OK : rc;
+}
+
+int sbt_rec_thread_init(void)
+{
+	if (sbt_thread_log_state() < 0) {
+		sbt_count(SBT_CNT_AFTER_CLOSE);
+		return SBT_EOFF;
+	}
+	return sbt_thread_attach() ? SBT_OK : SBT_EOFF;
+}

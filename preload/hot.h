@@ -1,0 +1,146 @@
+/*
+ * hot.h - the fast path of the recorder's own entry points.
+ *
+ * markers.c and every interposed API enter through these: a hit in the
+ * thread's cache, then the inline markers' own fast path (sbtmark.h), all
+ * inlined into the entry point, so that a function call into the recorder
+ * costs little more than the inline markers do.  Anything else goes to
+ * the general path (recorder.h's sbt_rec_*, in hot.c), which redoes the
+ * lookup and handles every case.
+ */
+#ifndef SBT_HOT_H
+#define SBT_HOT_H
+
+#include "recorder.h"
+#include "thread.h"
+
+#define SBT_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define SBT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* The thread's cache slot for name pointer `name` at `ra`. */
+static inline struct sbt_name_slot *sbt_name_slot(struct sbt_thread *t,
+						  const void *ra,
+						  const char *name)
+{
+	uintptr_t h = ((uintptr_t)ra ^ (uintptr_t)name) >> 3;
+	return &t->names[(h ^ (h >> 8)) & (SBT_CACHE_SLOTS - 1)];
+}
+
+/* The hit in the thread's name cache, or NULL. */
+static inline struct sbt_name_slot *sbt_name_cached(struct sbt_thread *t,
+						    const char *name,
+						    const void *ra)
+{
+	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
+	return s->ra == ra && s->name == name && !s->verify ? s : NULL;
+}
+
+static inline struct sbt_site_slot *sbt_site_slot(struct sbt_thread *t,
+						  sbt_id id, const void *ra)
+{
+	uintptr_t h = ((uintptr_t)ra >> 2) ^ id;
+	return &t->sites[(h ^ (h >> 6)) & (SBT_SITE_SLOTS - 1)];
+}
+
+/* START word of region `id` at `ra` if the thread knows it, else 0. */
+static inline uint32_t sbt_site_cached(struct sbt_thread *t, sbt_id id,
+				       const void *ra)
+{
+	struct sbt_site_slot *s = sbt_site_slot(t, id, ra);
+	return s->ra == ra && s->region == id ? s->word : 0;
+}
+
+/* sbt__stop_fast for a STOP by region id: the region is innermost. */
+static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
+				   uint64_t t1, uint32_t aux)
+{
+	struct sbt__ev *e;
+	struct sbt__open *o;
+	uint32_t d;
+
+	if (!sbt__enter(&t->hot))
+		return 0;
+	d = t->hot.depth;
+	e = t->hot.cur;
+	if (SBT_UNLIKELY(d == 0 || e >= t->hot.end ||
+			 t->hot.stack[d - 1].region != id ||
+			 !t->hot.stack[d - 1].ev)) {
+		sbt__leave(&t->hot);
+		return 0;
+	}
+	o = &t->hot.stack[d - 1];
+	e->t = t1;
+	e->aux = aux;
+	SBT__FENCE();                   /* the word commits the event */
+	e->word = o->word + SBT__STOP_DELTA;
+	t->hot.cur = e + 1;
+	t->hot.depth = d - 1;
+	sbt__leave(&t->hot);
+	return 1;
+}
+
+/* ---- the entry points' fast path ------------------------------------- */
+
+static inline __attribute__((always_inline)) int
+sbt_hot_start(const char *name, unsigned api, const void *ra)
+{
+	struct sbt_thread *t = sbt_me;
+	struct sbt_name_slot *s;
+
+	if (SBT_LIKELY(t != NULL) &&
+	    SBT_LIKELY((s = sbt_name_cached(t, name, ra)) != NULL) &&
+	    SBT_LIKELY(sbt__start_fast(&t->hot, s->word, s->region, name)))
+		return SBT_OK;
+	return sbt_rec_start(name, api, ra);
+}
+
+/* STOP reads the clock before anything else: whatever follows is
+ * outside the recorded window. */
+static inline __attribute__((always_inline)) int
+sbt_hot_stop(const char *name, unsigned api, const void *ra)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);
+	struct sbt_thread *t = sbt_me;
+
+	if (SBT_LIKELY(t != NULL) &&
+	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
+		return SBT_OK;
+	return sbt_rec_stop_read(name, api, ra, t1, aux);
+}
+
+static inline __attribute__((always_inline)) int
+sbt_hot_start_id(sbt_id id, const void *ra)
+{
+	struct sbt_thread *t = sbt_me;
+	uint32_t word;
+
+	if (SBT_LIKELY(t != NULL) &&
+	    SBT_LIKELY((word = sbt_site_cached(t, id, ra)) != 0) &&
+	    SBT_LIKELY(sbt__start_fast(&t->hot, word, id, NULL)))
+		return SBT_OK;
+	return sbt_rec_start_id(id, ra);
+}
+
+/* STOP of region `id`, the clock read by the caller as (t1, aux): APIs
+ * that must find the region first read the clock before doing so. */
+static inline __attribute__((always_inline)) int
+sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
+{
+	struct sbt_thread *t = sbt_me;
+
+	if (SBT_LIKELY(t != NULL) &&
+	    SBT_LIKELY(sbt_stop_fast_id(t, id, t1, aux)))
+		return SBT_OK;
+	return sbt_rec_stop_id_read(id, t1, aux);
+}
+
+static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);
+
+	return sbt_hot_stop_id_at(id, t1, aux);
+}
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * thread.h - one recording thread's state, shared by recorder.c (which
+ * makes, feeds and ends it) and hot.c (the marker paths that use it).
+ *
+ * The first member is the struct sbt_hot of markers/sbtmark.h, the part
+ * the app's inline markers touch; the rest is the recorder's own.
+ *
+ * Invariants (between markers; `hot.busy` is set while one runs):
+ *   - hot.cur <= chunk_end; [hot.cur, chunk_end) is unwritten, zeroed
+ *     space of `chunk` (all NULL before the first chunk).  hot.end <=
+ *     chunk_end, earlier when a probe is due there (the fast path stops
+ *     at hot.end; hot.cur may pass it on the general path).
+ *   - every event below hot.cur in `chunk` has its word stored, except a
+ *     START whose clock read is in progress (its t is stored after).
+ *   - hot.stack[0 .. hot.depth) are the open regions, oldest first, with
+ *     pairwise different region ids.
+ *   - hot.end is NULL when pmc >= 0 (cycle events need the recorder's
+ *     path) and after CLOSE.
+ *   - hot.end is probe_at when that is set (and no reason above holds):
+ *     the fast path stops there for the general path to probe.
+ */
+#ifndef SBT_THREAD_H
+#define SBT_THREAD_H
+
+#include "regions.h"
+#include "sbtmark.h"
+
+#define SBT_CACHE_SLOTS 256            /* name cache per thread          */
+#define SBT_SITE_SLOTS  64             /* (ra, region) cache per thread  */
+#define SBT_HOT_SLOTS   4              /* app objects holding our pointer */
+#define SBT_SLOT__MAX   4              /* per-thread API states          */
+
+/* (return address, name pointer) -> region, and its site there. */
+struct sbt_name_slot {
+	const void *ra;
+	const char *name;
+	uint32_t word;                 /* START word of the site          */
+	sbt_id   region;
+	int      verify;               /* compare name bytes every call   */
+};
+
+/* (return address, region) -> START word. */
+struct sbt_site_slot {
+	const void *ra;
+	sbt_id   region;
+	uint32_t word;
+};
+
+struct sbt_thread {
+	struct sbt_hot hot;            /* first: the inline markers' part */
+	int32_t  pmc;                  /* rdpmc index, -1: no cycles      */
+	uint32_t index;                /* sbtmark thread number           */
+	int32_t  tid;
+	uint32_t chunk_size;           /* next chunk's size               */
+	uint64_t rng;                  /* xorshift state: probe spacing   */
+	struct sbt__ev *probe_at;      /* a probe is due from here on     */
+	struct sbt_chunk *chunk;       /* current EVENTS chunk            */
+	struct sbt__ev *chunk_end;     /* its end                         */
+	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */
+	/* START events of regions open across fork, for the child's log. */
+	uint32_t nreplay;
+	struct sbt_event replay[2 * SBT_HOT_DEPTH];
+	struct sbt_hot **hot_slots[SBT_HOT_SLOTS];
+	void *api[SBT_SLOT__MAX];      /* sbt_rec_api_state() blocks      */
+	void (*api_fini[SBT_SLOT__MAX])(void *);
+	struct sbt_name_slot names[SBT_CACHE_SLOTS];
+	struct sbt_site_slot sites[SBT_SITE_SLOTS];
+} __attribute__((aligned(64)));
+
+/* The calling thread's state, NULL before its first marker. */
+extern __thread struct sbt_thread *sbt_me
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* Ready the calling thread for a marker: attach it, open the process's
+ * log when none is open yet (then *fresh is its header, for the caller to
+ * calibrate; else NULL).  NULL (nothing counted) when the recorder is
+ * inert, closed or the log could not be opened. */
+SBT_HIDDEN struct sbt_thread *sbt_thread_enter(struct sbt_file_header **fresh);
+
+/* Attach the calling thread without opening a log (NULL: inert). */
+SBT_HIDDEN struct sbt_thread *sbt_thread_attach(void);
+
+/* 1 while the log is open, -1 after CLOSE, 0 otherwise. */
+SBT_HIDDEN int sbt_thread_log_state(void);
+
+/* Make room for `n` events: a new chunk when the current one has less.
+ * Returns 0 when there is none (log full, closed, or not open). */
+SBT_HIDDEN int sbt_thread_refill(struct sbt_thread *t, uint32_t n);
+
+/* The chunk at offset `off` of the log (0: none), for walking a thread's
+ * chunks back through their `prev` links. */
+SBT_HIDDEN const struct sbt_chunk *sbt_thread_chunk_at(uint64_t off);
+
+/* Where the fast path must stop next: at the chunk's end, or at the
+ * next in-situ probe (about every probe period STARTs). */
+SBT_HIDDEN void sbt_thread_limit(struct sbt_thread *t);
+
+/* The wall clock's rate (0 before any log was opened). */
+SBT_HIDDEN uint64_t sbt_thread_tick_hz(void);
+
+/* In-situ probe period (0: none). */
+SBT_HIDDEN uint32_t sbt_thread_probe_period(void);
+
+#endif
