@@ -313,6 +313,25 @@ static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
 	}
 }
 
+/* The marker's fast path is inlined from sbtmark.h into the caller: its
+ * own frames come first in the chain and are ours, not the user's; the
+ * frame they were inlined into holds the marker's line. */
+static void drop_marker_frames(struct sbt_symaddr *a)
+{
+	int k = 0;
+
+	while (k < a->nframes - 1 && a->f[k].inlined) {
+		const char *b = strrchr(a->f[k].file, '/');
+		if (strcmp(b ? b + 1 : a->f[k].file, "sbtmark.h") != 0)
+			break;
+		k++;
+	}
+	if (k) {
+		memmove(a->f, a->f + k, (size_t)(a->nframes - k) * sizeof *a->f);
+		a->nframes -= k;
+	}
+}
+
 int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
 		       struct sbt_symaddr *out)
 {
@@ -341,6 +360,7 @@ int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
 	    !(mod = dwfl_addrmodule(dwfl, addr - 1)))
 		return -1;
 	frames_at(mod, addr - 1, out);
+	drop_marker_frames(out);
 	return out->nframes ? 0 : -1;
 }
 

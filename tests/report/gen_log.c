@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 		return 1;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, SBT_LOG_MAGIC, 8);
-	h.version = SBT_LOG_VERSION;
+	h.version = 1;                  /* version 1: SAMPLES of sbt_record */
 	h.header_size = SBT_HEADER_SIZE;
 	h.arch = SBT_ARCH_X86_64;
 	h.clocks = SBT_CLOCK_WALL;
