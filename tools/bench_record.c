@@ -29,7 +29,9 @@ int main(int argc, char **argv)
 	volatile uint64_t sink = 0;
 	uint32_t aux;
 
-	if (n <= 0 || blocks < 1 || blocks > 1000 || n < blocks) {
+	if (n > 0 && n < blocks)
+		blocks = (int)n;
+	if (n <= 0 || blocks < 1 || blocks > 1000) {
 		fprintf(stderr, "usage: bench-record [N > 0 [BLOCKS 1..1000]]\n");
 		return 2;
 	}
