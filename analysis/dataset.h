@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sbtlog.h"            /* SBT_CNT__N */
+
 /* Analyzer-side sample flags, above the log's SBT_RF_* bits. */
 enum sbt_sflag {
 	SBT_SF_PROBE    = 1u << 0,   /* in-situ noise probe (== SBT_RF_PROBE) */
@@ -78,7 +80,7 @@ struct sbt_source {
 	double   kernel_entry_ns;    /* floor for OS-noise jumps (0 = none)   */
 	uint32_t probe_period;
 	uint32_t nthreads;
-	uint64_t counters[16];       /* enum sbt_counter                      */
+	uint64_t counters[SBT_CNT__N]; /* enum sbt_counter                    */
 	char     warning[256];       /* first problem met while reading       */
 	/* module map, for symbolizing call sites */
 	struct sbt_module { uint64_t base, lo, hi; char *path; } *modules;

@@ -12,15 +12,14 @@
 #include <math.h>
 #include <string.h>
 
-static const char *api_names[SBT_API__N] = {
-	"sbtmark", "likwid", "papi-hl", "itt", "nvtx", "internal"
-};
+/* Both tables come from format/sbtlog.h, the one definition. */
+#define API_NAME(name, value, str) [value] = str,
+static const char *const api_names[SBT_API__N] = { SBT_APIS(API_NAME) };
+#undef API_NAME
 
-const char *const sbt_counter_names[SBT_CNT__N] = {
-	"stop_without_start", "start_of_open_region", "crossed_nesting",
-	"bad_name", "too_deep", "too_many_regions", "dropped",
-	"after_close", "signal_reentry", "open_at_thread_exit", "threads",
-};
+#define COUNTER_KEY(name, key, msg) key,
+const char *const sbt_counter_names[SBT_CNT__N] = { SBT_COUNTERS(COUNTER_KEY) };
+#undef COUNTER_KEY
 
 const char *sbt_api_name(unsigned api)
 {
