@@ -27,6 +27,27 @@ static inline double gen_unit(struct gen *g)
 	return ((double)(gen_u64(g) >> 11) + 0.5) * 0x1p-53;
 }
 
+/* Uniform in [0, 1). */
+static inline double gen_unif(struct gen *g)
+{
+	return (double)(gen_u64(g) >> 11) * 0x1p-53;
+}
+
+/* Standard normal (Box-Muller, one of the pair). */
+static inline double gen_norm(struct gen *g)
+{
+	double u = gen_unif(g), v = gen_unif(g);
+	return sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
+}
+
+/* What a clock of quantum q reads for a true duration d: the difference
+ * of two tick readings, the start at a random phase. */
+static inline double gen_read(struct gen *g, double d, double q)
+{
+	double ph = gen_unif(g) * q;
+	return q * (floor((ph + d) / q) - floor(ph / q));
+}
+
 static inline double gen_exp(struct gen *g, double mean)
 {
 	return -mean * log(gen_unit(g));

@@ -5,7 +5,11 @@
  * fallbacks of the metric chain, quantized modes, tiny and huge N.
  */
 #include "score.h"
-#include "gen.h"
+#include "../common/gen.h"
+#include "../common/harness.h"
+
+/* One generator per test binary, seeded by each case. */
+static struct gen G;
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +33,7 @@ static int cmp_d(const void *a, const void *b)
 /* timer noise of a serialized pair: a floor plus a short right tail */
 static double noise(void)
 {
-	return 1.5 * fabs(gen_norm());
+	return 1.5 * fabs(gen_norm(&G));
 }
 
 static void show(const char *name, const struct sbt_score *s)
@@ -51,11 +55,11 @@ static void test_two_workloads(void)
 	struct sbt_score_in in = { .quantum_ns = 1 };
 	struct sbt_score s, s2;
 
-	gen_seed(1);
+	G.s = 1;
 	for (size_t i = 0; i < n; i++)
-		x[i] = gen_read((i % 100 < 37 ? 200 : 300) + noise(), 1);
+		x[i] = gen_read(&G, (i % 100 < 37 ? 200 : 300) + noise(), 1);
 	for (size_t i = 0; i < np; i++)
-		p[i] = gen_read(noise(), 1);
+		p[i] = gen_read(&G, noise(), 1);
 	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
 	show("two workloads", &s);
 	CHECK(strcmp(s.metric_source, "in-situ") == 0, "%s", s.metric_source);
@@ -90,11 +94,11 @@ static void test_constant_quantized(double d, double w, double want_tdiff)
 	struct sbt_score_in in = { .quantum_ns = 10 };
 	struct sbt_score s;
 
-	gen_seed(2);
+	G.s = 2;
 	for (size_t i = 0; i < n; i++)
-		x[i] = gen_read(d + w * gen_unif(), 10);
+		x[i] = gen_read(&G, d + w * gen_unif(&G), 10);
 	for (size_t i = 0; i < np; i++)
-		p[i] = gen_read(w * gen_unif(), 10);
+		p[i] = gen_read(&G, w * gen_unif(&G), 10);
 	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
 	show(w < 10 ? "constant, 1 quantum" : "constant, 2 quanta", &s);
 	CHECK(s.t_diff_ns == want_tdiff, "t_diff %g", s.t_diff_ns);
@@ -122,9 +126,9 @@ static void test_unresolvable(void)
 				   .profile_label = "l1" };
 	struct sbt_score s;
 
-	gen_seed(3);
+	G.s = 3;
 	for (size_t i = 0; i < n; i++)
-		x[i] = gen_read(1.2 + 0.5 * gen_unif(), 1);
+		x[i] = gen_read(&G, 1.2 + 0.5 * gen_unif(&G), 1);
 	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
 	show("3 ADDs", &s);
 	CHECK(strcmp(s.metric_source, "profile:l1") == 0, "%s",
@@ -173,9 +177,9 @@ static void test_probe_screen(void)
 	double p[200];
 	struct sbt_noise_est e;
 
-	gen_seed(4);
+	G.s = 4;
 	for (int i = 0; i < 200; i++)
-		p[i] = gen_read(noise(), 1);
+		p[i] = gen_read(&G, noise(), 1);
 	p[17] = 5000;                      /* an interrupt */
 	p[99] = 2100;
 	CHECK(sbt_noise_model(p, 200, 1, 0, 0, 0, &e) == 0, "rc");
@@ -195,11 +199,11 @@ static void test_fallback(void)
 	double x[1000], p[10];
 	struct sbt_score s;
 
-	gen_seed(5);
+	G.s = 5;
 	for (int i = 0; i < 1000; i++)
-		x[i] = gen_read(700 + noise(), 1);
+		x[i] = gen_read(&G, 700 + noise(), 1);
 	for (int i = 0; i < 10; i++)
-		p[i] = gen_read(noise(), 1);
+		p[i] = gen_read(&G, noise(), 1);
 
 	struct sbt_score_in in = { .quantum_ns = 1, .profile_t_min_ns = 160,
 				   .profile_t_diff_ns = 3,
@@ -238,7 +242,7 @@ static void test_fallback(void)
 	CHECK(s.variation == 0, "%s", s.verdict);
 	/* a claim resting on a quantum-only t_diff says so */
 	for (int i = 0; i < 1000; i++)
-		x[i] = gen_read((i % 3 ? 700 : 760) + noise(), 1);
+		x[i] = gen_read(&G, (i % 3 ? 700 : 760) + noise(), 1);
 	CHECK(sbt_score_group(x, 1000, p, 10, &none, &s) == 0, "rc");
 	CHECK(s.variation == 1 && s.nmodes == 2, "%s", s.verdict);
 	CHECK(strstr(s.verdict, "(t_diff = quantum only)") != NULL, "%s",
@@ -265,12 +269,12 @@ static void test_quantized_modes(void)
 	struct sbt_score s;
 	static const double base[3] = { 1000, 1060, 1120 };
 
-	gen_seed(6);
+	G.s = 6;
 	for (size_t i = 0; i < n; i++)   /* 50 % / 30 % / 20 % */
-		x[i] = gen_read(base[i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2] + 2
-				+ 4 * gen_unif(), 10);
+		x[i] = gen_read(&G, base[i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2] + 2
+				+ 4 * gen_unif(&G), 10);
 	for (size_t i = 0; i < np; i++)
-		p[i] = gen_read(4 * gen_unif(), 10);
+		p[i] = gen_read(&G, 4 * gen_unif(&G), 10);
 	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
 	show("quantized, 3 modes", &s);
 	CHECK(s.t_diff_ns == 20, "%g", s.t_diff_ns);
@@ -299,9 +303,9 @@ static void test_guessed_quantum(void)
 				   .profile_label = "l2" };
 	struct sbt_score s;
 
-	gen_seed(10);
+	G.s = 10;
 	for (size_t i = 0; i < n; i++)
-		x[i] = gen_read(300 + 40 * gen_unif(), 10);
+		x[i] = gen_read(&G, 300 + 40 * gen_unif(&G), 10);
 	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
 	show("guessed quantum", &s);
 	CHECK(s.quantum_guessed && s.quantum_ns == 10 && s.t_diff_ns == 10,
@@ -321,9 +325,9 @@ static void test_skewed_single(void)
 				   .profile_label = "l2" };
 	struct sbt_score s;
 
-	gen_seed(7);
+	G.s = 7;
 	for (size_t i = 0; i < n; i++)
-		x[i] = gen_read(500 * exp(0.2 * gen_norm()), 1);
+		x[i] = gen_read(&G, 500 * exp(0.2 * gen_norm(&G)), 1);
 	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
 	show("log-normal", &s);
 	CHECK(s.nmodes == 1, "nmodes %d", s.nmodes);
@@ -343,9 +347,9 @@ static void test_rare_mode(void)
 				   .profile_label = "l1" };
 	struct sbt_score s;
 
-	gen_seed(8);
+	G.s = 8;
 	for (size_t i = 0; i < n; i++)
-		x[i] = gen_read((i % 200 == 0 ? 900 : 300) + noise(), 1);
+		x[i] = gen_read(&G, (i % 200 == 0 ? 900 : 300) + noise(), 1);
 	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
 	show("rare mode 0.5 %", &s);
 	CHECK(s.nmodes == 1 && s.assigned > 0.99 && s.assigned < 1, "%d %g",
@@ -392,11 +396,11 @@ static void test_huge(void)
 	struct sbt_score_in in = { .quantum_ns = 0.4 };
 	struct sbt_score s;
 
-	gen_seed(9);
+	G.s = 9;
 	for (size_t i = 0; i < n; i++)
-		x[i] = gen_read((i % 4 == 0 ? 2500 : 2000) + 5 * noise(), 0.4);
+		x[i] = gen_read(&G, (i % 4 == 0 ? 2500 : 2000) + 5 * noise(), 0.4);
 	for (size_t i = 0; i < np; i++)
-		p[i] = gen_read(5 * noise(), 0.4);
+		p[i] = gen_read(&G, 5 * noise(), 0.4);
 	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
 	show("10^7 samples", &s);
 	CHECK(s.nmodes == 2 && fabs(s.modes[0].share - 0.75) < 0.01, "%d %g",
@@ -412,9 +416,9 @@ static void test_stray_probe(void)
 	double p[300];
 	struct sbt_noise_est a, b;
 
-	gen_seed(21);
+	G.s = 21;
 	for (int i = 0; i < 300; i++)
-		p[i] = gen_read(22 + 3 * gen_unif(), 10);
+		p[i] = gen_read(&G, 22 + 3 * gen_unif(&G), 10);
 	CHECK(sbt_noise_model(p, 300, 10, 0, 0, 0, &a) == 0, "rc");
 	p[150] = 100;
 	CHECK(sbt_noise_model(p, 300, 10, 0, 0, 0, &b) == 0, "rc");
@@ -431,7 +435,7 @@ static void test_stray_probe(void)
 	struct sbt_score sc;
 	struct sbt_score_in in = { .quantum_ns = 10 };
 	for (int i = 0; i < 10000; i++)
-		x[i] = gen_read(300 + 3 * gen_norm(), 10);
+		x[i] = gen_read(&G, 300 + 3 * gen_norm(&G), 10);
 	CHECK(sbt_score_group(x, 10000, p, 300, &in, &sc) == 0, "rc");
 	CHECK(sc.shift_resolution_ns < 1 && sc.t_diff_ns >= 10, "%g %g",
 	      sc.shift_resolution_ns, sc.t_diff_ns);
@@ -458,9 +462,5 @@ int main(void)
 	test_rare_mode();
 	test_tiny_n();
 	test_huge();
-	if (fails)
-		printf("%d checks failed\n", fails);
-	else
-		printf("all checks passed\n");
-	return fails != 0;
+	return h_done();
 }
