@@ -232,3 +232,24 @@ int sbt_cycles_open(void)
 	}
 	return idx;
 }
+
+/* The first "model name" (x86) or "CPU part" (Armv8) line. */
+void sbt_cpu_model(char *out, size_t n)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *c = strchr(line, ':');
+		if (c && (!strncmp(line, "model name", 10) ||
+			  !strncmp(line, "CPU part", 8))) {
+			c += 1 + (c[1] == ' ');
+			c[strcspn(c, "\n")] = 0;
+			snprintf(out, n, "%s", c);
+			break;
+		}
+	}
+	fclose(f);
+}

@@ -4,11 +4,12 @@
  * The hot-path clock reads are the inline primitives in markers/sbtmark.h;
  * this module answers the questions asked once per process or thread:
  * how fast does the wall clock tick, how coarse is it, is there a usable
- * core-cycle counter.
+ * core-cycle counter, and what CPU is this.
  */
 #ifndef SBT_CLOCK_H
 #define SBT_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct sbt_clockinfo {
@@ -25,5 +26,9 @@ void sbt_clock_setup(struct sbt_clockinfo *ci, int want_cycles);
 /* Per-thread cycle counter.  Returns the counter index for
  * sbt_cycles_read(), or -1 when this thread has none. */
 int sbt_cycles_open(void);
+
+/* The CPU's name: the first "model name" (x86) or "CPU part" (Armv8)
+ * line of /proc/cpuinfo; out is left as it was when there is none. */
+void sbt_cpu_model(char *out, size_t n);
 
 #endif

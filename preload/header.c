@@ -15,27 +15,6 @@
 #define CALIB_PAIRS   1000
 #define KERNEL_TRIES  200
 
-/* The first "model name" (x86) or "CPU part" (Armv8) line. */
-static void cpu_model(char *out, size_t n)
-{
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f)) {
-		char *c = strchr(line, ':');
-		if (c && (!strncmp(line, "model name", 10) ||
-			  !strncmp(line, "CPU part", 8))) {
-			c += 1 + (c[1] == ' ');
-			c[strcspn(c, "\n")] = 0;
-			snprintf(out, n, "%s", c);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 void sbt_header_fill(struct sbt_file_header *h,
 		     const struct sbt_clockinfo *clk, uint32_t probe_period,
 		     int forked)
@@ -71,7 +50,7 @@ void sbt_header_fill(struct sbt_file_header *h,
 	h->probe_period = probe_period;
 	if (uname(&u) == 0)
 		snprintf(h->host, sizeof h->host, "%.63s", u.nodename);
-	cpu_model(h->cpu_model, sizeof h->cpu_model);
+	sbt_cpu_model(h->cpu_model, sizeof h->cpu_model);
 	sbt_self_exe(h->exe, sizeof h->exe);
 }
 

@@ -255,26 +255,6 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 
 /* ---- machine facts ------------------------------------------------------ */
 
-static void cpu_model(char *out, size_t len)
-{
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	snprintf(out, len, "unknown");
-	while (f && fgets(line, sizeof line, f)) {
-		char *c = strchr(line, ':');
-		if (c && (!strncmp(line, "model name", 10) ||
-			  !strncmp(line, "Model", 5))) {
-			c += 1 + (c[1] == ' ');
-			c[strcspn(c, "\n")] = '\0';
-			snprintf(out, len, "%s", c);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 static void host_word(char *out, size_t len)
 {
 	if (gethostname(out, len) != 0)
@@ -664,7 +644,8 @@ int main(int argc, char **argv)
 	double nsadd = measure_ns_per_add(&ch, &ms[SBT_M_BARE]);
 
 	host_word(pf.host, sizeof pf.host);
-	cpu_model(pf.cpu, sizeof pf.cpu);
+	snprintf(pf.cpu, sizeof pf.cpu, "unknown");
+	sbt_cpu_model(pf.cpu, sizeof pf.cpu);
 #if defined(__x86_64__)
 	strcpy(pf.arch, "x86_64");
 #else
