@@ -158,10 +158,14 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	}
 	g->nfindings = f;
 	g->score.variation = f > 0;     /* the alarm: something was found */
+	/* a handful of samples left out is not worth a clause (JSON has
+	 * machine_samples): 0.1 % of them, or a change the machine made */
+	int shared = g->machine_changes ||
+		     (double)g->machine_n >= 1e-3 * (double)g->count;
 	if (f == 0)
-		put(&o, g->machine_changes || g->machine_n ?
-		    "no variation of its own" : "no variation found");
-	if (g->machine_changes || g->machine_n)
+		put(&o, shared ? "no variation of its own" :
+		    "no variation found");
+	if (shared)
 		machine(&o, g);
 	if (p->warmup_n || p->ntransients) {
 		struct sbt_phases q = *p;
