@@ -83,7 +83,12 @@ struct sbt_source {
 	uint64_t counters[SBT_CNT__N]; /* enum sbt_counter                    */
 	char     warning[256];       /* first problem met while reading       */
 	/* module map, for symbolizing call sites */
-	struct sbt_module { uint64_t base, lo, hi; char *path; } *modules;
+	struct sbt_module {
+		uint64_t base, lo, hi;
+		char *path;
+		uint32_t build_id_len;       /* 0: none recorded          */
+		uint8_t build_id[SBT_BUILDID_MAX];
+	} *modules;
 	size_t   nmodules;
 };
 

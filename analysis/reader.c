@@ -272,6 +272,7 @@ static void meta_module(struct ctx *c, const char *p, uint32_t len)
 	s->modules = n;
 	struct sbt_module *m = &s->modules[s->nmodules];
 	m->base = mm.base, m->lo = mm.lo, m->hi = mm.hi;
+	m->build_id_len = 0;
 	if ((m->path = malloc(len - sizeof mm + 1))) {
 		memcpy(m->path, p + sizeof mm, len - sizeof mm);
 		m->path[len - sizeof mm] = 0;
@@ -329,6 +330,26 @@ static void meta_site2(struct ctx *c, const char *p, uint32_t len)
 		(void)map_set(&c->siteregion, ms.id, ms.region);
 }
 
+/* The build-id of the module described just before (same lo). */
+static void meta_buildid(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_buildid mb;
+	struct sbt_source *s = c->src;
+
+	if (len < sizeof mb)
+		return;
+	memcpy(&mb, p, sizeof mb);
+	if (mb.len == 0 || mb.len > SBT_BUILDID_MAX ||
+	    mb.len > len - sizeof mb)
+		return;
+	for (size_t i = s->nmodules; i-- > 0; )
+		if (s->modules[i].lo == mb.lo) {
+			memcpy(s->modules[i].build_id, p + sizeof mb, mb.len);
+			s->modules[i].build_id_len = mb.len;
+			return;
+		}
+}
+
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 {
 	uint64_t pos = 0;
@@ -350,6 +371,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 		switch (m.type) {
 		case SBT_META_REGION: meta_region(c, c->buf, m.len); break;
 		case SBT_META_MODULE: meta_module(c, c->buf, m.len); break;
+		case SBT_META_BUILDID: meta_buildid(c, c->buf, m.len); break;
 		case SBT_META_SITE:
 			if (c->h.version == 1)
 				meta_site(c, c->buf, m.len);

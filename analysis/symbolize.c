@@ -84,6 +84,14 @@ static uint64_t run_start_ns(const struct sbt_source *src)
 	return h.start_unix_ns;
 }
 
+/* The first 8 bytes of a build-id in hex, for notes. */
+static void hex8(char *out, const unsigned char *id, uint32_t len)
+{
+	for (uint32_t i = 0; i < len && i < 8; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * (len < 8 ? len : 8)] = 0;
+}
+
 /* Is the file behind `mod` the one the run loaded?  Sets mi. */
 static void check_module(Dwfl_Module *mod, const struct sbt_module *m,
 			 uint64_t start_ns, struct modinfo *mi)
@@ -106,6 +114,25 @@ static void check_module(Dwfl_Module *mod, const struct sbt_module *m,
 		if (ph.p_vaddr < lo) lo = ph.p_vaddr;
 		if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
 	}
+	/* The build-id decides when the log has one; size and time are
+	 * only guesses for modules without. */
+	const unsigned char *bits;
+	GElf_Addr idaddr;
+	int n = m->build_id_len ? dwfl_module_build_id(mod, &bits, &idaddr) : 0;
+	if (m->build_id_len && (n != (int)m->build_id_len ||
+				memcmp(bits, m->build_id, (size_t)n) != 0)) {
+		char was[2 * 8 + 1], now[2 * 8 + 1] = "none";
+		hex8(was, m->build_id, m->build_id_len);
+		if (n > 0)
+			hex8(now, bits, (uint32_t)n);
+		mi->state = SBT_MOD_CHANGED;
+		snprintf(mi->note, sizeof mi->note, "was rebuilt after the run "
+			 "(build-id %s..., the run's %s...): lines may be wrong",
+			 now, was);
+		return;
+	}
+	if (m->build_id_len)
+		goto debug;
 	if (m->hi > m->lo && (lo != m->lo - m->base || hi != m->hi - m->base)) {
 		mi->state = SBT_MOD_CHANGED;
 		snprintf(mi->note, sizeof mi->note, "was rebuilt after the run "
@@ -122,6 +149,7 @@ static void check_module(Dwfl_Module *mod, const struct sbt_module *m,
 			 "run: lines may be wrong");
 		return;
 	}
+debug:;
 	Dwarf_Addr b;
 	if (!dwfl_module_getdwarf(mod, &b)) {
 		mi->state = SBT_MOD_NODEBUG;

@@ -234,6 +234,10 @@ enum sbt_meta_type {
 	 * sbt_meta_site2, then `depth` uint64_t frames, frame 0 the call
 	 * site (the return address of the marker call). */
 	SBT_META_SITE2  = 4,
+	/* Any version (older readers skip it).  Payload: struct
+	 * sbt_meta_buildid, then `len` bytes: the GNU build-id of the module
+	 * whose MODULE entry has the same `lo`. */
+	SBT_META_BUILDID = 5,
 };
 
 /* Which API a region came in through: X(name, value, report name). */
@@ -260,6 +264,14 @@ struct sbt_meta_module {
 	uint64_t base;                /* load bias (dlpi_addr)                */
 	uint64_t lo, hi;              /* lowest / highest mapped address      */
 };
+
+struct sbt_meta_buildid {
+	uint64_t lo;                  /* the module's lowest address          */
+	uint32_t len;                 /* bytes of build-id that follow        */
+	uint32_t reserved;
+};
+
+#define SBT_BUILDID_MAX 64
 
 struct sbt_meta_site {
 	uint32_t region;

@@ -192,6 +192,35 @@ static void meta_region(sbt_id id)
 	meta_put(SBT_META_REGION, &mr, sizeof mr, r->name, r->len);
 }
 
+/* The GNU build-id among the module's mapped notes: its length, 0 when
+ * it has none.  The notes are part of a loaded segment, so this only
+ * reads memory the loader mapped. */
+static uint32_t build_id(const struct dl_phdr_info *info, const void **id)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		const char *end = p + ph->p_memsz;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const void *)p;
+			const char *name = p + sizeof *n;
+			const char *desc = name + ((n->n_namesz + 3) & ~3u);
+			if (desc + n->n_descsz > end)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(name, "GNU", 4) && n->n_descsz > 0 &&
+			    n->n_descsz <= SBT_BUILDID_MAX) {
+				*id = desc;
+				return n->n_descsz;
+			}
+			p = desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
 static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct sbt_meta_module mm = { .base = info->dlpi_addr,
@@ -228,6 +257,10 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
 		path = exe;
 	}
 	meta_put(SBT_META_MODULE, &mm, sizeof mm, path, (uint32_t)strlen(path));
+	const void *id;
+	struct sbt_meta_buildid mb = { .lo = mm.lo };
+	if ((mb.len = build_id(info, &id)))
+		meta_put(SBT_META_BUILDID, &mb, sizeof mb, id, mb.len);
 	return 0;
 }
 

@@ -145,6 +145,21 @@ def case_rebuilt(d, src, cc):
     p = sh([os.environ['SBT_ANALYZE'], log], d)
     if 'rebuilt after the run' not in p.stdout:
         fail('text report does not say the binary was rebuilt:\n' + p.stdout)
+    # rebuilt to the same size and given back the run's mtime: only the
+    # build-id the log recorded can tell
+    sh(base[:1] + ['-DSBT_SAME_SIZE_CHANGE=1'] + base[1:], d)
+    doc = analyze(log)
+    notes = ' '.join(doc['callsite_notes'])
+    if 'build-id' not in notes:
+        fail('same-size rebuild not detected by build-id: %r' % notes)
+    # and the very binary that ran: no note, whatever its mtime says
+    sh(base, d)
+    os.utime(os.path.join(d, 'pie'))
+    log = run(['./pie'], d)
+    os.utime(os.path.join(d, 'pie'))     # touched after the run
+    doc = analyze(log)
+    if doc['callsite_notes']:
+        fail('same binary, touched: notes %r' % doc['callsite_notes'])
 
 
 def case_lambda(d, src, cxx):
