@@ -17,27 +17,27 @@
  * region called once a millisecond 20 ms).
  *
  * Moments.  A machine that changes speed every few hundred microseconds
- * gives more changes than phases are reported (SBT_PHASE_MAX); so each
+ * gives more changes than phases are reported (SBT_PHASE_MAX), so each
  * sample is also judged by its neighbours: the median relative time
  * (time / its group's median) of the SBT_MACHINE_NEAR nearest samples of
- * OTHER regions of its thread that are steady witnesses (half of their
- * samples within twice their smallest finding: a bimodal region's median
- * sits on either mode, and says nothing of the machine).  When that is off by more than twice their
- * smallest finding, the machine was shifted at that moment, and if the
- * sample itself is off the same way by its own smallest finding, it is
- * marked too.  Both must move: a neighbour's own bimodality (a median of
- * 9 of a 50/50 mixture lands on either mode) does not mark a constant
- * region, nor does a constant neighbour mark a region's own slow mode.
- * A region alone in its thread is never marked: one region cannot tell.
+ * OTHER regions of its thread that are steady witnesses (p25..p75 within
+ * twice their smallest finding: a bimodal region's median sits on either
+ * mode and says nothing of the machine).  When that median is off by more
+ * than twice their smallest finding, the machine was shifted at that
+ * moment; if the sample itself is off the same way by half its own, it
+ * is marked.  Both must move: a constant neighbour does not mark a
+ * region's own slow mode.  A region alone in its thread is never marked:
+ * one region cannot tell.
  *
  * Then each group separates what followed the machine from its own.  A
  * machine change away from a level, then only machine changes until one
- * back to that level, brackets a shifted period (an excursion of the
- * machine; a change the machine makes and keeps is named, not cut out,
- * and is not the region's step either) (SBT_PH_MACHINE); its samples are marked SBT_SF_MACHINE
- * and left out of the group's own scoring, as warm-ups and excursions
- * are, and its steps and excursions are named again without them; so
- * are its probes taken in those moments (mark_probes).
+ * back to that level, brackets a shifted period (SBT_PH_MACHINE): an
+ * excursion of the machine.  A change the machine makes and keeps is
+ * named, not cut out, and is not the region's step either.  The samples
+ * of shifted periods and moments are marked SBT_SF_MACHINE and left out
+ * of the group's own scoring, as warm-ups and excursions are; so are its
+ * probes taken then (mark_probes); and its steps and excursions are named
+ * again without them.
  */
 #include "analyze.h"
 #include "sort.h"
