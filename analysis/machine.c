@@ -24,7 +24,7 @@
  * twice their smallest finding: a bimodal region's median sits on either
  * mode and says nothing of the machine).  When that median is off by more
  * than twice their smallest finding, the machine was shifted at that
- * moment; if the sample itself is off the same way by half its own, it
+ * moment; if the sample itself is off the same way by its own, it
  * is marked.  Both must move: a constant neighbour does not mark a
  * region's own slow mode.  A region alone in its thread is never marked:
  * one region cannot tell.
