@@ -20,7 +20,18 @@ const char *const sbt_counter_names[SBT_CNT__N] = {
 	"stop_without_start", "start_of_open_region", "crossed_nesting",
 	"bad_name", "too_deep", "too_many_regions", "dropped",
 	"after_close", "signal_reentry", "open_at_thread_exit", "threads",
+	"os_events_missed",
 };
+
+const char *sbt_os_state_name(uint32_t state)
+{
+	switch (state) {
+	case SBT_OS_ON:          return "recorded";
+	case SBT_OS_OFF:         return "off";
+	case SBT_OS_UNAVAILABLE: return "unavailable";
+	default:                 return "not recorded";
+	}
+}
 
 const char *sbt_api_name(unsigned api)
 {

@@ -169,6 +169,10 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		sbt_phase_line(&q, line, sizeof line);
 		put(&o, "; %s", line);
 	}
+	if (g->os.left_out)
+		put(&o, "; %zu sample%s the OS preempted left out (the "
+		    "kernel's record)", g->os.left_out,
+		    g->os.left_out == 1 ? "" : "s");
 	put(&o, ". ");
 	precision(&o, s);
 }
