@@ -88,7 +88,7 @@ struct sbt_source {
 	char     warning[256];       /* first problem met while reading       */
 	uint32_t os_state;           /* enum sbt_os_state (format/sbtlog.h)   */
 	char     os_note[64];        /* why unavailable or off                */
-	uint64_t os_lost;            /* events the kernel lost (ring full)    */
+	uint64_t os_lost;            /* events the kernel lost, at least      */
 	/* module map, for symbolizing call sites */
 	struct sbt_module { uint64_t base, lo, hi; char *path; } *modules;
 	size_t   nmodules;

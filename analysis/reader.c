@@ -364,8 +364,8 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 		memcpy(&e, p + sizeof mo + i * sizeof e, sizeof e);
 		if (e.kind < SBT_OS_SWITCH_OUT || e.kind > SBT_OS_LOST)
 			continue;       /* newer kinds */
-		if (e.kind == SBT_OS_LOST)
-			c->src->os_lost += e.count;
+		if (e.kind == SBT_OS_LOST)    /* 0: at least one */
+			c->src->os_lost += e.count ? e.count : 1;
 		c->os[c->nos++] = (struct sbt_os_rec){
 			.t_ns = e.t >= c->h.start_ticks ?
 				(double)(e.t - c->h.start_ticks) * tns : 0,

@@ -46,7 +46,8 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 			fprintf(f, "#   OS events: unavailable (%s)\n",
 				s->os_note);
 		else if (s->os_state == SBT_OS_ON && s->os_lost)
-			fprintf(f, "#   OS events: %llu lost (ring full)\n",
+			fprintf(f, "#   OS events: at least %llu lost (ring full): "
+				"counts may be low\n",
 				(unsigned long long)s->os_lost);
 		if (s->warning[0])
 			fprintf(f, "#   warning: %s\n", s->warning);

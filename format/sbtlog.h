@@ -309,7 +309,8 @@ struct sbt_os_event {
 	uint64_t t;
 	uint16_t kind;                /* enum sbt_os_kind                     */
 	uint16_t cpu;                 /* cpu the kernel reported              */
-	uint32_t count;               /* LOST: events lost, else 1            */
+	uint32_t count;               /* LOST: events lost (0: some, the ring
+					 was full when drained), else 1    */
 };
 
 enum sbt_os_kind {

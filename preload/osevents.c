@@ -25,6 +25,7 @@
 
 #include <linux/perf_event.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,8 @@
 
 #define OS_CHUNK_MIN  4096u            /* a short thread's few events  */
 #define OS_CHUNK_MAX  (256u << 10)
+#define FULL_MARGIN   128u             /* free bytes below which the ring
+					  may have refused a record      */
 
 enum { EV_SWITCH, EV_FAULT, EV_MIGRATE, EV__N };
 
@@ -161,7 +164,7 @@ struct sbt_os *sbt_os_open(void)
 	    atomic_load(&os.state) == SBT_OS_UNAVAILABLE)
 		return NULL;
 	if (!os.pages) {
-		long n = sbt_env_long("SBT_OS_PAGES", 8, 1, 1024);
+		long n = sbt_env_long("SBT_OS_PAGES", 16, 1, 1024);
 		while (n & (n - 1))
 			n &= n - 1;    /* the kernel wants a power of two */
 		os.pages = (uint32_t)n;
@@ -207,7 +210,9 @@ struct sbt_os *sbt_os_open(void)
 	os_decide(SBT_OS_ON, "", 0);
 	return o;
 fail:
-	sbt_count(SBT_CNT_OS_MISSED);
+	/* Refused for all: the header says so.  Else this thread alone. */
+	if (atomic_load(&os.state) != SBT_OS_UNAVAILABLE)
+		sbt_count(SBT_CNT_OS_MISSED);
 	os_free(o);
 	return NULL;
 }
@@ -281,7 +286,9 @@ static int run_room(struct sbt_os *o, struct run *r)
 	r->hd = (struct sbt_meta_os *)(r->m + 1);
 	*r->hd = (struct sbt_meta_os){ r->thread, r->tid, o->seq, 0 };
 	r->ev = (struct sbt_os_event *)(r->hd + 1);
-	r->end = (struct sbt_os_event *)((char *)o->chunk + o->chunk->size);
+	/* whole events only: the run need not end on a 16-byte boundary */
+	r->end = r->ev + ((char *)o->chunk + o->chunk->size -
+			  (char *)r->ev) / (ptrdiff_t)sizeof *r->ev;
 	return 1;
 }
 
@@ -310,11 +317,16 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	struct run r = { .lf = lf, .thread = thread, .tid = tid };
 	uint64_t head, tail;
 	struct anchor now;
+	int full;
 
 	if (!o || !lf)
 		return;
 	head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);
 	now = anchor_now();            /* after head: every record is older */
+	/* A full ring drops what comes next, and says so only with the
+	 * next record it takes: none may come (thread exit).  Say it here,
+	 * count unknown (0), at the end of this drain's events. */
+	full = o->size - (head - o->tail) < FULL_MARGIN;
 	for (tail = o->tail; tail + sizeof(struct perf_event_header) <= head;) {
 		union {
 			struct perf_event_header h;
@@ -363,6 +375,8 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 			    (uint32_t)lost);
 		}
 	}
+	if (full)
+		put(o, &r, SBT_OS_LOST, now.ticks, SBT_CPU_UNKNOWN, 0);
 	run_close(o, &r);
 	o->tail = tail;
 	__atomic_store_n(&o->page->data_tail, tail, __ATOMIC_RELEASE);

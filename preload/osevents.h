@@ -10,7 +10,7 @@
  * and at exit.  Nothing here runs between a START and its STOP.
  *
  * SBT_OS_EVENTS=0 turns it off; SBT_OS_PAGES sets the ring's data pages
- * (a power of two, default 8).  Where perf_event_open is refused the log
+ * (a power of two, default 16).  Where perf_event_open is refused the log
  * header says why and every other part of the recording goes on.
  */
 #ifndef SBT_OSEVENTS_H

@@ -76,6 +76,8 @@ int main(int argc, char **argv)
 		static volatile char still[1 << 12];
 		if (p == MAP_FAILED)
 			return 1;
+		/* a huge page would take one fault for 512 touches */
+		madvise(p, (size_t)(n * pg), MADV_NOHUGEPAGE);
 		still[0] = 1;
 		for (long i = 0; i < n; i++) {
 			SBT_MARKER_START("touch");
