@@ -196,12 +196,12 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 }
 
 /* One sample into its group's OS tally; `kept`: by the OS filter. */
-static void os_count(struct sbt_group_os *t, const struct sbt_sample *s,
-		     int kept, int os_on)
+static void os_count(struct sbt_group_os *t, const struct sbt_source *src,
+		     const struct sbt_sample *s, int kept, int os_on)
 {
 	int hit = s->switches || s->faults;
 
-	if (!(s->flags & SBT_SF_OS))
+	if (src->os_state != SBT_OS_ON)
 		return;
 	t->covered++;
 	t->interrupted += hit;
@@ -273,6 +273,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	g->quantum_ns = q;
 	g->cut = NAN;
 	memset(keep, 1, n);
+	double max_share = 0;            /* 0: no bound */
 	if ((o->filters & SBT_F_OS) && n > 0) {
 		struct sbt_os_opts oo = {
 			.method = o->os_method, .seed = o->seed, .quantum = q,
@@ -291,25 +292,35 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		oo.max_share = sbt_os_max_share(sbt_quantile(w->t, n, 0.5),
 						oo.floor > 0 ? oo.floor :
 						SBT_OS_FLOOR_DEFAULT, n);
+		max_share = oo.max_share;
 		if (sbt_filter_os(v, cycles ? y : NULL, n, &oo, keep,
 				  w->score, &r) == 0)
 			g->cut = r.cut;
 	}
 	/* Write back flags and scores, compact the kept values.  With the
 	 * OS filter on, a sample the kernel saw preempted is left out
-	 * whatever the isolation forest said: that is no guess. */
-	size_t j = 0, k = 0, ny = 0;
+	 * whatever the isolation forest said: that is no guess.  Unless
+	 * more were preempted than the OS can hit (the bound the filter
+	 * uses): then the region gives its cpu away itself (sched_yield
+	 * while waiting, as MPI progress loops do), and that is its time. */
+	size_t j = 0, k = 0, ny = 0, npre = 0;
 	int os_on = (o->filters & SBT_F_OS) != 0;
+	for (size_t i = 0; i < g->n; i++)
+		npre += (ds->s[idx[i]].flags & (SBT_SF_PROBE |
+			 SBT_SF_PREEMPTED)) == SBT_SF_PREEMPTED;
+	int leave_out = os_on && (max_share <= 0 ||
+				  (double)npre <= max_share * (double)n);
 	memset(&g->os, 0, sizeof g->os);
 	g->os.kept_excess_ns = NAN;
+	g->os.preempted_own = os_on && !leave_out && npre;
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->flags & SBT_SF_PROBE)
 			continue;
 		if (os_on && n > 0)
 			s->score = w->score[j];
-		os_count(&g->os, s, keep[j], os_on);
-		if (os_on && (s->flags & SBT_SF_PREEMPTED)) {
+		os_count(&g->os, &ds->sources[s->source], s, keep[j], os_on);
+		if (leave_out && (s->flags & SBT_SF_PREEMPTED)) {
 			g->os.left_out++;
 			g->os.preempted_kept += keep[j];
 			keep[j] = 0;

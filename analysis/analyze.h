@@ -44,6 +44,7 @@ struct sbt_group_os {
 	size_t left_out;              /* preempted, so left out (with
 					 the OS filter on)              */
 	size_t preempted_kept;        /* ... of which the filter kept   */
+	int    preempted_own;         /* too many to be the OS's: kept  */
 	/* filter agreement (with the OS filter on) */
 	size_t cut;                   /* samples the filter cut         */
 	size_t cut_interrupted;       /* ... that the kernel interrupted*/

@@ -22,10 +22,10 @@ enum sbt_sflag {
 	SBT_SF_BEFORE_RESET = 1u << 10, /* discarded by a later RESET        */
 	SBT_SF_TRANSIENT = 1u << 11, /* in a warm-up or a short excursion     */
 	SBT_SF_MACHINE  = 1u << 12,  /* in a machine-wide shift (machine.c)   */
-	/* The kernel's record of the thread (osevents.c): */
-	SBT_SF_OS       = 1u << 13,  /* covers this sample: counts are real   */
-	SBT_SF_PREEMPTED = 1u << 14, /* preempted at least once               */
-	SBT_SF_OS_LOST  = 1u << 15,  /* events lost nearby: counts may be low */
+	/* The kernel's record of the thread (osevents.c), in logs whose
+	 * source has os_state SBT_OS_ON: */
+	SBT_SF_PREEMPTED = 1u << 13, /* preempted at least once               */
+	SBT_SF_OS_LOST  = 1u << 14,  /* events lost nearby: counts may be low */
 };
 
 /* One timed region instance.  56 bytes. */
@@ -41,8 +41,8 @@ struct sbt_sample {
 	float    score;              /* isolation-forest score; 0 = unscored  */
 	uint32_t site;               /* index into dataset.sites, or
 	                                SBT_SITE_NONE                         */
-	uint16_t switches;           /* times it left its cpu (SBT_SF_OS)     */
-	uint16_t faults;             /* page faults in it (SBT_SF_OS)         */
+	uint16_t switches;           /* times it left its cpu (os_state ON)   */
+	uint16_t faults;             /* page faults in it (os_state ON)       */
 };
 
 #define SBT_SITE_NONE UINT32_MAX

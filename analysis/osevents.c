@@ -50,13 +50,13 @@ static uint16_t sat_inc(uint16_t v)
 void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		 struct sbt_os_rec *rec, size_t n)
 {
-	qsort(rec, n, sizeof *rec, cmp_rec);
+	if (n)
+		qsort(rec, n, sizeof *rec, cmp_rec);
 	for (size_t i = first; i < last; i++) {
 		struct sbt_sample *s = &ds->s[i];
 		double t1 = s->t_ns + s->ns;
 
 		s->switches = s->faults = 0;
-		s->flags |= SBT_SF_OS;
 		for (size_t k = lower(rec, n, s->thread, s->t_ns);
 		     k < n && rec[k].thread == s->thread; k++) {
 			const struct sbt_os_rec *r = &rec[k];

@@ -15,10 +15,10 @@ struct sbt_os_rec {
 	uint32_t count;              /* LOST: events lost                     */
 };
 
-/* Set switches, faults and the SBT_SF_OS* flags of samples [first, last)
- * of ds (one source's) from its events rec[0 .. n), which this sorts.
- * Samples of threads with no events get zero counts and SBT_SF_OS all the
- * same: the kernel watched every thread of a log whose header says so. */
+/* Set switches, faults, SBT_SF_PREEMPTED and SBT_SF_OS_LOST of samples
+ * [first, last) of ds (one source's) from its events rec[0 .. n), which
+ * this sorts.  Samples of threads with no events keep zero counts: the
+ * kernel watched every thread of a log whose header says so. */
 void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		 struct sbt_os_rec *rec, size_t n);
 

@@ -7,6 +7,7 @@
  * contain every separator one could pick).
  */
 #include "report_util.h"
+#include "../format/sbtlog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,7 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 				      SBT_SF_PROBE)),
 			s->site == SBT_SITE_NONE ? -1L : (long)s->site);
 		/* -1: the kernel did not watch this sample's thread */
-		if (s->flags & SBT_SF_OS)
+		if (src->os_state == SBT_OS_ON)
 			fprintf(f, "%u,%d,%u\n", s->switches,
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else

@@ -151,9 +151,10 @@ static void json_os(FILE *f, const struct sbt_group *g, int filter_on)
 	}
 	fprintf(f, "{\"samples\": %zu, \"interrupted\": %zu, \"preempted\": "
 		"%zu, \"switches\": %zu, \"faults\": %zu, \"lost\": %zu, "
-		"\"left_out\": %zu, \"filter_agreement\": ", t->covered,
-		t->interrupted, t->preempted, t->switches, t->faults, t->lost,
-		t->left_out);
+		"\"left_out\": %zu, \"preempted_own\": %s, "
+		"\"filter_agreement\": ", t->covered, t->interrupted,
+		t->preempted, t->switches, t->faults, t->lost, t->left_out,
+		t->preempted_own ? "true" : "false");
 	if (!filter_on) {
 		fputs("null}", f);
 		return;
