@@ -300,16 +300,16 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	/* Write back flags and scores, compact the kept values.  With the
 	 * OS filter on, a sample the kernel saw preempted is left out
 	 * whatever the isolation forest said: that is no guess.  Unless
-	 * more were preempted than the OS can hit (the bound the filter
-	 * uses): then the region gives its cpu away itself (sched_yield
+	 * half or more were, or more than the OS can hit (the bound the
+	 * filter uses): then the region gives its cpu away itself (sched_yield
 	 * while waiting, as MPI progress loops do), and that is its time. */
 	size_t j = 0, k = 0, ny = 0, npre = 0;
 	int os_on = (o->filters & SBT_F_OS) != 0;
 	for (size_t i = 0; i < g->n; i++)
 		npre += (ds->s[idx[i]].flags & (SBT_SF_PROBE |
 			 SBT_SF_PREEMPTED)) == SBT_SF_PREEMPTED;
-	int leave_out = os_on && (max_share <= 0 ||
-				  (double)npre <= max_share * (double)n);
+	int leave_out = os_on && 2 * npre < n &&
+			(max_share <= 0 || (double)npre <= max_share * (double)n);
 	memset(&g->os, 0, sizeof g->os);
 	g->os.kept_excess_ns = NAN;
 	g->os.preempted_own = os_on && !leave_out && npre;
