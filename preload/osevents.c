@@ -60,9 +60,10 @@ struct sbt_os {
 
 /* The process's state: decided once, by the first thread that tries. */
 static struct {
-	_Atomic int state;             /* enum sbt_os_state, 0: not yet */
-	uint32_t pages;
-	char note[64];
+	_Atomic int state;             /* enum sbt_os_state, 0: not yet;
+					  -1 while note is written      */
+	_Atomic uint32_t pages;        /* ring data pages (same for all) */
+	char note[64];                 /* set once, before state > 0    */
 } os;
 
 /* PERF_SAMPLE_IDENTIFIER | TID | TIME | CPU, as a SAMPLE lays it out. */
@@ -163,17 +164,17 @@ struct sbt_os *sbt_os_open(void)
 	if (atomic_load(&os.state) == SBT_OS_OFF ||
 	    atomic_load(&os.state) == SBT_OS_UNAVAILABLE)
 		return NULL;
-	if (!os.pages) {
+	if (!atomic_load(&os.pages)) {
 		long n = sbt_env_long("SBT_OS_PAGES", 16, 1, 1024);
 		while (n & (n - 1))
 			n &= n - 1;    /* the kernel wants a power of two */
-		os.pages = (uint32_t)n;
+		atomic_store(&os.pages, (uint32_t)n);
 	}
 	if (!(o = calloc(1, sizeof *o)))
 		return NULL;
 	for (int i = 0; i < EV__N; i++)
 		o->fd[i] = -1;
-	o->size = (uint64_t)os.pages * (uint64_t)pg;
+	o->size = (uint64_t)atomic_load(&os.pages) * (uint64_t)pg;
 	o->chunk_size = OS_CHUNK_MIN;
 	/* The ring belongs to the switch event; the others write into it,
 	 * which the kernel allows only once it is mapped. */
@@ -228,7 +229,7 @@ void sbt_os_header(struct sbt_file_header *h)
 	int st = atomic_load(&os.state);
 
 	h->os_events = st > 0 ? (uint32_t)st : SBT_OS_NONE;
-	h->os_pages = os.pages;
+	h->os_pages = atomic_load(&os.pages);
 	snprintf(h->os_note, sizeof h->os_note, "%s", st > 0 ? os.note : "");
 }
 
