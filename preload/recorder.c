@@ -351,7 +351,8 @@ const char *sbt_rec_log_path(void)
 
 static void before_fork(void)
 {
-	os_drain(me);
+	if (me && !me->hot.depth)      /* never inside a timed region */
+		os_drain(me);
 	pthread_mutex_lock(&g.lock);
 	sbt_regions_lock();
 }
