@@ -71,6 +71,7 @@ struct ctx {
 	struct tstate **threads; size_t nthreads, cap_threads;
 	struct reset *resets; size_t nresets, cap_resets;
 	struct sbt_os_rec *os; size_t nos, cap_os;  /* the kernel's events */
+	struct sbt_os_cover *cov; size_t ncov, cap_cov;  /* their reach  */
 	size_t first;          /* first sample of this source in ds */
 	int damaged;
 	uint64_t holes, bad_chunks;
@@ -348,6 +349,18 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 		warn(c, "corrupt OS events entry (damaged meta data)");
 		return;
 	}
+	if (c->ncov == c->cap_cov) {
+		size_t cap = c->cap_cov ? 2 * c->cap_cov : 64;
+		void *n = realloc(c->cov, cap * sizeof *c->cov);
+		if (!n) {
+			warn(c, "out of memory for OS events: left out");
+			return;
+		}
+		c->cov = n, c->cap_cov = cap;
+	}
+	c->cov[c->ncov++] = (struct sbt_os_cover){
+		mo.until >= c->h.start_ticks ?
+		(double)(mo.until - c->h.start_ticks) * tns : 0, mo.thread };
 	if (c->nos + mo.n > c->cap_os) {
 		size_t cap = c->cap_os ? 2 * c->cap_os : 1024;
 		while (cap < c->nos + mo.n)
@@ -825,7 +838,7 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		goto out;
 	}
 	if (c.src->os_state == SBT_OS_ON)
-		sbt_os_join(ds, c.first, ds->n, c.os, c.nos);
+		sbt_os_join(ds, c.first, ds->n, c.os, c.nos, c.cov, c.ncov);
 	/* A finished log has holes only where chunk space could not be
 	 * allocated, and then it counted drops: any other hole is damage. */
 	if (c.holes && (c.h.flags & SBT_HF_CLOSED) &&
@@ -847,6 +860,7 @@ out:
 	free(c.threads);
 	free(c.resets);
 	free(c.os);
+	free(c.cov);
 	close(c.fd);
 	return rc;
 }

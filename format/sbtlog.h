@@ -294,12 +294,17 @@ struct sbt_meta_site2 {
 	uint32_t reserved;
 };
 
-/* OS events of one thread (SBT_META_OS). */
+/* OS events of one thread (SBT_META_OS).  Every drain ends with a run
+ * (empty when nothing happened) whose `until` says the thread's record is
+ * whole up to then: samples later than a thread's last `until` (it was
+ * still running at exit) have no record. */
 struct sbt_meta_os {
 	uint32_t thread;              /* sbtmark thread index                 */
 	int32_t  tid;
 	uint32_t seq;                 /* run number within the thread         */
 	uint32_t n;                   /* events that follow                   */
+	uint64_t until;               /* wall ticks: all events up to here
+					 are in this run or earlier ones    */
 };
 
 /* One event the kernel saw on the thread.  `t` is in wall ticks (the

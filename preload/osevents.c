@@ -241,6 +241,7 @@ struct run {
 	struct sbt_meta *m;            /* NULL: no run open              */
 	struct sbt_meta_os *hd;
 	struct sbt_os_event *ev, *end;
+	uint64_t until;                /* what the runs so far cover     */
 	uint32_t thread;
 	int32_t tid;
 };
@@ -263,15 +264,12 @@ static void run_close(struct sbt_os *o, struct run *r)
 	r->m = NULL;
 }
 
-/* Room for one more event: in the open run, or a new run (in a new chunk
- * when this one is full).  0 when the log has no space. */
-static int run_room(struct sbt_os *o, struct run *r)
+/* A new run with room for one event at least (in a new chunk when this
+ * one is full).  0 when the log has no space. */
+static int run_open(struct sbt_os *o, struct run *r)
 {
 	size_t min = sizeof(struct sbt_meta) + sizeof *r->hd + sizeof *r->ev;
 
-	if (r->m && r->ev < r->end)
-		return 1;
-	run_close(o, r);
 	if (!o->chunk || o->chunk->used + min >
 			 o->chunk->size - sizeof *o->chunk) {
 		o->chunk = sbt_log_chunk(r->lf, SBT_CHUNK_META, o->chunk_size,
@@ -285,12 +283,22 @@ static int run_room(struct sbt_os *o, struct run *r)
 	r->m->type = SBT_META_OS;
 	r->m->reserved = 0;
 	r->hd = (struct sbt_meta_os *)(r->m + 1);
-	*r->hd = (struct sbt_meta_os){ r->thread, r->tid, o->seq, 0 };
+	*r->hd = (struct sbt_meta_os){ .thread = r->thread, .tid = r->tid,
+				       .seq = o->seq, .until = r->until };
 	r->ev = (struct sbt_os_event *)(r->hd + 1);
 	/* whole events only: the run need not end on a 16-byte boundary */
 	r->end = r->ev + ((char *)o->chunk + o->chunk->size -
 			  (char *)r->ev) / (ptrdiff_t)sizeof *r->ev;
 	return 1;
+}
+
+/* Room for one more event: in the open run, or in a new one. */
+static int run_room(struct sbt_os *o, struct run *r)
+{
+	if (r->m && r->ev < r->end)
+		return 1;
+	run_close(o, r);
+	return run_open(o, r);
 }
 
 /* CLOCK_MONOTONIC ns -> wall ticks on the line through two anchors. */
@@ -315,7 +323,8 @@ static void put(struct sbt_os *o, struct run *r, uint16_t kind,
 void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 		  int32_t tid)
 {
-	struct run r = { .lf = lf, .thread = thread, .tid = tid };
+	struct run r = { .lf = lf, .until = o ? o->last.ticks : 0,
+			 .thread = thread, .tid = tid };
 	uint64_t head, tail;
 	struct anchor now;
 	int full;
@@ -378,6 +387,10 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	}
 	if (full)
 		put(o, &r, SBT_OS_LOST, now.ticks, SBT_CPU_UNKNOWN, 0);
+	/* The last run says the thread's record is whole up to now; it is
+	 * written even without events, for the reader to know. */
+	if (r.m || run_open(o, &r))
+		r.hd->until = now.ticks;
 	run_close(o, &r);
 	o->tail = tail;
 	__atomic_store_n(&o->page->data_tail, tail, __ATOMIC_RELEASE);

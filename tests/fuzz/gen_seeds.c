@@ -113,7 +113,7 @@ static void metas(void)
 	for (uint32_t th = 0; th < 2; th++) {
 		struct sbt_os_event oe[SBT_OS_LOST];
 		struct sbt_meta_os mo = { th, 4242 + (int32_t)th, 0,
-					  SBT_OS_LOST };
+					  SBT_OS_LOST, 1000000 + 600 };
 		for (uint16_t k = 1; k <= SBT_OS_LOST; k++)
 			oe[k - 1] = (struct sbt_os_event){
 				1000000 + 60u * k, k, 1, k == SBT_OS_LOST ?

@@ -103,6 +103,9 @@ def case_pages():
     check(not bad, 'still: %d samples with faults' % len(bad))
     check(region(rep, 'touch')['os']['faults'] == 500,
           'touch faults %r' % region(rep, 'touch')['os'])
+    check(region(rep, 'touch')['os']['lost'] == 0,
+          'touch: samples without a whole record %r'
+          % region(rep, 'touch')['os'])
 
 
 def case_busy():
@@ -200,6 +203,9 @@ def case_threads():
     check(rep['sources'][0]['counters']['os_events_missed'] == 0,
           'threads went without events: %d'
           % rep['sources'][0]['counters']['os_events_missed'])
+    # every thread drained at its exit: every sample has its record
+    check(region(rep, 't')['os']['lost'] == 0,
+          't: %r' % region(rep, 't')['os'])
 
 
 with tempfile.TemporaryDirectory(prefix='sbt-os-') as d:

@@ -6,8 +6,10 @@
  * Clock 1 GHz (1 tick = 1 ns).  Region "steady" on thread 0: N samples of
  * 5000 ns + jitter, every 10th one 300 ns longer (a second mode) and
  * preempted by the kernel's record.  Region "edges" on thread 1: events
- * just inside and just outside the samples' bounds, and one LOST.
+ * just inside and just outside the samples' bounds, one LOST, and a
+ * sample past the thread's last drain.
  * Region "waits" on thread 2: every sample preempted (a yielding loop).
+ * Region "bare" on thread 3, which has no record at all.
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -78,12 +80,13 @@ static void samples(uint32_t thread, uint32_t site, const struct span *sp,
 }
 
 static struct sbt_os_event *os_run(struct sbt_chunk *c, uint32_t thread,
-				   uint32_t n)
+				   uint32_t n, uint64_t until)
 {
 	struct sbt_meta_os *h = meta(c, SBT_META_OS,
 				     sizeof *h + n * sizeof(struct sbt_os_event));
 
-	*h = (struct sbt_meta_os){ .thread = thread, .n = n };
+	*h = (struct sbt_meta_os){ .thread = thread, .n = n,
+				   .until = until };
 	return (struct sbt_os_event *)(h + 1);
 }
 
@@ -131,9 +134,11 @@ static void write_log(const char *path, uint32_t os_state)
 	region(m, 1, "steady");
 	region(m, 2, "edges");
 	region(m, 3, "waits");
+	region(m, 4, "bare");
 
 	/* steady: one sample every 10 us; every 10th preempted */
-	struct sbt_os_event *e = os_run(m, 0, 2 * (N / 10));
+	struct sbt_os_event *e = os_run(m, 0, 2 * (N / 10),
+					h->start_ticks + 10000 * (N + 1));
 	for (size_t i = 0; i < N; i++) {
 		uint64_t t0 = h->start_ticks + 10000 * (i + 1);
 		double d = gen_jitter(&g, 5000, 2) + (i % 10 == 3 ? 300 : 0);
@@ -150,7 +155,7 @@ static void write_log(const char *path, uint32_t os_state)
 	for (int i = 0; i < 4; i++)
 		ed[i] = (struct span){ a + 1000 * (uint64_t)i,
 				       a + 1000 * (uint64_t)i + 100 };
-	e = os_run(m, 1, 7);
+	e = os_run(m, 1, 7, a + 2500);         /* sample 3 past it */
 	ev(e++, a - 1, SBT_OS_FAULT);           /* before sample 0   */
 	ev(e++, a + 1, SBT_OS_FAULT);           /* in sample 0       */
 	ev(e++, a + 99, SBT_OS_SWITCH_OUT);     /* in sample 0       */
@@ -163,13 +168,20 @@ static void write_log(const char *path, uint32_t os_state)
 
 	/* waits: every sample switched out while runnable */
 	uint64_t w = h->start_ticks + 200000000;
-	e = os_run(m, 2, 200);
+	e = os_run(m, 2, 200, w + 10000 * 200);
 	for (int i = 0; i < 200; i++) {
 		wt[i] = (struct span){ w + 10000 * (uint64_t)i,
 				       w + 10000 * (uint64_t)i + 5000 };
 		ev(e++, wt[i].t0 + 100, SBT_OS_PREEMPTED);
 	}
 	samples(2, 3, wt, 200);
+
+	/* bare: thread 3 has no record at all (its events not opened) */
+	static struct span br[3];
+	for (int i = 0; i < 3; i++)
+		br[i] = (struct span){ w + 5000000 + 1000 * (uint64_t)i,
+				       w + 5000000 + 1000 * (uint64_t)i + 500 };
+	samples(3, 4, br, 3);
 
 	h->end_offset = len;
 	f = fopen(path, "wb");
@@ -222,10 +234,11 @@ int main(void)
 		CHECK(s2->faults == 0 && (s2->flags & SBT_SF_OS_LOST),
 		      "edge 2: %u faults, flags %#x", s2->faults, s2->flags);
 		CHECK(!(s0->flags & SBT_SF_OS_LOST) &&
-		      !(s1->flags & SBT_SF_OS_LOST) &&
-		      !(s3->flags & SBT_SF_OS_LOST), "lost marked too wide");
-		CHECK(s3->faults == 0 && s3->switches == 0, "edge 3: %u, %u",
-		      s3->faults, s3->switches);
+		      !(s1->flags & SBT_SF_OS_LOST), "lost marked too wide");
+		CHECK(s3->faults == 0 && s3->switches == 0 &&
+		      (s3->flags & SBT_SF_OS_LOST), "edge 3, past the last "
+		      "drain: %u, %u, flags %#x", s3->faults, s3->switches,
+		      s3->flags);
 	} else {
 		CHECK(0, "edges: samples missing");
 	}
@@ -241,6 +254,12 @@ int main(void)
 			      -1, s ? s->switches : 0);
 			break;
 		}
+	}
+
+	for (size_t i = 0; i < 3; i++) {
+		const struct sbt_sample *s = nth(&ds, "bare", i);
+		CHECK(s && (s->flags & SBT_SF_OS_LOST), "bare %zu: a thread "
+		      "without a record taken for a quiet one", i);
 	}
 
 	/* Analysis: the preempted tenth is left out, and said so. */
