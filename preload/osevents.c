@@ -5,8 +5,8 @@
  * Per thread, three software events share one ring: a dummy event with
  * context_switch = 1 (PERF_RECORD_SWITCH, MISC_SWITCH_OUT_PREEMPT tells a
  * preemption from a voluntary switch), page faults and cpu migrations
- * (one PERF_RECORD_SAMPLE each, sample_period = 1).  All use
- * CLOCK_MONOTONIC so that every kernel has the same clock for them.
+ * (one PERF_RECORD_SAMPLE each, sample_period = 1).  All are stamped in
+ * CLOCK_MONOTONIC, a clock user space can read beside the wall clock.
  *
  * Time: the kernel stamps CLOCK_MONOTONIC ns, samples are in wall ticks.
  * Each drain reads both clocks side by side (an anchor); the events of a
