@@ -195,6 +195,46 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 }
 
+/* One sample into its group's OS tally; `kept`: by the OS filter. */
+static void os_count(struct sbt_group_os *t, const struct sbt_source *src,
+		     const struct sbt_sample *s, int kept, int os_on)
+{
+	int hit = s->switches || s->faults;
+
+	if (src->os_state != SBT_OS_ON)
+		return;
+	t->covered++;
+	t->interrupted += hit;
+	t->preempted += !!(s->flags & SBT_SF_PREEMPTED);
+	t->switches += s->switches;
+	t->faults += s->faults;
+	t->lost += !!(s->flags & SBT_SF_OS_LOST);
+	if (!os_on)
+		return;
+	t->cut += !kept;
+	t->cut_interrupted += !kept && hit;
+	t->interrupted_kept += kept && hit;
+}
+
+/* How much longer the interrupted samples still kept (switched out of
+ * their own accord, or faulted) are than the kept median: the OS time
+ * the statistics hold.  Uses w->t. */
+static void os_excess(const struct sbt_dataset *ds,
+		      const struct sbt_options *o, struct sbt_group *g,
+		      const uint32_t *idx, struct scratch *w)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sbt_sample *s = &ds->s[idx[i]];
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) &&
+		    (s->switches || s->faults))
+			w->t[m++] = s->ns - cost_of(o, &ds->sources[s->source]);
+	}
+	g->os.kept_excess_ns = m ? sbt_quantile(w->t, m, 0.5) - g->st.median
+				 : NAN;
+}
+
 /* Filter and summarize one group, find its phases; sets up g->score's
  * metrics, and in `in` what score_group needs. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
@@ -233,6 +273,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	g->quantum_ns = q;
 	g->cut = NAN;
 	memset(keep, 1, n);
+	double max_share = 0;            /* 0: no bound */
 	if ((o->filters & SBT_F_OS) && n > 0) {
 		struct sbt_os_opts oo = {
 			.method = o->os_method, .seed = o->seed, .quantum = q,
@@ -251,18 +292,39 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		oo.max_share = sbt_os_max_share(sbt_quantile(w->t, n, 0.5),
 						oo.floor > 0 ? oo.floor :
 						SBT_OS_FLOOR_DEFAULT, n);
+		max_share = oo.max_share;
 		if (sbt_filter_os(v, cycles ? y : NULL, n, &oo, keep,
 				  w->score, &r) == 0)
 			g->cut = r.cut;
 	}
-	/* Write back flags and scores, compact the kept values. */
-	size_t j = 0, k = 0, ny = 0;
+	/* Write back flags and scores, compact the kept values.  With the
+	 * OS filter on, a sample the kernel saw preempted is left out
+	 * whatever the isolation forest said: that is no guess.  Unless
+	 * half or more were, or more than the OS can hit (the bound the
+	 * filter uses): then the region gives its cpu away itself (sched_yield
+	 * while waiting, as MPI progress loops do), and that is its time. */
+	size_t j = 0, k = 0, ny = 0, npre = 0;
+	int os_on = (o->filters & SBT_F_OS) != 0;
+	for (size_t i = 0; i < g->n; i++)
+		npre += (ds->s[idx[i]].flags & (SBT_SF_PROBE |
+			 SBT_SF_PREEMPTED)) == SBT_SF_PREEMPTED;
+	int leave_out = os_on && 2 * npre < n &&
+			(max_share <= 0 || (double)npre <= max_share * (double)n);
+	memset(&g->os, 0, sizeof g->os);
+	g->os.kept_excess_ns = NAN;
+	g->os.preempted_own = os_on && !leave_out && npre;
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->flags & SBT_SF_PROBE)
 			continue;
-		if ((o->filters & SBT_F_OS) && n > 0)
+		if (os_on && n > 0)
 			s->score = w->score[j];
+		os_count(&g->os, &ds->sources[s->source], s, keep[j], os_on);
+		if (leave_out && (s->flags & SBT_SF_PREEMPTED)) {
+			g->os.left_out++;
+			g->os.preempted_kept += keep[j];
+			keep[j] = 0;
+		}
 		if (keep[j]) {
 			v[k] = v[j];
 			if (cycles)
@@ -317,6 +379,8 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	if (sbt_score_group(v, k, y, np, in, &g->score) != 0)
 		return -1;
 	sbt_stats(v, k, &g->st);            /* reorders v */
+	if (os_on && g->os.interrupted_kept)
+		os_excess(ds, o, g, idx, w);
 	/* Over time first: a warm-up or an excursion is not a mode. */
 	run_phases(ds, o, g, idx, in->min_shift_ns, w);
 	return 0;

@@ -32,6 +32,28 @@ struct sbt_options {
 	int jobs;                     /* threads; 0: one per core       */
 };
 
+/* What the kernel saw happen to a group's samples (osevents.c), and how
+ * the OS-noise filter's guesses compare with it.  Samples count only when
+ * their log had OS events (`covered`). */
+struct sbt_group_os {
+	size_t covered;               /* samples the kernel watched     */
+	size_t interrupted;           /* switched out or faulted        */
+	size_t preempted;             /* preempted at least once        */
+	size_t switches, faults;      /* totals                         */
+	size_t lost;                  /* samples near lost events       */
+	size_t left_out;              /* preempted, so left out (with
+					 the OS filter on)              */
+	size_t preempted_kept;        /* ... of which the filter kept   */
+	int    preempted_own;         /* too many to be the OS's: kept  */
+	/* filter agreement (with the OS filter on) */
+	size_t cut;                   /* samples the filter cut         */
+	size_t cut_interrupted;       /* ... that the kernel interrupted*/
+	size_t interrupted_kept;      /* interrupted, kept by the filter*/
+	double kept_excess_ns;        /* median excess over the kept
+					 median of those not preempted
+					 (still kept); NAN: none        */
+};
+
 struct sbt_group {
 	uint32_t region;
 	uint32_t key;                 /* thread / cpu / rank / source   */
@@ -57,6 +79,7 @@ struct sbt_group {
 	int    machine_changes;       /* its phase changes that did     */
 	size_t machine_n;             /* samples in shifted periods,
 					 left out of its own scoring    */
+	struct sbt_group_os os;       /* the kernel's record of it      */
 	int    nfindings;             /* modes, steps, flag, broad ...  */
 	char   verdict[640];          /* findings, then precision       */
 };

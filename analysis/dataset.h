@@ -24,9 +24,13 @@ enum sbt_sflag {
 	SBT_SF_BEFORE_RESET = 1u << 10, /* discarded by a later RESET        */
 	SBT_SF_TRANSIENT = 1u << 11, /* in a warm-up or a short excursion     */
 	SBT_SF_MACHINE  = 1u << 12,  /* in a machine-wide shift (machine.c)   */
+	/* The kernel's record of the thread (osevents.c), in logs whose
+	 * source has os_state SBT_OS_ON: */
+	SBT_SF_PREEMPTED = 1u << 13, /* preempted at least once               */
+	SBT_SF_OS_LOST  = 1u << 14,  /* events lost nearby: counts may be low */
 };
 
-/* One timed region instance.  48 bytes. */
+/* One timed region instance.  56 bytes. */
 struct sbt_sample {
 	double   ns;                 /* duration (ns); filter_cost subtracts  */
 	double   cycles;             /* duration (cycles); 0 when no clock    */
@@ -39,6 +43,8 @@ struct sbt_sample {
 	float    score;              /* isolation-forest score; 0 = unscored  */
 	uint32_t site;               /* index into dataset.sites, or
 	                                SBT_SITE_NONE                         */
+	uint16_t switches;           /* times it left its cpu (os_state ON)   */
+	uint16_t faults;             /* page faults in it (os_state ON)       */
 };
 
 #define SBT_SITE_NONE UINT32_MAX
@@ -82,6 +88,9 @@ struct sbt_source {
 	uint32_t nthreads;
 	uint64_t counters[SBT_CNT__N]; /* enum sbt_counter                    */
 	char     warning[256];       /* first problem met while reading       */
+	uint32_t os_state;           /* enum sbt_os_state (format/sbtlog.h)   */
+	char     os_note[64];        /* why unavailable or off                */
+	uint64_t os_lost;            /* events the kernel lost, at least      */
 	/* module map, for symbolizing call sites */
 	struct sbt_module {
 		uint64_t base, lo, hi;

@@ -19,6 +19,7 @@
  * thread exit) are no samples; a STOP with no START is damage.
  */
 #include "reader.h"
+#include "osevents.h"
 #include "../format/sbtlog.h"
 
 #include <errno.h>
@@ -69,6 +70,8 @@ struct ctx {
 	struct idmap siteregion;  /* v2: site id -> raw region id   */
 	struct tstate **threads; size_t nthreads, cap_threads;
 	struct reset *resets; size_t nresets, cap_resets;
+	struct sbt_os_rec *os; size_t nos, cap_os;  /* the kernel's events */
+	struct sbt_os_cover *cov; size_t ncov, cap_cov;  /* their reach  */
 	size_t first;          /* first sample of this source in ds */
 	int damaged;
 	uint64_t holes, bad_chunks;
@@ -229,6 +232,10 @@ static void fill_source(struct ctx *c)
 		 sizeof h->cpu_model);
 	memcpy(s->counters, h->counters, sizeof s->counters);
 	s->truncated = !(h->flags & SBT_HF_CLOSED);
+	s->os_state = h->os_events <= SBT_OS_UNAVAILABLE ? h->os_events
+							 : SBT_OS_NONE;
+	copy_str(s->os_note, sizeof s->os_note, h->os_note,
+		 sizeof h->os_note);
 }
 
 /* ---- meta ----------------------------------------------------------------- */
@@ -350,6 +357,57 @@ static void meta_buildid(struct ctx *c, const char *p, uint32_t len)
 		}
 }
 
+/* A run of one thread's OS events; kept for the join after pairing. */
+static void meta_os(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_os mo;
+	const double tns = c->src->tick_ns;
+
+	if (len < sizeof mo)
+		return;
+	memcpy(&mo, p, sizeof mo);
+	if (mo.n > (len - sizeof mo) / sizeof(struct sbt_os_event)) {
+		warn(c, "corrupt OS events entry (damaged meta data)");
+		return;
+	}
+	if (c->ncov == c->cap_cov) {
+		size_t cap = c->cap_cov ? 2 * c->cap_cov : 64;
+		void *n = realloc(c->cov, cap * sizeof *c->cov);
+		if (!n) {
+			warn(c, "out of memory for OS events: left out");
+			return;
+		}
+		c->cov = n, c->cap_cov = cap;
+	}
+	c->cov[c->ncov++] = (struct sbt_os_cover){
+		mo.until >= c->h.start_ticks ?
+		(double)(mo.until - c->h.start_ticks) * tns : 0, mo.thread };
+	if (c->nos + mo.n > c->cap_os) {
+		size_t cap = c->cap_os ? 2 * c->cap_os : 1024;
+		while (cap < c->nos + mo.n)
+			cap *= 2;
+		void *n = realloc(c->os, cap * sizeof *c->os);
+		if (!n) {
+			warn(c, "out of memory for OS events: left out");
+			return;
+		}
+		c->os = n, c->cap_os = cap;
+	}
+	for (uint32_t i = 0; i < mo.n; i++) {
+		struct sbt_os_event e;
+		memcpy(&e, p + sizeof mo + i * sizeof e, sizeof e);
+		if (e.kind < SBT_OS_SWITCH_OUT || e.kind > SBT_OS_LOST)
+			continue;       /* newer kinds */
+		if (e.kind == SBT_OS_LOST)    /* 0: at least one */
+			c->src->os_lost += e.count ? e.count : 1;
+		c->os[c->nos++] = (struct sbt_os_rec){
+			.t_ns = e.t >= c->h.start_ticks ?
+				(double)(e.t - c->h.start_ticks) * tns : 0,
+			.thread = mo.thread, .kind = e.kind,
+			.count = e.count };
+	}
+}
+
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 {
 	uint64_t pos = 0;
@@ -377,6 +435,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 				meta_site(c, c->buf, m.len);
 			break;
 		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
+		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
 		default: break;         /* newer kinds: skip */
 		}
 		pos = (pos + m.len + 7) & ~7ull;
@@ -439,6 +498,7 @@ static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
 			s->source = c->srci;
 			s->cpu_start = r->cpu_start;
 			s->cpu_stop = r->cpu_stop;
+			s->switches = s->faults = 0;
 			s->flags = (fl & SBT_RF_PROBE ? SBT_SF_PROBE : 0) |
 				   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
 			if (r->cpu_start != r->cpu_stop &&
@@ -510,6 +570,7 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	s->source = c->srci;
 	s->cpu_start = o.cpu;
 	s->cpu_stop = ev_cpu(c, e->aux);
+	s->switches = s->faults = 0;
 	s->flags = (fl & SBT_RF_PROBE ? SBT_SF_PROBE : 0) |
 		   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
 	if (s->cpu_start != s->cpu_stop && s->cpu_start != SBT_CPU_UNKNOWN)
@@ -798,6 +859,8 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (c.src->os_state == SBT_OS_ON)
+		sbt_os_join(ds, c.first, ds->n, c.os, c.nos, c.cov, c.ncov);
 	/* A finished log has holes only where chunk space could not be
 	 * allocated, and then it counted drops: any other hole is damage. */
 	if (c.holes && (c.h.flags & SBT_HF_CLOSED) &&
@@ -818,6 +881,8 @@ out:
 		free(c.threads[i]);
 	free(c.threads);
 	free(c.resets);
+	free(c.os);
+	free(c.cov);
 	close(c.fd);
 	return rc;
 }

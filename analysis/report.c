@@ -21,6 +21,16 @@ static const char *const api_names[SBT_API__N] = { SBT_APIS(API_NAME) };
 const char *const sbt_counter_names[SBT_CNT__N] = { SBT_COUNTERS(COUNTER_KEY) };
 #undef COUNTER_KEY
 
+const char *sbt_os_state_name(uint32_t state)
+{
+	switch (state) {
+	case SBT_OS_ON:          return "recorded";
+	case SBT_OS_OFF:         return "off";
+	case SBT_OS_UNAVAILABLE: return "unavailable";
+	default:                 return "not recorded";
+	}
+}
+
 const char *sbt_api_name(unsigned api)
 {
 	return api < SBT_API__N ? api_names[api] : "?";

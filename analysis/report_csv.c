@@ -7,6 +7,7 @@
  * contain every separator one could pick).
  */
 #include "report_util.h"
+#include "../format/sbtlog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,9 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		"t_diff_ns,metric_source,resolvable,variation_ns,"
 		"variation_tdiff,modes,verdict,phases,t_min_paper_ns,"
 		"t_diff_paper_ns,shift_resolution_ns,steps,warmup_n,"
-		"transient_n,flagged,delta_ns,callsites\n",
+		"transient_n,flagged,delta_ns,os_samples,os_interrupted,"
+		"os_preempted,os_switches,os_faults,os_lost,os_left_out,"
+		"callsites\n",
 		sbt_by_name(o), by ? "," : "");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
@@ -79,6 +82,9 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 			g->score.shift_resolution_ns, g->phases.nsteps,
 			g->phases.warmup_n, g->phases.transient_n, g->flagged,
 			g->delta_ns);
+		fprintf(f, "%zu,%zu,%zu,%zu,%zu,%zu,%zu,", g->os.covered,
+			g->os.interrupted, g->os.preempted, g->os.switches,
+			g->os.faults, g->os.lost, g->os.left_out);
 		csv_callsites(f, ds, res, g, o);
 		fputc('\n', f);
 	}
@@ -87,14 +93,15 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 {
 	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
-	      "cpu_stop,probe,migrated,score,kept,site\n", f);
+	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
+	      "faults\n", f);
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		const struct sbt_source *src = &ds->sources[s->source];
 		fprintf(f, "%u,%d,%d,%u,", s->source, src->pid, src->rank,
 			s->thread);
 		sbt_csv_str(f, ds->regions[s->region].name);
-		fprintf(f, ",%.1f,%.3f,%.0f,%d,%d,%d,%d,%.4f,%d,%ld\n", s->t_ns,
+		fprintf(f, ",%.1f,%.3f,%.0f,%d,%d,%d,%d,%.4f,%d,%ld,", s->t_ns,
 			s->ns, s->cycles,
 			s->cpu_start == 0xffff ? -1 : s->cpu_start,
 			s->cpu_stop == 0xffff ? -1 : s->cpu_stop,
@@ -103,6 +110,12 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 			!(s->flags & (SBT_SF_DROPPED | SBT_SF_BEFORE_RESET |
 				      SBT_SF_PROBE)),
 			s->site == SBT_SITE_NONE ? -1L : (long)s->site);
+		/* -1: the kernel did not watch this sample's thread */
+		if (src->os_state == SBT_OS_ON)
+			fprintf(f, "%u,%d,%u\n", s->switches,
+				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
+		else
+			fputs("-1,-1,-1\n", f);
 	}
 	return ferror(f) ? -1 : 0;
 }

@@ -81,6 +81,11 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 		sbt_json_num(f, "te_p50_ns", s->te_p50_ns, 0);
 		sbt_json_num(f, "te_p999_ns", s->te_p999_ns, 0);
 		sbt_json_num(f, "kernel_entry_ns", s->kernel_entry_ns, 0);
+		fprintf(f, "\"os_events\": \"%s\", \"os_note\": ",
+			sbt_os_state_name(s->os_state));
+		sbt_json_str(f, s->os_note);
+		fprintf(f, ", \"os_lost\": %llu, ",
+			(unsigned long long)s->os_lost);
 		fputs("\"counters\": {", f);
 		for (int c = 0, first = 1; c < SBT_CNT__N; c++)
 			if (sbt_counter_names[c]) {
@@ -131,6 +136,35 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 	sbt_json_num(f, "delta_ns", g->delta_ns, 0);
 	sbt_json_num(f, "delta_rel", g->delta_rel, 0);
 	sbt_json_num(f, "delta_resolution_ns", g->delta_resolution_ns, 0);
+}
+
+/* What the kernel saw of the group's samples, and how the OS-noise
+ * filter's cut compares with it; null when no log of it had OS events. */
+static void json_os(FILE *f, const struct sbt_group *g, int filter_on)
+{
+	const struct sbt_group_os *t = &g->os;
+
+	fputs("\"os\": ", f);
+	if (!t->covered) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"samples\": %zu, \"interrupted\": %zu, \"preempted\": "
+		"%zu, \"switches\": %zu, \"faults\": %zu, \"lost\": %zu, "
+		"\"left_out\": %zu, \"preempted_own\": %s, "
+		"\"filter_agreement\": ", t->covered, t->interrupted,
+		t->preempted, t->switches, t->faults, t->lost, t->left_out,
+		t->preempted_own ? "true" : "false");
+	if (!filter_on) {
+		fputs("null}", f);
+		return;
+	}
+	fprintf(f, "{\"cut\": %zu, \"cut_interrupted\": %zu, "
+		"\"interrupted_kept\": %zu, \"preempted_kept\": %zu, ",
+		t->cut, t->cut_interrupted, t->interrupted_kept,
+		t->preempted_kept);
+	sbt_json_num(f, "kept_excess_ns", t->kept_excess_ns, 1);
+	fputs("}}", f);
 }
 
 static void json_phases(FILE *f, const struct sbt_phases *ps)
@@ -216,6 +250,8 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	sbt_json_num(f, "q_hi_ns", s->insitu.q_hi, 0);
 	sbt_json_num(f, "max_ns", s->insitu.max, 1);
 	fputs("}, ", f);
+	json_os(f, g, (o->filters & SBT_F_OS) != 0);
+	fputs(", ", f);
 	json_phases(f, &g->phases);
 	fputs(", \"callsites\": ", f);
 	sbt_json_callsites(f, ds, res, g, o);

@@ -42,6 +42,13 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 				fprintf(f, "#   warning: %s: %llu\n",
 					sbt_counter_names[c],
 					(unsigned long long)s->counters[c]);
+		if (s->os_state == SBT_OS_UNAVAILABLE)
+			fprintf(f, "#   OS events: unavailable (%s)\n",
+				s->os_note);
+		else if (s->os_state == SBT_OS_ON && s->os_lost)
+			fprintf(f, "#   OS events: at least %llu lost (ring full): "
+				"counts may be low\n",
+				(unsigned long long)s->os_lost);
 		if (s->warning[0])
 			fprintf(f, "#   warning: %s\n", s->warning);
 	}
@@ -169,8 +176,13 @@ static void verdicts(FILE *f, const struct sbt_dataset *ds,
 		const struct sbt_group *g = &res->g[i];
 		fputs("  ", f);
 		name_cols(f, ds, g, o, l);
-		snprintf(buf, sizeof buf, "%s [%s]", g->verdict,
-			 g->score.metric_source);
+		int n = snprintf(buf, sizeof buf, "%s [%s]", g->verdict,
+				 g->score.metric_source);
+		if (n > 0 && (size_t)n < sizeof buf &&
+		    (g->os.preempted || g->os.faults))
+			snprintf(buf + n, sizeof buf - (size_t)n,
+				 " OS: %zu preempted, %zu faults",
+				 g->os.preempted, g->os.faults);
 		fputc(' ', f);
 		wrap(f, buf, 3 + l->name_w + (l->key_w ? l->key_w + 1 : 0),
 		     6);

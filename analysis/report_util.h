@@ -11,6 +11,10 @@
 extern const char *const sbt_counter_names[];  /* by enum sbt_counter;
 						   NULL: not a problem  */
 
+/* A log's OS-event state (enum sbt_os_state): "recorded", "off",
+ * "unavailable", "not recorded". */
+const char *sbt_os_state_name(uint32_t state);
+
 /* "thread", "cpu", ... or "site"; "" when ungrouped. */
 const char *sbt_by_name(const struct sbt_report_opts *o);
 

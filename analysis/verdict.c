@@ -173,6 +173,14 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		sbt_phase_line(&q, line, sizeof line);
 		put(&o, "; %s", line);
 	}
+	if (g->os.preempted_own)
+		put(&o, "; %zu samples gave the cpu away while runnable, more "
+		    "than the OS preempts: kept as the region's own (yields, "
+		    "waits)", g->os.preempted);
+	if (g->os.left_out)
+		put(&o, "; %zu sample%s the OS preempted left out (the "
+		    "kernel's record)", g->os.left_out,
+		    g->os.left_out == 1 ? "" : "s");
 	put(&o, ". ");
 	precision(&o, s);
 }

@@ -76,7 +76,9 @@ enum sbt_hflag {
 	  "marker interrupted a marker (signal handler)")                    \
 	X(OPEN_AT_EXIT, "open_at_thread_exit",                               \
 	  "regions still open when a thread exited")                         \
-	X(THREADS, "threads", NULL)     /* threads that recorded: no misuse */
+	X(THREADS, "threads", NULL)     /* threads that recorded: no misuse */ \
+	X(OS_MISSED, "os_events_missed",                                     \
+	  "a thread's OS events could not be opened (fds or locked memory)")
 
 enum sbt_counter {
 #define SBT_X_ENUM(name, key, text) SBT_CNT_##name,
@@ -126,6 +128,20 @@ struct sbt_file_header {
 	/* Live counters (enum sbt_counter), updated while running. */
 	uint64_t counters[SBT_CNT__N];
 	uint64_t end_offset;          /* bytes of chunks in use (hint only)   */
+
+	/* The kernel's record of the threads' context switches, page
+	 * faults and migrations (OS META entries).  Zero in logs of
+	 * recorders that predate it: "not recorded". */
+	uint32_t os_events;           /* enum sbt_os_state                    */
+	uint32_t os_pages;            /* ring pages per thread                */
+	char     os_note[64];         /* why unavailable / off                */
+};
+
+enum sbt_os_state {
+	SBT_OS_NONE        = 0,       /* not recorded (older recorder)        */
+	SBT_OS_ON          = 1,       /* OS entries hold the kernel's events  */
+	SBT_OS_OFF         = 2,       /* turned off (SBT_OS_EVENTS=0)         */
+	SBT_OS_UNAVAILABLE = 3,       /* perf_event_open refused: os_note     */
 };
 
 /* ---- chunks ----------------------------------------------------------- */
@@ -234,10 +250,15 @@ enum sbt_meta_type {
 	 * sbt_meta_site2, then `depth` uint64_t frames, frame 0 the call
 	 * site (the return address of the marker call). */
 	SBT_META_SITE2  = 4,
+	/* Payload: struct sbt_meta_os, then struct sbt_os_event[]: a run
+	 * of one thread's OS events, in time order, drained from the
+	 * kernel's ring off the hot path.  Runs of a thread follow each
+	 * other in the order of their `seq`. */
+	SBT_META_OS     = 5,
 	/* Any version (older readers skip it).  Payload: struct
 	 * sbt_meta_buildid, then `len` bytes: the GNU build-id of the module
 	 * whose MODULE entry has the same `lo`. */
-	SBT_META_BUILDID = 5,
+	SBT_META_BUILDID = 6,
 };
 
 /* Which API a region came in through: X(name, value, report name). */
@@ -284,6 +305,41 @@ struct sbt_meta_site2 {
 	uint32_t depth;               /* number of frames that follow         */
 	uint32_t reserved;
 };
+
+/* OS events of one thread (SBT_META_OS).  Every drain ends with a run
+ * (empty when nothing happened) whose `until` says the thread's record is
+ * whole up to then: samples later than a thread's last `until` (it was
+ * still running at exit) have no record. */
+struct sbt_meta_os {
+	uint32_t thread;              /* sbtmark thread index                 */
+	int32_t  tid;
+	uint32_t seq;                 /* run number within the thread         */
+	uint32_t n;                   /* events that follow                   */
+	uint64_t until;               /* wall ticks: all events up to here
+					 are in this run or earlier ones    */
+};
+
+/* One event the kernel saw on the thread.  `t` is in wall ticks (the
+ * recorder maps the kernel's CLOCK_MONOTONIC onto them); a switch-out
+ * is the moment the thread left its cpu, a switch-in when it came back. */
+struct sbt_os_event {
+	uint64_t t;
+	uint16_t kind;                /* enum sbt_os_kind                     */
+	uint16_t cpu;                 /* cpu the kernel reported              */
+	uint32_t count;               /* LOST: events lost (0: some, the ring
+					 was full when drained), else 1    */
+};
+
+enum sbt_os_kind {
+	SBT_OS_SWITCH_OUT = 1,        /* left the cpu of its own accord       */
+	SBT_OS_PREEMPTED  = 2,        /* left the cpu, preempted              */
+	SBT_OS_SWITCH_IN  = 3,        /* back on a cpu                        */
+	SBT_OS_FAULT      = 4,        /* page fault                           */
+	SBT_OS_MIGRATE    = 5,        /* moved to another cpu                 */
+	SBT_OS_LOST       = 6,        /* ring overflow: `count` events lost   */
+};
+
+_Static_assert(sizeof(struct sbt_os_event) == 16, "os event size");
 
 _Static_assert(sizeof(struct sbt_file_header) <= SBT_HEADER_SIZE,
 	       "header must fit its page");

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "header.h"
 #include "logfile.h"
+#include "osevents.h"
 #include "thread.h"
 
 #include <assert.h>
@@ -130,6 +131,7 @@ static struct sbt_file_header *log_open(void)
 			g.hdr = sbt_log_header(g.log);
 			sbt_header_fill(g.hdr, &g.clk, g.probe_period,
 					g.forked);
+			sbt_os_header(g.hdr);
 			sbt_diag_attach(g.hdr);
 			sbt_regions_attach(g.log);
 			fresh = g.hdr;
@@ -143,6 +145,13 @@ static struct sbt_file_header *log_open(void)
 
 /* ---- threads ---------------------------------------------------------------- */
 
+/* The kernel's events of the calling thread so far, into the log. */
+static void os_drain(struct sbt_thread *t)
+{
+	if (t && t->os && atomic_load(&g.state) == LOG_OPEN)
+		sbt_os_drain(t->os, g.log, t->index, t->tid);
+}
+
 static void thread_exit(void *arg)
 {
 	struct sbt_thread *t = arg;
@@ -151,6 +160,8 @@ static void thread_exit(void *arg)
 		return;
 	for (uint32_t i = 0; i < t->hot.depth; i++)
 		sbt_count(SBT_CNT_OPEN_AT_EXIT);
+	os_drain(t);
+	sbt_os_close(t->os);
 	for (int i = 0; i < SBT_SLOT__MAX; i++) {
 		if (t->api[i] && t->api_fini[i])
 			t->api_fini[i](t->api[i]);
@@ -200,6 +211,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	pthread_mutex_unlock(&g.lock);
 	me = t;
 	pthread_setspecific(g.key, t);
+	t->os = sbt_os_open();
 	sbt_count(SBT_CNT_THREADS);
 	return t;
 }
@@ -288,6 +300,9 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	t->chunk_end = (struct sbt__ev *)((char *)c + c->size);
 	if (t->nreplay)
 		replay(t);
+	/* A chunk change with no region open: time to drain, untimed. */
+	if (!t->hot.depth)
+		os_drain(t);
 	sbt_thread_limit(t);
 	assert(t->chunk_end - t->hot.cur >= (ptrdiff_t)n);
 	return 1;
@@ -308,6 +323,7 @@ void *sbt_rec_api_state(unsigned slot, size_t size, void (*fini)(void *))
 
 int sbt_rec_close(void)
 {
+	os_drain(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)
 		sbt_log_finish(g.log);
@@ -335,6 +351,8 @@ const char *sbt_rec_log_path(void)
 
 static void before_fork(void)
 {
+	if (me && !me->hot.depth)      /* never inside a timed region */
+		os_drain(me);
 	pthread_mutex_lock(&g.lock);
 	sbt_regions_lock();
 }
@@ -373,9 +391,17 @@ static void after_fork_child(void)
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->chunk_size = FIRST_CHUNK;
 		t->next = t->prev = NULL;
+		/* The inherited events watch the parent's thread. */
+		sbt_os_close(t->os);
+		t->os = NULL;
 	}
 	/* Other threads' states stay mapped but unreachable: their threads
-	 * do not exist here. */
+	 * do not exist here.  Their events' fds would only leak. */
+	for (struct sbt_thread *u = g.threads; u; u = u->next)
+		if (u != t) {
+			sbt_os_close(u->os);
+			u->os = NULL;
+		}
 	g.threads = t;
 	if (g.log && atomic_load(&g.state) == LOG_OPEN)
 		sbt_log_abandon(g.log);
@@ -386,10 +412,13 @@ static void after_fork_child(void)
 		atomic_store(&g.state, LOG_NONE);
 	atomic_store(&g.nthreads, t ? 1 : 0);
 	pthread_mutex_unlock(&g.lock);
+	if (t)
+		t->os = sbt_os_open();
 }
 
 __attribute__((destructor)) static void sbt_fini(void)
 {
+	os_drain(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)
 		sbt_log_finish(g.log);

@@ -57,6 +57,7 @@ struct sbt_thread {
 	struct sbt_chunk *chunk;       /* current EVENTS chunk            */
 	struct sbt__ev *chunk_end;     /* its end                         */
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */
+	struct sbt_os *os;             /* the kernel's events, or NULL    */
 	/* START events of regions open across fork, for the child's log. */
 	uint32_t nreplay;
 	struct sbt_event replay[2 * SBT_HOT_DEPTH];

@@ -3,10 +3,11 @@
  *
  * Real logs are 100+ KiB (startup calibration, growing chunks); these are
  * 12-20 KiB and still reach every branch of the reader, in both format
- * versions: META entries of each kind, samples (version 1) and events
- * (version 2) with every flag and kind, nesting, two threads, a hole, a
- * PAD chunk, closed and unclosed headers, a cycle clock.  run_fuzz.sh adds
- * a few real logs recorded on the spot.
+ * versions: META entries of each kind (the kernel's OS events too),
+ * samples (version 1) and events (version 2) with every flag and kind,
+ * nesting, two threads, a hole, a PAD chunk, closed and unclosed
+ * headers, a cycle clock.  run_fuzz.sh adds a few real logs recorded on
+ * the spot.
  *
  * usage: gen_seeds DIR
  */
@@ -50,6 +51,7 @@ static void header(uint32_t flags, uint32_t clocks)
 	strcpy(h.exe, "/usr/bin/seed");
 	h.counters[SBT_CNT_STOP_WITHOUT_START] = 1;
 	h.counters[SBT_CNT_THREADS] = 2;
+	h.os_events = version == 1 ? SBT_OS_NONE : SBT_OS_ON;
 	memset(buf, 0, sizeof buf);
 	memcpy(buf, &h, sizeof h);
 	len = SBT_HEADER_SIZE;
@@ -106,6 +108,17 @@ static void metas(void)
 	for (uint32_t id = 1; id <= 4; id++) {
 		struct sbt_meta_site2 m2 = { id, 1 + (id - 1) % 3, 2, 0 };
 		meta(c, SBT_META_SITE2, &m2, sizeof m2, frames, sizeof frames);
+	}
+	/* the kernel's events of both threads: every kind once */
+	for (uint32_t th = 0; th < 2; th++) {
+		struct sbt_os_event oe[SBT_OS_LOST];
+		struct sbt_meta_os mo = { th, 4242 + (int32_t)th, 0,
+					  SBT_OS_LOST, 1000000 + 600 };
+		for (uint16_t k = 1; k <= SBT_OS_LOST; k++)
+			oe[k - 1] = (struct sbt_os_event){
+				1000000 + 60u * k, k, 1, k == SBT_OS_LOST ?
+				3 : 1 };
+		meta(c, SBT_META_OS, &mo, sizeof mo, oe, sizeof oe);
 	}
 }
 

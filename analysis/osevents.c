@@ -1,0 +1,115 @@
+/*
+ * osevents.c - lay the kernel's events onto the samples they fell in.
+ *
+ * A sample of thread T covers [t_ns, t_ns + ns]; every switch-out and
+ * page fault of T stamped inside it happened to it (nested regions: to
+ * each of the open ones).  The recorder stamped the kernel's events in
+ * the samples' own clock, so the join is a search by time per thread.
+ *
+ * A LOST record means the ring overflowed: the events lost lie between
+ * the thread's event before it and the LOST record itself, and samples
+ * overlapping that stretch are marked SBT_SF_OS_LOST (their counts may be
+ * short).  So are samples past the last drain of their thread (a thread
+ * still running at exit) and samples of threads with no record at all.
+ */
+#include "osevents.h"
+#include "../format/sbtlog.h"
+
+#include <stdlib.h>
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct sbt_os_rec *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+/* First record of (thread, t >= t_ns), in rec sorted by cmp_rec. */
+static size_t lower(const struct sbt_os_rec *rec, size_t n, uint32_t thread,
+		    double t_ns)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rec[mid].thread < thread ||
+		    (rec[mid].thread == thread && rec[mid].t_ns < t_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int cmp_cover(const void *a, const void *b)
+{
+	const struct sbt_os_cover *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->until_ns > y->until_ns) - (x->until_ns < y->until_ns);
+}
+
+/* The reach of `thread`'s record, -1 without runs; cov sorted. */
+static double reach(const struct sbt_os_cover *cov, size_t n,
+		    uint32_t thread)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {              /* first entry past the thread's */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cov[mid].thread <= thread)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && cov[lo - 1].thread == thread ? cov[lo - 1].until_ns : -1;
+}
+
+static uint16_t sat_inc(uint16_t v)
+{
+	return v == UINT16_MAX ? v : (uint16_t)(v + 1);
+}
+
+void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
+		 struct sbt_os_rec *rec, size_t n,
+		 struct sbt_os_cover *cov, size_t ncov)
+{
+	if (n)
+		qsort(rec, n, sizeof *rec, cmp_rec);
+	if (ncov)
+		qsort(cov, ncov, sizeof *cov, cmp_cover);
+	for (size_t i = first; i < last; i++) {
+		struct sbt_sample *s = &ds->s[i];
+		double t1 = s->t_ns + s->ns;
+
+		s->switches = s->faults = 0;
+		if (t1 > reach(cov, ncov, s->thread))
+			s->flags |= SBT_SF_OS_LOST;
+		for (size_t k = lower(rec, n, s->thread, s->t_ns);
+		     k < n && rec[k].thread == s->thread; k++) {
+			const struct sbt_os_rec *r = &rec[k];
+			/* Lost since the event before this one: that one
+			 * is at most t1, so the stretch overlaps. */
+			if (r->kind == SBT_OS_LOST)
+				s->flags |= SBT_SF_OS_LOST;
+			if (r->t_ns > t1)
+				break;
+			switch (r->kind) {
+			case SBT_OS_PREEMPTED:
+				s->flags |= SBT_SF_PREEMPTED;
+				/* fall through */
+			case SBT_OS_SWITCH_OUT:
+				s->switches = sat_inc(s->switches);
+				break;
+			case SBT_OS_FAULT:
+				s->faults = sat_inc(s->faults);
+				break;
+			default:
+				break;  /* switch-in, migration: no cost */
+			}
+		}
+	}
+}

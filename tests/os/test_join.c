@@ -1,0 +1,328 @@
+/*
+ * test_join.c - the analyzer's side of OS events on a synthetic log whose
+ * every event is known: the join by thread and time, losses, and the
+ * verdict with preempted samples left out.
+ *
+ * Clock 1 GHz (1 tick = 1 ns).  Region "steady" on thread 0: N samples of
+ * 5000 ns + jitter, every 10th one 300 ns longer (a second mode) and
+ * preempted by the kernel's record.  Region "edges" on thread 1: events
+ * just inside and just outside the samples' bounds, one LOST, and a
+ * sample past the thread's last drain.
+ * Region "waits" on thread 2: every sample preempted (a yielding loop).
+ * Region "bare" on thread 3, which has no record at all.
+ */
+#include "../common/gen.h"
+#include "../common/harness.h"
+#include "analyze.h"
+#include "reader.h"
+#include "sbtlog.h"
+
+#include <math.h>
+
+#define CHUNK  (256u * 1024)
+#define N      2000
+
+static unsigned char *buf;
+static size_t len;
+
+static struct sbt_chunk *chunk(uint32_t type, uint32_t thread)
+{
+	struct sbt_chunk *c = (struct sbt_chunk *)(buf + len);
+
+	memset(c, 0, CHUNK);
+	c->magic = SBT_CHUNK_MAGIC;
+	c->type = type;
+	c->size = CHUNK;
+	c->thread = thread;
+	len += CHUNK;
+	return c;
+}
+
+static void *meta(struct sbt_chunk *c, uint16_t type, uint32_t plen)
+{
+	struct sbt_meta *m = (void *)((char *)(c + 1) + c->used);
+
+	m->type = type;
+	m->len = plen;
+	c->used += (sizeof *m + plen + 7) & ~7ull;
+	return m + 1;
+}
+
+static void region(struct sbt_chunk *c, uint32_t id, const char *name)
+{
+	struct sbt_meta_region *r = meta(c, SBT_META_REGION,
+					 (uint32_t)(sizeof *r + strlen(name)));
+	struct sbt_meta_site2 *s = meta(c, SBT_META_SITE2,
+					sizeof *s + sizeof(uint64_t));
+	uint64_t ra = 0x401000 + id;
+
+	*r = (struct sbt_meta_region){ .id = id, .site = ra };
+	memcpy(r + 1, name, strlen(name));
+	*s = (struct sbt_meta_site2){ .id = id, .region = id, .depth = 1 };
+	memcpy(s + 1, &ra, sizeof ra);
+}
+
+/* One thread's samples: events from a caller-filled array. */
+struct span { uint64_t t0, t1; };
+
+static void samples(uint32_t thread, uint32_t site, const struct span *sp,
+		    size_t n)
+{
+	struct sbt_chunk *c = chunk(SBT_CHUNK_EVENTS, thread);
+	struct sbt_event *e = (void *)(c + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		*e++ = (struct sbt_event){ sp[i].t0,
+			SBT_EV_WORD(SBT_EV_START, 0, site), 0 };
+		*e++ = (struct sbt_event){ sp[i].t1,
+			SBT_EV_WORD(SBT_EV_STOP, 0, site), 0 };
+	}
+}
+
+static struct sbt_os_event *os_run(struct sbt_chunk *c, uint32_t thread,
+				   uint32_t n, uint64_t until)
+{
+	struct sbt_meta_os *h = meta(c, SBT_META_OS,
+				     sizeof *h + n * sizeof(struct sbt_os_event));
+
+	*h = (struct sbt_meta_os){ .thread = thread, .n = n,
+				   .until = until };
+	return (struct sbt_os_event *)(h + 1);
+}
+
+static void ev(struct sbt_os_event *e, uint64_t t, uint16_t kind)
+{
+	*e = (struct sbt_os_event){ t, kind, 0, 1 };
+}
+
+static const struct sbt_group *find(const struct sbt_dataset *ds,
+				    const struct sbt_result *r,
+				    const char *name)
+{
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (!strcmp(ds->regions[r->g[i].region].name, name))
+			return &r->g[i];
+	return NULL;
+}
+
+static void write_log(const char *path, uint32_t os_state)
+{
+	static struct span st[N], ed[4], wt[200];
+	struct gen g = { 7 };
+	struct sbt_file_header *h;
+	FILE *f;
+
+	len = 0;
+	h = (void *)buf;
+	memset(h, 0, SBT_HEADER_SIZE);
+	memcpy(h->magic, SBT_LOG_MAGIC, 8);
+	h->version = SBT_LOG_VERSION;
+	h->header_size = SBT_HEADER_SIZE;
+	h->record_size = sizeof(struct sbt_event);
+	h->arch = SBT_ARCH_X86_64;
+	h->clocks = SBT_CLOCK_WALL;
+	h->flags = SBT_HF_CLOSED;
+	h->tick_hz = 1000000000ull;
+	h->tick_quantum = 1;
+	h->start_ticks = 1000000;
+	h->pid = 42;
+	h->rank = h->nranks = -1;
+	h->os_events = os_state;
+	len = SBT_HEADER_SIZE;
+
+	struct sbt_chunk *m = chunk(SBT_CHUNK_META, 0);
+	region(m, 1, "steady");
+	region(m, 2, "edges");
+	region(m, 3, "waits");
+	region(m, 4, "bare");
+
+	/* steady: one sample every 10 us; every 10th preempted */
+	struct sbt_os_event *e = os_run(m, 0, 2 * (N / 10),
+					h->start_ticks + 10000 * (N + 1));
+	for (size_t i = 0; i < N; i++) {
+		uint64_t t0 = h->start_ticks + 10000 * (i + 1);
+		double d = gen_jitter(&g, 5000, 2) + (i % 10 == 3 ? 300 : 0);
+		st[i] = (struct span){ t0, t0 + (uint64_t)d };
+		if (i % 10 == 3) {
+			ev(e++, t0 + 10, SBT_OS_PREEMPTED);
+			ev(e++, t0 + 40, SBT_OS_SWITCH_IN);
+		}
+	}
+	samples(0, 1, st, N);
+
+	/* edges: [a, a+100] each; events at the bounds and past them */
+	uint64_t a = h->start_ticks + 100000000;
+	for (int i = 0; i < 4; i++)
+		ed[i] = (struct span){ a + 1000 * (uint64_t)i,
+				       a + 1000 * (uint64_t)i + 100 };
+	e = os_run(m, 1, 7, a + 2500);         /* sample 3 past it */
+	ev(e++, a - 1, SBT_OS_FAULT);           /* before sample 0   */
+	ev(e++, a + 1, SBT_OS_FAULT);           /* in sample 0       */
+	ev(e++, a + 99, SBT_OS_SWITCH_OUT);     /* in sample 0       */
+	ev(e++, a + 101, SBT_OS_FAULT);         /* after sample 0    */
+	ev(e++, a + 1050, SBT_OS_FAULT);        /* in sample 1       */
+	ev(e++, a + 1200, SBT_OS_FAULT);        /* between 1 and 2   */
+	/* lost after the event at a+1200: covers sample 2's start only */
+	ev(e++, a + 2050, SBT_OS_LOST);
+	samples(1, 2, ed, 4);
+
+	/* waits: every sample switched out while runnable */
+	uint64_t w = h->start_ticks + 200000000;
+	e = os_run(m, 2, 200, w + 10000 * 200);
+	for (int i = 0; i < 200; i++) {
+		wt[i] = (struct span){ w + 10000 * (uint64_t)i,
+				       w + 10000 * (uint64_t)i + 5000 };
+		ev(e++, wt[i].t0 + 100, SBT_OS_PREEMPTED);
+	}
+	samples(2, 3, wt, 200);
+
+	/* bare: thread 3 has no record at all (its events not opened) */
+	static struct span br[3];
+	for (int i = 0; i < 3; i++)
+		br[i] = (struct span){ w + 5000000 + 1000 * (uint64_t)i,
+				       w + 5000000 + 1000 * (uint64_t)i + 500 };
+	samples(3, 4, br, 3);
+
+	h->end_offset = len;
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
+		exit(99);
+}
+
+/* The samples of region `name` in log order. */
+static const struct sbt_sample *nth(const struct sbt_dataset *ds,
+				    const char *name, size_t k)
+{
+	for (size_t i = 0; i < ds->n; i++)
+		if (!strcmp(ds->regions[ds->s[i].region].name, name) && !k--)
+			return &ds->s[i];
+	return NULL;
+}
+
+int main(void)
+{
+	struct sbt_options o = { .filters = SBT_F_ALL, .seed = 1,
+				 .cost_ns = 0, .profile_t_min_ns = NAN,
+				 .profile_t_diff_ns = NAN, .jobs = 1 };
+	struct sbt_dataset ds = { 0 };
+	struct sbt_result r;
+	char err[256];
+
+	if (!(buf = calloc(1, SBT_HEADER_SIZE + 8 * CHUNK)))
+		return 99;
+	h_tmpdir();
+	write_log("os.log", SBT_OS_ON);
+	int rc = sbt_read_log("os.log", &ds, err, sizeof err);
+	CHECK(rc == 0, "reading os.log: rc %d %s", rc, err);
+	if (rc < 0)
+		return h_done();
+	CHECK(ds.sources[0].os_state == SBT_OS_ON, "state %u",
+	      ds.sources[0].os_state);
+	CHECK(ds.sources[0].os_lost == 1, "lost %llu",
+	      (unsigned long long)ds.sources[0].os_lost);
+
+	/* The join, sample by sample. */
+	const struct sbt_sample *s0 = nth(&ds, "edges", 0),
+		*s1 = nth(&ds, "edges", 1), *s2 = nth(&ds, "edges", 2),
+		*s3 = nth(&ds, "edges", 3);
+	if (s0 && s1 && s2 && s3) {
+		CHECK(s0->faults == 1 && s0->switches == 1 &&
+		      !(s0->flags & SBT_SF_PREEMPTED), "edge 0: %u faults, "
+		      "%u switches", s0->faults, s0->switches);
+		CHECK(s1->faults == 1 && s1->switches == 0, "edge 1: %u "
+		      "faults, %u switches", s1->faults, s1->switches);
+		CHECK(s2->faults == 0 && (s2->flags & SBT_SF_OS_LOST),
+		      "edge 2: %u faults, flags %#x", s2->faults, s2->flags);
+		CHECK(!(s0->flags & SBT_SF_OS_LOST) &&
+		      !(s1->flags & SBT_SF_OS_LOST), "lost marked too wide");
+		CHECK(s3->faults == 0 && s3->switches == 0 &&
+		      (s3->flags & SBT_SF_OS_LOST), "edge 3, past the last "
+		      "drain: %u, %u, flags %#x", s3->faults, s3->switches,
+		      s3->flags);
+	} else {
+		CHECK(0, "edges: samples missing");
+	}
+	size_t pre = 0;
+	for (size_t i = 0; i < N; i++) {
+		const struct sbt_sample *s = nth(&ds, "steady", i);
+		int want = i % 10 == 3;
+		pre += want;
+		if (!s || !!(s->flags & SBT_SF_PREEMPTED) != want ||
+		    s->switches != want) {
+			CHECK(0, "steady sample %zu: preempted %d, switches "
+			      "%u", i, s ? !!(s->flags & SBT_SF_PREEMPTED) :
+			      -1, s ? s->switches : 0);
+			break;
+		}
+	}
+
+	for (size_t i = 0; i < 3; i++) {
+		const struct sbt_sample *s = nth(&ds, "bare", i);
+		CHECK(s && (s->flags & SBT_SF_OS_LOST), "bare %zu: a thread "
+		      "without a record taken for a quiet one", i);
+	}
+
+	/* Analysis: the preempted tenth is left out, and said so. */
+	rc = sbt_analyze(&ds, &o, &r);
+	CHECK(rc == 0, "analyze failed");
+	if (rc != 0)
+		return h_done();
+	const struct sbt_group *st = find(&ds, &r, "steady"),
+		*wt = find(&ds, &r, "waits");
+	if (st) {
+		CHECK(st->os.covered == N && st->os.preempted == pre &&
+		      st->os.interrupted == pre && st->os.switches == pre,
+		      "steady os: %zu covered, %zu preempted, %zu switches",
+		      st->os.covered, st->os.preempted, st->os.switches);
+		CHECK(st->os.left_out == pre, "left out %zu of %zu",
+		      st->os.left_out, pre);
+		CHECK(!strncmp(st->verdict, "no variation", 12),
+		      "steady verdict: %s", st->verdict);
+		CHECK(strstr(st->verdict, "200 samples the OS preempted left "
+			     "out") != NULL, "verdict says nothing: %s",
+		      st->verdict);
+		CHECK(st->os.cut_interrupted <= st->os.cut &&
+		      st->os.interrupted_kept + st->os.cut_interrupted ==
+		      st->os.interrupted, "agreement: cut %zu (%zu "
+		      "interrupted), kept %zu interrupted", st->os.cut,
+		      st->os.cut_interrupted, st->os.interrupted_kept);
+	} else {
+		CHECK(0, "no group steady");
+	}
+	if (wt)
+		CHECK(wt->os.preempted == 200 && wt->os.left_out == 0 &&
+		      wt->os.preempted_own && wt->kept > 100,
+		      "waits: %zu preempted, %zu left out, %zu kept",
+		      wt->os.preempted, wt->os.left_out, wt->kept);
+	sbt_result_free(&r);
+
+	/* Without the OS filter nothing is left out: the tenth that took
+	 * 300 ns longer shows as a second mode. */
+	o.filters = SBT_F_COST;
+	rc = sbt_analyze(&ds, &o, &r);
+	st = rc == 0 ? find(&ds, &r, "steady") : NULL;
+	CHECK(st && st->os.left_out == 0 && st->kept == N &&
+	      strncmp(st->verdict, "no variation", 12) != 0,
+	      "steady, kernel's record unused: %s",
+	      st ? st->verdict : "(none)");
+	if (rc == 0)
+		sbt_result_free(&r);
+	sbt_ds_free(&ds);
+
+	/* A log whose header says unavailable: no counts, no join. */
+	memset(&ds, 0, sizeof ds);
+	write_log("off.log", SBT_OS_UNAVAILABLE);
+	rc = sbt_read_log("off.log", &ds, err, sizeof err);
+	CHECK(rc == 0, "reading off.log: %s", err);
+	o.filters = SBT_F_ALL;
+	if (rc == 0 && sbt_analyze(&ds, &o, &r) == 0) {
+		st = find(&ds, &r, "steady");
+		CHECK(st && st->os.covered == 0 && st->os.left_out == 0,
+		      "unavailable, yet %zu covered",
+		      st ? st->os.covered : 0);
+		sbt_result_free(&r);
+	}
+	sbt_ds_free(&ds);
+	free(buf);
+	return h_done();
+}
