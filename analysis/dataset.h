@@ -26,7 +26,7 @@ enum sbt_sflag {
 	SBT_SF_MACHINE  = 1u << 12,  /* in a machine-wide shift (machine.c)   */
 };
 
-/* One timed region instance.  48 bytes. */
+/* One timed region instance.  56 bytes. */
 struct sbt_sample {
 	double   ns;                 /* duration (ns); filter_cost subtracts  */
 	double   cycles;             /* duration (cycles); 0 when no clock    */
@@ -39,6 +39,11 @@ struct sbt_sample {
 	float    score;              /* isolation-forest score; 0 = unscored  */
 	uint32_t site;               /* index into dataset.sites, or
 	                                SBT_SITE_NONE                         */
+	uint32_t skipped;            /* sparse recording: calls of its site
+	                                on its thread not recorded after it,
+	                                before the next one recorded; so a
+	                                group made 1 + skipped calls per
+	                                sample                                */
 };
 
 #define SBT_SITE_NONE UINT32_MAX

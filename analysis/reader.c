@@ -11,12 +11,14 @@
  * corrupt or zeroed chunk header the reader moves on to the next 4 KiB
  * boundary and looks for a valid chunk there.
  *
- * Both versions of the format are read.  Version 1 holds one record per
+ * All versions of the format are read.  Version 1 holds one record per
  * sample (SAMPLES chunks).  Version 2 holds each thread's START and STOP
  * events (EVENTS chunks), which are paired here, per thread, with the
  * open-region stack the recorder kept: a STOP closes the innermost open
  * START of its site.  STARTs left open (in flight at a crash, open at
- * thread exit) are no samples; a STOP with no START is damage.
+ * thread exit) are no samples; a STOP with no START is damage.  Version
+ * 3 adds SKIP events (sparse recording): each one's count of calls left
+ * out goes to the sample of the START that follows it (sample.skipped).
  */
 #include "reader.h"
 #include "../format/sbtlog.h"
@@ -46,11 +48,16 @@ struct open_ev {
 	uint32_t site, flags;
 	uint16_t cpu;
 	int      has_c;
+	uint32_t skipped;              /* its SKIP event's count           */
 };
 
 struct tstate {
 	uint32_t thread;
 	uint32_t n;
+	/* A SKIP event counts the calls left out after the next START of
+	 * its site (only a probe pair may come between): held until then. */
+	uint32_t skip_site;
+	uint64_t skip_count;
 	struct open_ev open[OPEN_MAX];
 	struct sbt_sample *last;       /* the sample a CYCLES event follows */
 	int      last_start;           /* ... or the innermost START        */
@@ -430,6 +437,7 @@ static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
 			/* room was reserved above for the whole chunk */
 			struct sbt_sample *s = &c->ds->s[c->ds->n++];
 			s->score = 0;
+			s->skipped = 0;
 			s->ns = (double)r->ticks * tns;
 			s->cycles = (double)r->cycles;
 			s->t_ns = t;
@@ -506,6 +514,7 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	s->t_ns = o.t0 >= c->h.start_ticks ?
 		  (double)(o.t0 - c->h.start_ticks) * tns : 0;
 	s->region = site;       /* raw site id: mapped by finish() */
+	s->skipped = o.skipped;
 	s->thread = thread;
 	s->source = c->srci;
 	s->cpu_start = o.cpu;
@@ -563,6 +572,20 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 					.flags = SBT_EV_FLAGS(e->word),
 					.cpu = ev_cpu(c, e->aux) };
 				ts->last = NULL, ts->last_start = 1;
+				if (ts->skip_count &&
+				    ts->skip_site == SBT_EV_ID(e->word) &&
+				    !(SBT_EV_FLAGS(e->word) & SBT_RF_PROBE)) {
+					ts->open[ts->n - 1].skipped =
+						ts->skip_count > UINT32_MAX ?
+						UINT32_MAX :
+						(uint32_t)ts->skip_count;
+					ts->skip_count = 0;
+				}
+				break;
+			case SBT_EV_SKIP:
+				ts->skip_site = SBT_EV_ID(e->word);
+				ts->skip_count = e->t;
+				ts->last = NULL, ts->last_start = 0;
 				break;
 			case SBT_EV_STOP:
 				ev_stop(c, ts, e, ch->thread);

@@ -213,14 +213,18 @@ struct sbt_hot {
 					  the recorder must see every marker
 					  (cycle clock, CLOSE)              */
 	uint32_t busy;                 /* 1 while a marker runs on the
-					  thread (whole-word stores only:
-					  the next check loads it at once) */
+					  thread, SBT__SKIPPING while its
+					  innermost open region is a call
+					  not recorded (sparse recording);
+					  whole-word stores only: the next
+					  check loads it at once           */
 	uint32_t depth;                /* open regions                      */
 	struct sbt__open stack[SBT_HOT_DEPTH];
 };
 
 #define SBT__START_WORD (1u << 28)     /* SBT_EV_START << 28              */
 #define SBT__STOP_DELTA (1u << 28)     /* STOP word = START word + delta  */
+#define SBT__SKIPPING   2u             /* busy: STOP reads no clock       */
 #define SBT__FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 
 /* A marker runs between these: a marker that finds the thread busy is a
@@ -354,7 +358,10 @@ static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
 {
 	struct sbt_hot *t = sbt__hot_v2;
 
-	if (__builtin_expect(t != 0, 1)) {
+	/* A busy thread (the innermost region was not recorded, or a
+	 * signal handler interrupts a marker) leaves the clock read to the
+	 * recorder, which reads it only when it records. */
+	if (__builtin_expect(t != 0 && t->busy == 0, 1)) {
 		uint32_t aux;
 		uint64_t t1 = sbt_read_stop(&aux);
 		if (!sbt__stop_fast(t, tag, t1, aux))

@@ -20,6 +20,7 @@
 #include "hot.h"
 
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 #define likely(x)   __builtin_expect(!!(x), 1)
@@ -37,11 +38,26 @@ static inline int busy_set(struct sbt_thread *t)
 	return 1;
 }
 
+/* 1 when the innermost open region is a call not recorded. */
+static inline int top_skipped(const struct sbt_thread *t)
+{
+	uint32_t d = t->hot.depth;
+
+	return d && SBT_EV_KIND(t->hot.stack[d - 1].word) == SBT_EV_SKIP;
+}
+
+/* Reopen the gate; a skipped innermost region keeps STOP off the clock. */
 static inline void busy_clear(struct sbt_thread *t)
 {
 	SBT__FENCE();
-	t->hot.busy = 0;
+	t->hot.busy = top_skipped(t) ? SBT__SKIPPING : 0;
 	SBT__FENCE();
+}
+
+/* A marker is running on the thread (a signal handler interrupted it). */
+static inline int in_marker(const struct sbt_thread *t)
+{
+	return t->hot.busy & 1;
 }
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
@@ -64,6 +80,33 @@ static struct sbt_event *room(struct sbt_thread *t, uint32_t n)
 
 static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
 
+/* The last skipped call closed: the fast path may run again, up to the
+ * end sbt_thread_limit() chose (a cycle clock and CLOSE keep it shut). */
+static void unskip(struct sbt_thread *t)
+{
+	if (!cycling(t) && sbt_thread_log_state() == 1)
+		t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
+}
+
+/* Whether opening `region` now is misuse: then counted, gate reopened. */
+static int start_misuse(struct sbt_thread *t, sbt_id region)
+{
+	uint32_t d = t->hot.depth;
+
+	if (d >= SBT_HOT_DEPTH) {
+		busy_clear(t);
+		sbt_count(SBT_CNT_TOO_DEEP);
+		return 1;
+	}
+	for (uint32_t i = 0; i < d; i++)
+		if (t->hot.stack[i].region == region) {
+			busy_clear(t);
+			sbt_count(SBT_CNT_START_OPEN);
+			return 1;
+		}
+	return 0;
+}
+
 /* START of (word, region) under `tag` (NULL: STOP must look the name up)
  * with the busy gate closed by the caller; reopens it before the clock
  * read. */
@@ -75,17 +118,8 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 
 	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
-	if (d >= SBT_HOT_DEPTH) {
-		busy_clear(t);
-		sbt_count(SBT_CNT_TOO_DEEP);
+	if (start_misuse(t, region))
 		return SBT_EMISUSE;
-	}
-	for (uint32_t i = 0; i < d; i++)
-		if (t->hot.stack[i].region == region) {
-			busy_clear(t);
-			sbt_count(SBT_CNT_START_OPEN);
-			return SBT_EMISUSE;
-		}
 	if (t->probe_at && t->hot.cur >= t->probe_at) {
 		t->probe_at = NULL;
 		t->hot.end = cycling(t) ? NULL : t->chunk_end;
@@ -142,7 +176,10 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 		sbt_count(SBT_CNT_CROSSED);
 		crossed = SBT_EV_WORD(0, SBT_RF_CROSSED, 0);
 	}
-	if (!o->ev || !(e = room(t, n))) {
+	if (SBT_EV_KIND(o->word) == SBT_EV_SKIP) {
+		if (!--t->nskip)        /* not recorded: nothing to write */
+			unskip(t);
+	} else if (!o->ev || !(e = room(t, n))) {
 		sbt_count(SBT_CNT_DROPPED);
 	} else {
 		if (n > 1) {
@@ -162,6 +199,65 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	busy_clear(t);
 	return SBT_OK;
+}
+
+/* ---- sparse recording ------------------------------------------------------ */
+
+/* Calls to skip before the next recorded one: geometric with mean n - 1,
+ * so that one call in n is recorded on average, at random - a fixed
+ * every-n-th would alias with periodic work. */
+static uint32_t draw_gap(struct sbt_thread *t, uint32_t n)
+{
+	double u, k;
+
+	if (n <= 1)
+		return 0;
+	t->rng ^= t->rng << 13, t->rng ^= t->rng >> 7, t->rng ^= t->rng << 17;
+	u = (double)((t->rng >> 11) + 1) * 0x1p-53;      /* (0, 1] */
+	k = floor(log(u) / log1p(-1.0 / n));
+	return k < 4e9 ? (uint32_t)k : 4000000000u;
+}
+
+/* START of a sampled region, busy gate closed by the caller.  A skipped
+ * call costs a count in the log and a stack entry, no clock read; its
+ * STOP finds the entry and reads no clock either.  A recorded call draws
+ * the next gap and writes the SKIP event that will count it, then runs
+ * as any START. */
+static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
+			 const char *tag)
+{
+	uint32_t site = SBT_EV_ID(word), d = t->hot.depth;
+	struct sbt_skip_slot *k = &t->skips[site % SBT_SKIP_SLOTS];
+	struct sbt_event *e;
+
+	if (start_misuse(t, region))
+		return SBT_EMISUSE;
+	if (k->site != site)
+		*k = (struct sbt_skip_slot){ site, 0, NULL };
+	if (k->left) {
+		k->left--;
+		k->count->t++;          /* in the log: a crash loses no call */
+		t->hot.stack[d] = (struct sbt__open){
+			tag, NULL, SBT_EV_WORD(SBT_EV_SKIP, 0, site), region };
+		t->hot.depth = d + 1;
+		t->nskip++;
+		t->hot.end = NULL;
+		busy_clear(t);
+		return SBT_OK;
+	}
+	k->left = draw_gap(t, sbt_regions_gap(region));
+	k->count = NULL;
+	if (k->left && (e = room(t, 2 + cycling(t)))) {
+		e->t = 0;
+		e->aux = 0;
+		SBT__FENCE();           /* the word commits the event */
+		e->word = SBT_EV_WORD(SBT_EV_SKIP, 0, site);
+		t->hot.cur++;
+		k->count = e;
+	} else {
+		k->left = 0;            /* no room to count: record (or drop) */
+	}
+	return start_slow(t, word, region, tag);
 }
 
 /* An empty pair right before a region's own START: same cache state, and
@@ -201,7 +297,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	struct sbt_file_header *fresh;
 
 	*rc = SBT_EOFF;
-	if (t && t->hot.busy) {
+	if (t && in_marker(t)) {
 		sbt_count(SBT_CNT_SIGNAL);
 		*rc = SBT_EMISUSE;
 		return NULL;
@@ -255,7 +351,8 @@ name_miss(struct sbt_name_slot *s, const void *ra, const char *name,
 	sbt_id id;
 
 	/* Same pointer, writable memory: a cheap check of the bytes first. */
-	if (s->verify && s->ra == ra && s->name == name && name) {
+	if ((s->flags & SBT_SLOT_VERIFY) && s->ra == ra && s->name == name &&
+	    name) {
 		const char *known = sbt_regions_name(s->region);
 		if (known && strncmp(known, name, SBT_MAX_NAME + 1) == 0)
 			return s;
@@ -264,7 +361,9 @@ name_miss(struct sbt_name_slot *s, const void *ra, const char *name,
 	if (!id || !site)
 		return NULL;
 	s->ra = ra, s->name = name;
-	s->region = id, s->verify = verify;
+	s->region = id;
+	s->flags = (verify ? SBT_SLOT_VERIFY : 0) |
+		   (sbt_regions_gap(id) > 1 ? SBT_SLOT_SAMPLED : 0);
 	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
 	return s;
 }
@@ -276,7 +375,7 @@ static inline struct sbt_name_slot *lookup(struct sbt_thread *t,
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
-	if (likely(s->ra == ra && s->name == name && !s->verify))
+	if (likely(s->ra == ra && s->name == name && !s->flags))
 		return s;
 	return name_miss(s, ra, name, api);
 }
@@ -290,7 +389,9 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 
 	if (!(site = sbt_regions_site_id(ra, id)))
 		return 0;
-	s->ra = ra, s->region = id;
+	/* A sampled region's slot never hits sbt_site_cached(). */
+	s->ra = ra;
+	s->region = id | (sbt_regions_gap(id) > 1 ? SBT_SITE_SAMPLED : 0);
 	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
 	return s->word;
 }
@@ -360,16 +461,23 @@ start_name(struct sbt_thread *t, const char *name, unsigned api,
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
-	if (likely(s->ra == ra && s->name == name && !s->verify))
+	if (likely(s->ra == ra && s->name == name && !s->flags))
 		return start_word(t, s->word, s->region, name);
 	busy_set(t);
-	if (!(s = name_miss(s, ra, name, api))) {
+	if (!(s->ra == ra && s->name == name &&
+	      s->flags == SBT_SLOT_SAMPLED) &&
+	    !(s = name_miss(s, ra, name, api))) {
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
-	if (cs && !s->verify)
+	/* Sampled regions stay off the call site's slot: the inline
+	 * markers would record every call. */
+	if (cs && !s->flags)
 		fill_site(cs, name, s);
-	return start_slow(t, s->word, s->region, s->verify ? NULL : name);
+	if (s->flags & SBT_SLOT_SAMPLED)
+		return start_sampled(t, s->word, s->region,
+				     s->flags & SBT_SLOT_VERIFY ? NULL : name);
+	return start_slow(t, s->word, s->region, s->flags ? NULL : name);
 }
 
 /* STOP by name, the clock read as (t1, aux), past the fast path. */
@@ -460,6 +568,7 @@ int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 
 static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 {
+	struct sbt_site_slot *s;
 	struct sbt_thread *t;
 	uint32_t word;
 	int rc;
@@ -471,10 +580,15 @@ static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 	if ((word = sbt_site_cached(t, id, ra)))
 		return start_word(t, word, id, NULL);
 	busy_set(t);
+	s = sbt_site_slot(t, id, ra);
+	if (s->ra == ra && s->region == (id | SBT_SITE_SAMPLED))
+		return start_sampled(t, s->word, id, NULL);
 	if (!(word = site_word(t, id, ra))) {
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
+	if (s->region & SBT_SITE_SAMPLED)
+		return start_sampled(t, word, id, NULL);
 	return start_slow(t, word, id, NULL);
 }
 
@@ -506,6 +620,40 @@ int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux)
 	return stop_slow(t, id, t1, aux, c1);
 }
 
+/* STOP with a skipped call innermost (sparse recording): before any
+ * clock read, pop it if it is the one named. */
+int sbt_rec_stop_skip(const char *name, unsigned api, const void *ra,
+		      sbt_id id)
+{
+	struct sbt_thread *t = sbt_me;
+	struct sbt_name_slot *s;
+	struct sbt__open *o;
+	uint64_t t1;
+	uint32_t aux;
+
+	if (!t || t->hot.busy != SBT__SKIPPING || sbt_thread_log_state() != 1)
+		goto recorded;
+	busy_set(t);
+	o = &t->hot.stack[t->hot.depth - 1];
+	if (name && o->tag == name)
+		id = o->region;
+	else if (name)
+		id = (s = lookup(t, name, api, ra)) ? s->region : 0;
+	if (id && id == o->region) {
+		t->hot.depth--;
+		if (!--t->nskip)
+			unskip(t);
+		busy_clear(t);
+		return SBT_OK;
+	}
+	busy_clear(t);
+recorded:
+	/* Not the skipped region (misuse, crossed nesting): as any STOP. */
+	t1 = sbt_read_stop(&aux);
+	return name || !id ? sbt_rec_stop_read(name, api, ra, t1, aux)
+			   : sbt_rec_stop_id_read(id, t1, aux);
+}
+
 /* ---- the rest of the API (cold) ---------------------------------------------- */
 
 sbt_id sbt_rec_intern(const char *name, size_t len, unsigned api,
@@ -533,6 +681,11 @@ int sbt_rec_reset_id(sbt_id id)
 		e->word = SBT_EV_WORD(SBT_EV_RESET, 0, id);
 		t->hot.cur++;
 	}
+	/* Sparse recording starts afresh too: the next call is recorded. */
+	for (int i = 0; i < SBT_SKIP_SLOTS; i++)
+		if (t->skips[i].site &&
+		    sbt_regions_site_region(t->skips[i].site) == id)
+			t->skips[i] = (struct sbt_skip_slot){ 0, 0, NULL };
 	busy_clear(t);
 	return SBT_OK;
 }

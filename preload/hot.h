@@ -32,7 +32,7 @@ static inline struct sbt_name_slot *sbt_name_cached(struct sbt_thread *t,
 						    const void *ra)
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
-	return s->ra == ra && s->name == name && !s->verify ? s : NULL;
+	return s->ra == ra && s->name == name && !s->flags ? s : NULL;
 }
 
 static inline struct sbt_site_slot *sbt_site_slot(struct sbt_thread *t,
@@ -100,8 +100,13 @@ static inline __attribute__((always_inline)) int
 sbt_hot_stop(const char *name, unsigned api, const void *ra)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	uint64_t t1;
 	struct sbt_thread *t = sbt_me;
+
+	/* ... unless the innermost region was not recorded: no clock. */
+	if (SBT_UNLIKELY(t != NULL && t->hot.busy == SBT__SKIPPING))
+		return sbt_rec_stop_skip(name, api, ra, 0);
+	t1 = sbt_read_stop(&aux);
 
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
@@ -138,7 +143,12 @@ sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	uint64_t t1;
+	struct sbt_thread *t = sbt_me;
+
+	if (SBT_UNLIKELY(t != NULL && t->hot.busy == SBT__SKIPPING))
+		return sbt_rec_stop_skip(NULL, 0, NULL, id);
+	t1 = sbt_read_stop(&aux);
 
 	return sbt_hot_stop_id_at(id, t1, aux);
 }

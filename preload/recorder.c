@@ -99,6 +99,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 		sizeof g.pattern - 1);
 	g.probe_period = (uint32_t)sbt_env_long("SBT_PROBE_PERIOD", 64, 0,
 						1000000);
+	(void)sbt_sample_setup();
 	g.reserve = (size_t)sbt_env_long("SBT_LOG_MAX_MB", 65536, 2,
 					 1L << 24) << 20;
 	pthread_key_create(&g.key, thread_exit);
@@ -261,8 +262,8 @@ void sbt_thread_limit(struct sbt_thread *t)
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
 	/* The recorder sees every marker of a thread that counts cycles,
-	 * and after CLOSE. */
-	if (t->pmc >= 0 || atomic_load(&g.state) == LOG_CLOSED)
+	 * with a skipped call open, and after CLOSE. */
+	if (t->pmc >= 0 || t->nskip || atomic_load(&g.state) == LOG_CLOSED)
 		t->hot.end = NULL;
 }
 
@@ -369,6 +370,8 @@ static void after_fork_child(void)
 		}
 		t->chunk = NULL;
 		t->hot.cur = t->hot.end = t->chunk_end = NULL;
+		/* skip counts live in the parent's log */
+		memset(t->skips, 0, sizeof t->skips);
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->chunk_size = FIRST_CHUNK;

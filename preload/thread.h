@@ -16,6 +16,10 @@
  *     pairwise different region ids.
  *   - hot.end is NULL when pmc >= 0 (cycle events need the recorder's
  *     path) and after CLOSE.
+ *   - hot.end is NULL while a skipped call (sparse recording) is open:
+ *     nskip > 0, its stack entry's word of kind SBT_EV_SKIP and ev NULL.
+ *     hot.busy is SBT__SKIPPING between markers when the innermost open
+ *     region is one, else 0.
  *   - hot.end is probe_at when that is set (and no reason above holds):
  *     the fast path stops there for the general path to probe.
  */
@@ -36,8 +40,25 @@ struct sbt_name_slot {
 	const char *name;
 	uint32_t word;                 /* START word of the site          */
 	sbt_id   region;
-	int      verify;               /* compare name bytes every call   */
+	int      flags;                /* SBT_SLOT_*: 0 for the fast path */
 };
+
+#define SBT_SLOT_VERIFY  1             /* compare name bytes every call   */
+#define SBT_SLOT_SAMPLED 2             /* region sampled: hot.c decides   */
+#define SBT_SITE_SAMPLED (1u << 31)    /* sbt_site_slot.region: the same  */
+
+/* Sparse recording of one site on this thread: `left` calls still to
+ * skip, each counted in `count`, a SKIP event in the log (so the count
+ * survives a crash).  Losing a slot to another site loses no count, only
+ * the draw: gaps are geometric, hence memoryless - a fresh draw is as
+ * good as the rest of the old one. */
+struct sbt_skip_slot {
+	uint32_t site;                 /* 0: empty                        */
+	uint32_t left;
+	struct sbt_event *count;       /* NULL when left == 0             */
+};
+
+#define SBT_SKIP_SLOTS 64
 
 /* (return address, region) -> START word. */
 struct sbt_site_slot {
@@ -65,6 +86,8 @@ struct sbt_thread {
 	void (*api_fini[SBT_SLOT__MAX])(void *);
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
+	uint32_t nskip;                /* skipped calls on hot.stack      */
+	struct sbt_skip_slot skips[SBT_SKIP_SLOTS];
 } __attribute__((aligned(64)));
 
 /* The calling thread's state, NULL before its first marker. */
