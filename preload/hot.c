@@ -745,17 +745,20 @@ done:
 	return SBT_OK;
 }
 
-/* The last pair in the current chunk: its STOP, the START it closes. */
+/* The thread's last pair: its STOP, in the current chunk, and the START
+ * it closes, there or in the chunk before (a SKIP event, being single,
+ * can leave a pair split across two chunks). */
 static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		     uint64_t *cycles)
 {
-	const struct sbt_event *first, *e, *s = NULL;
+	const struct sbt_event *first, *end, *e, *s = NULL;
+	const struct sbt_chunk *c = t->chunk;
 	uint64_t c1 = 0;
 
-	if (!t->chunk)
+	if (!c)
 		return SBT_EMISUSE;
-	first = chunk_events(t, t->chunk, &e);
-	while (e-- > first && !s) {
+	first = chunk_events(t, c, &end);
+	for (e = end; e-- > first && !s; ) {
 		uint32_t k = SBT_EV_KIND(e->word);
 		if (k == SBT_EV_CYCLES)
 			c1 = e->t;
@@ -764,14 +767,20 @@ static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		else
 			return SBT_EMISUSE;
 	}
-	for (e = s; s && e-- > first; ) {
-		if (SBT_EV_KIND(e->word) != SBT_EV_START ||
-		    SBT_EV_ID(e->word) != SBT_EV_ID(s->word))
-			continue;
-		*ticks = s->t - e->t;
-		*cycles = c1 && SBT_EV_KIND(e[1].word) == SBT_EV_CYCLES ?
-			  c1 - e[1].t : 0;
-		return SBT_OK;
+	for (int hop = 0; s && hop < 2; hop++) {
+		for (e = hop ? end : s; e-- > first; ) {
+			if (SBT_EV_KIND(e->word) != SBT_EV_START ||
+			    SBT_EV_ID(e->word) != SBT_EV_ID(s->word))
+				continue;
+			*ticks = s->t - e->t;
+			*cycles = c1 && e + 1 < end &&
+				  SBT_EV_KIND(e[1].word) == SBT_EV_CYCLES ?
+				  c1 - e[1].t : 0;
+			return SBT_OK;
+		}
+		if (!(c = sbt_thread_chunk_at(c->prev)))
+			break;
+		first = chunk_events(t, c, &end);
 	}
 	return SBT_EMISUSE;
 }
