@@ -48,16 +48,20 @@ struct open_ev {
 	uint32_t site, flags;
 	uint16_t cpu;
 	int      has_c;
-	uint32_t skipped;              /* its SKIP event's count           */
+};
+
+struct last {                          /* site -> its last sample      */
+	uint32_t site;
+	size_t sample;
 };
 
 struct tstate {
 	uint32_t thread;
 	uint32_t n;
-	/* A SKIP event counts the calls left out after the next START of
-	 * its site (only a probe pair may come between): held until then. */
-	uint32_t skip_site;
-	uint64_t skip_count;
+	/* Version 3: the last sample of each site on this thread, which a
+	 * SKIP event's count belongs to.  Open addressing, site 0 empty. */
+	struct last *last_of;
+	size_t nlast, cap_last;
 	struct open_ev open[OPEN_MAX];
 	struct sbt_sample *last;       /* the sample a CYCLES event follows */
 	int      last_start;           /* ... or the innermost START        */
@@ -78,6 +82,7 @@ struct ctx {
 	struct reset *resets; size_t nresets, cap_resets;
 	size_t first;          /* first sample of this source in ds */
 	int damaged;
+	int oom;                        /* out of memory inside an event */
 	uint64_t holes, bad_chunks;
 	char *buf;
 	/* Region ids are dense from 1 and each has a REGION entry in the
@@ -486,6 +491,68 @@ static uint16_t ev_cpu(const struct ctx *c, uint32_t aux)
 					   : (uint16_t)SBT_CPU_UNKNOWN;
 }
 
+/* The slot of `site` in ts->last_of (its site 0 when new), or NULL
+ * when out of memory.  Sites are few per thread. */
+static size_t *last_slot(struct tstate *ts, uint32_t site, int make)
+{
+	size_t cap = ts->cap_last, i;
+
+	if (make && 2 * (ts->nlast + 1) > cap) {
+		size_t ncap = cap ? 2 * cap : 64;
+		void *n = calloc(ncap, sizeof *ts->last_of);
+		if (!n)
+			return NULL;
+		struct last *old = ts->last_of;
+		ts->last_of = n, ts->cap_last = ncap, ts->nlast = 0;
+		for (i = 0; i < cap; i++)       /* room enough: no growth */
+			if (old[i].site)
+				*last_slot(ts, old[i].site, 1) = old[i].sample;
+		free(old);
+		cap = ncap;
+	}
+	if (!cap)
+		return NULL;
+	for (i = (site * 2654435761u) & (cap - 1); ts->last_of[i].site;
+	     i = (i + 1) & (cap - 1))
+		if (ts->last_of[i].site == site)
+			return &ts->last_of[i].sample;
+	if (!make)
+		return NULL;
+	ts->last_of[i].site = site;
+	ts->nlast++;
+	return &ts->last_of[i].sample;
+}
+
+static int last_set(struct tstate *ts, uint32_t site, size_t sample)
+{
+	size_t *p = site ? last_slot(ts, site, 1) : NULL;
+
+	if (site && !p)
+		return -1;
+	if (p)
+		*p = sample;
+	return 0;
+}
+
+/* A SKIP event: its calls were made after the last recorded call of its
+ * site on this thread (the recorder records a thread's first call of a
+ * site), so they go to that sample. */
+static void ev_skip(struct ctx *c, struct tstate *ts,
+		    const struct sbt_event *e)
+{
+	size_t *p = last_slot(ts, SBT_EV_ID(e->word), 0);
+
+	if (!p || *p < c->first || *p >= c->ds->n) {
+		if (e->t)
+			warn(c, "a SKIP event with no recorded call before it "
+			     "(damaged log)");
+		return;
+	}
+	struct sbt_sample *s = &c->ds->s[*p];
+	uint64_t v = (uint64_t)s->skipped + e->t;
+	s->skipped = v > UINT32_MAX || v < e->t ? UINT32_MAX : (uint32_t)v;
+}
+
 /* A STOP: pair it with the innermost open START of its site. */
 static void ev_stop(struct ctx *c, struct tstate *ts,
 		    const struct sbt_event *e, uint32_t thread)
@@ -514,7 +581,10 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	s->t_ns = o.t0 >= c->h.start_ticks ?
 		  (double)(o.t0 - c->h.start_ticks) * tns : 0;
 	s->region = site;       /* raw site id: mapped by finish() */
-	s->skipped = o.skipped;
+	s->skipped = 0;
+	if (c->h.version >= 3 && !(fl & SBT_RF_PROBE) &&
+	    last_set(ts, site, (size_t)(s - c->ds->s)) != 0)
+		c->oom = 1;
 	s->thread = thread;
 	s->source = c->srci;
 	s->cpu_start = o.cpu;
@@ -572,23 +642,15 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 					.flags = SBT_EV_FLAGS(e->word),
 					.cpu = ev_cpu(c, e->aux) };
 				ts->last = NULL, ts->last_start = 1;
-				if (ts->skip_count &&
-				    ts->skip_site == SBT_EV_ID(e->word) &&
-				    !(SBT_EV_FLAGS(e->word) & SBT_RF_PROBE)) {
-					ts->open[ts->n - 1].skipped =
-						ts->skip_count > UINT32_MAX ?
-						UINT32_MAX :
-						(uint32_t)ts->skip_count;
-					ts->skip_count = 0;
-				}
 				break;
 			case SBT_EV_SKIP:
-				ts->skip_site = SBT_EV_ID(e->word);
-				ts->skip_count = e->t;
+				ev_skip(c, ts, e);
 				ts->last = NULL, ts->last_start = 0;
 				break;
 			case SBT_EV_STOP:
 				ev_stop(c, ts, e, ch->thread);
+				if (c->oom)
+					return -1;
 				break;
 			case SBT_EV_CYCLES:
 				if (ts->last_start && ts->n) {
@@ -837,8 +899,10 @@ out:
 	free(c.map.ds);
 	free(c.sitemap.ds);
 	free(c.siteregion.ds);
-	for (size_t i = 0; i < c.nthreads; i++)
+	for (size_t i = 0; i < c.nthreads; i++) {
+		free(c.threads[i]->last_of);
 		free(c.threads[i]);
+	}
 	free(c.threads);
 	free(c.resets);
 	close(c.fd);

@@ -81,11 +81,10 @@ static struct sbt_event *room(struct sbt_thread *t, uint32_t n)
 static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
 
 /* The last skipped call closed: the fast path may run again, up to the
- * end sbt_thread_limit() chose (a cycle clock and CLOSE keep it shut). */
+ * end sbt_thread_limit() chose (NULL for a cycle clock and after CLOSE). */
 static void unskip(struct sbt_thread *t)
 {
-	if (!cycling(t) && sbt_thread_log_state() == 1)
-		t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
+	t->hot.end = t->hot.end_saved;
 }
 
 /* Whether opening `region` now is misuse: then counted, gate reopened. */
@@ -177,7 +176,7 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 		crossed = SBT_EV_WORD(0, SBT_RF_CROSSED, 0);
 	}
 	if (SBT_EV_KIND(o->word) == SBT_EV_SKIP) {
-		if (!--t->nskip)        /* not recorded: nothing to write */
+		if (!--t->hot.nskip)        /* not recorded: nothing to write */
 			unskip(t);
 	} else if (!o->ev || !(e = room(t, n))) {
 		sbt_count(SBT_CNT_DROPPED);
@@ -218,46 +217,64 @@ static uint32_t draw_gap(struct sbt_thread *t, uint32_t n)
 	return k < 4e9 ? (uint32_t)k : 4000000000u;
 }
 
-/* START of a sampled region, busy gate closed by the caller.  A skipped
- * call costs a count in the log and a stack entry, no clock read; its
- * STOP finds the entry and reads no clock either.  A recorded call draws
- * the next gap and writes the SKIP event that will count it, then runs
- * as any START. */
+/* START of a sampled region, busy gate closed by the caller.  The slot
+ * of the site (thread.h) runs through a gap: `left` - 1 calls skipped,
+ * then one recorded, then left = 0 and the next call draws the next gap
+ * and writes the SKIP event that counts it - so each SKIP event counts
+ * calls made after the previous recorded call of its site.  A thread's
+ * first call of a site (or the first after its slot went to another
+ * site) is recorded, so that a SKIP event always has a recorded call
+ * before it.  The inline markers (again_ok) skip and record themselves:
+ * after drawing, SBT__AGAIN sends them back to do it, so that a recorded
+ * call takes the same path - and the same time - as any. */
 static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
-			 const char *tag)
+			 const char *tag, int again_ok)
 {
 	uint32_t site = SBT_EV_ID(word), d = t->hot.depth;
-	struct sbt_skip_slot *k = &t->skips[site % SBT_SKIP_SLOTS];
+	struct sbt__skip *k = &t->hot.skip[site % SBT_HOT_SKIPS];
 	struct sbt_event *e;
 
 	if (start_misuse(t, region))
 		return SBT_EMISUSE;
-	if (k->site != site)
-		*k = (struct sbt_skip_slot){ site, 0, NULL };
-	if (k->left) {
-		k->left--;
-		k->count->t++;          /* in the log: a crash loses no call */
-		t->hot.stack[d] = (struct sbt__open){
-			tag, NULL, SBT_EV_WORD(SBT_EV_SKIP, 0, site), region };
-		t->hot.depth = d + 1;
-		t->nskip++;
-		t->hot.end = NULL;
-		busy_clear(t);
-		return SBT_OK;
+	if (k->site != site) {
+		*k = (struct sbt__skip){ site, 0, NULL };
+		return start_slow(t, word, region, tag);
 	}
-	k->left = draw_gap(t, sbt_regions_gap(region));
-	k->count = NULL;
-	if (k->left && (e = room(t, 2 + cycling(t)))) {
-		e->t = 0;
-		e->aux = 0;
-		SBT__FENCE();           /* the word commits the event */
-		e->word = SBT_EV_WORD(SBT_EV_SKIP, 0, site);
-		t->hot.cur++;
-		k->count = e;
-	} else {
-		k->left = 0;            /* no room to count: record (or drop) */
+	if (k->left == 0) {
+		uint32_t gap = draw_gap(t, sbt_regions_gap(region));
+		k->count = NULL;
+		if (gap && !(e = room(t, 1)))
+			gap = 0;        /* no room to count: record (or drop) */
+		if (gap) {
+			e->t = 0;
+			e->aux = 0;
+			SBT__FENCE();   /* the word commits the event */
+			e->word = SBT_EV_WORD(SBT_EV_SKIP, 0, site);
+			t->hot.cur++;
+			k->count = &e->t;
+		}
+		k->left = gap + 1;
+		/* Only when the inline markers will take it: a skip needs
+		 * an open gate, a recorded call room before hot.end. */
+		if (again_ok && t->hot.end_saved && !top_skipped(t) &&
+		    (k->left > 1 || (t->hot.end && t->hot.cur < t->hot.end))) {
+			busy_clear(t);
+			return SBT_AGAIN;
+		}
 	}
-	return start_slow(t, word, region, tag);
+	if (k->left == 1) {
+		k->left = 0;
+		return start_slow(t, word, region, tag);
+	}
+	k->left--;
+	++*k->count;                    /* in the log: a crash loses no call */
+	t->hot.stack[d] = (struct sbt__open){
+		tag, NULL, SBT_EV_WORD(SBT_EV_SKIP, 0, site), region };
+	t->hot.depth = d + 1;
+	t->hot.nskip++;
+	t->hot.end = NULL;
+	busy_clear(t);
+	return SBT_OK;
 }
 
 /* An empty pair right before a region's own START: same cache state, and
@@ -418,7 +435,7 @@ static void publish(struct sbt_thread *t, struct sbt_hot **hot)
  * only; a site with more names than ways leaves the rest to the
  * thread's name cache). */
 static void fill_site(struct sbt_csite *cs, const char *name,
-		      const struct sbt_name_slot *s)
+		      uint32_t word, sbt_id region)
 {
 	for (int w = 0; w < SBT_CSITE_WAYS; w++) {
 		const char *none = NULL;
@@ -429,8 +446,8 @@ static void fill_site(struct sbt_csite *cs, const char *name,
 		if (have || !__atomic_compare_exchange_n(&cs->way[w].tag,
 		    &none, CS_FILLING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
-		cs->way[w].word = s->word;
-		cs->way[w].region = s->region;
+		cs->way[w].word = word;
+		cs->way[w].region = region;
 		__atomic_store_n(&cs->way[w].tag, name, __ATOMIC_RELEASE);
 		return;
 	}
@@ -457,7 +474,7 @@ static inline int start_word(struct sbt_thread *t, uint32_t word,
 /* START by name, past the fast path. */
 static __attribute__((noinline)) int
 start_name(struct sbt_thread *t, const char *name, unsigned api,
-	   const void *ra, struct sbt_csite *cs)
+	   const void *ra, struct sbt_csite *cs, int skipw)
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
@@ -470,13 +487,17 @@ start_name(struct sbt_thread *t, const char *name, unsigned api,
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
-	/* Sampled regions stay off the call site's slot: the inline
-	 * markers would record every call. */
+	/* A sampled region's site gets its SKIP word, for inline markers
+	 * that know it (skipw); older ones would record every call. */
 	if (cs && !s->flags)
-		fill_site(cs, name, s);
+		fill_site(cs, name, s->word, s->region);
+	else if (cs && skipw && s->flags == SBT_SLOT_SAMPLED)
+		fill_site(cs, name, SBT_EV_WORD(SBT_EV_SKIP, 0,
+						SBT_EV_ID(s->word)), s->region);
 	if (s->flags & SBT_SLOT_SAMPLED)
 		return start_sampled(t, s->word, s->region,
-				     s->flags & SBT_SLOT_VERIFY ? NULL : name);
+				     s->flags & SBT_SLOT_VERIFY ? NULL : name,
+				     skipw && cs);
 	return start_slow(t, s->word, s->region, s->flags ? NULL : name);
 }
 
@@ -521,7 +542,7 @@ int sbt_rec_start(const char *name, unsigned api, const void *ra)
 		return SBT_OK;
 	if (!(t = ready(&rc)))
 		return rc;
-	return start_name(t, name, api, ra, NULL);
+	return start_name(t, name, api, ra, NULL, 0);
 }
 
 /* STOP reads the clock before anything else, even before finding its
@@ -543,7 +564,7 @@ int sbt_rec_stop_read(const char *name, unsigned api, const void *ra,
 }
 
 int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-		     struct sbt_hot **hot, const void *ra)
+		     struct sbt_hot **hot, int skipw, const void *ra)
 {
 	struct sbt_thread *t;
 	int rc;
@@ -552,7 +573,7 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 		return rc;
 	if (hot && *hot != &t->hot)
 		publish(t, hot);
-	return start_name(t, name, SBT_API_SBTMARK, ra, cs);
+	return start_name(t, name, SBT_API_SBTMARK, ra, cs, skipw);
 }
 
 int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
@@ -582,13 +603,13 @@ static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 	busy_set(t);
 	s = sbt_site_slot(t, id, ra);
 	if (s->ra == ra && s->region == (id | SBT_SITE_SAMPLED))
-		return start_sampled(t, s->word, id, NULL);
+		return start_sampled(t, s->word, id, NULL, 0);
 	if (!(word = site_word(t, id, ra))) {
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
 	if (s->region & SBT_SITE_SAMPLED)
-		return start_sampled(t, word, id, NULL);
+		return start_sampled(t, word, id, NULL, 0);
 	return start_slow(t, word, id, NULL);
 }
 
@@ -641,7 +662,7 @@ int sbt_rec_stop_skip(const char *name, unsigned api, const void *ra,
 		id = (s = lookup(t, name, api, ra)) ? s->region : 0;
 	if (id && id == o->region) {
 		t->hot.depth--;
-		if (!--t->nskip)
+		if (!--t->hot.nskip)
 			unskip(t);
 		busy_clear(t);
 		return SBT_OK;
@@ -682,10 +703,10 @@ int sbt_rec_reset_id(sbt_id id)
 		t->hot.cur++;
 	}
 	/* Sparse recording starts afresh too: the next call is recorded. */
-	for (int i = 0; i < SBT_SKIP_SLOTS; i++)
-		if (t->skips[i].site &&
-		    sbt_regions_site_region(t->skips[i].site) == id)
-			t->skips[i] = (struct sbt_skip_slot){ 0, 0, NULL };
+	for (int i = 0; i < SBT_HOT_SKIPS; i++)
+		if (t->hot.skip[i].site &&
+		    sbt_regions_site_region(t->hot.skip[i].site) == id)
+			t->hot.skip[i] = (struct sbt__skip){ 0, 0, NULL };
 	busy_clear(t);
 	return SBT_OK;
 }

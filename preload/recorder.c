@@ -25,6 +25,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -39,7 +40,10 @@
 _Static_assert(sizeof(struct sbt__ev) == sizeof(struct sbt_event) &&
 	       SBT__START_WORD == SBT_EV_WORD(SBT_EV_START, 0, 0) &&
 	       SBT__STOP_DELTA == SBT_EV_WORD(SBT_EV_STOP, 0, 0) -
-				  SBT_EV_WORD(SBT_EV_START, 0, 0),
+				  SBT_EV_WORD(SBT_EV_START, 0, 0) &&
+	       SBT__SKIP_WORD == SBT_EV_WORD(SBT_EV_SKIP, 0, 0) &&
+	       SBT_EV_SKIP == 5 && SBT_EV_ID_BITS == 24 &&
+	       offsetof(struct sbt_event, t) == 0,
 	       "sbtmark.h's events are sbtlog.h's");
 
 enum { LOG_NONE, LOG_OPEN, LOG_FAILED, LOG_CLOSED };
@@ -262,8 +266,11 @@ void sbt_thread_limit(struct sbt_thread *t)
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
 	/* The recorder sees every marker of a thread that counts cycles,
-	 * with a skipped call open, and after CLOSE. */
-	if (t->pmc >= 0 || t->nskip || atomic_load(&g.state) == LOG_CLOSED)
+	 * and after CLOSE; and, but for skipped calls, while one is open. */
+	if (t->pmc >= 0 || atomic_load(&g.state) == LOG_CLOSED)
+		t->hot.end = NULL;
+	t->hot.end_saved = t->hot.end;
+	if (t->hot.nskip)
 		t->hot.end = NULL;
 }
 
@@ -315,8 +322,10 @@ int sbt_rec_close(void)
 	atomic_store(&g.state, LOG_CLOSED);
 	/* Every thread's inline markers now come to the recorder, which
 	 * counts and ignores them. */
-	for (struct sbt_thread *t = g.threads; t; t = t->next)
+	for (struct sbt_thread *t = g.threads; t; t = t->next) {
+		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_unlock(&g.lock);
 	return SBT_OK;
 }
@@ -371,7 +380,8 @@ static void after_fork_child(void)
 		t->chunk = NULL;
 		t->hot.cur = t->hot.end = t->chunk_end = NULL;
 		/* skip counts live in the parent's log */
-		memset(t->skips, 0, sizeof t->skips);
+		memset(t->hot.skip, 0, sizeof t->hot.skip);
+		t->hot.end_saved = NULL;
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->chunk_size = FIRST_CHUNK;

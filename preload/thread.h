@@ -17,9 +17,14 @@
  *   - hot.end is NULL when pmc >= 0 (cycle events need the recorder's
  *     path) and after CLOSE.
  *   - hot.end is NULL while a skipped call (sparse recording) is open:
- *     nskip > 0, its stack entry's word of kind SBT_EV_SKIP and ev NULL.
- *     hot.busy is SBT__SKIPPING between markers when the innermost open
- *     region is one, else 0.
+ *     hot.nskip > 0, its stack entry's word of kind SBT_EV_SKIP and ev
+ *     NULL; hot.end_saved is what hot.end is otherwise.  hot.busy is
+ *     SBT__SKIPPING between markers when the innermost open region is
+ *     one, else 0.
+ *   - hot.skip[site % SBT_HOT_SKIPS], when it holds `site` with left > 0,
+ *     counts into a SKIP event of this thread's log.  Losing a slot to
+ *     another site loses no count, only the draw: gaps are geometric,
+ *     hence memoryless - a fresh draw is as good as the rest of the old.
  *   - hot.end is probe_at when that is set (and no reason above holds):
  *     the fast path stops there for the general path to probe.
  */
@@ -47,18 +52,7 @@ struct sbt_name_slot {
 #define SBT_SLOT_SAMPLED 2             /* region sampled: hot.c decides   */
 #define SBT_SITE_SAMPLED (1u << 31)    /* sbt_site_slot.region: the same  */
 
-/* Sparse recording of one site on this thread: `left` calls still to
- * skip, each counted in `count`, a SKIP event in the log (so the count
- * survives a crash).  Losing a slot to another site loses no count, only
- * the draw: gaps are geometric, hence memoryless - a fresh draw is as
- * good as the rest of the old one. */
-struct sbt_skip_slot {
-	uint32_t site;                 /* 0: empty                        */
-	uint32_t left;
-	struct sbt_event *count;       /* NULL when left == 0             */
-};
 
-#define SBT_SKIP_SLOTS 64
 
 /* (return address, region) -> START word. */
 struct sbt_site_slot {
@@ -86,8 +80,6 @@ struct sbt_thread {
 	void (*api_fini[SBT_SLOT__MAX])(void *);
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
-	uint32_t nskip;                /* skipped calls on hot.stack      */
-	struct sbt_skip_slot skips[SBT_SKIP_SLOTS];
 } __attribute__((aligned(64)));
 
 /* The calling thread's state, NULL before its first marker. */
