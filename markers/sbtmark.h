@@ -171,7 +171,7 @@ static inline uint64_t sbt_clock_stop(int *cpu)
 /*
  * Per thread, the recorder hands the marker code a pointer to a struct
  * sbt_hot: the first marker of a thread calls the recorder, which stores
- * the pointer into the caller's thread-local sbt__hot_v2 (each object
+ * the pointer into the caller's thread-local sbt__tls_v3 (each object
  * that includes this header has one; the recorder remembers where, to
  * clear it when the thread exits).  A call site keeps a struct sbt_csite
  * that the recorder fills once with the event word of (region, site).  A
@@ -308,10 +308,10 @@ refuse:
 }
 
 /* START of a sampled site (word: its SKIP word).  A call to be left out
- * is counted, and opened on the stack with no event and no clock read;
- * the call that ends the gap is recorded as any.  0, having changed
- * nothing: the recorder must do it (draw the next gap, or the thread is
- * busy, or the slot holds another site). */
+ * is counted, and opened on the stack with no event and no clock read
+ * (returns 2); the call that ends the gap is recorded as any (1).  0,
+ * having changed nothing: the recorder must do it (draw the next gap, or
+ * the thread is busy, or the slot holds another site). */
 static inline __attribute__((always_inline)) int
 sbt__skip_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	       const char *tag)
@@ -349,7 +349,7 @@ sbt__skip_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 		t->end = 0;            /* other markers: the recorder's     */
 	SBT__FENCE();
 	t->busy = SBT__SKIPPING;
-	return 1;
+	return 2;
 refuse:
 	sbt__leave(t);
 	return 0;
@@ -430,8 +430,29 @@ int sbt_marker_start_at3(const char *tag, struct sbt_csite *cs,
 #error "inline sbtmark markers need x86-64 or Armv8; define SBT_MARKER_CALL"
 #endif
 
-__thread struct sbt_hot *sbt__hot_v2
+/* Per object and thread: the recorder's state for the inline markers.
+ * While the innermost open region is a call this object's markers
+ * skipped, `hot` is NULL - so STOP's one test before its clock read sends
+ * it to the skip path - and `skip` holds the state.  The recorder clears
+ * both when the thread exits. */
+struct sbt__tls { struct sbt_hot *hot, *skip; };
+__thread struct sbt__tls sbt__tls_v3
 	__attribute__((weak, tls_model("initial-exec")));
+
+/* Call a sampled site's START (word: its SKIP word) on thread t;
+ * nonzero when done here. */
+static inline __attribute__((always_inline)) int
+sbt__sampled(struct sbt_hot *t, uint32_t word, uint32_t region,
+	     const char *tag)
+{
+	int r = sbt__skip_fast(t, word, region, tag);
+
+	if (r == 2) {                  /* skipped: STOP goes off the clock  */
+		sbt__tls_v3.skip = t;
+		sbt__tls_v3.hot = 0;
+	}
+	return r;
+}
 
 /* After the recorder drew a sampled site's next gap (cold): skip or
  * record inline, as the recorder made sure we can.  The fallback - a
@@ -441,13 +462,13 @@ __thread struct sbt_hot *sbt__hot_v2
 static __attribute__((noinline, unused)) void
 sbt__again(const char *tag, struct sbt_csite *cs)
 {
-	struct sbt_hot *t = sbt__hot_v2;
+	struct sbt_hot *t = sbt__tls_v3.hot;
 	int w = __atomic_load_n(&cs->way[0].tag, __ATOMIC_ACQUIRE) == tag ? 0 :
 		__atomic_load_n(&cs->way[1].tag, __ATOMIC_ACQUIRE) == tag ? 1 :
 		-1;
 
 	if ((w < 0 || !t || cs->way[w].word < SBT__SKIP_WORD ||
-	     !sbt__skip_fast(t, cs->way[w].word, cs->way[w].region, tag)) &&
+	     !sbt__sampled(t, cs->way[w].word, cs->way[w].region, tag)) &&
 	    sbt_marker_start)
 		(void)sbt_marker_start(tag);
 }
@@ -455,7 +476,7 @@ sbt__again(const char *tag, struct sbt_csite *cs)
 static inline __attribute__((always_inline)) void
 sbt__start(const char *tag, struct sbt_csite *cs)
 {
-	struct sbt_hot *t = sbt__hot_v2;
+	struct sbt_hot *t = sbt__tls_v3.hot;
 
 	/* Branches, not an index: the way's word and region are loaded
 	 * without waiting for the tag compares.  A sampled site's word is
@@ -466,40 +487,44 @@ sbt__start(const char *tag, struct sbt_csite *cs)
 			uint32_t w = cs->way[0].word;
 			if (__builtin_expect(w < SBT__SKIP_WORD, 1) ?
 			    sbt__start_fast(t, w, cs->way[0].region, tag) :
-			    sbt__skip_fast(t, w, cs->way[0].region, tag))
+			    sbt__sampled(t, w, cs->way[0].region, tag))
 				return;
 		} else if (__atomic_load_n(&cs->way[1].tag,
 					   __ATOMIC_ACQUIRE) == tag) {
 			uint32_t w = cs->way[1].word;
 			if (w < SBT__SKIP_WORD ?
 			    sbt__start_fast(t, w, cs->way[1].region, tag) :
-			    sbt__skip_fast(t, w, cs->way[1].region, tag))
+			    sbt__sampled(t, w, cs->way[1].region, tag))
 				return;
 		}
 	}
 	if (sbt_marker_start_at3) {
 		/* The recorder drew the next gap: skip or record here. */
-		if (sbt_marker_start_at3(tag, cs, &sbt__hot_v2) == SBT__AGAIN)
+		if (sbt_marker_start_at3(tag, cs, &sbt__tls_v3.hot) ==
+		    SBT__AGAIN)
 			sbt__again(tag, cs);
-	} else if (sbt_marker_start_at)
-		(void)sbt_marker_start_at(tag, cs, &sbt__hot_v2);
+	} else if (sbt_marker_start_at) {
+		(void)sbt_marker_start_at(tag, cs, &sbt__tls_v3.hot);
+	}
 }
 
 static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
 {
-	struct sbt_hot *t = sbt__hot_v2;
+	struct sbt_hot *t = sbt__tls_v3.hot;
 
-	/* A busy thread (the innermost region was not recorded, or a
-	 * signal handler interrupts a marker) leaves the clock read to the
-	 * recorder, which reads it only when it records. */
-	if (__builtin_expect(t != 0 && t->busy == 0, 1)) {
+	if (__builtin_expect(t != 0, 1)) {
 		uint32_t aux;
 		uint64_t t1 = sbt_read_stop(&aux);
 		if (!sbt__stop_fast(t, tag, t1, aux))
 			(void)sbt_marker_stop_at(tag, t1, aux);
-	} else if (t != 0 && sbt__unskip_fast(t, tag)) {
-		return;
+	} else if ((t = sbt__tls_v3.skip) != 0 && sbt__unskip_fast(t, tag)) {
+		/* back on the clock unless a skipped call is innermost */
+		if (t->busy != SBT__SKIPPING) {
+			sbt__tls_v3.hot = t;
+			sbt__tls_v3.skip = 0;
+		}
 	} else if (sbt_marker_stop) {
+		/* the recorder reads the clock only when it records */
 		(void)sbt_marker_stop(tag);
 	}
 }

@@ -28,6 +28,9 @@
 
 #define CS_FILLING ((const char *)1)   /* struct sbt_csite being written */
 
+__thread uint32_t sbt_skipping
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
 static const char calib_tag[] = "<calibration>";
 static const char probe_tag[] = "<probe>";
 
@@ -49,8 +52,11 @@ static inline int top_skipped(const struct sbt_thread *t)
 /* Reopen the gate; a skipped innermost region keeps STOP off the clock. */
 static inline void busy_clear(struct sbt_thread *t)
 {
+	uint32_t skipping = top_skipped(t);
+
 	SBT__FENCE();
-	t->hot.busy = top_skipped(t) ? SBT__SKIPPING : 0;
+	sbt_skipping = skipping;
+	t->hot.busy = skipping ? SBT__SKIPPING : 0;
 	SBT__FENCE();
 }
 
@@ -413,19 +419,24 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 	return s->word;
 }
 
-/* Hand the thread's fast-path state to an object's inline markers. */
-static void publish(struct sbt_thread *t, struct sbt_hot **hot)
+/* Hand the thread's fast-path state to an object's inline markers;
+ * v3: *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
+static void publish(struct sbt_thread *t, struct sbt_hot **hot, int v3)
 {
 	for (int i = 0; i < SBT_HOT_SLOTS; i++) {
 		if (t->hot_slots[i] == hot)
 			break;
 		if (!t->hot_slots[i]) {
 			t->hot_slots[i] = hot;
+			if (v3)
+				t->hot_v3 |= 1u << i;
 			break;
 		}
 	}
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
 		if (t->hot_slots[i] == hot) {
+			if (v3)
+				hot[1] = NULL;
 			*hot = &t->hot;
 			return;
 		}
@@ -572,7 +583,7 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 	if (!(t = ready(&rc)))
 		return rc;
 	if (hot && *hot != &t->hot)
-		publish(t, hot);
+		publish(t, hot, skipw);
 	return start_name(t, name, SBT_API_SBTMARK, ra, cs, skipw);
 }
 
@@ -652,8 +663,10 @@ int sbt_rec_stop_skip(const char *name, unsigned api, const void *ra,
 	uint64_t t1;
 	uint32_t aux;
 
-	if (!t || t->hot.busy != SBT__SKIPPING || sbt_thread_log_state() != 1)
+	if (!t || t->hot.busy != SBT__SKIPPING || sbt_thread_log_state() != 1) {
+		sbt_skipping = 0;       /* a stale hint */
 		goto recorded;
+	}
 	busy_set(t);
 	o = &t->hot.stack[t->hot.depth - 1];
 	if (name && o->tag == name)

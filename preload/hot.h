@@ -101,12 +101,13 @@ sbt_hot_stop(const char *name, unsigned api, const void *ra)
 {
 	uint32_t aux;
 	uint64_t t1;
-	struct sbt_thread *t = sbt_me;
+	struct sbt_thread *t;
 
 	/* ... unless the innermost region was not recorded: no clock. */
-	if (SBT_UNLIKELY(t != NULL && t->hot.busy == SBT__SKIPPING))
+	if (SBT_UNLIKELY(sbt_skipping))
 		return sbt_rec_stop_skip(name, api, ra, 0);
 	t1 = sbt_read_stop(&aux);
+	t = sbt_me;
 
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
@@ -144,9 +145,8 @@ static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)
 {
 	uint32_t aux;
 	uint64_t t1;
-	struct sbt_thread *t = sbt_me;
 
-	if (SBT_UNLIKELY(t != NULL && t->hot.busy == SBT__SKIPPING))
+	if (SBT_UNLIKELY(sbt_skipping))
 		return sbt_rec_stop_skip(NULL, 0, NULL, id);
 	t1 = sbt_read_stop(&aux);
 

@@ -76,11 +76,21 @@ struct sbt_thread {
 	uint32_t nreplay;
 	struct sbt_event replay[2 * SBT_HOT_DEPTH];
 	struct sbt_hot **hot_slots[SBT_HOT_SLOTS];
+	uint32_t hot_v3;               /* bit i: hot_slots[i][1] is the
+					  object's skip pointer too      */
 	void *api[SBT_SLOT__MAX];      /* sbt_rec_api_state() blocks      */
 	void (*api_fini[SBT_SLOT__MAX])(void *);
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
 } __attribute__((aligned(64)));
+
+/* 1 when the recorder left a skipped call innermost on this thread (its
+ * hot.busy is SBT__SKIPPING): the entry points' STOP then reads no clock.
+ * One independent load before the clock read, where a test of hot.busy
+ * would be two dependent ones.  A hint: the inline markers' own skips do
+ * not set it (their STOPs do not come here). */
+extern __thread uint32_t sbt_skipping
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* The calling thread's state, NULL before its first marker. */
 extern __thread struct sbt_thread *sbt_me

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 		snprintf(out, sizeof out, "/tmp/sbt-bench-%d.log", (int)getpid());
 		setenv("SBT_OUTPUT", out, 1);
 		setenv("SBT_PROBE_PERIOD", "0", 0);
-		setenv("SBT_SAMPLE", "bench-sparse:1048576", 1);
+		setenv("SBT_SAMPLE", "bench-sparse:1048576", 0);
 		fflush(NULL);
 		execv("/proc/self/exe", argv);
 		fprintf(stderr, "bench-overhead: re-exec: %s\n", strerror(errno));
