@@ -7,6 +7,7 @@
  *   hot      N calls of region "hot" (an empty region), and N / 100 calls
  *            of region "cold" around every 100th
  *   bimodal  N calls of "bimodal": call i with i % 4 == 3 does 4x the work
+ *            (sampled every 4th call, it would show one mode only)
  *   nest     "outer" around "inner" (N times), both named in SBT_SAMPLE
  *            or not, with misuse: a STOP without START each 1000th call
  *   kill     "hot" calls forever, with a little work in each; after
@@ -23,12 +24,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static volatile unsigned sink;
+static volatile uint64_t sink;
 
+/* n dependent multiply-adds in registers: time proportional to n, with
+ * no memory traffic to add modes of its own. */
 static void work(unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
-		sink += i;
+	uint64_t x = sink;
+
+	for (unsigned i = 0; i < n; i++) {
+		x = x * 3 + 1;
+		__asm__ __volatile__("" : "+r"(x));
+	}
+	sink = x;
 }
 
 int main(int argc, char **argv)
@@ -52,7 +60,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "bimodal")) {
 		for (long i = 0; i < n; i++) {
 			SBT_MARKER_START("bimodal");
-			work(i % 4 == 3 ? 800 : 200);
+			work(i % 4 == 3 ? 1200 : 300);
 			SBT_MARKER_STOP("bimodal");
 		}
 	} else if (!strcmp(argv[1], "nest")) {
