@@ -41,7 +41,8 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		"t_diff_ns,metric_source,resolvable,variation_ns,"
 		"variation_tdiff,modes,verdict,phases,t_min_paper_ns,"
 		"t_diff_paper_ns,shift_resolution_ns,steps,warmup_n,"
-		"transient_n,flagged,delta_ns,callsites\n",
+		"transient_n,flagged,delta_ns,callsites,calls,recorded,"
+		"est_total_ns,est_total_se_ns\n",
 		sbt_by_name(o), by ? "," : "");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
@@ -80,7 +81,10 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 			g->phases.warmup_n, g->phases.transient_n, g->flagged,
 			g->delta_ns);
 		csv_callsites(f, ds, res, g, o);
-		fputc('\n', f);
+		double total, total_se;
+		sbt_group_total(g, &total, &total_se);
+		fprintf(f, ",%llu,%zu,%.3f,%.3f\n",
+			(unsigned long long)g->calls, g->count, total, total_se);
 	}
 }
 
