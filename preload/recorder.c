@@ -148,6 +148,19 @@ static struct sbt_file_header *log_open(void)
 
 /* ---- threads ---------------------------------------------------------------- */
 
+/* A thread's xorshift state (probe spacing, sampling gaps): the
+ * splitmix64 finalizer of its tid, so that threads with neighbouring tids
+ * do not draw correlated streams. */
+static uint64_t rng_seed(int32_t tid)
+{
+	uint64_t x = (uint64_t)(uint32_t)tid + 0x9e3779b97f4a7c15ull;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x ? x : 1;
+}
+
 static void thread_exit(void *arg)
 {
 	struct sbt_thread *t = arg;
@@ -199,7 +212,7 @@ struct sbt_thread *sbt_thread_attach(void)
 		t->pmc = -1;
 	t->index = atomic_fetch_add(&g.nthreads, 1);
 	t->tid = (int32_t)syscall(SYS_gettid);
-	t->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)t->tid;
+	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
 	t->next = g.threads;
 	if (g.threads)
@@ -387,6 +400,7 @@ static void after_fork_child(void)
 		t->hot.end_saved = NULL;
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
+		t->rng = rng_seed(t->tid);      /* not the parent's draws */
 		t->chunk_size = FIRST_CHUNK;
 		t->next = t->prev = NULL;
 	}

@@ -10,6 +10,7 @@
  *            (sampled every 4th call, it would show one mode only)
  *   nest     "outer" around "inner" (N times), both named in SBT_SAMPLE
  *            or not, with misuse: a STOP without START each 1000th call
+ *   threads  4 threads, N calls of "hot" each
  *   kill     "hot" calls forever, with a little work in each; after
  *            each STOP the number of calls completed goes into the
  *            8-byte file KILLFILE (a shared mapping, so it survives
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -37,6 +39,17 @@ static void work(unsigned n)
 		__asm__ __volatile__("" : "+r"(x));
 	}
 	sink = x;
+}
+
+static void *hot_thread(void *arg)
+{
+	long n = *(const long *)arg;
+
+	for (long i = 0; i < n; i++) {
+		SBT_MARKER_START("hot");
+		SBT_MARKER_STOP("hot");
+	}
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -57,6 +70,13 @@ int main(int argc, char **argv)
 			if (i % 100 == 0)
 				SBT_MARKER_STOP("cold");
 		}
+	} else if (!strcmp(argv[1], "threads")) {
+		pthread_t th[4];
+		for (int k = 0; k < 4; k++)
+			if (pthread_create(&th[k], NULL, hot_thread, &n) != 0)
+				return 1;
+		for (int k = 0; k < 4; k++)
+			pthread_join(th[k], NULL);
 	} else if (!strcmp(argv[1], "bimodal")) {
 		for (long i = 0; i < n; i++) {
 			SBT_MARKER_START("bimodal");

@@ -79,6 +79,19 @@ def hot(tmp, app, label):
     check(version(log) == 3, label + ': a sampled log is format version 3')
 
 
+def threads(tmp):
+    n = 200000
+    for app, label in ((SAPP, 'inline'), (SAPP_CALL, 'calls')):
+        log, p = record(tmp, 'threads', app, ['threads', str(n)], '*:8')
+        d, r = analyze(log)
+        h = r['hot']
+        check(h['calls'] == 4 * n, '%s threads: calls exact (%d)' %
+              (label, h['calls']))
+        check(within(h['recorded'], 4 * n / 8, binomial_sd(4 * n, 1 / 8)),
+              '%s threads: recorded %d within 3 sigma of %d' %
+              (label, h['recorded'], 4 * n // 8))
+
+
 def bimodal(tmp):
     n = 20000
     log, p = record(tmp, 'bimodal', SAPP, ['bimodal', str(n)], 'bimodal:4')
@@ -164,6 +177,7 @@ def bad(tmp):
 with tempfile.TemporaryDirectory() as tmp:
     hot(tmp, SAPP, 'inline')
     hot(tmp, SAPP_CALL, 'calls')
+    threads(tmp)
     bimodal(tmp)
     nest(tmp)
     kill(tmp)
