@@ -14,6 +14,12 @@
  * events again from the stream.  It sets the thread's busy gate for its
  * whole bookkeeping, so a marker in a signal handler that interrupts it
  * (or the inline path) is refused and counted, never interleaved.
+ *
+ * Sparse recording (SBT_SAMPLE): a sampled region's sites skip calls at
+ * random, each counted in a SKIP event of the log; a skipped call sits on
+ * the open-region stack with no event, so nesting and misuse are counted
+ * as for any call.  The inline markers skip by themselves (sbtmark.h:
+ * sbt__skip_fast); here are the rest and the drawing of gaps.
  */
 #include "recorder.h"
 #include "header.h"

@@ -94,8 +94,9 @@ sbt_hot_start(const char *name, unsigned api, const void *ra)
 	return sbt_rec_start(name, api, ra);
 }
 
-/* STOP reads the clock before anything else: whatever follows is
- * outside the recorded window. */
+/* STOP reads the clock before anything else - whatever follows is
+ * outside the recorded window - but for one load: when the innermost
+ * region is a skipped call (sparse recording), it reads no clock. */
 static inline __attribute__((always_inline)) int
 sbt_hot_stop(const char *name, unsigned api, const void *ra)
 {
@@ -103,7 +104,6 @@ sbt_hot_stop(const char *name, unsigned api, const void *ra)
 	uint64_t t1;
 	struct sbt_thread *t;
 
-	/* ... unless the innermost region was not recorded: no clock. */
 	if (SBT_UNLIKELY(sbt_skipping))
 		return sbt_rec_stop_skip(name, api, ra, 0);
 	t1 = sbt_read_stop(&aux);
