@@ -751,11 +751,14 @@ static const struct sbt_event *chunk_events(const struct sbt_thread *t,
 /* Walks the thread's own events back to the region's last RESET: totals
  * cost nothing on the hot path, and GetRegion-style calls are rare.  A
  * region has at most one open instance per thread, so walking backwards
- * a STOP is always met before the START it closes. */
+ * a STOP is always met before the START it closes.  Under sparse
+ * recording the count is every call (SKIP events count the others) and
+ * the time is the recorded calls' scaled to all. */
 int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 {
 	struct sbt_thread *t = sbt_me;
 	uint64_t n = 0, ticks = 0, t1 = 0, hz = sbt_thread_tick_hz();
+	uint64_t skipped = 0;
 	int have = 0;
 	const uint32_t skip = SBT_RF_PROBE | SBT_RF_CALIB;
 
@@ -768,6 +771,9 @@ int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 			uint32_t w = e->word, k = SBT_EV_KIND(w);
 			if (k == SBT_EV_RESET && SBT_EV_ID(w) == id)
 				goto done;
+			if (k == SBT_EV_SKIP &&
+			    sbt_regions_site_region(SBT_EV_ID(w)) == id)
+				skipped += e->t;
 			if ((k != SBT_EV_START && k != SBT_EV_STOP) ||
 			    (SBT_EV_FLAGS(w) & skip) ||
 			    sbt_regions_site_region(SBT_EV_ID(w)) != id)
@@ -780,8 +786,9 @@ int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 		}
 	}
 done:
-	*count = n;
-	*seconds = (double)ticks / (double)hz;
+	*count = n + skipped;
+	*seconds = n ? (double)ticks / (double)hz * (double)(n + skipped) /
+		       (double)n : 0;
 	return SBT_OK;
 }
 

@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """sparse_test.py - sparse recording (SBT_SAMPLE), end to end.
 
-    sparse_test.py SAPP SAPP_CALL        (SBT_LIB, SBT_ANALYZE from the env)
+    sparse_test.py SAPP SAPP_CALL [API_APP ...]   (SBT_LIB, SBT_ANALYZE
+                                                   from the env)
 
 Runs tests/sparse/sapp preloaded with the recorder and checks, from
 sbt-analyze's JSON: call counts are exact, the number recorded is within
 3 sigma of calls / N (each call is recorded with probability 1/N, on its
-own), a 1-in-4 periodic workload sampled at 4 still shows both of its
+own), through our markers and every interposed API (tests/interpose's
+apps: ITT, NVTX, LIKWID, PAPI-HL), a 1-in-4 periodic workload sampled at 4 still shows both of its
 modes in their true shares, unsampled regions and misuse counters are as
 without sampling, a SIGKILL loses no call, and a malformed SBT_SAMPLE is
 told once while the run goes on, recording every call.  No timings are
@@ -14,7 +16,7 @@ asserted beyond the workload's two modes being told apart.
 """
 import json, math, os, signal, struct, subprocess, sys, tempfile, time
 
-SAPP, SAPP_CALL = sys.argv[1], sys.argv[2]
+SAPP, SAPP_CALL, API_APPS = sys.argv[1], sys.argv[2], sys.argv[3:]
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
 failures = 0
 
@@ -90,6 +92,30 @@ def threads(tmp):
         check(within(h['recorded'], 4 * n / 8, binomial_sd(4 * n, 1 / 8)),
               '%s threads: recorded %d within 3 sigma of %d' %
               (label, h['recorded'], 4 * n // 8))
+
+
+def apis(tmp):
+    for app in API_APPS:
+        name = os.path.basename(app)
+        got = []
+        for sample in (None, '*:3'):
+            log = os.path.join(tmp, name + '.log')
+            env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log,
+                       INTEL_LIBITTNOTIFY64=LIB, NVTX_INJECTION64_PATH=LIB)
+            env.pop('SBT_SAMPLE', None)
+            if sample:
+                env['SBT_SAMPLE'] = sample
+            p = subprocess.run([app], env=env, capture_output=True,
+                               text=True, timeout=120)
+            d, r = analyze(log)
+            got.append((p.returncode, d['sources'][0]['counters'],
+                        {k: v['calls'] for k, v in r.items()},
+                        sum(v['recorded'] for v in r.values())))
+        (rc0, cnt0, calls0, rec0), (rc1, cnt1, calls1, rec1) = got
+        check(rc0 == rc1 == 0 and calls0 == calls1 and cnt0 == cnt1 and
+              rec1 < rec0,
+              '%s: calls %s and misuse counters as unsampled, %d of %d '
+              'recorded' % (name, calls1, rec1, rec0))
 
 
 def bimodal(tmp):
@@ -178,6 +204,7 @@ with tempfile.TemporaryDirectory() as tmp:
     hot(tmp, SAPP, 'inline')
     hot(tmp, SAPP_CALL, 'calls')
     threads(tmp)
+    apis(tmp)
     bimodal(tmp)
     nest(tmp)
     kill(tmp)
