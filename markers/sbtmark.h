@@ -524,7 +524,6 @@ static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
 			sbt__tls_v3.skip = 0;
 		}
 	} else if (sbt_marker_stop) {
-		/* the recorder reads the clock only when it records */
 		(void)sbt_marker_stop(tag);
 	}
 }

@@ -34,8 +34,6 @@
 
 #define CS_FILLING ((const char *)1)   /* struct sbt_csite being written */
 
-__thread uint32_t sbt_skipping
-	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 static const char calib_tag[] = "<calibration>";
 static const char probe_tag[] = "<probe>";
@@ -61,7 +59,6 @@ static inline void busy_clear(struct sbt_thread *t)
 	uint32_t skipping = top_skipped(t);
 
 	SBT__FENCE();
-	sbt_skipping = skipping;
 	t->hot.busy = skipping ? SBT__SKIPPING : 0;
 	SBT__FENCE();
 }
@@ -656,42 +653,6 @@ int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux)
 	uint64_t c1 = cycles_now(t);
 	busy_set(t);
 	return stop_slow(t, id, t1, aux, c1);
-}
-
-/* STOP with a skipped call innermost (sparse recording): before any
- * clock read, pop it if it is the one named. */
-int sbt_rec_stop_skip(const char *name, unsigned api, const void *ra,
-		      sbt_id id)
-{
-	struct sbt_thread *t = sbt_me;
-	struct sbt_name_slot *s;
-	struct sbt__open *o;
-	uint64_t t1;
-	uint32_t aux;
-
-	if (!t || t->hot.busy != SBT__SKIPPING || sbt_thread_log_state() != 1) {
-		sbt_skipping = 0;       /* a stale hint */
-		goto recorded;
-	}
-	busy_set(t);
-	o = &t->hot.stack[t->hot.depth - 1];
-	if (name && o->tag == name)
-		id = o->region;
-	else if (name)
-		id = (s = lookup(t, name, api, ra)) ? s->region : 0;
-	if (id && id == o->region) {
-		t->hot.depth--;
-		if (!--t->hot.nskip)
-			unskip(t);
-		busy_clear(t);
-		return SBT_OK;
-	}
-	busy_clear(t);
-recorded:
-	/* Not the skipped region (misuse, crossed nesting): as any STOP. */
-	t1 = sbt_read_stop(&aux);
-	return name || !id ? sbt_rec_stop_read(name, api, ra, t1, aux)
-			   : sbt_rec_stop_id_read(id, t1, aux);
 }
 
 /* ---- the rest of the API (cold) ---------------------------------------------- */

@@ -94,20 +94,16 @@ sbt_hot_start(const char *name, unsigned api, const void *ra)
 	return sbt_rec_start(name, api, ra);
 }
 
-/* STOP reads the clock before anything else - whatever follows is
- * outside the recorded window - but for one load: when the innermost
- * region is a skipped call (sparse recording), it reads no clock. */
+/* STOP reads the clock before anything else: whatever follows is
+ * outside the recorded window.  (So a skipped call's STOP reads it too,
+ * in vain: a test before the read would be a load in every window, and
+ * a cache miss in some.) */
 static inline __attribute__((always_inline)) int
 sbt_hot_stop(const char *name, unsigned api, const void *ra)
 {
 	uint32_t aux;
-	uint64_t t1;
-	struct sbt_thread *t;
-
-	if (SBT_UNLIKELY(sbt_skipping))
-		return sbt_rec_stop_skip(name, api, ra, 0);
-	t1 = sbt_read_stop(&aux);
-	t = sbt_me;
+	uint64_t t1 = sbt_read_stop(&aux);
+	struct sbt_thread *t = sbt_me;
 
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
@@ -144,11 +140,7 @@ sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)
 {
 	uint32_t aux;
-	uint64_t t1;
-
-	if (SBT_UNLIKELY(sbt_skipping))
-		return sbt_rec_stop_skip(NULL, 0, NULL, id);
-	t1 = sbt_read_stop(&aux);
+	uint64_t t1 = sbt_read_stop(&aux);
 
 	return sbt_hot_stop_id_at(id, t1, aux);
 }

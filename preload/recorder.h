@@ -73,13 +73,6 @@ SBT_HIDDEN int sbt_rec_stop_read(const char *name, unsigned api,
 				 const void *ra, uint64_t t1, uint32_t aux);
 SBT_HIDDEN int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux);
 
-/* STOP on a thread whose innermost open region is a call not recorded
- * (sparse recording), before any clock read: by name, or by id when
- * name is NULL.  Reads the clock only when the STOP closes a recorded
- * region after all (misuse, crossed nesting). */
-SBT_HIDDEN int sbt_rec_stop_skip(const char *name, unsigned api,
-				 const void *ra, sbt_id id);
-
 /* RESET: this thread's earlier samples of the region no longer count. */
 SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);
 

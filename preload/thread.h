@@ -84,14 +84,6 @@ struct sbt_thread {
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
 } __attribute__((aligned(64)));
 
-/* 1 when the recorder left a skipped call innermost on this thread (its
- * hot.busy is SBT__SKIPPING): the entry points' STOP then reads no clock.
- * One independent load before the clock read, where a test of hot.busy
- * would be two dependent ones.  A hint: the inline markers' own skips do
- * not set it (their STOPs do not come here). */
-extern __thread uint32_t sbt_skipping
-	__attribute__((tls_model("initial-exec"), visibility("hidden")));
-
 /* The calling thread's state, NULL before its first marker. */
 extern __thread struct sbt_thread *sbt_me
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
