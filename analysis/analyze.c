@@ -257,6 +257,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 			g->probes++;
 			continue;
 		}
+		g->calls += 1 + (uint64_t)s->skipped;
 		if (te > te_max) te_max = te;
 		if (src->quantum_ns > q) q = src->quantum_ns;
 		if (!src->has_cycles)
@@ -388,6 +389,21 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 
 /* Score a group's steady samples: kept, and in no warm-up, excursion or
  * machine-wide shift; and its probes but those of machine shifts. */
+void sbt_group_total(const struct sbt_group *g, double *total_ns,
+		     double *se_ns)
+{
+	double calls = (double)g->calls, f;
+
+	*total_ns = *se_ns = 0;
+	if (!g->kept || !g->calls)
+		return;
+	f = (double)g->count / calls;
+	*total_ns = calls * g->st.mean;
+	if (g->kept > 1 && f < 1)
+		*se_ns = calls * g->st.std / sqrt((double)g->kept) *
+			 sqrt(1 - f);
+}
+
 static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		       struct sbt_group *g, const uint32_t *idx,
 		       struct scratch *w, const struct sbt_score_in *in)

@@ -59,6 +59,8 @@ struct sbt_group {
 	uint32_t key;                 /* thread / cpu / rank / source   */
 	uint32_t source;              /* for thread keys and hosts      */
 	size_t count;                 /* samples seen (no probes)       */
+	uint64_t calls;               /* calls made: count, plus those
+					 not recorded (SBT_SAMPLE)      */
 	size_t kept, dropped;
 	size_t migrated, probes;
 	double cut;                   /* NAN: nothing cut               */
@@ -118,6 +120,13 @@ void sbt_groups_compare(struct sbt_result *res, double eps);
 
 /* Compose g->verdict from its score, phases and flag (verdict.c). */
 void sbt_verdict(struct sbt_group *g, enum sbt_by by);
+
+/* Sparse recording: the time all g->calls took, estimated from the kept
+ * samples (calls x their mean), and its standard error (random sampling
+ * of count in calls: the mean's error with the finite-population
+ * correction).  0 error when every call was recorded. */
+void sbt_group_total(const struct sbt_group *g, double *total_ns,
+		     double *se_ns);
 
 /* Run the pipeline.  Marks samples (SBT_SF_DROPPED, score).  0 or -1. */
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,

@@ -45,6 +45,11 @@ struct sbt_sample {
 	                                SBT_SITE_NONE                         */
 	uint16_t switches;           /* times it left its cpu (os_state ON)   */
 	uint16_t faults;             /* page faults in it (os_state ON)       */
+	uint32_t skipped;            /* sparse recording: calls of its site
+	                                on its thread not recorded after it,
+	                                before the next one recorded; so a
+	                                group made 1 + skipped calls per
+	                                sample                                */
 };
 
 #define SBT_SITE_NONE UINT32_MAX

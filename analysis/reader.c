@@ -11,12 +11,14 @@
  * corrupt or zeroed chunk header the reader moves on to the next 4 KiB
  * boundary and looks for a valid chunk there.
  *
- * Both versions of the format are read.  Version 1 holds one record per
+ * All versions of the format are read.  Version 1 holds one record per
  * sample (SAMPLES chunks).  Version 2 holds each thread's START and STOP
  * events (EVENTS chunks), which are paired here, per thread, with the
  * open-region stack the recorder kept: a STOP closes the innermost open
  * START of its site.  STARTs left open (in flight at a crash, open at
- * thread exit) are no samples; a STOP with no START is damage.
+ * thread exit) are no samples; a STOP with no START is damage.  Version
+ * 3 adds SKIP events (sparse recording): each one's count of calls left
+ * out goes to the sample of the START that follows it (sample.skipped).
  */
 #include "reader.h"
 #include "osevents.h"
@@ -49,9 +51,18 @@ struct open_ev {
 	int      has_c;
 };
 
+struct last {                          /* site -> its last sample      */
+	uint32_t site;
+	size_t sample;
+};
+
 struct tstate {
 	uint32_t thread;
 	uint32_t n;
+	/* Version 3: the last sample of each site on this thread, which a
+	 * SKIP event's count belongs to.  Open addressing, site 0 empty. */
+	struct last *last_of;
+	size_t nlast, cap_last;
 	struct open_ev open[OPEN_MAX];
 	struct sbt_sample *last;       /* the sample a CYCLES event follows */
 	int      last_start;           /* ... or the innermost START        */
@@ -74,6 +85,7 @@ struct ctx {
 	struct sbt_os_cover *cov; size_t ncov, cap_cov;  /* their reach  */
 	size_t first;          /* first sample of this source in ds */
 	int damaged;
+	int oom;                        /* out of memory inside an event */
 	uint64_t holes, bad_chunks;
 	char *buf;
 	/* Region ids are dense from 1 and each has a REGION entry in the
@@ -489,6 +501,7 @@ static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
 			/* room was reserved above for the whole chunk */
 			struct sbt_sample *s = &c->ds->s[c->ds->n++];
 			s->score = 0;
+			s->skipped = 0;
 			s->ns = (double)r->ticks * tns;
 			s->cycles = (double)r->cycles;
 			s->t_ns = t;
@@ -538,6 +551,68 @@ static uint16_t ev_cpu(const struct ctx *c, uint32_t aux)
 					   : (uint16_t)SBT_CPU_UNKNOWN;
 }
 
+/* The slot of `site` in ts->last_of (its site 0 when new), or NULL
+ * when out of memory.  Sites are few per thread. */
+static size_t *last_slot(struct tstate *ts, uint32_t site, int make)
+{
+	size_t cap = ts->cap_last, i;
+
+	if (make && 2 * (ts->nlast + 1) > cap) {
+		size_t ncap = cap ? 2 * cap : 64;
+		void *n = calloc(ncap, sizeof *ts->last_of);
+		if (!n)
+			return NULL;
+		struct last *old = ts->last_of;
+		ts->last_of = n, ts->cap_last = ncap, ts->nlast = 0;
+		for (i = 0; i < cap; i++)       /* room enough: no growth */
+			if (old[i].site)
+				*last_slot(ts, old[i].site, 1) = old[i].sample;
+		free(old);
+		cap = ncap;
+	}
+	if (!cap)
+		return NULL;
+	for (i = (site * 2654435761u) & (cap - 1); ts->last_of[i].site;
+	     i = (i + 1) & (cap - 1))
+		if (ts->last_of[i].site == site)
+			return &ts->last_of[i].sample;
+	if (!make)
+		return NULL;
+	ts->last_of[i].site = site;
+	ts->nlast++;
+	return &ts->last_of[i].sample;
+}
+
+static int last_set(struct tstate *ts, uint32_t site, size_t sample)
+{
+	size_t *p = site ? last_slot(ts, site, 1) : NULL;
+
+	if (site && !p)
+		return -1;
+	if (p)
+		*p = sample;
+	return 0;
+}
+
+/* A SKIP event: its calls were made after the last recorded call of its
+ * site on this thread (the recorder records a thread's first call of a
+ * site), so they go to that sample. */
+static void ev_skip(struct ctx *c, struct tstate *ts,
+		    const struct sbt_event *e)
+{
+	size_t *p = last_slot(ts, SBT_EV_ID(e->word), 0);
+
+	if (!p || *p < c->first || *p >= c->ds->n) {
+		if (e->t)
+			warn(c, "a SKIP event with no recorded call before it "
+			     "(damaged log)");
+		return;
+	}
+	struct sbt_sample *s = &c->ds->s[*p];
+	uint64_t v = (uint64_t)s->skipped + e->t;
+	s->skipped = v > UINT32_MAX || v < e->t ? UINT32_MAX : (uint32_t)v;
+}
+
 /* A STOP: pair it with the innermost open START of its site. */
 static void ev_stop(struct ctx *c, struct tstate *ts,
 		    const struct sbt_event *e, uint32_t thread)
@@ -566,6 +641,10 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	s->t_ns = o.t0 >= c->h.start_ticks ?
 		  (double)(o.t0 - c->h.start_ticks) * tns : 0;
 	s->region = site;       /* raw site id: mapped by finish() */
+	s->skipped = 0;
+	if (c->h.version >= 3 && !(fl & SBT_RF_PROBE) &&
+	    last_set(ts, site, (size_t)(s - c->ds->s)) != 0)
+		c->oom = 1;
 	s->thread = thread;
 	s->source = c->srci;
 	s->cpu_start = o.cpu;
@@ -625,8 +704,14 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 					.cpu = ev_cpu(c, e->aux) };
 				ts->last = NULL, ts->last_start = 1;
 				break;
+			case SBT_EV_SKIP:
+				ev_skip(c, ts, e);
+				ts->last = NULL, ts->last_start = 0;
+				break;
 			case SBT_EV_STOP:
 				ev_stop(c, ts, e, ch->thread);
+				if (c->oom)
+					return -1;
 				break;
 			case SBT_EV_CYCLES:
 				if (ts->last_start && ts->n) {
@@ -877,8 +962,10 @@ out:
 	free(c.map.ds);
 	free(c.sitemap.ds);
 	free(c.siteregion.ds);
-	for (size_t i = 0; i < c.nthreads; i++)
+	for (size_t i = 0; i < c.nthreads; i++) {
+		free(c.threads[i]->last_of);
 		free(c.threads[i]);
+	}
 	free(c.threads);
 	free(c.resets);
 	free(c.os);

@@ -44,7 +44,7 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		"t_diff_paper_ns,shift_resolution_ns,steps,warmup_n,"
 		"transient_n,flagged,delta_ns,os_samples,os_interrupted,"
 		"os_preempted,os_switches,os_faults,os_lost,os_left_out,"
-		"callsites\n",
+		"callsites,calls,recorded,est_total_ns,est_total_se_ns\n",
 		sbt_by_name(o), by ? "," : "");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
@@ -86,7 +86,10 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 			g->os.interrupted, g->os.preempted, g->os.switches,
 			g->os.faults, g->os.lost, g->os.left_out);
 		csv_callsites(f, ds, res, g, o);
-		fputc('\n', f);
+		double total, total_se;
+		sbt_group_total(g, &total, &total_se);
+		fprintf(f, ",%llu,%zu,%.3f,%.3f\n",
+			(unsigned long long)g->calls, g->count, total, total_se);
 	}
 }
 

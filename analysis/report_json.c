@@ -208,6 +208,16 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	fprintf(f, "\"count\": %zu, \"kept\": %zu, \"dropped\": %zu, "
 		"\"migrated\": %zu, \"probes\": %zu, ", g->count, g->kept,
 		g->dropped, g->migrated, g->probes);
+	/* Sparse recording: exact calls, the share recorded, and what the
+	 * samples tell about all calls, with its standard error. */
+	double total, total_se;
+	sbt_group_total(g, &total, &total_se);
+	fprintf(f, "\"calls\": %llu, \"recorded\": %zu, ",
+		(unsigned long long)g->calls, g->count);
+	sbt_json_num(f, "sampled_share", g->calls ? (double)g->count /
+		     (double)g->calls : NAN, 0);
+	sbt_json_num(f, "est_total_ns", total, 0);
+	sbt_json_num(f, "est_total_se_ns", total_se, 0);
 	sbt_json_num(f, "cut", g->cut, 0);
 	sbt_json_num(f, "te_ns", g->te_ns, 0);
 	sbt_json_num(f, "min_ns", g->st.min, 0);

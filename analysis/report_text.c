@@ -140,6 +140,33 @@ static void name_cols(FILE *f, const struct sbt_dataset *ds,
 	}
 }
 
+/* Regions recorded sparsely (SBT_SAMPLE): their exact calls, the share
+ * recorded, and the total time of all calls with its standard error. */
+static void sampled(FILE *f, const struct sbt_dataset *ds,
+		    const struct sbt_result *res,
+		    const struct sbt_report_opts *o, const struct layout *l)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < res->ngroups; i++) {
+		const struct sbt_group *g = &res->g[i];
+		double total, se;
+		if (g->calls <= g->count)
+			continue;
+		if (!any++)
+			fprintf(f, "\nsparse recording (count: calls recorded; "
+				"the total of all calls estimated, +- one "
+				"standard error):\n");
+		sbt_group_total(g, &total, &se);
+		fputs("  ", f);
+		name_cols(f, ds, g, o, l);
+		fprintf(f, " %zu of %llu calls (%.2f %%), total %.6g +- %.2g ms"
+			"\n", g->count, (unsigned long long)g->calls,
+			100.0 * (double)g->count / (double)g->calls,
+			total / 1e6, se / 1e6);
+	}
+}
+
 static void table(FILE *f, const struct sbt_dataset *ds,
 		  const struct sbt_result *res, const struct sbt_report_opts *o,
 		  const struct layout *l)
@@ -161,6 +188,7 @@ static void table(FILE *f, const struct sbt_dataset *ds,
 		num(f, 9, g->st.max);
 		fputc('\n', f);
 	}
+	sampled(f, ds, res, o, l);
 }
 
 static void verdicts(FILE *f, const struct sbt_dataset *ds,

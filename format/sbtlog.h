@@ -1,5 +1,5 @@
 /*
- * sbtlog.h - the sbtmark log format, version 2.
+ * sbtlog.h - the sbtmark log format, versions 2 and 3.
  *
  * This header is the one contract between the recorder (preload/) and the
  * analyzer (analysis/).  FORMAT.md next to it explains the layout in prose;
@@ -35,7 +35,8 @@
 #include <stdint.h>
 
 #define SBT_LOG_MAGIC      "SBTMARK"          /* 8 bytes with the NUL */
-#define SBT_LOG_VERSION    2u
+#define SBT_LOG_VERSION    3u          /* written with SBT_SAMPLE set */
+#define SBT_LOG_VERSION_DENSE 2u              /* written otherwise     */
 #define SBT_LOG_VERSION_MIN 1u                /* oldest version read   */
 #define SBT_HEADER_SIZE    4096u
 #define SBT_CHUNK_MAGIC    0x43544253u        /* "SBTC" */
@@ -203,6 +204,10 @@ enum sbt_rec_flag {
  *   STOP     t = wall ticks at STOP,  id = the site of the START it closes
  *   RESET    t = wall ticks,          id = region
  *   CYCLES   t = core cycles at the START or STOP just before it
+ *   SKIP     t = calls of site `id` on this thread not recorded since
+ *                the START before it (version 3: sparse recording).
+ *                Written as 0 with that START and counted up in place,
+ *                so the count in the file is exact at any moment.
  *
  * A STOP closes the innermost open START with the same site id; it is
  * innermost unless flagged CROSSED.  STARTs never closed (in flight at a
@@ -216,6 +221,7 @@ struct sbt_event {
 
 enum sbt_ev_kind {
 	SBT_EV_START = 1, SBT_EV_STOP = 2, SBT_EV_RESET = 3, SBT_EV_CYCLES = 4,
+	SBT_EV_SKIP = 5,
 };
 
 #define SBT_EV_ID_BITS    24

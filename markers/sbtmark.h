@@ -171,7 +171,7 @@ static inline uint64_t sbt_clock_stop(int *cpu)
 /*
  * Per thread, the recorder hands the marker code a pointer to a struct
  * sbt_hot: the first marker of a thread calls the recorder, which stores
- * the pointer into the caller's thread-local sbt__hot_v2 (each object
+ * the pointer into the caller's thread-local sbt__tls_v3 (each object
  * that includes this header has one; the recorder remembers where, to
  * clear it when the thread exits).  A call site keeps a struct sbt_csite
  * that the recorder fills once with the event word of (region, site).  A
@@ -205,6 +205,17 @@ struct sbt__open {
 	uint32_t region;
 };
 
+/* Sparse recording of one site on a thread: `left` more calls are left
+ * out, each counted in *count (a SKIP event's `t`, in the log).  Written
+ * by the recorder when it records a call of a sampled site. */
+#define SBT_HOT_SKIPS 32
+
+struct sbt__skip {
+	uint32_t site;                 /* site id, 0: empty slot            */
+	uint32_t left;
+	uint64_t *count;
+};
+
 struct sbt_hot {
 	struct sbt__ev *cur;           /* the next event slot               */
 	struct sbt__ev *end;           /* where the fast path stops: the
@@ -213,14 +224,29 @@ struct sbt_hot {
 					  the recorder must see every marker
 					  (cycle clock, CLOSE)              */
 	uint32_t busy;                 /* 1 while a marker runs on the
-					  thread (whole-word stores only:
-					  the next check loads it at once) */
+					  thread, SBT__SKIPPING while its
+					  innermost open region is a call
+					  not recorded (sparse recording);
+					  whole-word stores only: the next
+					  check loads it at once           */
 	uint32_t depth;                /* open regions                      */
 	struct sbt__open stack[SBT_HOT_DEPTH];
+	/* Sparse recording (appended: older inline markers never see it).
+	 * While skipped calls are open, end is NULL - only the skip paths
+	 * below run inline - and end_saved holds what it is otherwise. */
+	uint32_t nskip;                /* skipped calls on the stack        */
+	uint32_t reserved;
+	struct sbt__ev *end_saved;
+	struct sbt__skip skip[SBT_HOT_SKIPS];
 };
 
 #define SBT__START_WORD (1u << 28)     /* SBT_EV_START << 28              */
 #define SBT__STOP_DELTA (1u << 28)     /* STOP word = START word + delta  */
+#define SBT__SKIPPING   2u             /* busy: STOP reads no clock       */
+#define SBT__SKIP_WORD  (5u << 28)     /* SBT_EV_SKIP << 28: a call site's
+					  word from here on: sampled     */
+#define SBT__AGAIN      1              /* sbt_marker_start_at3: the gap is
+					  drawn, run the skip path again */
 #define SBT__FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 
 /* A marker runs between these: a marker that finds the thread busy is a
@@ -281,6 +307,82 @@ refuse:
 	return 0;
 }
 
+/* START of a sampled site (word: its SKIP word).  A call to be left out
+ * is counted, and opened on the stack with no event and no clock read
+ * (returns 2); the call that ends the gap is recorded as any (1).  0,
+ * having changed nothing: the recorder must do it (draw the next gap, or
+ * the thread is busy, or the slot holds another site). */
+static inline __attribute__((always_inline)) int
+sbt__skip_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
+	       const char *tag)
+{
+	uint32_t d, site = word & 0xffffffu;
+	struct sbt__skip *k = &t->skip[site % SBT_HOT_SKIPS];
+
+	if (!sbt__enter(t))
+		return 0;
+	d = t->depth;
+	/* end_saved is NULL after CLOSE: the log is gone. */
+	if (__builtin_expect(k->site != site || k->left == 0 ||
+			     d >= SBT_HOT_DEPTH || !t->end_saved, 0))
+		goto refuse;
+	if (k->left == 1) {            /* this call is recorded             */
+		sbt__leave(t);
+		k->left = 0;
+		if (sbt__start_fast(t, (word & 0xffffffu) | SBT__START_WORD,
+				    region, tag))
+			return 1;
+		k->left = 1;
+		return 0;
+	}
+	for (uint32_t i = 0; i < d; i++)
+		if (__builtin_expect(t->stack[i].region == region, 0))
+			goto refuse;
+	k->left--;
+	++*k->count;                   /* in the log: a crash keeps it      */
+	t->stack[d].tag = tag;
+	t->stack[d].ev = 0;
+	t->stack[d].word = word;
+	t->stack[d].region = region;
+	t->depth = d + 1;
+	if (t->nskip++ == 0)
+		t->end = 0;            /* other markers: the recorder's     */
+	SBT__FENCE();
+	t->busy = SBT__SKIPPING;
+	return 2;
+refuse:
+	sbt__leave(t);
+	return 0;
+}
+
+/* STOP of the innermost region when it is a skipped call opened under
+ * the same read-only `tag`: no clock read, no event.  0: the recorder
+ * must do it. */
+static inline __attribute__((always_inline)) int
+sbt__unskip_fast(struct sbt_hot *t, const char *tag)
+{
+	uint32_t d;
+
+	if (t->busy != SBT__SKIPPING)
+		return 0;
+	t->busy = 1;
+	SBT__FENCE();
+	d = t->depth;
+	if (__builtin_expect(d == 0 || !tag || t->stack[d - 1].tag != tag,
+			     0)) {
+		SBT__FENCE();
+		t->busy = SBT__SKIPPING;
+		return 0;
+	}
+	t->depth = --d;
+	if (--t->nskip == 0)
+		t->end = t->end_saved;
+	SBT__FENCE();
+	t->busy = d && t->stack[d - 1].word >= SBT__SKIP_WORD ?
+		  SBT__SKIPPING : 0;
+	return 1;
+}
+
 /* Close the innermost region if it was opened under the same read-only
  * `tag`, the clock already read.  0, having changed nothing: the recorder
  * must do it. */
@@ -317,48 +419,110 @@ int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
 			struct sbt_hot **hot) __attribute__((weak));
 int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)
 	__attribute__((weak));
+/* The same START for markers that know SKIP words: it may give a sampled
+ * region's call site a way (sbt_marker_start_at never does, for objects
+ * built before sparse recording). */
+int sbt_marker_start_at3(const char *tag, struct sbt_csite *cs,
+			 struct sbt_hot **hot) __attribute__((weak));
 
 #if defined(SBT_MARKER) && !defined(SBT_MARKER_CALL)
 #ifndef SBT_HAVE_CLOCK
 #error "inline sbtmark markers need x86-64 or Armv8; define SBT_MARKER_CALL"
 #endif
 
-__thread struct sbt_hot *sbt__hot_v2
+/* Per object and thread: the recorder's state for the inline markers.
+ * While the innermost open region is a call this object's markers
+ * skipped, `hot` is NULL - so STOP's one test before its clock read sends
+ * it to the skip path - and `skip` holds the state.  The recorder clears
+ * both when the thread exits. */
+struct sbt__tls { struct sbt_hot *hot, *skip; };
+__thread struct sbt__tls sbt__tls_v3
 	__attribute__((weak, tls_model("initial-exec")));
+
+/* Call a sampled site's START (word: its SKIP word) on thread t;
+ * nonzero when done here. */
+static inline __attribute__((always_inline)) int
+sbt__sampled(struct sbt_hot *t, uint32_t word, uint32_t region,
+	     const char *tag)
+{
+	int r = sbt__skip_fast(t, word, region, tag);
+
+	if (r == 2) {                  /* skipped: STOP goes off the clock  */
+		sbt__tls_v3.skip = t;
+		sbt__tls_v3.hot = 0;
+	}
+	return r;
+}
+
+/* After the recorder drew a sampled site's next gap (cold): skip or
+ * record inline, as the recorder made sure we can.  The fallback - a
+ * signal handler's markers changed the thread meanwhile - is the plain
+ * entry point: a call of the region all the same (the site is told by
+ * the return address, and a second call here would be another one). */
+static __attribute__((noinline, unused)) void
+sbt__again(const char *tag, struct sbt_csite *cs)
+{
+	struct sbt_hot *t = sbt__tls_v3.hot;
+	int w = __atomic_load_n(&cs->way[0].tag, __ATOMIC_ACQUIRE) == tag ? 0 :
+		__atomic_load_n(&cs->way[1].tag, __ATOMIC_ACQUIRE) == tag ? 1 :
+		-1;
+
+	if ((w < 0 || !t || cs->way[w].word < SBT__SKIP_WORD ||
+	     !sbt__sampled(t, cs->way[w].word, cs->way[w].region, tag)) &&
+	    sbt_marker_start)
+		(void)sbt_marker_start(tag);
+}
 
 static inline __attribute__((always_inline)) void
 sbt__start(const char *tag, struct sbt_csite *cs)
 {
-	struct sbt_hot *t = sbt__hot_v2;
+	struct sbt_hot *t = sbt__tls_v3.hot;
 
 	/* Branches, not an index: the way's word and region are loaded
-	 * without waiting for the tag compares. */
+	 * without waiting for the tag compares.  A sampled site's word is
+	 * a SKIP word. */
 	if (__builtin_expect(t != 0 && tag != 0, 1)) {
 		if (__builtin_expect(__atomic_load_n(&cs->way[0].tag,
 				     __ATOMIC_ACQUIRE) == tag, 1)) {
-			if (sbt__start_fast(t, cs->way[0].word,
-					    cs->way[0].region, tag))
+			uint32_t w = cs->way[0].word;
+			if (__builtin_expect(w < SBT__SKIP_WORD, 1) ?
+			    sbt__start_fast(t, w, cs->way[0].region, tag) :
+			    sbt__sampled(t, w, cs->way[0].region, tag))
 				return;
 		} else if (__atomic_load_n(&cs->way[1].tag,
 					   __ATOMIC_ACQUIRE) == tag) {
-			if (sbt__start_fast(t, cs->way[1].word,
-					    cs->way[1].region, tag))
+			uint32_t w = cs->way[1].word;
+			if (w < SBT__SKIP_WORD ?
+			    sbt__start_fast(t, w, cs->way[1].region, tag) :
+			    sbt__sampled(t, w, cs->way[1].region, tag))
 				return;
 		}
 	}
-	if (sbt_marker_start_at)
-		(void)sbt_marker_start_at(tag, cs, &sbt__hot_v2);
+	if (sbt_marker_start_at3) {
+		/* The recorder drew the next gap: skip or record here. */
+		if (sbt_marker_start_at3(tag, cs, &sbt__tls_v3.hot) ==
+		    SBT__AGAIN)
+			sbt__again(tag, cs);
+	} else if (sbt_marker_start_at) {
+		(void)sbt_marker_start_at(tag, cs, &sbt__tls_v3.hot);
+	}
 }
 
 static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
 {
-	struct sbt_hot *t = sbt__hot_v2;
+	struct sbt_hot *t = sbt__tls_v3.hot;
 
 	if (__builtin_expect(t != 0, 1)) {
 		uint32_t aux;
 		uint64_t t1 = sbt_read_stop(&aux);
 		if (!sbt__stop_fast(t, tag, t1, aux))
 			(void)sbt_marker_stop_at(tag, t1, aux);
+	} else if ((t = sbt__tls_v3.skip) != 0 && sbt__unskip_fast(t, tag)) {
+		/* back on the clock unless a skipped call is innermost */
+		if (t->busy != SBT__SKIPPING) {
+			sbt__tls_v3.hot = t;
+			sbt__tls_v3.skip = 0;
+		}
 	} else if (sbt_marker_stop) {
 		(void)sbt_marker_stop(tag);
 	}

@@ -31,6 +31,19 @@ SBT_HIDDEN void sbt_diag_quiet(int quiet);
  * a value that is not a number in [lo, hi] is told and replaced by def. */
 SBT_HIDDEN long sbt_env_long(const char *name, long def, long lo, long hi);
 
+/* Sparse recording (SBT_SAMPLE='solve:64,halo:8,*:1'): read the variable
+ * once at startup.  A malformed value is told once and ignored (every call
+ * recorded).  Returns 1 when some region may be sampled. */
+SBT_HIDDEN int sbt_sample_setup(void);
+
+/* 1 when sbt_sample_setup() found a region to sample (the log is then
+ * format version 3). */
+SBT_HIDDEN int sbt_sample_on(void);
+
+/* The mean gap N for region `name` (len bytes): one call in N on average
+ * is recorded.  1: every call (no sampling). */
+SBT_HIDDEN uint32_t sbt_sample_gap(const char *name, size_t len);
+
 /* This process's rank and rank count from the launcher's variables (the
  * first of Open MPI, PMI, PMIx, Slurm, MVAPICH, HP/Platform MPI that is
  * set).  Returns the rank variable's text, NULL (and -1, -1) when none. */

@@ -14,18 +14,26 @@
  * events again from the stream.  It sets the thread's busy gate for its
  * whole bookkeeping, so a marker in a signal handler that interrupts it
  * (or the inline path) is refused and counted, never interleaved.
+ *
+ * Sparse recording (SBT_SAMPLE): a sampled region's sites skip calls at
+ * random, each counted in a SKIP event of the log; a skipped call sits on
+ * the open-region stack with no event, so nesting and misuse are counted
+ * as for any call.  The inline markers skip by themselves (sbtmark.h:
+ * sbt__skip_fast); here are the rest and the drawing of gaps.
  */
 #include "recorder.h"
 #include "header.h"
 #include "hot.h"
 
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define CS_FILLING ((const char *)1)   /* struct sbt_csite being written */
+
 
 static const char calib_tag[] = "<calibration>";
 static const char probe_tag[] = "<probe>";
@@ -37,11 +45,28 @@ static inline int busy_set(struct sbt_thread *t)
 	return 1;
 }
 
+/* 1 when the innermost open region is a call not recorded. */
+static inline int top_skipped(const struct sbt_thread *t)
+{
+	uint32_t d = t->hot.depth;
+
+	return d && SBT_EV_KIND(t->hot.stack[d - 1].word) == SBT_EV_SKIP;
+}
+
+/* Reopen the gate; a skipped innermost region keeps STOP off the clock. */
 static inline void busy_clear(struct sbt_thread *t)
 {
+	uint32_t skipping = top_skipped(t);
+
 	SBT__FENCE();
-	t->hot.busy = 0;
+	t->hot.busy = skipping ? SBT__SKIPPING : 0;
 	SBT__FENCE();
+}
+
+/* A marker is running on the thread (a signal handler interrupted it). */
+static inline int in_marker(const struct sbt_thread *t)
+{
+	return t->hot.busy & 1;
 }
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
@@ -64,6 +89,32 @@ static struct sbt_event *room(struct sbt_thread *t, uint32_t n)
 
 static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
 
+/* The last skipped call closed: the fast path may run again, up to the
+ * end sbt_thread_limit() chose (NULL for a cycle clock and after CLOSE). */
+static void unskip(struct sbt_thread *t)
+{
+	t->hot.end = t->hot.end_saved;
+}
+
+/* Whether opening `region` now is misuse: then counted, gate reopened. */
+static int start_misuse(struct sbt_thread *t, sbt_id region)
+{
+	uint32_t d = t->hot.depth;
+
+	if (d >= SBT_HOT_DEPTH) {
+		busy_clear(t);
+		sbt_count(SBT_CNT_TOO_DEEP);
+		return 1;
+	}
+	for (uint32_t i = 0; i < d; i++)
+		if (t->hot.stack[i].region == region) {
+			busy_clear(t);
+			sbt_count(SBT_CNT_START_OPEN);
+			return 1;
+		}
+	return 0;
+}
+
 /* START of (word, region) under `tag` (NULL: STOP must look the name up)
  * with the busy gate closed by the caller; reopens it before the clock
  * read. */
@@ -75,17 +126,8 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 
 	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
-	if (d >= SBT_HOT_DEPTH) {
-		busy_clear(t);
-		sbt_count(SBT_CNT_TOO_DEEP);
+	if (start_misuse(t, region))
 		return SBT_EMISUSE;
-	}
-	for (uint32_t i = 0; i < d; i++)
-		if (t->hot.stack[i].region == region) {
-			busy_clear(t);
-			sbt_count(SBT_CNT_START_OPEN);
-			return SBT_EMISUSE;
-		}
 	if (t->probe_at && t->hot.cur >= t->probe_at) {
 		t->probe_at = NULL;
 		t->hot.end = cycling(t) ? NULL : t->chunk_end;
@@ -142,7 +184,10 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 		sbt_count(SBT_CNT_CROSSED);
 		crossed = SBT_EV_WORD(0, SBT_RF_CROSSED, 0);
 	}
-	if (!o->ev || !(e = room(t, n))) {
+	if (SBT_EV_KIND(o->word) == SBT_EV_SKIP) {
+		if (!--t->hot.nskip)        /* not recorded: nothing to write */
+			unskip(t);
+	} else if (!o->ev || !(e = room(t, n))) {
 		sbt_count(SBT_CNT_DROPPED);
 	} else {
 		if (n > 1) {
@@ -160,6 +205,83 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	memmove(o, o + 1, (d - i) * sizeof *o);
 	t->hot.depth = d - 1;
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
+	busy_clear(t);
+	return SBT_OK;
+}
+
+/* ---- sparse recording ------------------------------------------------------ */
+
+/* Calls to skip before the next recorded one: geometric with mean n - 1,
+ * so that one call in n is recorded on average, at random - a fixed
+ * every-n-th would alias with periodic work. */
+static uint32_t draw_gap(struct sbt_thread *t, uint32_t n)
+{
+	double u, k;
+
+	if (n <= 1)
+		return 0;
+	t->rng ^= t->rng << 13, t->rng ^= t->rng >> 7, t->rng ^= t->rng << 17;
+	u = (double)((t->rng >> 11) + 1) * 0x1p-53;      /* (0, 1] */
+	k = floor(log(u) / log1p(-1.0 / n));
+	return k < 4e9 ? (uint32_t)k : 4000000000u;
+}
+
+/* START of a sampled region, busy gate closed by the caller.  The slot
+ * of the site (thread.h) runs through a gap: `left` - 1 calls skipped,
+ * then one recorded, then left = 0 and the next call draws the next gap
+ * and writes the SKIP event that counts it - so each SKIP event counts
+ * calls made after the previous recorded call of its site.  A thread's
+ * first call of a site (or the first after its slot went to another
+ * site) is recorded, so that a SKIP event always has a recorded call
+ * before it.  The inline markers (again_ok) skip and record themselves:
+ * after drawing, SBT__AGAIN sends them back to do it, so that a recorded
+ * call takes the same path - and the same time - as any. */
+static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
+			 const char *tag, int again_ok)
+{
+	uint32_t site = SBT_EV_ID(word), d = t->hot.depth;
+	struct sbt__skip *k = &t->hot.skip[site % SBT_HOT_SKIPS];
+	struct sbt_event *e;
+
+	if (start_misuse(t, region))
+		return SBT_EMISUSE;
+	if (k->site != site) {
+		*k = (struct sbt__skip){ site, 0, NULL };
+		return start_slow(t, word, region, tag);
+	}
+	if (k->left == 0) {
+		uint32_t gap = draw_gap(t, sbt_regions_gap(region));
+		k->count = NULL;
+		if (gap && !(e = room(t, 1)))
+			gap = 0;        /* no room to count: record (or drop) */
+		if (gap) {
+			e->t = 0;
+			e->aux = 0;
+			SBT__FENCE();   /* the word commits the event */
+			e->word = SBT_EV_WORD(SBT_EV_SKIP, 0, site);
+			t->hot.cur++;
+			k->count = &e->t;
+		}
+		k->left = gap + 1;
+		/* Only when the inline markers will take it: a skip needs
+		 * an open gate, a recorded call room before hot.end. */
+		if (again_ok && t->hot.end_saved && !top_skipped(t) &&
+		    (k->left > 1 || (t->hot.end && t->hot.cur < t->hot.end))) {
+			busy_clear(t);
+			return SBT_AGAIN;
+		}
+	}
+	if (k->left == 1) {
+		k->left = 0;
+		return start_slow(t, word, region, tag);
+	}
+	k->left--;
+	++*k->count;                    /* in the log: a crash loses no call */
+	t->hot.stack[d] = (struct sbt__open){
+		tag, NULL, SBT_EV_WORD(SBT_EV_SKIP, 0, site), region };
+	t->hot.depth = d + 1;
+	t->hot.nskip++;
+	t->hot.end = NULL;
 	busy_clear(t);
 	return SBT_OK;
 }
@@ -201,7 +323,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	struct sbt_file_header *fresh;
 
 	*rc = SBT_EOFF;
-	if (t && t->hot.busy) {
+	if (t && in_marker(t)) {
 		sbt_count(SBT_CNT_SIGNAL);
 		*rc = SBT_EMISUSE;
 		return NULL;
@@ -255,7 +377,8 @@ name_miss(struct sbt_name_slot *s, const void *ra, const char *name,
 	sbt_id id;
 
 	/* Same pointer, writable memory: a cheap check of the bytes first. */
-	if (s->verify && s->ra == ra && s->name == name && name) {
+	if ((s->flags & SBT_SLOT_VERIFY) && s->ra == ra && s->name == name &&
+	    name) {
 		const char *known = sbt_regions_name(s->region);
 		if (known && strncmp(known, name, SBT_MAX_NAME + 1) == 0)
 			return s;
@@ -264,7 +387,9 @@ name_miss(struct sbt_name_slot *s, const void *ra, const char *name,
 	if (!id || !site)
 		return NULL;
 	s->ra = ra, s->name = name;
-	s->region = id, s->verify = verify;
+	s->region = id;
+	s->flags = (verify ? SBT_SLOT_VERIFY : 0) |
+		   (sbt_regions_gap(id) > 1 ? SBT_SLOT_SAMPLED : 0);
 	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
 	return s;
 }
@@ -276,7 +401,7 @@ static inline struct sbt_name_slot *lookup(struct sbt_thread *t,
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
-	if (likely(s->ra == ra && s->name == name && !s->verify))
+	if (likely(s->ra == ra && s->name == name && !s->flags))
 		return s;
 	return name_miss(s, ra, name, api);
 }
@@ -290,24 +415,31 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 
 	if (!(site = sbt_regions_site_id(ra, id)))
 		return 0;
-	s->ra = ra, s->region = id;
+	/* A sampled region's slot never hits sbt_site_cached(). */
+	s->ra = ra;
+	s->region = id | (sbt_regions_gap(id) > 1 ? SBT_SITE_SAMPLED : 0);
 	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
 	return s->word;
 }
 
-/* Hand the thread's fast-path state to an object's inline markers. */
-static void publish(struct sbt_thread *t, struct sbt_hot **hot)
+/* Hand the thread's fast-path state to an object's inline markers;
+ * v3: *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
+static void publish(struct sbt_thread *t, struct sbt_hot **hot, int v3)
 {
 	for (int i = 0; i < SBT_HOT_SLOTS; i++) {
 		if (t->hot_slots[i] == hot)
 			break;
 		if (!t->hot_slots[i]) {
 			t->hot_slots[i] = hot;
+			if (v3)
+				t->hot_v3 |= 1u << i;
 			break;
 		}
 	}
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
 		if (t->hot_slots[i] == hot) {
+			if (v3)
+				hot[1] = NULL;
 			*hot = &t->hot;
 			return;
 		}
@@ -317,7 +449,7 @@ static void publish(struct sbt_thread *t, struct sbt_hot **hot)
  * only; a site with more names than ways leaves the rest to the
  * thread's name cache). */
 static void fill_site(struct sbt_csite *cs, const char *name,
-		      const struct sbt_name_slot *s)
+		      uint32_t word, sbt_id region)
 {
 	for (int w = 0; w < SBT_CSITE_WAYS; w++) {
 		const char *none = NULL;
@@ -328,8 +460,8 @@ static void fill_site(struct sbt_csite *cs, const char *name,
 		if (have || !__atomic_compare_exchange_n(&cs->way[w].tag,
 		    &none, CS_FILLING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
-		cs->way[w].word = s->word;
-		cs->way[w].region = s->region;
+		cs->way[w].word = word;
+		cs->way[w].region = region;
 		__atomic_store_n(&cs->way[w].tag, name, __ATOMIC_RELEASE);
 		return;
 	}
@@ -356,20 +488,31 @@ static inline int start_word(struct sbt_thread *t, uint32_t word,
 /* START by name, past the fast path. */
 static __attribute__((noinline)) int
 start_name(struct sbt_thread *t, const char *name, unsigned api,
-	   const void *ra, struct sbt_csite *cs)
+	   const void *ra, struct sbt_csite *cs, int skipw)
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
-	if (likely(s->ra == ra && s->name == name && !s->verify))
+	if (likely(s->ra == ra && s->name == name && !s->flags))
 		return start_word(t, s->word, s->region, name);
 	busy_set(t);
-	if (!(s = name_miss(s, ra, name, api))) {
+	if (!(s->ra == ra && s->name == name &&
+	      s->flags == SBT_SLOT_SAMPLED) &&
+	    !(s = name_miss(s, ra, name, api))) {
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
-	if (cs && !s->verify)
-		fill_site(cs, name, s);
-	return start_slow(t, s->word, s->region, s->verify ? NULL : name);
+	/* A sampled region's site gets its SKIP word, for inline markers
+	 * that know it (skipw); older ones would record every call. */
+	if (cs && !s->flags)
+		fill_site(cs, name, s->word, s->region);
+	else if (cs && skipw && s->flags == SBT_SLOT_SAMPLED)
+		fill_site(cs, name, SBT_EV_WORD(SBT_EV_SKIP, 0,
+						SBT_EV_ID(s->word)), s->region);
+	if (s->flags & SBT_SLOT_SAMPLED)
+		return start_sampled(t, s->word, s->region,
+				     s->flags & SBT_SLOT_VERIFY ? NULL : name,
+				     skipw && cs);
+	return start_slow(t, s->word, s->region, s->flags ? NULL : name);
 }
 
 /* STOP by name, the clock read as (t1, aux), past the fast path. */
@@ -413,7 +556,7 @@ int sbt_rec_start(const char *name, unsigned api, const void *ra)
 		return SBT_OK;
 	if (!(t = ready(&rc)))
 		return rc;
-	return start_name(t, name, api, ra, NULL);
+	return start_name(t, name, api, ra, NULL, 0);
 }
 
 /* STOP reads the clock before anything else, even before finding its
@@ -435,7 +578,7 @@ int sbt_rec_stop_read(const char *name, unsigned api, const void *ra,
 }
 
 int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-		     struct sbt_hot **hot, const void *ra)
+		     struct sbt_hot **hot, int skipw, const void *ra)
 {
 	struct sbt_thread *t;
 	int rc;
@@ -443,8 +586,8 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 	if (!(t = ready(&rc)))
 		return rc;
 	if (hot && *hot != &t->hot)
-		publish(t, hot);
-	return start_name(t, name, SBT_API_SBTMARK, ra, cs);
+		publish(t, hot, skipw);
+	return start_name(t, name, SBT_API_SBTMARK, ra, cs, skipw);
 }
 
 int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
@@ -460,6 +603,7 @@ int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 
 static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 {
+	struct sbt_site_slot *s;
 	struct sbt_thread *t;
 	uint32_t word;
 	int rc;
@@ -471,10 +615,15 @@ static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 	if ((word = sbt_site_cached(t, id, ra)))
 		return start_word(t, word, id, NULL);
 	busy_set(t);
+	s = sbt_site_slot(t, id, ra);
+	if (s->ra == ra && s->region == (id | SBT_SITE_SAMPLED))
+		return start_sampled(t, s->word, id, NULL, 0);
 	if (!(word = site_word(t, id, ra))) {
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
+	if (s->region & SBT_SITE_SAMPLED)
+		return start_sampled(t, word, id, NULL, 0);
 	return start_slow(t, word, id, NULL);
 }
 
@@ -533,6 +682,11 @@ int sbt_rec_reset_id(sbt_id id)
 		e->word = SBT_EV_WORD(SBT_EV_RESET, 0, id);
 		t->hot.cur++;
 	}
+	/* Sparse recording starts afresh too: the next call is recorded. */
+	for (int i = 0; i < SBT_HOT_SKIPS; i++)
+		if (t->hot.skip[i].site &&
+		    sbt_regions_site_region(t->hot.skip[i].site) == id)
+			t->hot.skip[i] = (struct sbt__skip){ 0, 0, NULL };
 	busy_clear(t);
 	return SBT_OK;
 }
@@ -558,11 +712,14 @@ static const struct sbt_event *chunk_events(const struct sbt_thread *t,
 /* Walks the thread's own events back to the region's last RESET: totals
  * cost nothing on the hot path, and GetRegion-style calls are rare.  A
  * region has at most one open instance per thread, so walking backwards
- * a STOP is always met before the START it closes. */
+ * a STOP is always met before the START it closes.  Under sparse
+ * recording the count is every call (SKIP events count the others) and
+ * the time is the recorded calls' scaled to all. */
 int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 {
 	struct sbt_thread *t = sbt_me;
 	uint64_t n = 0, ticks = 0, t1 = 0, hz = sbt_thread_tick_hz();
+	uint64_t skipped = 0;
 	int have = 0;
 	const uint32_t skip = SBT_RF_PROBE | SBT_RF_CALIB;
 
@@ -575,6 +732,9 @@ int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 			uint32_t w = e->word, k = SBT_EV_KIND(w);
 			if (k == SBT_EV_RESET && SBT_EV_ID(w) == id)
 				goto done;
+			if (k == SBT_EV_SKIP &&
+			    sbt_regions_site_region(SBT_EV_ID(w)) == id)
+				skipped += e->t;
 			if ((k != SBT_EV_START && k != SBT_EV_STOP) ||
 			    (SBT_EV_FLAGS(w) & skip) ||
 			    sbt_regions_site_region(SBT_EV_ID(w)) != id)
@@ -587,22 +747,26 @@ int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 		}
 	}
 done:
-	*count = n;
-	*seconds = (double)ticks / (double)hz;
+	*count = n + skipped;
+	*seconds = n ? (double)ticks / (double)hz * (double)(n + skipped) /
+		       (double)n : 0;
 	return SBT_OK;
 }
 
-/* The last pair in the current chunk: its STOP, the START it closes. */
+/* The thread's last pair: its STOP, in the current chunk, and the START
+ * it closes, there or in the chunk before (a SKIP event, being single,
+ * can leave a pair split across two chunks). */
 static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		     uint64_t *cycles)
 {
-	const struct sbt_event *first, *e, *s = NULL;
+	const struct sbt_event *first, *end, *e, *s = NULL;
+	const struct sbt_chunk *c = t->chunk;
 	uint64_t c1 = 0;
 
-	if (!t->chunk)
+	if (!c)
 		return SBT_EMISUSE;
-	first = chunk_events(t, t->chunk, &e);
-	while (e-- > first && !s) {
+	first = chunk_events(t, c, &end);
+	for (e = end; e-- > first && !s; ) {
 		uint32_t k = SBT_EV_KIND(e->word);
 		if (k == SBT_EV_CYCLES)
 			c1 = e->t;
@@ -611,14 +775,20 @@ static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		else
 			return SBT_EMISUSE;
 	}
-	for (e = s; s && e-- > first; ) {
-		if (SBT_EV_KIND(e->word) != SBT_EV_START ||
-		    SBT_EV_ID(e->word) != SBT_EV_ID(s->word))
-			continue;
-		*ticks = s->t - e->t;
-		*cycles = c1 && SBT_EV_KIND(e[1].word) == SBT_EV_CYCLES ?
-			  c1 - e[1].t : 0;
-		return SBT_OK;
+	for (int hop = 0; s && hop < 2; hop++) {
+		for (e = hop ? end : s; e-- > first; ) {
+			if (SBT_EV_KIND(e->word) != SBT_EV_START ||
+			    SBT_EV_ID(e->word) != SBT_EV_ID(s->word))
+				continue;
+			*ticks = s->t - e->t;
+			*cycles = c1 && e + 1 < end &&
+				  SBT_EV_KIND(e[1].word) == SBT_EV_CYCLES ?
+				  c1 - e[1].t : 0;
+			return SBT_OK;
+		}
+		if (!(c = sbt_thread_chunk_at(c->prev)))
+			break;
+		first = chunk_events(t, c, &end);
 	}
 	return SBT_EMISUSE;
 }

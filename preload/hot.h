@@ -32,7 +32,7 @@ static inline struct sbt_name_slot *sbt_name_cached(struct sbt_thread *t,
 						    const void *ra)
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
-	return s->ra == ra && s->name == name && !s->verify ? s : NULL;
+	return s->ra == ra && s->name == name && !s->flags ? s : NULL;
 }
 
 static inline struct sbt_site_slot *sbt_site_slot(struct sbt_thread *t,
@@ -95,7 +95,9 @@ sbt_hot_start(const char *name, unsigned api, const void *ra)
 }
 
 /* STOP reads the clock before anything else: whatever follows is
- * outside the recorded window. */
+ * outside the recorded window.  (So a skipped call's STOP reads it too,
+ * in vain: a test before the read would be a load in every window, and
+ * a cache miss in some.) */
 static inline __attribute__((always_inline)) int
 sbt_hot_stop(const char *name, unsigned api, const void *ra)
 {

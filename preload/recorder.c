@@ -26,6 +26,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -40,7 +41,10 @@
 _Static_assert(sizeof(struct sbt__ev) == sizeof(struct sbt_event) &&
 	       SBT__START_WORD == SBT_EV_WORD(SBT_EV_START, 0, 0) &&
 	       SBT__STOP_DELTA == SBT_EV_WORD(SBT_EV_STOP, 0, 0) -
-				  SBT_EV_WORD(SBT_EV_START, 0, 0),
+				  SBT_EV_WORD(SBT_EV_START, 0, 0) &&
+	       SBT__SKIP_WORD == SBT_EV_WORD(SBT_EV_SKIP, 0, 0) &&
+	       SBT_EV_SKIP == 5 && SBT_EV_ID_BITS == 24 &&
+	       offsetof(struct sbt_event, t) == 0,
 	       "sbtmark.h's events are sbtlog.h's");
 
 enum { LOG_NONE, LOG_OPEN, LOG_FAILED, LOG_CLOSED };
@@ -100,6 +104,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 		sizeof g.pattern - 1);
 	g.probe_period = (uint32_t)sbt_env_long("SBT_PROBE_PERIOD", 64, 0,
 						1000000);
+	(void)sbt_sample_setup();
 	g.reserve = (size_t)sbt_env_long("SBT_LOG_MAX_MB", 65536, 2,
 					 1L << 24) << 20;
 	pthread_key_create(&g.key, thread_exit);
@@ -152,6 +157,19 @@ static void os_drain(struct sbt_thread *t)
 		sbt_os_drain(t->os, g.log, t->index, t->tid);
 }
 
+/* A thread's xorshift state (probe spacing, sampling gaps): the
+ * splitmix64 finalizer of its tid, so that threads with neighbouring tids
+ * do not draw correlated streams. */
+static uint64_t rng_seed(int32_t tid)
+{
+	uint64_t x = (uint64_t)(uint32_t)tid + 0x9e3779b97f4a7c15ull;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x ? x : 1;
+}
+
 static void thread_exit(void *arg)
 {
 	struct sbt_thread *t = arg;
@@ -169,8 +187,11 @@ static void thread_exit(void *arg)
 	}
 	/* No marker of this thread may reach the memory once it is gone. */
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
-		if (t->hot_slots[i])
+		if (t->hot_slots[i]) {
 			*t->hot_slots[i] = NULL;
+			if (t->hot_v3 & (1u << i))
+				t->hot_slots[i][1] = NULL;
+		}
 	me = NULL;
 	pthread_mutex_lock(&g.lock);
 	if (t->prev)
@@ -202,7 +223,7 @@ struct sbt_thread *sbt_thread_attach(void)
 		t->pmc = -1;
 	t->index = atomic_fetch_add(&g.nthreads, 1);
 	t->tid = (int32_t)syscall(SYS_gettid);
-	t->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)t->tid;
+	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
 	t->next = g.threads;
 	if (g.threads)
@@ -273,8 +294,11 @@ void sbt_thread_limit(struct sbt_thread *t)
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
 	/* The recorder sees every marker of a thread that counts cycles,
-	 * and after CLOSE. */
+	 * and after CLOSE; and, but for skipped calls, while one is open. */
 	if (t->pmc >= 0 || atomic_load(&g.state) == LOG_CLOSED)
+		t->hot.end = NULL;
+	t->hot.end_saved = t->hot.end;
+	if (t->hot.nskip)
 		t->hot.end = NULL;
 }
 
@@ -330,8 +354,10 @@ int sbt_rec_close(void)
 	atomic_store(&g.state, LOG_CLOSED);
 	/* Every thread's inline markers now come to the recorder, which
 	 * counts and ignores them. */
-	for (struct sbt_thread *t = g.threads; t; t = t->next)
+	for (struct sbt_thread *t = g.threads; t; t = t->next) {
+		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_unlock(&g.lock);
 	return SBT_OK;
 }
@@ -387,8 +413,12 @@ static void after_fork_child(void)
 		}
 		t->chunk = NULL;
 		t->hot.cur = t->hot.end = t->chunk_end = NULL;
+		/* skip counts live in the parent's log */
+		memset(t->hot.skip, 0, sizeof t->hot.skip);
+		t->hot.end_saved = NULL;
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
+		t->rng = rng_seed(t->tid);      /* not the parent's draws */
 		t->chunk_size = FIRST_CHUNK;
 		t->next = t->prev = NULL;
 		/* The inherited events watch the parent's thread. */

@@ -36,6 +36,8 @@ enum {
 	SBT_OK        =  0,
 	SBT_EMISUSE   = -1,    /* counted in the log header                  */
 	SBT_EOFF      = -2,    /* recorder inert (closed, secure-exec, ...)  */
+	SBT_AGAIN     = SBT__AGAIN, /* sbt_rec_start_at: inline markers, run
+				  the skip path again (sparse recording) */
 };
 
 /* Intern `name` (len bytes; len == (size_t)-1: NUL-terminated) for `api`,
@@ -52,10 +54,12 @@ SBT_HIDDEN int sbt_rec_start(const char *name, unsigned api, const void *ra);
 SBT_HIDDEN int sbt_rec_stop(const char *name, unsigned api, const void *ra);
 
 /* The slow path of the inline markers: START also fills the call site's
- * slot `cs` (read-only names) and hands out the thread's fast-path state
- * in *hot; STOP comes with the clock already read. */
+ * slot `cs` (read-only names; a sampled region's only when skipw: the
+ * caller's markers know SKIP words) and hands out the thread's fast-path
+ * state in *hot; STOP comes with the clock already read. */
 SBT_HIDDEN int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-				struct sbt_hot **hot, const void *ra);
+				struct sbt_hot **hot, int skipw,
+				const void *ra);
 SBT_HIDDEN int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 			       const void *ra);
 

@@ -34,6 +34,7 @@ struct region {
 	const char *name;
 	uint32_t len;
 	uint16_t api;
+	uint32_t gap;                  /* SBT_SAMPLE's mean gap, 1: all  */
 	const void *site;
 };
 
@@ -127,6 +128,16 @@ const char *sbt_regions_name(sbt_id id)
 		return NULL;
 	r = region_at(id);
 	return r ? r->name : NULL;
+}
+
+uint32_t sbt_regions_gap(sbt_id id)
+{
+	struct region *r;
+
+	if (id >= atomic_load_explicit(&nregions, memory_order_acquire))
+		return 1;
+	r = region_at(id);
+	return r && r->gap > 1 ? r->gap : 1;
 }
 
 uint32_t sbt_regions_count(void)
@@ -369,6 +380,7 @@ static sbt_id intern_locked(const char *name, size_t len, unsigned api,
 	struct region *r = region_at(id);
 	r->name = copy, r->len = (uint32_t)len, r->api = (uint16_t)api;
 	r->site = site;
+	r->gap = sbt_sample_gap(copy, len);
 	name_tab[j] = id;
 	atomic_store_explicit(&nregions, id + 1, memory_order_release);
 	meta_region(id);

@@ -54,6 +54,10 @@ int sbt_regions_readonly(const void *p, size_t len);
 const char *sbt_regions_name(sbt_id id);
 uint32_t sbt_regions_count(void);      /* highest id + 1 */
 
+/* Lock-free: the region's mean sampling gap (SBT_SAMPLE), 1 when every
+ * call is recorded. */
+uint32_t sbt_regions_gap(sbt_id id);
+
 /* Start writing META entries into `lf`: the module map, then every
  * region and site known so far; later ones are written as they come.
  * NULL stops (fork child before its own log exists). */

@@ -16,6 +16,15 @@
  *     pairwise different region ids.
  *   - hot.end is NULL when pmc >= 0 (cycle events need the recorder's
  *     path) and after CLOSE.
+ *   - hot.end is NULL while a skipped call (sparse recording) is open:
+ *     hot.nskip > 0, its stack entry's word of kind SBT_EV_SKIP and ev
+ *     NULL; hot.end_saved is what hot.end is otherwise.  hot.busy is
+ *     SBT__SKIPPING between markers when the innermost open region is
+ *     one, else 0.
+ *   - hot.skip[site % SBT_HOT_SKIPS], when it holds `site` with left > 0,
+ *     counts into a SKIP event of this thread's log.  Losing a slot to
+ *     another site loses no count, only the draw: gaps are geometric,
+ *     hence memoryless - a fresh draw is as good as the rest of the old.
  *   - hot.end is probe_at when that is set (and no reason above holds):
  *     the fast path stops there for the general path to probe.
  */
@@ -36,8 +45,14 @@ struct sbt_name_slot {
 	const char *name;
 	uint32_t word;                 /* START word of the site          */
 	sbt_id   region;
-	int      verify;               /* compare name bytes every call   */
+	int      flags;                /* SBT_SLOT_*: 0 for the fast path */
 };
+
+#define SBT_SLOT_VERIFY  1             /* compare name bytes every call   */
+#define SBT_SLOT_SAMPLED 2             /* region sampled: hot.c decides   */
+#define SBT_SITE_SAMPLED (1u << 31)    /* sbt_site_slot.region: the same  */
+
+
 
 /* (return address, region) -> START word. */
 struct sbt_site_slot {
@@ -62,6 +77,8 @@ struct sbt_thread {
 	uint32_t nreplay;
 	struct sbt_event replay[2 * SBT_HOT_DEPTH];
 	struct sbt_hot **hot_slots[SBT_HOT_SLOTS];
+	uint32_t hot_v3;               /* bit i: hot_slots[i][1] is the
+					  object's skip pointer too      */
 	void *api[SBT_SLOT__MAX];      /* sbt_rec_api_state() blocks      */
 	void (*api_fini[SBT_SLOT__MAX])(void *);
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];

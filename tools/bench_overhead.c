@@ -11,6 +11,9 @@
  *             binary built with -DSBT_MARKER_CALL calls)
  *   likwid    likwid_markerStartRegion/StopRegion interposed by the same
  *             library (when it exports them)
+ *   sparse    SBT_MARKER_START/STOP of a region sampled one call in
+ *             2^20 (SBT_SAMPLE): nearly every pair is a skipped call,
+ *             which reads no clock (no in-window figures)
  *   off       SBT_MARKER_START/STOP compiled in, no recorder loaded
  *             (measured before the program re-executes itself with the
  *             recorder preloaded)
@@ -35,9 +38,9 @@
 typedef int (*mark_fn)(const char *);
 typedef int (*last_fn)(uint64_t *, uint64_t *);
 
-enum { BARE, SBT, CALL, LIKWID, OFF, LOOP, NM };
+enum { BARE, SBT, CALL, LIKWID, SPARSE, OFF, LOOP, NM };
 static const char *names[NM] = { "bare", "sbtmark", "call", "likwid",
-				 "off", "loop" };
+				 "sparse", "off", "loop" };
 
 static mark_fn m_start, m_stop, l_start, l_stop;
 static last_fn m_last;
@@ -83,6 +86,12 @@ static uint64_t round_of(int m, int pairs, double *win)
 			l_stop("bench-likwid");
 			if (win && m_last(&t0, &c) == 0)
 				win[i] = (double)t0;
+		}
+		break;
+	case SPARSE:
+		for (int i = 0; i < pairs; i++) {
+			SBT_MARKER_START("bench-sparse");
+			SBT_MARKER_STOP("bench-sparse");
 		}
 		break;
 	case OFF:
@@ -145,6 +154,7 @@ int main(int argc, char **argv)
 		snprintf(out, sizeof out, "/tmp/sbt-bench-%d.log", (int)getpid());
 		setenv("SBT_OUTPUT", out, 1);
 		setenv("SBT_PROBE_PERIOD", "0", 0);
+		setenv("SBT_SAMPLE", "bench-sparse:1048576", 0);
 		fflush(NULL);
 		execv("/proc/self/exe", argv);
 		fprintf(stderr, "bench-overhead: re-exec: %s\n", strerror(errno));
@@ -182,7 +192,7 @@ int main(int argc, char **argv)
 			if ((m == LIKWID && !have_likwid) || m == OFF)
 				continue;
 			cost[m][r] = (double)round_of(m, pairs, NULL) / pairs;
-			if (m != LOOP)
+			if (m != LOOP && m != SPARSE)
 				round_of(m, pairs, win[m] + (size_t)r * pairs);
 		}
 
@@ -197,6 +207,11 @@ int main(int argc, char **argv)
 		if (m == LOOP || (m == LIKWID && !have_likwid))
 			continue;
 		c50[m] = (bench_q(cost[m], (size_t)rounds, 0.5) - loop) * tick_ns;
+		if (m == SPARSE) {
+			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
+			       c50[m], "-", "-", "-", "-");
+			continue;
+		}
 		if (m == OFF) {
 			c50[m] = offs ? atof(offs) : 0;
 			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
@@ -217,6 +232,8 @@ int main(int argc, char **argv)
 					  w999[BARE] - wmin[BARE] : 1));
 	printf("function entry points vs inline: cost %.2fx\n",
 	       c50[CALL] / c50[SBT]);
+	printf("skipped call (sparse recording) vs bare: cost %.2fx "
+	       "(target <= 0.20x)\n", c50[SPARSE] / c50[BARE]);
 	if (have_likwid)
 		printf("likwid (interposed) vs sbtmark cost: %.2fx "
 		       "(target <= 1.10x)\n", c50[LIKWID] / c50[SBT]);

@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""sparse_test.py - sparse recording (SBT_SAMPLE), end to end.
+
+    sparse_test.py SAPP SAPP_CALL [API_APP ...]   (SBT_LIB, SBT_ANALYZE
+                                                   from the env)
+
+Runs tests/sparse/sapp preloaded with the recorder and checks, from
+sbt-analyze's JSON: call counts are exact, the number recorded is within
+4 sigma of calls / N (each call is recorded with probability 1/N, on its
+own), through our markers and every interposed API (tests/interpose's
+apps: ITT, NVTX, LIKWID, PAPI-HL), a 1-in-4 periodic workload sampled at 4 still shows both of its
+modes in their true shares, unsampled regions and misuse counters are as
+without sampling, a SIGKILL loses no call, and a malformed SBT_SAMPLE is
+told once while the run goes on, recording every call.  No timings are
+asserted beyond the workload's two modes being told apart.
+"""
+import json, math, os, signal, struct, subprocess, sys, tempfile, time
+
+SAPP, SAPP_CALL, API_APPS = sys.argv[1], sys.argv[2], sys.argv[3:]
+LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(('ok   ' if cond else 'FAIL ') + what)
+    if not cond:
+        failures += 1
+
+
+def record(tmp, name, app, args, sample, quiet=True):
+    log = os.path.join(tmp, name + '.log')
+    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log)
+    env.pop('SBT_SAMPLE', None)
+    if sample is not None:
+        env['SBT_SAMPLE'] = sample
+    if not quiet:
+        env.pop('SBT_QUIET', None)
+    p = subprocess.run([app, *args], env=env, capture_output=True,
+                       text=True, timeout=120)
+    return log, p
+
+
+def analyze(log):
+    p = subprocess.run([ANALYZE, '--format', 'json', log],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode not in (0, 1) or not p.stdout:
+        sys.exit('sbt-analyze failed on %s: %s' % (log, p.stderr))
+    d = json.loads(p.stdout)
+    return d, {r['name']: r for r in d['regions']}
+
+
+def version(log):
+    with open(log, 'rb') as f:
+        return struct.unpack('<8sI', f.read(12))[1]
+
+
+# 4 sigma, not the issue's 3: some ten such checks a run at 3 sigma fail
+# by chance in about 3 % of runs; at 4, in 0.06 %.
+def within(x, mean, sd, k=4):
+    return abs(x - mean) <= k * sd
+
+
+def binomial_sd(n, p):
+    return math.sqrt(n * p * (1 - p))
+
+
+def hot(tmp, app, label):
+    n = 1000000
+    log, p = record(tmp, 'hot-' + label, app, ['hot', str(n)], 'hot:16')
+    check(p.returncode == 0, label + ': app ran: ' + p.stderr.strip())
+    d, r = analyze(log)
+    h, c = r['hot'], r['cold']
+    check(h['calls'] == n, '%s: hot calls exact (%d)' % (label, h['calls']))
+    check(within(h['recorded'], n / 16, binomial_sd(n, 1 / 16)),
+          '%s: hot recorded %d within 4 sigma of %d' %
+          (label, h['recorded'], n // 16))
+    check(h['est_total_se_ns'] > 0, label + ': sampled total has an error')
+    check(c['calls'] == c['recorded'] == n // 100 and
+          c['est_total_se_ns'] == 0,
+          '%s: unsampled cold exact (%d of %d)' %
+          (label, c['recorded'], c['calls']))
+    check(version(log) == 3, label + ': a sampled log is format version 3')
+
+
+def threads(tmp):
+    n = 200000
+    for app, label in ((SAPP, 'inline'), (SAPP_CALL, 'calls')):
+        log, p = record(tmp, 'threads', app, ['threads', str(n)], '*:8')
+        d, r = analyze(log)
+        h = r['hot']
+        check(h['calls'] == 4 * n, '%s threads: calls exact (%d)' %
+              (label, h['calls']))
+        check(within(h['recorded'], 4 * n / 8, binomial_sd(4 * n, 1 / 8)),
+              '%s threads: recorded %d within 4 sigma of %d' %
+              (label, h['recorded'], 4 * n // 8))
+
+
+def apis(tmp):
+    for app in API_APPS:
+        name = os.path.basename(app)
+        got = []
+        for sample in (None, '*:3'):
+            log = os.path.join(tmp, name + '.log')
+            env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log,
+                       INTEL_LIBITTNOTIFY64=LIB, NVTX_INJECTION64_PATH=LIB)
+            env.pop('SBT_SAMPLE', None)
+            if sample:
+                env['SBT_SAMPLE'] = sample
+            p = subprocess.run([app], env=env, capture_output=True,
+                               text=True, timeout=120)
+            d, r = analyze(log)
+            got.append((p.returncode, d['sources'][0]['counters'],
+                        {k: v['calls'] for k, v in r.items()},
+                        sum(v['recorded'] for v in r.values())))
+        (rc0, cnt0, calls0, rec0), (rc1, cnt1, calls1, rec1) = got
+        check(rc0 == rc1 == 0 and calls0 == calls1 and cnt0 == cnt1 and
+              rec1 < rec0,
+              '%s: calls %s and misuse counters as unsampled, %d of %d '
+              'recorded' % (name, calls1, rec1, rec0))
+
+
+def bimodal(tmp):
+    n = 20000
+    log, p = record(tmp, 'bimodal', SAPP, ['bimodal', str(n)], 'bimodal:4')
+    d, r = analyze(log)
+    b = r['bimodal']
+    check(b['calls'] == n, 'bimodal calls exact (%d)' % b['calls'])
+    modes = sorted(b['modes'], key=lambda m: m['center_ns'])
+    check(len(modes) >= 2, 'bimodal: %d modes' % len(modes))
+    if len(modes) < 2:
+        return
+    # Split the modes at the widest ratio between neighbours: the short
+    # calls on one side, the 4x ones on the other.
+    cut = max(range(1, len(modes)),
+              key=lambda i: modes[i]['center_ns'] / modes[i - 1]['center_ns'])
+    short = sum(m['share'] for m in modes[:cut])
+    total = sum(m['share'] for m in modes)
+    ratio = modes[cut]['center_ns'] / modes[cut - 1]['center_ns']
+    sd = math.sqrt(0.25 * 0.75 / b['kept'])
+    check(ratio > 2, 'bimodal: long mode %.1fx the short' % ratio)
+    check(within(short / total, 0.75, sd),
+          'bimodal: short share %.4f within 4 sigma (%.4f) of 0.75'
+          % (short / total, sd))
+    check(within(1 - short / total, 0.25, sd),
+          'bimodal: long share %.4f within 4 sigma of 0.25'
+          % (1 - short / total))
+
+
+def nest(tmp):
+    n = 100000
+    runs = {}
+    for sample in (None, 'outer:8,inner:3', 'inner:3', 'outer:5'):
+        log, p = record(tmp, 'nest', SAPP, ['nest', str(n)], sample)
+        d, r = analyze(log)
+        runs[sample] = d['sources'][0]['counters'], r
+    base = runs[None][0]
+    for sample, (cnt, r) in runs.items():
+        check(r['outer']['calls'] == n and r['inner']['calls'] == n,
+              'nest %s: calls exact' % sample)
+        check(cnt == base, 'nest %s: misuse counters as unsampled (%s)' %
+              (sample, {k: v for k, v in cnt.items() if v}))
+
+
+def kill(tmp):
+    log = os.path.join(tmp, 'kill.log')
+    done = os.path.join(tmp, 'kill.done')
+    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log,
+               SBT_SAMPLE='hot:16')
+    p = subprocess.Popen([SAPP, 'kill', '200000', done], env=env,
+                         stdout=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    time.sleep(0.2)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    check(line.strip() == 'running' and p.returncode == -9,
+          'kill: killed mid-run')
+    with open(done, 'rb') as f:
+        made = struct.unpack('<Q', f.read(8))[0]
+    d, r = analyze(log)
+    calls = r['hot']['calls']
+    # The call in flight at the kill may have been counted already.
+    check(made > 200000 and calls in (made, made + 1),
+          'kill: %d calls in the log, %d completed' % (calls, made))
+    check(within(r['hot']['recorded'], calls / 16,
+                 binomial_sd(calls, 1 / 16)),
+          'kill: recorded %d within 4 sigma of %d' %
+          (r['hot']['recorded'], calls // 16))
+
+
+def bad(tmp):
+    n = 10000
+    for value in ('hot', 'hot:0', ':4', 'hot:x', 'hot:4,', 'hot:99999999999'):
+        log, p = record(tmp, 'bad', SAPP, ['hot', str(n)], value,
+                        quiet=False)
+        told = [l for l in p.stderr.splitlines() if 'SBT_SAMPLE' in l]
+        check(p.returncode == 0 and len(told) == 1,
+              'bad %r: told once: %s' % (value, told))
+        d, r = analyze(log)
+        check(r['hot']['recorded'] == r['hot']['calls'] == n,
+              'bad %r: every call recorded' % value)
+        check(version(log) == 2, 'bad %r: a version-2 log' % value)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    hot(tmp, SAPP, 'inline')
+    hot(tmp, SAPP_CALL, 'calls')
+    threads(tmp)
+    apis(tmp)
+    bimodal(tmp)
+    nest(tmp)
+    kill(tmp)
+    bad(tmp)
+sys.exit(1 if failures else 0)
