@@ -237,6 +237,30 @@ static void os_excess(const struct sbt_dataset *ds,
 
 /* Filter and summarize one group, find its phases; sets up g->score's
  * metrics, and in `in` what score_group needs. */
+/* The OS-noise filter on one log's n samples of a group (v: ns, y:
+ * cycles or NULL); raises *cut to the cut it made.  t: scratch. */
+static void filter_run(const struct sbt_options *o, double *v, double *y,
+		       size_t n, const struct sbt_source *src, double q,
+		       uint8_t *keep, float *score, double *t, double *cut)
+{
+	struct sbt_os_opts oo = {
+		.method = o->os_method, .seed = o->seed, .quantum = q,
+		/* The physical floor: one kernel entry, the least the OS
+		 * can add to a sample (measured by the recorder). */
+		.floor = src->kernel_entry_ns,
+	};
+	struct sbt_os_result r;
+
+	/* the OS can hit only so many samples this long */
+	memcpy(t, v, n * sizeof *v);
+	oo.max_share = sbt_os_max_share(sbt_quantile(t, n, 0.5),
+					oo.floor > 0 ? oo.floor :
+					SBT_OS_FLOOR_DEFAULT, n);
+	if (sbt_filter_os(v, y, n, &oo, keep, score, &r) == 0 &&
+	    (isnan(*cut) || r.cut > *cut))
+		*cut = r.cut;
+}
+
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx,
 		     struct scratch *w, struct sbt_score_in *in)
@@ -265,6 +289,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		v[n] = s->ns - te;
 		y[n] = s->cycles - ((o->filters & SBT_F_COST) ?
 				    src->te_cycles : 0);
+		w->ix[n] = s->source;       /* for the filter, per log */
 		if (s->flags & SBT_SF_MIGRATED)
 			g->migrated++;
 		n++;
@@ -276,27 +301,29 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	memset(keep, 1, n);
 	double max_share = 0;            /* 0: no bound */
 	if ((o->filters & SBT_F_OS) && n > 0) {
-		struct sbt_os_opts oo = {
-			.method = o->os_method, .seed = o->seed, .quantum = q,
-		};
-		struct sbt_os_result r;
-		/* The physical floor: one kernel entry, the least the OS
-		 * can add to a sample (measured by the recorder). */
+		/* The bound for the pooled samples, for leaving out what the
+		 * kernel saw preempted (below). */
+		double floor = 0;
 		for (size_t i = 0; i < g->n; i++) {
 			const struct sbt_source *src =
 				&ds->sources[ds->s[idx[i]].source];
-			if (src->kernel_entry_ns > oo.floor)
-				oo.floor = src->kernel_entry_ns;
+			if (src->kernel_entry_ns > floor)
+				floor = src->kernel_entry_ns;
 		}
-		/* the OS can hit only so many samples this long */
 		memcpy(w->t, v, n * sizeof *v);
-		oo.max_share = sbt_os_max_share(sbt_quantile(w->t, n, 0.5),
-						oo.floor > 0 ? oo.floor :
-						SBT_OS_FLOOR_DEFAULT, n);
-		max_share = oo.max_share;
-		if (sbt_filter_os(v, cycles ? y : NULL, n, &oo, keep,
-				  w->score, &r) == 0)
-			g->cut = r.cut;
+		max_share = sbt_os_max_share(sbt_quantile(w->t, n, 0.5),
+					     floor > 0 ? floor :
+					     SBT_OS_FLOOR_DEFAULT, n);
+		/* Filtered log by log: each node's noise is its own, and a
+		 * summary of one log (summary.c) is filtered the same way.
+		 * A log's samples are contiguous in a group. */
+		for (size_t a = 0, b; a < n; a = b) {
+			for (b = a + 1; b < n && w->ix[b] == w->ix[a]; b++)
+				;
+			filter_run(o, v + a, cycles ? y + a : NULL, b - a,
+				   &ds->sources[w->ix[a]], q, keep + a,
+				   w->score + a, w->t, &g->cut);
+		}
 	}
 	/* Write back flags and scores, compact the kept values.  With the
 	 * OS filter on, a sample the kernel saw preempted is left out

@@ -84,6 +84,7 @@ long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 	memcpy(g->name, name, len);
 	g->name[len] = 0;
 	g->api = api;
+	g->keep = 1;
 	idx[j] = (uint32_t)++ds->nregions;
 	return (long)ds->nregions - 1;
 }

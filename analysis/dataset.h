@@ -71,6 +71,10 @@ struct sbt_region {
 	uint32_t api;                /* enum sbt_api (format/sbtlog.h)        */
 	uint64_t site;               /* first call site, 0 if unknown         */
 	uint32_t source;             /* source the site belongs to            */
+	uint64_t total;              /* its samples in the inputs, probes too,
+	                                before thinning (thin.c)              */
+	double   keep;               /* the share of them held: 1, or less
+	                                beyond the sample budget              */
 };
 
 /* One input file: a log of one process, or a CSV file. */

@@ -10,6 +10,7 @@
 #include "reader.h"
 #include "report.h"
 #include "status.h"
+#include "thin.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef SBT_VERSION
 #define SBT_VERSION "0.1.0"
@@ -56,6 +58,9 @@ static const char usage[] =
 "                             info is read)\n"
 "  -j, --jobs N               analyze N regions at once (default: one per\n"
 "                             core); results do not depend on it\n"
+"  --max-samples N            hold at most about N samples (default 8000000,\n"
+"                             about 1.2 GB); beyond, each large region keeps\n"
+"                             a random share, its call counts exact; 0: all\n"
 "  -q, --quiet                no progress line on stderr\n"
 "  -h, --help                 this help\n"
 "  -V, --version              version\n"
@@ -167,6 +172,51 @@ static int write_html(const char *path, const struct sbt_dataset *ds,
 	return 0;
 }
 
+/* Is argv[i] a CSV file (by the user's word, else by content and name)? */
+static int is_csv(const char *path, int input)
+{
+	size_t n = strlen(path);
+
+	return input == 2 || (input == 0 && !sbt_is_log(path) && n > 4 &&
+			      !strcmp(path + n - 4, ".csv"));
+}
+
+/* More samples than the budget?  Then count each region's samples in
+ * every log first and plan which share of them to hold (thin.h).  Logs'
+ * sizes bound their samples, so inputs that fit skip the counting. */
+static int plan(struct sbt_dataset *ds, int n, char **paths, int input,
+		unsigned long long budget)
+{
+	unsigned long long most = 0;
+	struct stat st;
+
+	if (!budget)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!is_csv(paths[i], input) && stat(paths[i], &st) == 0)
+			most += (unsigned long long)st.st_size /
+				sizeof(struct sbt_event);
+	if (most / 2 <= budget)         /* two events a sample */
+		return 0;
+	for (int i = 0; i < n; i++) {
+		char err[256] = "";
+		if (is_csv(paths[i], input))
+			continue;       /* CSV files are read whole */
+		sbt_status("counting %s (%d/%d)", paths[i], i + 1, n);
+		if (sbt_count_log(paths[i], ds, err, sizeof err) != 0) {
+			sbt_status_done();
+			fprintf(stderr, "sbt-analyze: %s: %s\n", paths[i], err);
+			return -1;
+		}
+	}
+	uint64_t held = sbt_thin_plan(ds, budget);
+	if (sbt_ds_reserve(ds, (size_t)(held + held / 64 + 4096)) != 0) {
+		fputs("sbt-analyze: out of memory\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -185,6 +235,7 @@ int main(int argc, char **argv)
 		{ "spark", no_argument, 0, 'S' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "jobs", required_argument, 0, 'j' },
+		{ "max-samples", required_argument, 0, 'M' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
@@ -206,6 +257,7 @@ int main(int argc, char **argv)
 	struct sbt_callsites cs = { 0 };
 	const char *dump = NULL;
 	int input = 0, c, status = 0, symbols = 1, quiet = 0, by_site = 0;
+	unsigned long long budget = SBT_MAX_SAMPLES_DEFAULT;
 	char *end;
 
 	/* The pipeline allocates and frees per-group scratch of up to a
@@ -247,6 +299,15 @@ int main(int argc, char **argv)
 			o.jobs = (int)j;
 			break;
 		}
+		case 'M':
+			errno = 0;
+			budget = strtoull(optarg, &end, 10);
+			if (errno || *end || *optarg == '-') {
+				fprintf(stderr, "sbt-analyze: --max-samples "
+					"wants a number of samples (0: all)\n");
+				return 2;
+			}
+			break;
 		case 'c':
 			errno = 0;
 			o.cost_ns = strtod(optarg, &end);
@@ -308,12 +369,13 @@ int main(int argc, char **argv)
 	sbt_status_init(quiet);
 
 	struct sbt_dataset ds = { 0 };
+	if (plan(&ds, argc - optind, argv + optind, input, budget) != 0) {
+		sbt_ds_free(&ds);
+		return 2;
+	}
 	for (int i = optind; i < argc; i++) {
 		char err[256] = "";
-		int rc, csv = input == 2 ||
-			      (input == 0 && !sbt_is_log(argv[i]) &&
-			       strlen(argv[i]) > 4 &&
-			       !strcmp(argv[i] + strlen(argv[i]) - 4, ".csv"));
+		int rc, csv = is_csv(argv[i], input);
 
 		sbt_status("reading %s (%d/%d)", argv[i], i - optind + 1,
 			   argc - optind);

@@ -22,6 +22,7 @@
  */
 #include "reader.h"
 #include "osevents.h"
+#include "thin.h"
 #include "../format/sbtlog.h"
 
 #include <errno.h>
@@ -86,6 +87,8 @@ struct ctx {
 	size_t first;          /* first sample of this source in ds */
 	int damaged;
 	int oom;                        /* out of memory inside an event */
+	int counting;                   /* count samples per region only */
+	int thin;                       /* a region is held in part      */
 	uint64_t holes, bad_chunks;
 	char *buf;
 	/* Region ids are dense from 1 and each has a REGION entry in the
@@ -478,7 +481,8 @@ static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
 
 	if (ch->thread + 1 > c->src->nthreads)
 		c->src->nthreads = ch->thread + 1;
-	if (sbt_ds_reserve(c->ds, used / sizeof(struct sbt_record)) != 0)
+	if (!c->counting &&
+	    sbt_ds_reserve(c->ds, used / sizeof(struct sbt_record)) != 0)
 		return -1;
 	while (pos < used) {
 		size_t n = used - pos > BUFSZ ? BUFSZ : (size_t)(used - pos);
@@ -496,6 +500,13 @@ static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
 			if (fl & SBT_RF_RESET) {
 				if (add_reset(c, id, ch->thread, t) != 0)
 					return -1;
+				continue;
+			}
+			if (c->counting) {
+				int64_t g = region_of(c, id);
+				if (g < 0)
+					return -1;
+				c->ds->regions[g].total++;
 				continue;
 			}
 			/* room was reserved above for the whole chunk */
@@ -613,6 +624,34 @@ static void ev_skip(struct ctx *c, struct tstate *ts,
 	s->skipped = v > UINT32_MAX || v < e->t ? UINT32_MAX : (uint32_t)v;
 }
 
+/* The dataset region of a raw site id (version 2), -1 when out of memory. */
+static int64_t site_region(struct ctx *c, uint32_t site)
+{
+	uint32_t id = site < c->siteregion.n && c->siteregion.ds[site] >= 0 ?
+		      (uint32_t)c->siteregion.ds[site] : UINT32_MAX;
+	return region_of(c, id);
+}
+
+/* Beyond the sample budget (thin.h): is this sample held?  One left out
+ * counts as a call not recorded after the last held one of its site on
+ * its thread; a thread's first of a site is always held. */
+static int held(struct ctx *c, struct tstate *ts, uint32_t site, uint32_t fl,
+		uint32_t thread, int64_t r, double t_ns)
+{
+	const struct sbt_region *g = &c->ds->regions[r];
+
+	if (g->keep >= 1 ||
+	    sbt_thin_keep(sbt_thin_key(c->src, thread, g, t_ns), g->keep))
+		return 1;
+	if (fl & SBT_RF_PROBE)
+		return 0;
+	size_t *p = last_slot(ts, site, 0);
+	if (!p || *p < c->first || *p >= c->ds->n)
+		return 1;
+	sbt_thin_fold(&c->ds->s[*p], 0);
+	return 0;
+}
+
 /* A STOP: pair it with the innermost open START of its site. */
 static void ev_stop(struct ctx *c, struct tstate *ts,
 		    const struct sbt_event *e, uint32_t thread)
@@ -632,17 +671,31 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	ts->n--;
 	if (o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB)
 		return;                 /* summarized in the header */
+	uint32_t fl = o.flags | SBT_EV_FLAGS(e->word);
+	double t_ns = o.t0 >= c->h.start_ticks ?
+		      (double)(o.t0 - c->h.start_ticks) * tns : 0;
+	if (c->counting || c->thin) {
+		int64_t r = site_region(c, site);
+		if (r < 0) {
+			c->oom = 1;
+			return;
+		}
+		if (c->counting) {
+			c->ds->regions[r].total++;
+			return;
+		}
+		if (!held(c, ts, site, fl, thread, r, t_ns))
+			return;
+	}
 	/* room was reserved for the whole chunk */
 	struct sbt_sample *s = &c->ds->s[c->ds->n++];
-	uint32_t fl = o.flags | SBT_EV_FLAGS(e->word);
 	s->score = 0;
 	s->ns = e->t >= o.t0 ? (double)(e->t - o.t0) * tns : 0;
 	s->cycles = 0;
-	s->t_ns = o.t0 >= c->h.start_ticks ?
-		  (double)(o.t0 - c->h.start_ticks) * tns : 0;
+	s->t_ns = t_ns;
 	s->region = site;       /* raw site id: mapped by finish() */
 	s->skipped = 0;
-	if (c->h.version >= 3 && !(fl & SBT_RF_PROBE) &&
+	if ((c->h.version >= 3 || c->thin) && !(fl & SBT_RF_PROBE) &&
 	    last_set(ts, site, (size_t)(s - c->ds->s)) != 0)
 		c->oom = 1;
 	s->thread = thread;
@@ -674,8 +727,8 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 		return -1;
 	if (ch && ch->thread + 1 > c->src->nthreads)
 		c->src->nthreads = ch->thread + 1;
-	if (ch && sbt_ds_reserve(c->ds, room / (2 * sizeof(struct sbt_event)) +
-				 1))
+	if (ch && !c->counting &&
+	    sbt_ds_reserve(c->ds, room / (2 * sizeof(struct sbt_event)) + 1))
 		return -1;
 	while (pos < room) {
 		size_t n = room - pos > BUFSZ ? BUFSZ : (size_t)(room - pos);
@@ -894,6 +947,89 @@ static int finish(struct ctx *c)
 	return 0;
 }
 
+/* Open the log at path, check its header, and make it a new source of
+ * c->ds.  0, or -1 with err set. */
+static int open_log(struct ctx *c, const char *path, struct stat *st,
+		    char *err, size_t errlen)
+{
+	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstat(c->fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		return -1;
+	}
+	c->fsize = (uint64_t)st->st_size;
+	c->max_id = c->fsize / 16 + 4096;
+	c->stray = -1;
+	if (check_header(c, err, errlen) != 0)
+		return -1;
+	/* Every read into buf is at most BUFSZ and within the file. */
+	if (!(c->buf = malloc(c->fsize < BUFSZ ? c->fsize : BUFSZ)) ||
+	    !(c->src = sbt_ds_source(c->ds, path))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	c->srci = (uint32_t)(c->ds->nsources - 1);
+	c->first = c->ds->n;
+	fill_source(c);
+	return 0;
+}
+
+static void close_log(struct ctx *c)
+{
+	free(c->buf);
+	free(c->map.ds);
+	free(c->sitemap.ds);
+	free(c->siteregion.ds);
+	for (size_t i = 0; i < c->nthreads; i++) {
+		free(c->threads[i]->last_of);
+		free(c->threads[i]);
+	}
+	free(c->threads);
+	free(c->resets);
+	free(c->os);
+	free(c->cov);
+	if (c->fd >= 0)
+		close(c->fd);
+}
+
+int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
+		  size_t errlen)
+{
+	struct sbt_dataset tmp = { 0 };
+	struct ctx c;
+	struct stat st;
+	int rc = -1;
+
+	memset(&c, 0, sizeof c);
+	c.ds = &tmp;
+	c.counting = 1;
+	if (open_log(&c, path, &st, err, errlen) != 0)
+		goto out;
+	if (walk(&c, 0) != 0 || walk(&c, 1) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	rc = 0;
+	for (size_t r = 0; r < tmp.nregions && rc == 0; r++) {
+		const struct sbt_region *t = &tmp.regions[r];
+		long g = sbt_ds_region(ds, t->name, strlen(t->name), t->api);
+		if (g < 0) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		} else {
+			ds->regions[g].total += t->total;
+		}
+	}
+out:
+	close_log(&c);
+	sbt_ds_free(&tmp);
+	return rc;
+}
+
 int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		 size_t errlen)
 {
@@ -903,29 +1039,10 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 
 	memset(&c, 0, sizeof c);
 	c.ds = ds;
-	c.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (c.fd < 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return -1;
-	}
-	if (fstat(c.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
+	for (size_t r = 0; r < ds->nregions; r++)
+		c.thin |= ds->regions[r].keep < 1;
+	if (open_log(&c, path, &st, err, errlen) != 0)
 		goto out;
-	}
-	c.fsize = (uint64_t)st.st_size;
-	c.max_id = c.fsize / 16 + 4096;
-	c.stray = -1;
-	if (check_header(&c, err, errlen) != 0)
-		goto out;
-	/* Every read into buf is at most BUFSZ and within the file. */
-	if (!(c.buf = malloc(c.fsize < BUFSZ ? c.fsize : BUFSZ)) ||
-	    !(c.src = sbt_ds_source(ds, path))) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	c.srci = (uint32_t)(ds->nsources - 1);
-	c.first = ds->n;
-	fill_source(&c);
 	/* A finished log is exactly end_offset bytes long (the recorder
 	 * truncates it there): a shorter file was cut after the fact. */
 	if ((c.h.flags & SBT_HF_CLOSED) && c.h.end_offset > c.fsize) {
@@ -935,11 +1052,13 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		     (unsigned long long)c.h.end_offset);
 	}
 	/* One allocation for all samples: at most one per 32 bytes the file
-	 * really occupies (st_blocks: a sparse file reserves nothing). */
+	 * really occupies (st_blocks: a sparse file reserves nothing).  When
+	 * thinning, the caller reserved what the plan holds. */
 	uint64_t most = (uint64_t)st.st_blocks * 512 / sizeof(struct sbt_record);
 	if (most > c.fsize / sizeof(struct sbt_record))
 		most = c.fsize / sizeof(struct sbt_record);
-	(void)sbt_ds_reserve(ds, (size_t)most);  /* a hint: walk grows it */
+	if (!c.thin)
+		(void)sbt_ds_reserve(ds, (size_t)most);  /* a hint */
 	if (walk(&c, 0) != 0 || walk(&c, 1) != 0 || finish(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
@@ -958,18 +1077,6 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 			 "(killed, crashed, _exit or still running)");
 	rc = c.damaged || c.src->truncated ? 1 : 0;
 out:
-	free(c.buf);
-	free(c.map.ds);
-	free(c.sitemap.ds);
-	free(c.siteregion.ds);
-	for (size_t i = 0; i < c.nthreads; i++) {
-		free(c.threads[i]->last_of);
-		free(c.threads[i]);
-	}
-	free(c.threads);
-	free(c.resets);
-	free(c.os);
-	free(c.cov);
-	close(c.fd);
+	close_log(&c);
 	return rc;
 }

@@ -10,9 +10,16 @@
 /* Append every valid sample of the log at `path` to ds, as a new source.
  * Returns 0 when the log was read whole, 1 when it was read but damaged
  * or cut short (the source's `warning` says how; what was valid is kept),
- * -1 when it is not a readable log (err says why in one line). */
+ * -1 when it is not a readable log (err says why in one line).  Regions
+ * whose `keep` is below 1 hold only part of their samples (thin.h). */
 int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		 size_t errlen);
+
+/* Add the samples of the log at `path` (probes too) to the `total` of
+ * their regions in ds, creating regions by name; no samples are held.
+ * The first step of thinning (thin.h).  0, or -1 with err set. */
+int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
+		  size_t errlen);
 
 /* Does the file start like an sbtmark log? */
 int sbt_is_log(const char *path);

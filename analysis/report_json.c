@@ -216,6 +216,8 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 		(unsigned long long)g->calls, g->count);
 	sbt_json_num(f, "sampled_share", g->calls ? (double)g->count /
 		     (double)g->calls : NAN, 0);
+	/* the analyzer's own share, beyond its sample budget (thin.h) */
+	sbt_json_num(f, "held_share", ds->regions[g->region].keep, 0);
 	sbt_json_num(f, "est_total_ns", total, 0);
 	sbt_json_num(f, "est_total_se_ns", total_se, 0);
 	sbt_json_num(f, "cut", g->cut, 0);

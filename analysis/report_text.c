@@ -140,23 +140,38 @@ static void name_cols(FILE *f, const struct sbt_dataset *ds,
 	}
 }
 
-/* Regions recorded sparsely (SBT_SAMPLE): their exact calls, the share
- * recorded, and the total time of all calls with its standard error. */
+/* Regions recorded sparsely (SBT_SAMPLE) or held in part (beyond the
+ * analyzer's sample budget, thin.h): their exact calls, the share
+ * analyzed, and the total time of all calls with its standard error. */
 static void sampled(FILE *f, const struct sbt_dataset *ds,
 		    const struct sbt_result *res,
 		    const struct sbt_report_opts *o, const struct layout *l)
 {
 	int any = 0;
+	uint64_t total_n = 0, held_n = 0;
 
+	for (size_t r = 0; r < ds->nregions; r++)
+		if (ds->regions[r].keep < 1) {
+			total_n += ds->regions[r].total;
+			held_n += (uint64_t)((double)ds->regions[r].total *
+					     ds->regions[r].keep);
+		}
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
 		double total, se;
 		if (g->calls <= g->count)
 			continue;
-		if (!any++)
-			fprintf(f, "\nsparse recording (count: calls recorded; "
-				"the total of all calls estimated, +- one "
-				"standard error):\n");
+		if (!any++) {
+			fprintf(f, "\nnot every call analyzed (count: calls "
+				"analyzed; the total of all calls estimated, "
+				"+- one standard error):\n");
+			if (total_n)
+				fprintf(f, "  beyond --max-samples: about %llu "
+					"of %llu samples held, a random share "
+					"of each large region\n",
+					(unsigned long long)held_n,
+					(unsigned long long)total_n);
+		}
 		sbt_group_total(g, &total, &se);
 		fputs("  ", f);
 		name_cols(f, ds, g, o, l);

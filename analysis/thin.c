@@ -1,0 +1,82 @@
+/*
+ * thin.c - which samples the analyzer holds when there are too many.
+ * The reasoning is in thin.h; here: the key and the water-filling plan.
+ */
+#include "thin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t x)     /* splitmix64's finalizer */
+{
+	x ^= x >> 30, x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27, x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t fnv(const char *s, uint64_t h)
+{
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t sbt_thin_key(const struct sbt_source *src, uint32_t thread,
+		      const struct sbt_region *r, double t_ns)
+{
+	uint64_t t;
+
+	memcpy(&t, &t_ns, sizeof t);
+	uint64_t h = fnv(src->host, 0xcbf29ce484222325ull);
+	h = mix(h ^ (uint32_t)src->pid ^ (uint64_t)(uint32_t)src->rank << 32);
+	h = mix(h ^ fnv(r->name, 0xcbf29ce484222325ull) ^ r->api);
+	h = mix(h ^ thread);
+	return mix(h ^ t);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget)
+{
+	size_t n = ds->nregions;
+	uint64_t sum = 0;
+
+	for (size_t r = 0; r < n; r++) {
+		ds->regions[r].keep = 1;
+		sum += ds->regions[r].total;
+	}
+	if (!budget || sum <= budget || n == 0)
+		return sum;
+	/* The level L with sum(min(total_r, L)) = budget: regions under L
+	 * keep all, the rest keep L samples each on average. */
+	uint64_t *t = malloc(n * sizeof *t);
+	if (!t) {                       /* plan without sorting: equal p */
+		for (size_t r = 0; r < n; r++)
+			ds->regions[r].keep = (double)budget / (double)sum;
+		return budget;
+	}
+	for (size_t r = 0; r < n; r++)
+		t[r] = ds->regions[r].total;
+	qsort(t, n, sizeof *t, cmp_u64);
+	double left = (double)budget, level = 0;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		level = left / (double)(n - i);
+		if ((double)t[i] > level)
+			break;
+		left -= (double)t[i];
+	}
+	free(t);
+	uint64_t kept = 0;
+	for (size_t r = 0; r < n; r++) {
+		struct sbt_region *g = &ds->regions[r];
+		if ((double)g->total > level)
+			g->keep = level / (double)g->total;
+		kept += (double)g->total > level ? (uint64_t)level : g->total;
+	}
+	return kept;
+}

@@ -1,0 +1,55 @@
+/*
+ * thin.h - hold at most a budget of samples: regions beyond their share
+ * keep a random subset, and counts stay exact.
+ *
+ * The analyzer keeps every sample in memory (about 150 bytes each, all
+ * passes included).  To stay within a memory budget for any log, each
+ * region keeps its samples with one probability p_r, chosen by water-
+ * filling: regions smaller than the fair share keep all, the large ones
+ * share the rest equally.  A sample left out is treated as a call sparse
+ * recording did not record: its count goes to the last kept sample of its
+ * site on its thread (sample.skipped), so calls and total-time estimates
+ * stay exact / unbiased, and a thread's first sample of a site is always
+ * kept.  Probes are thinned like samples, without counts.
+ *
+ * Whether a sample is kept depends only on a hash of what identifies it
+ * (its process, thread, region and start time) compared with p_r.  So the
+ * same samples are kept whether they come from a log or from a summary of
+ * it, and thinning at p then at p' <= p keeps exactly what thinning at p'
+ * alone does: summaries can be thinned again when merged.
+ */
+#ifndef SBT_THIN_H
+#define SBT_THIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dataset.h"
+
+/* Default budget of sbt-analyze: about 1.2 GB at its peak. */
+#define SBT_MAX_SAMPLES_DEFAULT 8000000u
+
+/* A sample's identity, hashed: its source, thread, region and start. */
+uint64_t sbt_thin_key(const struct sbt_source *src, uint32_t thread,
+		      const struct sbt_region *r, double t_ns);
+
+/* Keep the sample whose key is `key` at probability p? */
+static inline int sbt_thin_keep(uint64_t key, double p)
+{
+	return p >= 1 || (double)(key >> 11) * 0x1p-53 < p;
+}
+
+/* Set every region's `keep` from its `total` so that the kept samples sum
+ * to about `budget` (0: no limit, keep all).  Returns the number expected
+ * to be kept. */
+uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget);
+
+/* Fold a left-out sample into `into`, the last kept one of its site on its
+ * thread: one more call not recorded, plus its own. */
+static inline void sbt_thin_fold(struct sbt_sample *into, uint32_t skipped)
+{
+	uint64_t v = (uint64_t)into->skipped + 1 + skipped;
+	into->skipped = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+#endif
