@@ -10,6 +10,7 @@
 #include "reader.h"
 #include "report.h"
 #include "status.h"
+#include "summary.h"
 #include "thin.h"
 
 #include <errno.h>
@@ -27,7 +28,8 @@
 #endif
 
 static const char usage[] =
-"usage: sbt-analyze [options] LOG [LOG...]\n"
+"usage: sbt-analyze [options] LOG|SUMMARY [LOG|SUMMARY...]\n"
+"       sbt-analyze --summary OUT [options] LOG [LOG...]\n"
 "\n"
 "Summarize sbtmark logs (or CSV samples from any tool) per region, after\n"
 "removing the timer's own cost and samples hit by OS noise.\n"
@@ -48,7 +50,8 @@ static const char usage[] =
 "  --seed N                   isolation-forest seed (default: 1)\n"
 "  --dump FILE                write every sample as CSV (with score and\n"
 "                             kept flag); '-' for stdout\n"
-"  --input-format log|csv     force the input format (default: by content)\n"
+"  --input-format log|csv|summary\n"
+"                             force the input format (default: by content)\n"
 "  --profile FILE             t_min / t_diff from an sbt-calibrate profile\n"
 "  --level l1|l2|l3|mem       which cache level of the profile applies\n"
 "                             (default: the most conservative one found;\n"
@@ -61,10 +64,17 @@ static const char usage[] =
 "  --max-samples N            hold at most about N samples (default 8000000,\n"
 "                             about 1.2 GB); beyond, each large region keeps\n"
 "                             a random share, its call counts exact; 0: all\n"
+"  --summary OUT              write a small summary of each log instead of\n"
+"                             a report: OUT is a file (one log) or a\n"
+"                             directory (LOG.sbts for each).  Under mpirun\n"
+"                             or srun the ranks share the logs out.\n"
+"                             'sbt-analyze *.sbts' reports as the logs would\n"
+"                             (at most --max-samples, default 1000000, each)\n"
 "  -q, --quiet                no progress line on stderr\n"
 "  -h, --help                 this help\n"
 "  -V, --version              version\n"
 "\n"
+"Inputs: logs, summaries (.sbts, by content) and CSV files (.csv).\n"
 "CSV input: a header line naming the columns 'region' and 'ns', and\n"
 "optionally 'cycles', 'thread', 't_ns' (start time) and 'cpu'; one sample\n"
 "per line.\n"
@@ -75,6 +85,8 @@ static const char usage[] =
 "  sbt-analyze --html report.html --spark region.log\n"
 "  sbt-analyze --by site region.log\n"
 "  sbt-analyze --by rank run-*.log\n"
+"  mpirun -np 64 sbt-analyze --summary sums/ run-*.log\n"
+"  sbt-analyze --by rank sums/*.sbts\n"
 "  sbt-analyze --input-format csv papi_samples.csv\n"
 "  sbt-analyze --filter none --dump samples.csv region.log\n"
 "\n"
@@ -172,13 +184,37 @@ static int write_html(const char *path, const struct sbt_dataset *ds,
 	return 0;
 }
 
-/* Is argv[i] a CSV file (by the user's word, else by content and name)? */
-static int is_csv(const char *path, int input)
-{
-	size_t n = strlen(path);
+enum input { IN_AUTO, IN_LOG, IN_CSV, IN_SUMMARY };
 
-	return input == 2 || (input == 0 && !sbt_is_log(path) && n > 4 &&
-			      !strcmp(path + n - 4, ".csv"));
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n > k && !strcmp(s + n - k, tail);
+}
+
+/* What an input is: the user's word, else its content, else its name.
+ * A damaged summary still has its name: its error then says so. */
+static enum input kind_of(const char *path, int input)
+{
+	if (input != IN_AUTO)
+		return (enum input)input;
+	if (sbt_is_log(path))
+		return IN_LOG;
+	if (sbt_is_summary(path) || ends_with(path, ".sbts"))
+		return IN_SUMMARY;
+	return ends_with(path, ".csv") ? IN_CSV : IN_LOG;
+}
+
+/* Read one input of any kind into ds: 0, 1 damaged (what was valid is
+ * kept), -1 unreadable (err). */
+static int read_input(const char *path, int input, struct sbt_dataset *ds,
+		      char *err, size_t errlen)
+{
+	switch (kind_of(path, input)) {
+	case IN_CSV:     return sbt_csv_read(path, ds, err, errlen);
+	case IN_SUMMARY: return sbt_summary_read(path, ds, err, errlen);
+	default:         return sbt_read_log(path, ds, err, errlen);
+	}
 }
 
 /* More samples than the budget?  Then count each region's samples in
@@ -188,21 +224,31 @@ static int plan(struct sbt_dataset *ds, int n, char **paths, int input,
 		unsigned long long budget)
 {
 	unsigned long long most = 0;
+	int summaries = 0;
 	struct stat st;
 
-	if (!budget)
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (!is_csv(paths[i], input) && stat(paths[i], &st) == 0)
+	for (int i = 0; i < n; i++) {
+		enum input k = kind_of(paths[i], input);
+		summaries |= k == IN_SUMMARY;
+		if (k == IN_LOG && stat(paths[i], &st) == 0)
 			most += (unsigned long long)st.st_size /
 				sizeof(struct sbt_event);
-	if (most / 2 <= budget)         /* two events a sample */
-		return 0;
+	}
+	/* Summaries always: one that holds a share of a region makes all
+	 * inputs hold that share of it, or the pooled samples would weigh
+	 * its log less than the others. */
+	if (!summaries && (!budget || most / 2 <= budget))
+		return 0;               /* two events a sample */
 	for (int i = 0; i < n; i++) {
 		char err[256] = "";
-		if (is_csv(paths[i], input))
+		enum input k = kind_of(paths[i], input);
+		if (k == IN_CSV)
 			continue;       /* CSV files are read whole */
 		sbt_status("counting %s (%d/%d)", paths[i], i + 1, n);
+		if (k == IN_SUMMARY) {  /* a bad one is told when read */
+			(void)sbt_summary_count(paths[i], ds, err, sizeof err);
+			continue;
+		}
 		if (sbt_count_log(paths[i], ds, err, sizeof err) != 0) {
 			sbt_status_done();
 			fprintf(stderr, "sbt-analyze: %s: %s\n", paths[i], err);
@@ -215,6 +261,102 @@ static int plan(struct sbt_dataset *ds, int n, char **paths, int input,
 		return -1;
 	}
 	return 0;
+}
+
+/* This process's share of the logs under a launcher (mpirun, srun):
+ * *rank of *size, or 0 of 1 outside one. */
+static void launcher(int *rank, int *size)
+{
+	static const char *const vars[][2] = {
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
+		{ "PMIX_RANK", "OMPI_COMM_WORLD_SIZE" },
+		{ "PMI_RANK", "PMI_SIZE" },
+		{ "SLURM_PROCID", "SLURM_NTASKS" },
+	};
+
+	*rank = 0, *size = 1;
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *r = getenv(vars[i][0]), *n = getenv(vars[i][1]);
+		if (r && n && atoi(n) > 0 && atoi(r) >= 0 && atoi(r) < atoi(n)) {
+			*rank = atoi(r), *size = atoi(n);
+			return;
+		}
+	}
+}
+
+/* --summary: each log (this rank's share of them) to its summary. */
+static int summarize(int n, char **paths, const char *out, int input,
+		     unsigned long long budget)
+{
+	struct stat st;
+	int dir = ends_with(out, "/") ||
+		  (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
+	int rank, size, status = 0;
+
+	launcher(&rank, &size);
+	if (!dir && n > 1) {
+		fprintf(stderr, "sbt-analyze: --summary %s: %d logs want a "
+			"directory (one summary each)\n", out, n);
+		return 2;
+	}
+	if (!dir && size > 1) {
+		fprintf(stderr, "sbt-analyze: --summary %s: under a launcher, "
+			"give a directory: the ranks share the logs out\n",
+			out);
+		return 2;
+	}
+	if (dir && mkdir(out, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "sbt-analyze: --summary %s: %s\n", out,
+			strerror(errno));
+		return 2;
+	}
+	for (int i = rank; i < n; i += size) {
+		struct sbt_dataset ds = { 0 };
+		char err[256] = "", path[4096];
+		const char *base = strrchr(paths[i], '/');
+		int rc;
+
+		base = base ? base + 1 : paths[i];
+		if (!dir)
+			snprintf(path, sizeof path, "%s", out);
+		else if ((size_t)snprintf(path, sizeof path, "%s%s%.*s.sbts",
+				  out, ends_with(out, "/") ? "" : "/",
+				  (int)(ends_with(base, ".log") ?
+					strlen(base) - 4 : strlen(base)),
+				  base) >= sizeof path) {
+			fprintf(stderr, "sbt-analyze: %s: path too long\n",
+				paths[i]);
+			status = 2;
+			continue;
+		}
+		sbt_status("summarizing %s", paths[i]);
+		rc = plan(&ds, 1, &paths[i], input, budget);
+		if (rc == 0)
+			rc = read_input(paths[i], input, &ds, err, sizeof err);
+		if (rc < 0) {
+			sbt_status_done();
+			if (err[0])
+				fprintf(stderr, "sbt-analyze: %s: %s\n",
+					paths[i], err);
+			status = 2;
+		} else {
+			if (rc > 0) {
+				sbt_status_done();
+				fprintf(stderr, "sbt-analyze: %s: %s\n",
+					paths[i], ds.sources[0].warning);
+				status = status ? status : 1;
+			}
+			if (sbt_summary_write(path, &ds, 0, err, sizeof err)) {
+				sbt_status_done();
+				fprintf(stderr, "sbt-analyze: %s: %s\n", path,
+					err);
+				status = 2;
+			}
+		}
+		sbt_ds_free(&ds);
+	}
+	sbt_status_done();
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -236,6 +378,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, 0, 'q' },
 		{ "jobs", required_argument, 0, 'j' },
 		{ "max-samples", required_argument, 0, 'M' },
+		{ "summary", required_argument, 0, 'U' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
@@ -245,7 +388,8 @@ int main(int argc, char **argv)
 	static const char *const fmts[] = { "text", "csv", "json", 0 };
 	static const char *const filts[] = { "none", "cost", "os", "all", 0 };
 	static const char *const osm[] = { "default", "paper", 0 };
-	static const char *const inf[] = { "auto", "log", "csv", 0 };
+	static const char *const inf[] = { "auto", "log", "csv", "summary",
+					   0 };
 	static const char *const levels[] = { "l1", "l2", "l3", "mem", 0 };
 	const char *profile = NULL, *level = NULL, *html = NULL;
 	static struct sbt_profile prof;
@@ -258,6 +402,8 @@ int main(int argc, char **argv)
 	const char *dump = NULL;
 	int input = 0, c, status = 0, symbols = 1, quiet = 0, by_site = 0;
 	unsigned long long budget = SBT_MAX_SAMPLES_DEFAULT;
+	int budget_set = 0;
+	const char *summary = NULL;
 	char *end;
 
 	/* The pipeline allocates and frees per-group scratch of up to a
@@ -307,7 +453,9 @@ int main(int argc, char **argv)
 					"wants a number of samples (0: all)\n");
 				return 2;
 			}
+			budget_set = 1;
 			break;
+		case 'U': summary = optarg; break;
 		case 'c':
 			errno = 0;
 			o.cost_ns = strtod(optarg, &end);
@@ -327,8 +475,9 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'h': fputs(usage, stdout); return 0;
-		case 'V': printf("sbt-analyze %s (log format %u)\n",
-				 SBT_VERSION, 1u); return 0;
+		case 'V': printf("sbt-analyze %s (log format %u, summary "
+				 "format %u)\n", SBT_VERSION, SBT_LOG_VERSION,
+				 SBT_SUMMARY_VERSION); return 0;
 		default:  fputs("try 'sbt-analyze --help'\n", stderr);
 			  return 2;
 		}
@@ -367,6 +516,10 @@ int main(int argc, char **argv)
 		o.prefer_profile = level != NULL;
 	}
 	sbt_status_init(quiet);
+	if (summary)
+		return summarize(argc - optind, argv + optind, summary, input,
+				 budget_set ? budget :
+				 SBT_SUMMARY_SAMPLES_DEFAULT);
 
 	struct sbt_dataset ds = { 0 };
 	if (plan(&ds, argc - optind, argv + optind, input, budget) != 0) {
@@ -375,12 +528,20 @@ int main(int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++) {
 		char err[256] = "";
-		int rc, csv = is_csv(argv[i], input);
+		int rc;
 
 		sbt_status("reading %s (%d/%d)", argv[i], i - optind + 1,
 			   argc - optind);
-		rc = csv ? sbt_csv_read(argv[i], &ds, err, sizeof err)
-			 : sbt_read_log(argv[i], &ds, err, sizeof err);
+		rc = read_input(argv[i], input, &ds, err, sizeof err);
+		if (rc < 0 && kind_of(argv[i], input) == IN_SUMMARY) {
+			/* A summary is all or nothing: the others are merged
+			 * without it, and the run says so. */
+			sbt_status_done();
+			fprintf(stderr, "sbt-analyze: %s: %s; left out\n",
+				argv[i], err);
+			status = 1;
+			continue;
+		}
 		if (rc < 0) {
 			sbt_status_done();
 			fprintf(stderr, "sbt-analyze: %s: %s\n", argv[i], err);
@@ -395,6 +556,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (ds.nsources == 0) {
+		fputs("sbt-analyze: no input could be read\n", stderr);
+		sbt_ds_free(&ds);
+		return 2;
+	}
 	sbt_status("symbolizing %zu call sites", ds.nsites);
 	if (sbt_callsites_build(&ds, symbols, &cs) != 0) {
 		sbt_status_done();

@@ -45,10 +45,8 @@ uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget)
 	size_t n = ds->nregions;
 	uint64_t sum = 0;
 
-	for (size_t r = 0; r < n; r++) {
-		ds->regions[r].keep = 1;
+	for (size_t r = 0; r < n; r++)
 		sum += ds->regions[r].total;
-	}
 	if (!budget || sum <= budget || n == 0)
 		return sum;
 	/* The level L with sum(min(total_r, L)) = budget: regions under L
@@ -56,7 +54,9 @@ uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget)
 	uint64_t *t = malloc(n * sizeof *t);
 	if (!t) {                       /* plan without sorting: equal p */
 		for (size_t r = 0; r < n; r++)
-			ds->regions[r].keep = (double)budget / (double)sum;
+			if ((double)budget / (double)sum < ds->regions[r].keep)
+				ds->regions[r].keep = (double)budget /
+						      (double)sum;
 		return budget;
 	}
 	for (size_t r = 0; r < n; r++)
@@ -74,7 +74,8 @@ uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget)
 	uint64_t kept = 0;
 	for (size_t r = 0; r < n; r++) {
 		struct sbt_region *g = &ds->regions[r];
-		if ((double)g->total > level)
+		if ((double)g->total > level &&
+		    level / (double)g->total < g->keep)
 			g->keep = level / (double)g->total;
 		kept += (double)g->total > level ? (uint64_t)level : g->total;
 	}

@@ -39,9 +39,9 @@ static inline int sbt_thin_keep(uint64_t key, double p)
 	return p >= 1 || (double)(key >> 11) * 0x1p-53 < p;
 }
 
-/* Set every region's `keep` from its `total` so that the kept samples sum
- * to about `budget` (0: no limit, keep all).  Returns the number expected
- * to be kept. */
+/* Lower regions' `keep` (1 when new, or a summary's share) from their
+ * `total`s so that the kept samples sum to about `budget` (0: no
+ * limit).  Returns the number expected to be kept. */
 uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget);
 
 /* Fold a left-out sample into `into`, the last kept one of its site on its

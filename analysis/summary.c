@@ -1,0 +1,604 @@
+/*
+ * summary.c - write and read .sbts summaries (summary.h, format/SUMMARY.md).
+ *
+ * A summary is one gzip stream: zlib's CRC-32 and length trailer make any
+ * damage or cut show on reading, and samples stored column by column
+ * (all durations, then all start times, ...) compress to a few bytes
+ * each.  Reading trusts nothing: every count is checked against what a
+ * file of its size can hold before anything is allocated for it, and a
+ * summary is added to the dataset only once it has been read whole.
+ */
+#include "summary.h"
+#include "thin.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static const char magic[8] = "SBTSUMS";
+static const char endmark[8] = "SBTEND";
+#define ORDER   0x01020304u        /* the writer's byte order */
+#define STR_MAX 4096u
+#define BLOCK   65536u             /* column elements per read or write */
+
+/* ---- writing -------------------------------------------------------------- */
+
+struct out {
+	gzFile f;
+	int bad;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (!o->bad && n && gzwrite(o->f, p, (unsigned)n) != (int)n)
+		o->bad = 1;
+}
+
+static void put_u32(struct out *o, uint32_t v) { put(o, &v, sizeof v); }
+static void put_u64(struct out *o, uint64_t v) { put(o, &v, sizeof v); }
+static void put_f64(struct out *o, double v) { put(o, &v, sizeof v); }
+
+static void put_str(struct out *o, const char *s)
+{
+	size_t n = s ? strnlen(s, STR_MAX) : 0;
+	put_u32(o, (uint32_t)n);
+	put(o, s, n);
+}
+
+static void put_source(struct out *o, const struct sbt_source *s)
+{
+	put_str(o, s->path), put_str(o, s->host), put_str(o, s->exe);
+	put_str(o, s->cpu_model), put_str(o, s->warning);
+	put_str(o, s->os_note);
+	put_u32(o, (uint32_t)s->pid), put_u32(o, (uint32_t)s->rank);
+	put_u32(o, (uint32_t)s->is_csv), put_u32(o, (uint32_t)s->truncated);
+	put_u32(o, (uint32_t)s->has_cycles), put_u32(o, s->probe_period);
+	put_u32(o, s->nthreads), put_u32(o, s->os_state);
+	put_f64(o, s->tick_ns), put_f64(o, s->quantum_ns);
+	put_f64(o, s->te_ns), put_f64(o, s->te_cycles);
+	put_f64(o, s->te_p50_ns), put_f64(o, s->te_p999_ns);
+	put_f64(o, s->kernel_entry_ns);
+	put_u64(o, s->os_lost);
+	put_u32(o, SBT_CNT__N);
+	for (int i = 0; i < SBT_CNT__N; i++)
+		put_u64(o, s->counters[i]);
+	put_u32(o, (uint32_t)s->nmodules);
+	for (size_t i = 0; i < s->nmodules; i++) {
+		const struct sbt_module *m = &s->modules[i];
+		put_u64(o, m->base), put_u64(o, m->lo), put_u64(o, m->hi);
+		put_str(o, m->path);
+		put_u32(o, m->build_id_len);
+		put(o, m->build_id, m->build_id_len);
+	}
+}
+
+/* One column: field F of every sample, as type T. */
+#define PUT_COLUMN(o, ds, T, F) do {                                       \
+	T buf_[BLOCK];                                                     \
+	for (size_t a_ = 0; a_ < (ds)->n; a_ += BLOCK) {                   \
+		size_t n_ = (ds)->n - a_ < BLOCK ? (ds)->n - a_ : BLOCK;   \
+		for (size_t i_ = 0; i_ < n_; i_++)                         \
+			buf_[i_] = (T)(ds)->s[a_ + i_].F;                  \
+		put(o, buf_, n_ * sizeof(T));                              \
+	}                                                                  \
+} while (0)
+
+/* What a sample's flags say about the sample itself; the rest is the
+ * analysis's own marking, made again when summaries are analyzed. */
+#define KEPT_FLAGS (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_CROSSED |        \
+		    SBT_SF_MIGRATED | SBT_SF_BEFORE_RESET |                \
+		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST)
+
+int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
+		      uint32_t src, char *err, size_t errlen)
+{
+	char tmp[4096];
+	struct out o = { 0 };
+
+	if (src >= ds->nsources) {
+		snprintf(err, errlen, "nothing to summarize");
+		return -1;
+	}
+	for (size_t i = 0; i < ds->n; i++)
+		if (ds->s[i].source != src) {
+			snprintf(err, errlen, "a summary holds one log");
+			return -1;
+		}
+	/* Written aside and renamed: a cut write never has the name. */
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp%ld", path,
+			     (long)getpid()) >= sizeof tmp ||
+	    !(o.f = gzopen(tmp, "wb6"))) {
+		snprintf(err, errlen, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	gzbuffer(o.f, 1u << 18);
+	put(&o, magic, sizeof magic);
+	put_u32(&o, SBT_SUMMARY_VERSION), put_u32(&o, ORDER);
+	put_source(&o, &ds->sources[src]);
+	put_u32(&o, (uint32_t)ds->nregions);
+	for (size_t r = 0; r < ds->nregions; r++) {
+		const struct sbt_region *g = &ds->regions[r];
+		put_str(&o, g->name);
+		put_u32(&o, g->api), put_u64(&o, g->site);
+		put_u64(&o, g->total), put_f64(&o, g->keep);
+	}
+	put_u32(&o, (uint32_t)ds->nsites);
+	for (size_t i = 0; i < ds->nsites; i++) {
+		const struct sbt_site *st = &ds->sites[i];
+		put_u32(&o, st->region), put_u32(&o, st->depth);
+		put(&o, st->frames, st->depth * sizeof *st->frames);
+	}
+	put_u64(&o, ds->n);
+	PUT_COLUMN(&o, ds, double, ns);
+	PUT_COLUMN(&o, ds, double, cycles);
+	PUT_COLUMN(&o, ds, double, t_ns);
+	PUT_COLUMN(&o, ds, uint32_t, region);
+	PUT_COLUMN(&o, ds, uint32_t, thread);
+	PUT_COLUMN(&o, ds, uint16_t, cpu_start);
+	PUT_COLUMN(&o, ds, uint16_t, cpu_stop);
+	PUT_COLUMN(&o, ds, uint32_t, flags & KEPT_FLAGS);
+	PUT_COLUMN(&o, ds, uint32_t, site);
+	PUT_COLUMN(&o, ds, uint16_t, switches);
+	PUT_COLUMN(&o, ds, uint16_t, faults);
+	PUT_COLUMN(&o, ds, uint32_t, skipped);
+	put(&o, endmark, sizeof endmark);
+	put_u64(&o, ds->n);
+	int rc = gzclose(o.f);
+	if (o.bad || rc != Z_OK || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write: %s",
+			 errno ? strerror(errno) : "compression failed");
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+struct in {
+	gzFile f;
+	uint64_t fsize;                 /* compressed bytes on disk */
+	const char *why;                /* first problem met        */
+};
+
+static int get(struct in *in, void *p, size_t n)
+{
+	if (in->why)
+		return -1;
+	if (n && gzread(in->f, p, (unsigned)n) != (int)n) {
+		int e;
+		const char *m = gzerror(in->f, &e);
+		in->why = e == Z_OK || e == Z_BUF_ERROR ? "cut short" :
+			  e == Z_DATA_ERROR ? "damaged (checksum or data)" :
+			  e == Z_ERRNO ? strerror(errno) : m;
+		return -1;
+	}
+	return 0;
+}
+
+static uint32_t get_u32(struct in *in)
+{
+	uint32_t v = 0;
+	get(in, &v, sizeof v);
+	return v;
+}
+
+static uint64_t get_u64(struct in *in)
+{
+	uint64_t v = 0;
+	get(in, &v, sizeof v);
+	return v;
+}
+
+static double get_f64(struct in *in)
+{
+	double v = 0;
+	get(in, &v, sizeof v);
+	return v;
+}
+
+/* A string into dst (NUL-terminated, cut to n - 1), or malloc'd when
+ * dst is NULL (*owned).  -1 on damage or no memory. */
+static int get_str(struct in *in, char *dst, size_t n, char **owned)
+{
+	uint32_t len = get_u32(in);
+	char buf[STR_MAX + 1];
+
+	if (in->why || len > STR_MAX) {
+		if (!in->why)
+			in->why = "damaged (a string too long)";
+		return -1;
+	}
+	if (get(in, buf, len) != 0)
+		return -1;
+	buf[len] = 0;
+	if (owned)
+		return (*owned = strdup(buf)) ? 0 : -1;
+	if (len >= n)
+		len = (uint32_t)n - 1;
+	memcpy(dst, buf, len);
+	dst[len] = 0;
+	return 0;
+}
+
+/* Could a file of this size hold n items of at least `each` bytes?
+ * Deflate shrinks at most 1032:1. */
+static int plausible(const struct in *in, uint64_t n, size_t each)
+{
+	return n <= (in->fsize + 4096) * 1032 / each;
+}
+
+static int get_source(struct in *in, struct sbt_source *s)
+{
+	char *path = NULL;
+
+	get_str(in, NULL, 0, &path);
+	if (path) {
+		free(s->path);
+		s->path = path;
+	}
+	get_str(in, s->host, sizeof s->host, NULL);
+	get_str(in, s->exe, sizeof s->exe, NULL);
+	get_str(in, s->cpu_model, sizeof s->cpu_model, NULL);
+	get_str(in, s->warning, sizeof s->warning, NULL);
+	get_str(in, s->os_note, sizeof s->os_note, NULL);
+	s->pid = (int32_t)get_u32(in), s->rank = (int32_t)get_u32(in);
+	s->is_csv = (int)get_u32(in), s->truncated = (int)get_u32(in);
+	s->has_cycles = (int)get_u32(in), s->probe_period = get_u32(in);
+	s->nthreads = get_u32(in), s->os_state = get_u32(in);
+	s->tick_ns = get_f64(in), s->quantum_ns = get_f64(in);
+	s->te_ns = get_f64(in), s->te_cycles = get_f64(in);
+	s->te_p50_ns = get_f64(in), s->te_p999_ns = get_f64(in);
+	s->kernel_entry_ns = get_f64(in);
+	s->os_lost = get_u64(in);
+	uint32_t nc = get_u32(in);
+	if (nc > 1024)
+		return in->why = "damaged (counters)", -1;
+	for (uint32_t i = 0; i < nc; i++) {
+		uint64_t v = get_u64(in);
+		if (i < SBT_CNT__N)   /* newer counters: not known here */
+			s->counters[i] = v;
+	}
+	uint32_t nm = get_u32(in);
+	if (in->why || !plausible(in, nm, 32))
+		return in->why = in->why ? in->why : "damaged (modules)", -1;
+	if (nm && !(s->modules = calloc(nm, sizeof *s->modules)))
+		return in->why = "out of memory", -1;
+	for (uint32_t i = 0; i < nm && !in->why; i++) {
+		struct sbt_module *m = &s->modules[i];
+		m->base = get_u64(in), m->lo = get_u64(in), m->hi = get_u64(in);
+		if (get_str(in, NULL, 0, &m->path) != 0)
+			break;
+		s->nmodules++;
+		m->build_id_len = get_u32(in);
+		if (m->build_id_len > SBT_BUILDID_MAX)
+			return in->why = "damaged (build-id)", -1;
+		get(in, m->build_id, m->build_id_len);
+	}
+	if (!in->why && (!(s->tick_ns > 0) || s->nthreads > (1u << 24)))
+		in->why = "damaged (source facts)";
+	return in->why ? -1 : 0;
+}
+
+/* The summary's regions, mapped to ds's: map[i] is ds's index of the
+ * summary's region i.  With `count`, their sample counts are added to
+ * the totals and the keep lowered to the summary's. */
+static int get_regions(struct in *in, struct sbt_dataset *ds, uint32_t srci,
+		       uint32_t **map, uint32_t *n, int count)
+{
+	*n = get_u32(in);
+	if (in->why || !plausible(in, *n, 32))
+		return in->why = in->why ? in->why : "damaged (regions)", -1;
+	if (!(*map = malloc((*n ? *n : 1) * sizeof **map)))
+		return in->why = "out of memory", -1;
+	for (uint32_t i = 0; i < *n; i++) {
+		char *name = NULL;
+		if (get_str(in, NULL, 0, &name) != 0)
+			return in->why = in->why ? in->why : "out of memory", -1;
+		uint32_t api = get_u32(in);
+		uint64_t site = get_u64(in), total = get_u64(in);
+		double keep = get_f64(in);
+		long r = -1;
+		if (!in->why && api < SBT_API__N && keep > 0 && keep <= 1)
+			r = sbt_ds_region(ds, name, strlen(name), api);
+		free(name);
+		if (r < 0)
+			return in->why = in->why ? in->why : "damaged (region)",
+			       -1;
+		struct sbt_region *g = &ds->regions[r];
+		(*map)[i] = (uint32_t)r;
+		if (count) {
+			g->total += total;
+			if (keep < g->keep)
+				g->keep = keep;
+		} else if (!g->site) {
+			g->site = site;
+			g->source = srci;
+		}
+	}
+	return 0;
+}
+
+static int open_in(struct in *in, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char m[8];
+
+	memset(in, 0, sizeof *in);
+	if (stat(path, &st) != 0 || !(in->f = gzopen(path, "rb"))) {
+		snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
+		return -1;
+	}
+	in->fsize = (uint64_t)st.st_size;
+	gzbuffer(in->f, 1u << 18);
+	if (gzdirect(in->f) || get(in, m, sizeof m) != 0 ||
+	    memcmp(m, magic, sizeof m) != 0) {
+		snprintf(err, errlen, "not an sbtmark summary");
+		return -1;
+	}
+	uint32_t v = get_u32(in), order = get_u32(in);
+	if (in->why || order != ORDER) {
+		snprintf(err, errlen, in->why ? "summary %s" :
+			 "summary written on a machine of another byte order",
+			 in->why);
+		return -1;
+	}
+	if (v != SBT_SUMMARY_VERSION) {
+		snprintf(err, errlen, "summary format version %u; this "
+			 "sbt-analyze reads version %u", v,
+			 SBT_SUMMARY_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+int sbt_is_summary(const char *path)
+{
+	struct in in;
+	char err[8];
+	int ok = open_in(&in, path, err, sizeof err) == 0;
+
+	if (in.f)
+		gzclose(in.f);
+	return ok;
+}
+
+int sbt_summary_count(const char *path, struct sbt_dataset *ds, char *err,
+		      size_t errlen)
+{
+	struct sbt_source src = { 0 };
+	struct in in;
+	uint32_t *map = NULL, n;
+	int rc = -1;
+
+	if (open_in(&in, path, err, errlen) == 0) {
+		rc = get_source(&in, &src) == 0 &&
+		     get_regions(&in, ds, 0, &map, &n, 1) == 0 ? 0 : -1;
+		if (rc)
+			snprintf(err, errlen, "summary %s", in.why);
+	}
+	for (size_t i = 0; i < src.nmodules; i++)
+		free(src.modules[i].path);
+	free(src.modules), free(src.path), free(map);
+	if (in.f)
+		gzclose(in.f);
+	return rc;
+}
+
+/* One column into field F of samples [first, first + n), as type T,
+ * checked by `ok` (an expression of v). */
+#define GET_COLUMN(in, ds, first, n, T, F, ok) do {                        \
+	T buf_[BLOCK];                                                     \
+	for (size_t a_ = 0; a_ < (n) && !(in)->why; a_ += BLOCK) {         \
+		size_t n_ = (n) - a_ < BLOCK ? (n) - a_ : BLOCK;           \
+		if (get(in, buf_, n_ * sizeof(T)) != 0)                    \
+			break;                                             \
+		for (size_t i_ = 0; i_ < n_; i_++) {                       \
+			T v = buf_[i_];                                    \
+			if (!(ok)) {                                       \
+				(in)->why = "damaged (a sample's " #F ")";  \
+				break;                                     \
+			}                                                  \
+			(ds)->s[(first) + a_ + i_].F = v;                  \
+		}                                                          \
+	}                                                                  \
+} while (0)
+
+/* The last held sample of each (thread, site) of one summary, for
+ * folding the ones left out into (thin.h).  Open addressing. */
+struct lastmap {
+	uint64_t *key;                  /* thread << 32 | site, + 1     */
+	size_t *at, cap, n;
+};
+
+static size_t *last_at(struct lastmap *m, uint64_t key)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct lastmap g = { 0 };
+		g.cap = m->cap ? 2 * m->cap : 256;
+		g.key = calloc(g.cap, sizeof *g.key);
+		g.at = malloc(g.cap * sizeof *g.at);
+		if (!g.key || !g.at) {
+			free(g.key), free(g.at);
+			return NULL;
+		}
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->key[i])
+				*last_at(&g, m->key[i] - 1) = m->at[i];
+		free(m->key), free(m->at);
+		*m = g;
+	}
+	size_t i = (key * 0x9e3779b97f4a7c15ull >> 20) & (m->cap - 1);
+	while (m->key[i] && m->key[i] != key + 1)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->key[i]) {
+		m->key[i] = key + 1;
+		m->at[i] = SIZE_MAX;
+		m->n++;
+	}
+	return &m->at[i];
+}
+
+/* Keep the samples [first, n) their regions' keep allows, in place;
+ * those left out fold into the last held one of their (thread, site).
+ * 0, or -1 when out of memory. */
+static int thin(struct sbt_dataset *ds, size_t first)
+{
+	struct lastmap m = { 0 };
+	size_t k = first;
+	int rc = 0;
+
+	for (size_t i = first; i < ds->n && rc == 0; i++) {
+		struct sbt_sample s = ds->s[i];
+		const struct sbt_region *g = &ds->regions[s.region];
+		int probe = (s.flags & SBT_SF_PROBE) != 0;
+		size_t *last = NULL;
+		if (!probe) {
+			last = last_at(&m, (uint64_t)s.thread << 32 |
+				       (s.site == SBT_SITE_NONE ? 0xffffffffu -
+					s.region : s.site));
+			if (!last) {
+				rc = -1;
+				break;
+			}
+		}
+		if (g->keep >= 1 ||
+		    sbt_thin_keep(sbt_thin_key(&ds->sources[s.source],
+						 s.thread, g, s.t_ns),
+				  g->keep) ||
+		    (!probe && *last == SIZE_MAX)) {
+			if (last)
+				*last = k;
+			ds->s[k++] = s;
+		} else if (!probe) {
+			sbt_thin_fold(&ds->s[*last], s.skipped);
+		}
+	}
+	ds->n = k;
+	free(m.key), free(m.at);
+	return rc;
+}
+
+int sbt_summary_read(const char *path, struct sbt_dataset *ds, char *err,
+		     size_t errlen)
+{
+	struct in in;
+	struct sbt_source *src;
+	uint32_t *rmap = NULL, nr = 0, ns = 0, *smap = NULL;
+	size_t first = ds->n, site0 = ds->nsites;
+	uint64_t n = 0;
+	int rc = -1;
+
+	if (open_in(&in, path, err, errlen) != 0) {
+		if (in.f)
+			gzclose(in.f);
+		return -1;
+	}
+	if (!(src = sbt_ds_source(ds, path))) {
+		in.why = "out of memory";
+		goto out;
+	}
+	uint32_t srci = (uint32_t)(ds->nsources - 1);
+	if (get_source(&in, src) != 0 ||
+	    get_regions(&in, ds, srci, &rmap, &nr, 0) != 0)
+		goto out;
+	ns = get_u32(&in);
+	if (in.why || !plausible(&in, ns, 8) ||
+	    !(smap = malloc((ns ? ns : 1) * sizeof *smap))) {
+		in.why = in.why ? in.why : "damaged (call sites)";
+		goto out;
+	}
+	for (uint32_t i = 0; i < ns && !in.why; i++) {
+		uint32_t region = get_u32(&in), depth = get_u32(&in);
+		uint64_t fr[256];
+		if (in.why || region >= nr || depth > 256) {
+			in.why = in.why ? in.why : "damaged (a call site)";
+			break;
+		}
+		if (get(&in, fr, depth * sizeof *fr) != 0)
+			break;
+		long s = sbt_ds_site(ds, srci, fr, depth);
+		if (s < 0) {
+			in.why = "out of memory";
+			break;
+		}
+		ds->sites[s].region = rmap[region];
+		smap[i] = (uint32_t)s;
+	}
+	n = get_u64(&in);
+	if (in.why || !plausible(&in, n, 8) || n > SIZE_MAX / 64) {
+		in.why = in.why ? in.why : "damaged (sample count)";
+		goto out;
+	}
+	if (sbt_ds_reserve(ds, (size_t)n) != 0) {
+		in.why = "out of memory";
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct sbt_sample *s = &ds->s[first + i];
+		memset(s, 0, sizeof *s);
+		s->source = srci;
+	}
+	ds->n = first + (size_t)n;
+	GET_COLUMN(&in, ds, first, n, double, ns, v >= 0 && v < 1e300);
+	GET_COLUMN(&in, ds, first, n, double, cycles, v >= 0);
+	GET_COLUMN(&in, ds, first, n, double, t_ns, v >= 0 && v < 1e300);
+	GET_COLUMN(&in, ds, first, n, uint32_t, region, v < nr);
+	GET_COLUMN(&in, ds, first, n, uint32_t, thread, v < (1u << 24));
+	GET_COLUMN(&in, ds, first, n, uint16_t, cpu_start, 1);
+	GET_COLUMN(&in, ds, first, n, uint16_t, cpu_stop, 1);
+	GET_COLUMN(&in, ds, first, n, uint32_t, flags, !(v & ~KEPT_FLAGS));
+	GET_COLUMN(&in, ds, first, n, uint32_t, site,
+		   v == SBT_SITE_NONE || v < ns);
+	GET_COLUMN(&in, ds, first, n, uint16_t, switches, 1);
+	GET_COLUMN(&in, ds, first, n, uint16_t, faults, 1);
+	GET_COLUMN(&in, ds, first, n, uint32_t, skipped, 1);
+	char m[8];
+	if (get(&in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))
+		in.why = "damaged (no end mark)";
+	if (get_u64(&in) != n && !in.why)
+		in.why = "damaged (sample count at the end)";
+	/* Read past the end: only now has zlib checked the CRC. */
+	if (!in.why && (gzread(in.f, m, 1) != 0 || !gzeof(in.f)))
+		in.why = "damaged (data after the end, or checksum)";
+	if (in.why)
+		goto out;
+	for (size_t i = first; i < ds->n; i++) {
+		struct sbt_sample *s = &ds->s[i];
+		s->region = rmap[s->region];
+		if (s->site != SBT_SITE_NONE)
+			s->site = smap[s->site];
+	}
+	if (thin(ds, first) != 0) {
+		in.why = "out of memory";
+		goto out;
+	}
+	for (size_t i = first; i < ds->n; i++)   /* as reader.c counts */
+		if (ds->s[i].site != SBT_SITE_NONE)
+			ds->sites[ds->s[i].site].count++;
+	rc = 0;
+out:
+	if (rc != 0) {
+		snprintf(err, errlen, "summary %s", in.why ? in.why :
+			 "unreadable");
+		/* nothing of a bad summary stays in the dataset */
+		ds->n = first;
+		for (size_t i = site0; i < ds->nsites; i++)
+			free(ds->sites[i].frames);
+		ds->nsites = site0;
+		if (src) {
+			struct sbt_source *s = &ds->sources[ds->nsources - 1];
+			for (size_t i = 0; i < s->nmodules; i++)
+				free(s->modules[i].path);
+			free(s->modules), free(s->path);
+			ds->nsources--;
+		}
+	}
+	free(rmap), free(smap);
+	gzclose(in.f);
+	return rc;
+}
