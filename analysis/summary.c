@@ -342,9 +342,10 @@ static int open_in(struct in *in, const char *path, char *err, size_t errlen)
 	}
 	uint32_t v = get_u32(in), order = get_u32(in);
 	if (in->why || order != ORDER) {
-		snprintf(err, errlen, in->why ? "summary %s" :
-			 "summary written on a machine of another byte order",
-			 in->why);
+		snprintf(err, errlen, "summary %s", in->why ? in->why :
+			 order == __builtin_bswap32(ORDER) ?
+			 "written on a machine of another byte order" :
+			 "damaged (header)");
 		return -1;
 	}
 	if (v != SBT_SUMMARY_VERSION) {

@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+"""thin_test.py - the analyzer's sample budget and summaries, end to end.
+
+    thin_test.py SAPP        (SBT_LIB, SBT_ANALYZE from the env)
+
+Records tests/sparse/sapp's 1-in-4 bimodal workload (every call) and its
+"hot"/"cold" pair, then checks from sbt-analyze's JSON:
+- under --max-samples, calls stay exact, the share held is within 4 sigma
+  of the plan, the bimodal region keeps both modes in their true shares,
+  and a small region ("cold") beside a large one is held whole;
+- a summary made under the same budget gives exactly the direct report,
+  and one made under the default budget (every sample) exactly the
+  unbudgeted report; merging a thinned and a whole summary of a region
+  holds the same share of both;
+- a cut, bit-flipped, empty or foreign summary is refused by name with
+  exit 1 while the others are still merged, never a crash.
+No timings are asserted beyond the workload's two modes being told apart.
+"""
+import json, math, os, shutil, subprocess, sys, tempfile
+
+SAPP = sys.argv[1]
+LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(('ok   ' if cond else 'FAIL ') + what)
+    if not cond:
+        failures += 1
+
+
+def record(tmp, name, args):
+    log = os.path.join(tmp, name + '.log')
+    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log)
+    env.pop('SBT_SAMPLE', None)
+    p = subprocess.run([SAPP, *args], env=env, capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode != 0:
+        sys.exit('sapp %s failed: %s' % (args, p.stderr))
+    return log
+
+
+def run(*args):
+    return subprocess.run([ANALYZE, '-q', *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def analyze(*args):
+    p = run('--format', 'json', *args)
+    if p.returncode != 0 or not p.stdout:
+        sys.exit('sbt-analyze %s failed (%d): %s' %
+                 (args, p.returncode, p.stderr))
+    d = json.loads(p.stdout)
+    return d, {r['name']: r for r in d['regions']}
+
+
+def without_paths(d):
+    for s in d['sources']:
+        s.pop('path', None)
+    return d
+
+
+def within(x, mean, sd, k=4):
+    return abs(x - mean) <= k * sd
+
+
+def budget(tmp):
+    n, cap = 200000, 20000
+    log = record(tmp, 'bimodal', ['bimodal', str(n)])
+    full, rf = analyze(log)
+    total = rf['bimodal']['count'] + rf['bimodal']['probes']
+    d, r = analyze('--max-samples', str(cap), log)
+    b = r['bimodal']
+    p = b['held_share']
+    check(b['calls'] == n, 'budget: calls exact (%d)' % b['calls'])
+    check(abs(p / (cap / total) - 1) < 1e-3,
+          'budget: held share %.4f = %d / %d' % (p, cap, total))
+    held = b['count'] + b['probes']
+    sd = math.sqrt(total * p * (1 - p))
+    check(within(held, total * p, sd),
+          'budget: %d held, within 4 sigma of %.0f' % (held, total * p))
+    modes = sorted(b['modes'], key=lambda m: m['center_ns'])
+    check(len(modes) >= 2, 'budget: %d modes' % len(modes))
+    if len(modes) >= 2:
+        cut = max(range(1, len(modes)), key=lambda i:
+                  modes[i]['center_ns'] / modes[i - 1]['center_ns'])
+        short = sum(m['share'] for m in modes[:cut]) / \
+            sum(m['share'] for m in modes)
+        sd = math.sqrt(0.25 * 0.75 / b['kept'])
+        check(within(short, 0.75, sd),
+              'budget: short share %.4f within 4 sigma (%.4f) of 0.75' %
+              (short, sd))
+
+    # The same budget through a summary: the very same report.
+    s = os.path.join(tmp, 'bimodal-cap.sbts')
+    p1 = run('--max-samples', str(cap), '--summary', s, log)
+    check(p1.returncode == 0 and os.path.getsize(s) > 0,
+          'summary under a budget written (%s)' % p1.stderr.strip())
+    ds, _ = analyze(s)
+    check(without_paths(ds) == without_paths(d),
+          'summary under a budget = direct analysis under it')
+    # Every sample (default summary budget 10^6): the unbudgeted report.
+    s2 = os.path.join(tmp, 'bimodal.sbts')
+    run('--summary', s2, log)
+    ds2, r2 = analyze(s2)
+    check(without_paths(ds2) == without_paths(full),
+          'whole summary = direct analysis (%d samples)' %
+          r2['bimodal']['count'])
+    check(os.path.getsize(s2) < os.path.getsize(log),
+          'summary %d bytes < log %d bytes' %
+          (os.path.getsize(s2), os.path.getsize(log)))
+    # A thinned and a whole summary of the region: both held alike.
+    dm, rm = analyze(s, s2)
+    check(rm['bimodal']['held_share'] == p and
+          rm['bimodal']['calls'] == 2 * n,
+          'merged thinned + whole: share %.4f for both, calls %d' %
+          (rm['bimodal']['held_share'], rm['bimodal']['calls']))
+    return s2
+
+
+def small_beside_large(tmp):
+    n = 300000
+    log = record(tmp, 'hot', ['hot', str(n)])
+    d, r = analyze('--max-samples', '50000', log)
+    h, c = r['hot'], r['cold']
+    check(h['calls'] == n and c['calls'] == n // 100,
+          'hot/cold: calls exact (%d, %d)' % (h['calls'], c['calls']))
+    check(c['held_share'] == 1 and c['count'] == n // 100,
+          'hot/cold: the small region held whole (%d)' % c['count'])
+    check(h['held_share'] < 0.2, 'hot/cold: hot thinned to %.3f' %
+          h['held_share'])
+
+
+def damage(tmp, good):
+    data = open(good, 'rb').read()
+    bad = {
+        'cut': data[:len(data) // 2],
+        'flip': data[:len(data) // 2] + bytes([data[len(data) // 2] ^ 0x40])
+                + data[len(data) // 2 + 1:],
+        'empty': b'',
+        'foreign': b'hello, not a summary\n' * 10,
+        'gzip': __import__('gzip').compress(b'SBTSUMS\0' + b'\xff' * 64),
+    }
+    for name, b in bad.items():
+        path = os.path.join(tmp, name + '.sbts')
+        with open(path, 'wb') as f:
+            f.write(b)
+        p = run('--format', 'json', good, path)
+        named = path in p.stderr
+        ok = p.returncode == 1 and named and p.stdout and \
+            json.loads(p.stdout)['regions']
+        check(bool(ok), '%s summary: exit %d, named: %s, the rest '
+              'reported' % (name, p.returncode, p.stderr.strip()))
+        p = run(path)
+        check(p.returncode == 2 and path in p.stderr,
+              '%s summary alone: exit %d (%s)' %
+              (name, p.returncode, p.stderr.strip()))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='sbt-thin-')
+    try:
+        good = budget(tmp)
+        small_beside_large(tmp)
+        damage(tmp, good)
+    finally:
+        shutil.rmtree(tmp)
+    print('%d failure(s)' % failures)
+    sys.exit(1 if failures else 0)
+
+
+main()
