@@ -241,7 +241,8 @@ static void os_excess(const struct sbt_dataset *ds,
  * cycles or NULL); raises *cut to the cut it made.  t: scratch. */
 static void filter_run(const struct sbt_options *o, double *v, double *y,
 		       size_t n, const struct sbt_source *src, double q,
-		       uint8_t *keep, float *score, double *t, double *cut)
+		       double median, uint8_t *keep, float *score, double *t,
+		       double *cut)
 {
 	struct sbt_os_opts oo = {
 		.method = o->os_method, .seed = o->seed, .quantum = q,
@@ -251,9 +252,13 @@ static void filter_run(const struct sbt_options *o, double *v, double *y,
 	};
 	struct sbt_os_result r;
 
-	/* the OS can hit only so many samples this long */
-	memcpy(t, v, n * sizeof *v);
-	oo.max_share = sbt_os_max_share(sbt_quantile(t, n, 0.5),
+	/* the OS can hit only so many samples this long (median: NAN
+	 * unless known already) */
+	if (isnan(median)) {
+		memcpy(t, v, n * sizeof *v);
+		median = sbt_quantile(t, n, 0.5);
+	}
+	oo.max_share = sbt_os_max_share(median,
 					oo.floor > 0 ? oo.floor :
 					SBT_OS_FLOOR_DEFAULT, n);
 	if (sbt_filter_os(v, y, n, &oo, keep, score, &r) == 0 &&
@@ -311,8 +316,8 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 				floor = src->kernel_entry_ns;
 		}
 		memcpy(w->t, v, n * sizeof *v);
-		max_share = sbt_os_max_share(sbt_quantile(w->t, n, 0.5),
-					     floor > 0 ? floor :
+		double median = sbt_quantile(w->t, n, 0.5);
+		max_share = sbt_os_max_share(median, floor > 0 ? floor :
 					     SBT_OS_FLOOR_DEFAULT, n);
 		/* Filtered log by log: each node's noise is its own, and a
 		 * summary of one log (summary.c) is filtered the same way.
@@ -321,7 +326,8 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 			for (b = a + 1; b < n && w->ix[b] == w->ix[a]; b++)
 				;
 			filter_run(o, v + a, cycles ? y + a : NULL, b - a,
-				   &ds->sources[w->ix[a]], q, keep + a,
+				   &ds->sources[w->ix[a]], q,
+				   b - a == n ? median : NAN, keep + a,
 				   w->score + a, w->t, &g->cut);
 		}
 	}

@@ -1,68 +1,111 @@
 #!/usr/bin/python3
 """bench_analyze.py - end-to-end sbt-analyze throughput and memory.
 
-    tools/bench_analyze.py BUILD_DIR [--samples N] [--reps R] [--html]
-                           [--cpu C]
+    tools/bench_analyze.py BUILD_DIR [--samples N[,N...]] [--reps R]
+                           [--jobs J[,J...]] [--html] [--summary]
+                           [--cpu C] [--dir DIR]
 
-Records a log of N samples (default 10^7) with bench-record under the
-preload, then runs sbt-analyze on it R times (both filters, statistics,
-scoring) and prints the median wall time, samples/s, and the peak
-resident memory per sample.
+For each N (default 10^7): records a log of N samples with bench-record
+under the preload, then runs sbt-analyze on it R times for each job
+count J (default: 1 and all cores), runs interleaved, and prints per J
+the median wall time, samples/s, and the largest peak resident memory
+(bytes per sample and in all).
 
---html: also the same command with --html, interleaved run by run with
-the plain one (same log, same cpu), and reports both medians, their
-ratio, and the HTML file's size.  --cpu pins every run with taskset.
+--html      also the same command with --html (one job count), and both
+            medians, their ratio and the HTML file's size
+--summary   also `sbt-analyze --summary` of the log: its time, the
+            summary's size, and the time to analyze the summary
+--cpu C     pin every run with taskset (then all jobs share one core)
+--dir DIR   where the log goes (default: a temporary directory; 10^8
+            samples need 3.3 GB)
 """
-import argparse, os, resource, statistics, subprocess, sys, tempfile, time
+import argparse, os, statistics, subprocess, sys, tempfile, time
+
+
+def run(cmd):
+    """wall seconds and peak RSS (bytes) of one command"""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("failed: " + " ".join(cmd))
+    return dt, ru.ru_maxrss * 1024
+
+
+def bench(a, b, n, d):
+    pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
+    ana = os.path.join(b, "analysis", "sbt-analyze")
+    log = os.path.join(d, "big.log")
+    env = dict(os.environ, LD_PRELOAD=os.path.join(b, "preload",
+                                                   "libsbtmark.so"),
+               SBT_OUTPUT=log, SBT_QUIET="1")
+    out = subprocess.run([os.path.join(b, "tools", "bench-record"), str(n)],
+                         env=env, check=True, capture_output=True,
+                         text=True).stdout
+    print(out.strip().splitlines()[0])
+    size = os.path.getsize(log)
+    times = {j: [] for j in a.jobs}
+    rss = {j: 0 for j in a.jobs}
+    htimes, hsize = [], 0
+    html = os.path.join(d, "report.html")
+    for _ in range(a.reps):
+        for j in a.jobs:
+            dt, m = run(pin + [ana, "-q", "--no-symbols", "-j", str(j), log])
+            times[j].append(dt)
+            rss[j] = max(rss[j], m)
+        if a.html:
+            dt, _ = run(pin + [ana, "-q", "--no-symbols", "-j",
+                               str(a.jobs[0]), "--html", html, log])
+            htimes.append(dt)
+            hsize = os.path.getsize(html)
+    print(f"sbt-analyze: {n} samples ({size / 1e6:.0f} MB log), "
+          f"median of {a.reps}:")
+    for j in a.jobs:
+        med = statistics.median(times[j])
+        print(f"  -j {j}: {med:.2f} s = {n / med / 1e6:.2f} million "
+              f"samples/s; peak RSS {rss[j] / 1e6:.0f} MB = "
+              f"{rss[j] / n:.1f} bytes/sample")
+    if len(a.jobs) > 1:
+        m0 = statistics.median(times[a.jobs[0]])
+        for j in a.jobs[1:]:
+            print(f"  -j {j} vs -j {a.jobs[0]}: "
+                  f"{m0 / statistics.median(times[j]):.2f}x faster")
+    if a.html:
+        med = statistics.median(times[a.jobs[0]])
+        hmed = statistics.median(htimes)
+        print(f"  with --html: {hmed:.2f} s ({hmed / med:.2f}x the text "
+              f"report); HTML {hsize / 2**20:.2f} MiB")
+    if a.summary:
+        sb = os.path.join(d, "big.sbts")
+        dt, m = run(pin + [ana, "-q", "--summary", sb, log])
+        dt2, m2 = run(pin + [ana, "-q", "--no-symbols", sb])
+        ss = os.path.getsize(sb)
+        print(f"  --summary: {dt:.2f} s, {m / 1e6:.0f} MB peak; summary "
+              f"{ss / 1e6:.1f} MB ({size / ss:.0f}x smaller than the "
+              f"log); analyzing it {dt2:.2f} s, {m2 / 1e6:.0f} MB peak")
+        os.unlink(sb)
+    os.unlink(log)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build")
-    ap.add_argument("--samples", type=int, default=10_000_000)
+    ap.add_argument("--samples", default="10000000")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--jobs", default="1,%d" % os.cpu_count())
     ap.add_argument("--html", action="store_true")
+    ap.add_argument("--summary", action="store_true")
     ap.add_argument("--cpu", type=int, default=None)
+    ap.add_argument("--dir", default=None)
     a = ap.parse_args()
-    pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
+    a.jobs = [int(j) for j in a.jobs.split(",")]
     b = os.path.abspath(a.build)
-    lib = os.path.join(b, "preload", "libsbtmark.so")
-    rec = os.path.join(b, "tools", "bench-record")
-    ana = os.path.join(b, "analysis", "sbt-analyze")
-    with tempfile.TemporaryDirectory() as d:
-        log = os.path.join(d, "big.log")
-        env = dict(os.environ, LD_PRELOAD=lib, SBT_OUTPUT=log, SBT_QUIET="1")
-        out = subprocess.run([rec, str(a.samples)], env=env, check=True,
-                             capture_output=True, text=True).stdout
-        print(out.strip())
-        size = os.path.getsize(log)
-        times, htimes, hsize = [], [], 0
-        html = os.path.join(d, "report.html")
-        for _ in range(a.reps):
-            t0 = time.perf_counter()
-            subprocess.run(pin + [ana, "--no-symbols", log], check=True,
-                           stdout=subprocess.DEVNULL)
-            times.append(time.perf_counter() - t0)
-            if a.html:
-                t0 = time.perf_counter()
-                subprocess.run(pin + [ana, "-q", "--no-symbols", "--html",
-                                      html, log], check=True,
-                               stdout=subprocess.DEVNULL)
-                htimes.append(time.perf_counter() - t0)
-                hsize = os.path.getsize(html)
-        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    n = a.samples
-    med = statistics.median(times)
-    print(f"sbt-analyze: {n} samples ({size / 1e6:.0f} MB log), median of "
-          f"{a.reps}: {med:.2f} s = {n / med / 1e6:.2f} million samples/s; "
-          f"peak RSS {rss / 1e6:.0f} MB = {rss / n:.0f} bytes/sample")
-    if a.html:
-        hmed = statistics.median(htimes)
-        print(f"with --html: median of {a.reps}: {hmed:.2f} s "
-              f"({hmed / med:.2f}x the text report; runs "
-              f"{', '.join(f'{t:.2f}' for t in htimes)} s vs "
-              f"{', '.join(f'{t:.2f}' for t in times)} s); "
-              f"HTML {hsize / 2**20:.2f} MiB")
+    for n in (int(float(x)) for x in a.samples.split(",")):
+        with tempfile.TemporaryDirectory(dir=a.dir) as d:
+            bench(a, b, n, d)
+
 
 if __name__ == "__main__":
     sys.exit(main())
