@@ -160,6 +160,64 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 	return (long)ds->nsites++;
 }
 
+int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
+{
+	uint32_t *rmap = malloc((part->nregions + 1) * sizeof *rmap);
+	uint32_t src0 = (uint32_t)ds->nsources;
+	size_t site0 = ds->nsites;
+	int rc = -1;
+
+	if (!rmap)
+		return -1;
+	for (size_t r = 0; r < part->nregions; r++) {
+		const struct sbt_region *g = &part->regions[r];
+		long i = sbt_ds_region(ds, g->name, strlen(g->name), g->api);
+		if (i < 0)
+			goto out;
+		rmap[r] = (uint32_t)i;
+		struct sbt_region *d = &ds->regions[i];
+		if (!d->site && g->site) {
+			d->site = g->site;
+			d->source = src0 + g->source;
+		}
+	}
+	if (sbt_ds_reserve(ds, part->n) != 0)
+		goto out;
+	/* Sources and sites move (their strings and frames with them). */
+	for (size_t i = 0; i < part->nsources; i++) {
+		struct sbt_source *s = sbt_ds_source(ds, NULL);
+		if (!s)
+			goto out;
+		free(s->path);
+		*s = part->sources[i];
+		memset(&part->sources[i], 0, sizeof part->sources[i]);
+	}
+	for (size_t i = 0; i < part->nsites; i++) {
+		struct sbt_site *p = &part->sites[i];
+		long k = sbt_ds_site(ds, src0 + p->source, NULL, 0);
+		if (k < 0)
+			goto out;
+		struct sbt_site *d = &ds->sites[k];
+		d->region = p->region < part->nregions ? rmap[p->region] : 0;
+		d->count = p->count;
+		d->depth = p->depth, d->frames = p->frames;
+		p->frames = NULL, p->depth = 0;
+	}
+	for (size_t i = 0; i < part->n; i++) {
+		struct sbt_sample *d = &ds->s[ds->n++];
+		*d = part->s[i];
+		d->region = rmap[d->region];
+		d->source += src0;
+		if (d->site != SBT_SITE_NONE)
+			d->site += (uint32_t)site0;
+	}
+	rc = 0;
+out:
+	free(rmap);
+	sbt_ds_free(part);
+	return rc;
+}
+
 void sbt_ds_free(struct sbt_dataset *ds)
 {
 	for (size_t i = 0; i < ds->nsites; i++)

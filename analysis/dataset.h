@@ -131,6 +131,10 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 		 const uint64_t *frames, uint32_t depth);
 /* Make room for `more` samples at once (avoids repeated growth). */
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
+/* Move everything of `part` to the end of ds (regions merged by name,
+ * its sources, sites and samples renumbered) and free part, whatever
+ * the outcome.  0, or -1 when out of memory. */
+int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part);
 void sbt_ds_free(struct sbt_dataset *ds);
 
 #endif

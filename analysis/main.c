@@ -4,10 +4,9 @@
 #include "analyze.h"
 #include "bysite.h"
 #include "callsites.h"
-#include "csvin.h"
 #include "html.h"
+#include "inputs.h"
 #include "profile.h"
-#include "reader.h"
 #include "report.h"
 #include "status.h"
 #include "summary.h"
@@ -184,83 +183,10 @@ static int write_html(const char *path, const struct sbt_dataset *ds,
 	return 0;
 }
 
-enum input { IN_AUTO, IN_LOG, IN_CSV, IN_SUMMARY };
-
 static int ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), k = strlen(tail);
 	return n > k && !strcmp(s + n - k, tail);
-}
-
-/* What an input is: the user's word, else its content, else its name.
- * A damaged summary still has its name: its error then says so. */
-static enum input kind_of(const char *path, int input)
-{
-	if (input != IN_AUTO)
-		return (enum input)input;
-	if (sbt_is_log(path))
-		return IN_LOG;
-	if (sbt_is_summary(path) || ends_with(path, ".sbts"))
-		return IN_SUMMARY;
-	return ends_with(path, ".csv") ? IN_CSV : IN_LOG;
-}
-
-/* Read one input of any kind into ds: 0, 1 damaged (what was valid is
- * kept), -1 unreadable (err). */
-static int read_input(const char *path, int input, struct sbt_dataset *ds,
-		      char *err, size_t errlen)
-{
-	switch (kind_of(path, input)) {
-	case IN_CSV:     return sbt_csv_read(path, ds, err, errlen);
-	case IN_SUMMARY: return sbt_summary_read(path, ds, err, errlen);
-	default:         return sbt_read_log(path, ds, err, errlen);
-	}
-}
-
-/* More samples than the budget?  Then count each region's samples in
- * every log first and plan which share of them to hold (thin.h).  Logs'
- * sizes bound their samples, so inputs that fit skip the counting. */
-static int plan(struct sbt_dataset *ds, int n, char **paths, int input,
-		unsigned long long budget)
-{
-	unsigned long long most = 0;
-	int summaries = 0;
-	struct stat st;
-
-	for (int i = 0; i < n; i++) {
-		enum input k = kind_of(paths[i], input);
-		summaries |= k == IN_SUMMARY;
-		if (k == IN_LOG && stat(paths[i], &st) == 0)
-			most += (unsigned long long)st.st_size /
-				sizeof(struct sbt_event);
-	}
-	/* Summaries always: one that holds a share of a region makes all
-	 * inputs hold that share of it, or the pooled samples would weigh
-	 * its log less than the others. */
-	if (!summaries && (!budget || most / 2 <= budget))
-		return 0;               /* two events a sample */
-	for (int i = 0; i < n; i++) {
-		char err[256] = "";
-		enum input k = kind_of(paths[i], input);
-		if (k == IN_CSV)
-			continue;       /* CSV files are read whole */
-		sbt_status("counting %s (%d/%d)", paths[i], i + 1, n);
-		if (k == IN_SUMMARY) {  /* a bad one is told when read */
-			(void)sbt_summary_count(paths[i], ds, err, sizeof err);
-			continue;
-		}
-		if (sbt_count_log(paths[i], ds, err, sizeof err) != 0) {
-			sbt_status_done();
-			fprintf(stderr, "sbt-analyze: %s: %s\n", paths[i], err);
-			return -1;
-		}
-	}
-	uint64_t held = sbt_thin_plan(ds, budget);
-	if (sbt_ds_reserve(ds, (size_t)(held + held / 64 + 4096)) != 0) {
-		fputs("sbt-analyze: out of memory\n", stderr);
-		return -1;
-	}
-	return 0;
 }
 
 /* This process's share of the logs under a launcher (mpirun, srun):
@@ -285,8 +211,8 @@ static void launcher(int *rank, int *size)
 }
 
 /* --summary: each log (this rank's share of them) to its summary. */
-static int summarize(int n, char **paths, const char *out, int input,
-		     unsigned long long budget)
+static int summarize(int n, char **paths, const char *out,
+		     enum sbt_input input, unsigned long long budget)
 {
 	struct stat st;
 	int dir = ends_with(out, "/") ||
@@ -330,9 +256,10 @@ static int summarize(int n, char **paths, const char *out, int input,
 			continue;
 		}
 		sbt_status("summarizing %s", paths[i]);
-		rc = plan(&ds, 1, &paths[i], input, budget);
+		rc = sbt_inputs_plan(&ds, 1, &paths[i], input, budget);
 		if (rc == 0)
-			rc = read_input(paths[i], input, &ds, err, sizeof err);
+			rc = sbt_input_read(paths[i], input, &ds, err,
+					    sizeof err);
 		if (rc < 0) {
 			sbt_status_done();
 			if (err[0])
@@ -400,7 +327,8 @@ int main(int argc, char **argv)
 	struct sbt_report_opts ro = { .cost_ns = -1 };
 	struct sbt_callsites cs = { 0 };
 	const char *dump = NULL;
-	int input = 0, c, status = 0, symbols = 1, quiet = 0, by_site = 0;
+	enum sbt_input input = SBT_IN_AUTO;
+	int c, status = 0, symbols = 1, quiet = 0, by_site = 0;
 	unsigned long long budget = SBT_MAX_SAMPLES_DEFAULT;
 	int budget_set = 0;
 	const char *summary = NULL;
@@ -425,7 +353,8 @@ int main(int argc, char **argv)
 		case 'f': ro.format = pick(optarg, "--format", fmts); break;
 		case 'F': o.filters = pick(optarg, "--filter", filts); break;
 		case 'O': o.os_method = pick(optarg, "--os-filter", osm); break;
-		case 'i': input = pick(optarg, "--input-format", inf); break;
+		case 'i': input = (enum sbt_input)pick(optarg, "--input-format",
+						       inf); break;
 		case 'n': symbols = 0; break;
 		case 'p': profile = optarg; break;
 		case 'l': level = levels[pick(optarg, "--level", levels)];
@@ -522,40 +451,17 @@ int main(int argc, char **argv)
 				 SBT_SUMMARY_SAMPLES_DEFAULT);
 
 	struct sbt_dataset ds = { 0 };
-	if (plan(&ds, argc - optind, argv + optind, input, budget) != 0) {
+	if (sbt_inputs_plan(&ds, argc - optind, argv + optind, input,
+			    budget) != 0) {
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	for (int i = optind; i < argc; i++) {
-		char err[256] = "";
-		int rc;
-
-		sbt_status("reading %s (%d/%d)", argv[i], i - optind + 1,
-			   argc - optind);
-		rc = read_input(argv[i], input, &ds, err, sizeof err);
-		if (rc < 0 && kind_of(argv[i], input) == IN_SUMMARY) {
-			/* A summary is all or nothing: the others are merged
-			 * without it, and the run says so. */
-			sbt_status_done();
-			fprintf(stderr, "sbt-analyze: %s: %s; left out\n",
-				argv[i], err);
-			status = 1;
-			continue;
-		}
-		if (rc < 0) {
-			sbt_status_done();
-			fprintf(stderr, "sbt-analyze: %s: %s\n", argv[i], err);
-			sbt_ds_free(&ds);
-			return 2;
-		}
-		if (rc > 0) {
-			sbt_status_done();
-			fprintf(stderr, "sbt-analyze: %s: %s\n", argv[i],
-				ds.sources[ds.nsources - 1].warning);
-			status = 1;
-		}
+	status = sbt_inputs_read(&ds, argc - optind, argv + optind, input,
+				 o.jobs);
+	if (status == 2) {
+		sbt_ds_free(&ds);
+		return 2;
 	}
-
 	if (ds.nsources == 0) {
 		fputs("sbt-analyze: no input could be read\n", stderr);
 		sbt_ds_free(&ds);

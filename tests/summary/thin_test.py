@@ -12,6 +12,8 @@ Records tests/sparse/sapp's 1-in-4 bimodal workload (every call) and its
   and one made under the default budget (every sample) exactly the
   unbudgeted report; merging a thinned and a whole summary of a region
   holds the same share of both;
+- inputs read several at once (-j) give the report of reading them one
+  by one;
 - a cut, bit-flipped, empty or foreign summary is refused by name with
   exit 1 while the others are still merged, never a crash.
 No timings are asserted beyond the workload's two modes being told apart.
@@ -116,6 +118,10 @@ def budget(tmp):
           rm['bimodal']['calls'] == 2 * n,
           'merged thinned + whole: share %.4f for both, calls %d' %
           (rm['bimodal']['held_share'], rm['bimodal']['calls']))
+    # Inputs read in parallel merge in input order: the same report.
+    j = [analyze('-j', str(k), s, s2, log, s)[0] for k in (1, 2, 3)]
+    check(j[0] == j[1] == j[2], 'summaries and a log read with -j 1, 2, '
+          '3: the same report')
     return s2
 
 

@@ -1,0 +1,287 @@
+/*
+ * inputs.c - every input into one dataset, several read at once.
+ *
+ * Reading is most of the analyzer's time for many small logs or
+ * summaries (decompressing, pairing events), and each input is read on
+ * its own: workers read inputs into datasets of their own, and the main
+ * thread appends them to the result strictly in input order, so the
+ * dataset - and every report of it - is the same for any number of
+ * workers.  Workers read at most 2 x jobs inputs ahead of the merge,
+ * which bounds the memory held by finished, unmerged parts.
+ */
+#include "inputs.h"
+#include "csvin.h"
+#include "reader.h"
+#include "status.h"
+#include "summary.h"
+#include "thin.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n > k && !strcmp(s + n - k, tail);
+}
+
+enum sbt_input sbt_input_kind(const char *path, enum sbt_input forced)
+{
+	if (forced != SBT_IN_AUTO)
+		return forced;
+	if (sbt_is_log(path))
+		return SBT_IN_LOG;
+	if (sbt_is_summary(path) || ends_with(path, ".sbts"))
+		return SBT_IN_SUMMARY;
+	return ends_with(path, ".csv") ? SBT_IN_CSV : SBT_IN_LOG;
+}
+
+int sbt_input_read(const char *path, enum sbt_input forced,
+		   struct sbt_dataset *ds, char *err, size_t errlen)
+{
+	switch (sbt_input_kind(path, forced)) {
+	case SBT_IN_CSV:     return sbt_csv_read(path, ds, err, errlen);
+	case SBT_IN_SUMMARY: return sbt_summary_read(path, ds, err, errlen);
+	default:             return sbt_read_log(path, ds, err, errlen);
+	}
+}
+
+int sbt_inputs_plan(struct sbt_dataset *ds, int n, char *const *paths,
+		    enum sbt_input forced, uint64_t budget)
+{
+	uint64_t most = 0;
+	int summaries = 0;
+	struct stat st;
+
+	/* Logs' sizes bound their samples: inputs that fit skip counting. */
+	for (int i = 0; i < n; i++) {
+		enum sbt_input k = sbt_input_kind(paths[i], forced);
+		summaries |= k == SBT_IN_SUMMARY;
+		if (k == SBT_IN_LOG && stat(paths[i], &st) == 0)
+			most += (uint64_t)st.st_size / sizeof(struct sbt_event);
+	}
+	/* Summaries always: one that holds a share of a region makes all
+	 * inputs hold that share of it, or the pooled samples would weigh
+	 * its log less than the others. */
+	if (!summaries && (!budget || most / 2 <= budget))
+		return 0;               /* two events a sample */
+	for (int i = 0; i < n; i++) {
+		char err[256] = "";
+		enum sbt_input k = sbt_input_kind(paths[i], forced);
+		if (k == SBT_IN_CSV)
+			continue;       /* CSV files are read whole */
+		sbt_status("counting %s (%d/%d)", paths[i], i + 1, n);
+		if (k == SBT_IN_SUMMARY) {  /* a bad one is told when read */
+			(void)sbt_summary_count(paths[i], ds, err, sizeof err);
+			continue;
+		}
+		if (sbt_count_log(paths[i], ds, err, sizeof err) != 0) {
+			sbt_status_done();
+			fprintf(stderr, "sbt-analyze: %s: %s\n", paths[i], err);
+			return -1;
+		}
+	}
+	uint64_t held = sbt_thin_plan(ds, budget);
+	if (sbt_ds_reserve(ds, (size_t)(held + held / 64 + 4096)) != 0) {
+		fputs("sbt-analyze: out of memory\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Tell one input's outcome; the exit status it makes (0, 1, 2). */
+static int tell(const char *path, int rc, const char *err,
+		const struct sbt_dataset *ds, int summary)
+{
+	if (rc == 0)
+		return 0;
+	sbt_status_done();
+	if (rc < 0 && summary) {
+		/* A summary is all or nothing: the others are merged without
+		 * it, and the run says so. */
+		fprintf(stderr, "sbt-analyze: %s: %s; left out\n", path, err);
+		return 1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "sbt-analyze: %s: %s\n", path, err);
+		return 2;
+	}
+	fprintf(stderr, "sbt-analyze: %s: %s\n", path,
+		ds->sources[ds->nsources - 1].warning);
+	return 1;
+}
+
+struct part {
+	struct sbt_dataset ds;
+	int rc, done;
+	char err[256];
+};
+
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *const *paths;
+	enum sbt_input forced;
+	const struct sbt_dataset *plan;  /* regions and their keep only */
+	struct part *parts;
+	int n, next, merged, ahead, stop;
+};
+
+/* A part starts with the plan's regions, in its order, so it holds the
+ * shares the plan set and names regions as the serial reading would. */
+static int seed(struct sbt_dataset *ds, const struct sbt_dataset *plan)
+{
+	for (size_t r = 0; r < plan->nregions; r++) {
+		const struct sbt_region *p = &plan->regions[r];
+		long i = sbt_ds_region(ds, p->name, strlen(p->name), p->api);
+		if (i < 0)
+			return -1;
+		ds->regions[i].keep = p->keep;
+		ds->regions[i].total = p->total;
+	}
+	return 0;
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->stop && p->next < p->n &&
+		       p->next >= p->merged + p->ahead)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop || p->next >= p->n)
+			break;
+		int i = p->next++;
+		struct part *t = &p->parts[i];
+		pthread_mutex_unlock(&p->mu);
+		if (seed(&t->ds, p->plan) != 0) {
+			t->rc = -1;
+			snprintf(t->err, sizeof t->err, "out of memory");
+		} else {
+			t->rc = sbt_input_read(p->paths[i], p->forced, &t->ds,
+					       t->err, sizeof t->err);
+		}
+		pthread_mutex_lock(&p->mu);
+		t->done = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The plan's regions alone (names, api, keep, total): what workers read
+ * while the main thread grows ds. */
+static int plan_copy(struct sbt_dataset *copy, const struct sbt_dataset *ds)
+{
+	memset(copy, 0, sizeof *copy);
+	for (size_t r = 0; r < ds->nregions; r++) {
+		const struct sbt_region *g = &ds->regions[r];
+		long i = sbt_ds_region(copy, g->name, strlen(g->name), g->api);
+		if (i < 0)
+			return -1;
+		copy->regions[i].keep = g->keep;
+		copy->regions[i].total = g->total;
+	}
+	return 0;
+}
+
+static int read_serial(struct sbt_dataset *ds, int n, char *const *paths,
+		       enum sbt_input forced)
+{
+	int status = 0;
+
+	for (int i = 0; i < n; i++) {
+		char err[256] = "";
+		enum sbt_input k = sbt_input_kind(paths[i], forced);
+		sbt_status("reading %s (%d/%d)", paths[i], i + 1, n);
+		int rc = sbt_input_read(paths[i], forced, ds, err, sizeof err);
+		int s = tell(paths[i], rc, err, ds, k == SBT_IN_SUMMARY);
+		if (s > status)
+			status = s;
+		if (status == 2)
+			break;
+	}
+	return status;
+}
+
+int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
+		    enum sbt_input forced, int jobs)
+{
+	struct sbt_dataset plan;
+	struct pool p = { .paths = paths, .forced = forced, .n = n };
+	pthread_t th[64];
+	int nth = 0, status = 0;
+
+	if (jobs <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = c > 0 ? (int)(c < 64 ? c : 64) : 1;
+	}
+	if (jobs > n)
+		jobs = n;
+	if (jobs <= 1)
+		return read_serial(ds, n, paths, forced);
+	if (plan_copy(&plan, ds) != 0 ||
+	    !(p.parts = calloc((size_t)n, sizeof *p.parts))) {
+		sbt_ds_free(&plan);
+		fputs("sbt-analyze: out of memory\n", stderr);
+		return 2;
+	}
+	p.plan = &plan;
+	p.ahead = 2 * jobs;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	while (nth < jobs && pthread_create(&th[nth], NULL, worker, &p) == 0)
+		nth++;
+	for (int i = 0; i < n && status < 2; i++) {
+		struct part *t = &p.parts[i];
+		sbt_status("reading %s (%d/%d)", paths[i], i + 1, n);
+		pthread_mutex_lock(&p.mu);
+		if (nth == 0 && !t->done) {     /* no thread started: here */
+			p.next = i + 1;
+			pthread_mutex_unlock(&p.mu);
+			if (seed(&t->ds, &plan) == 0)
+				t->rc = sbt_input_read(paths[i], forced, &t->ds,
+						       t->err, sizeof t->err);
+			else
+				t->rc = -1;
+			pthread_mutex_lock(&p.mu);
+		}
+		while (!t->done && nth > 0)
+			pthread_cond_wait(&p.cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+		int rc = t->rc;
+		if (rc >= 0 && sbt_ds_append(ds, &t->ds) != 0) {
+			snprintf(t->err, sizeof t->err, "out of memory");
+			rc = -1;
+		}
+		int s = tell(paths[i], rc, t->err, ds, rc < 0 &&
+			     sbt_input_kind(paths[i], forced) ==
+			     SBT_IN_SUMMARY);
+		if (s > status)
+			status = s;
+		sbt_ds_free(&t->ds);
+		pthread_mutex_lock(&p.mu);
+		p.merged = i + 1;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	pthread_mutex_lock(&p.mu);
+	p.stop = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < n; i++)
+		sbt_ds_free(&p.parts[i].ds);
+	free(p.parts);
+	sbt_ds_free(&plan);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	return status;
+}
