@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	}
-	if (ftruncate(fd, 0) != 0)
+	/* the dup shares the offset: write from the start again */
+	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
 		abort();
 	gzFile f = gzdopen(dup(fd), "wb1");
 	if (!f || (size && gzwrite(f, data, (unsigned)size) != (int)size) ||
