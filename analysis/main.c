@@ -17,10 +17,12 @@
 #include <locale.h>
 #include <malloc.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef SBT_VERSION
 #define SBT_VERSION "0.1.0"
@@ -210,80 +212,125 @@ static void launcher(int *rank, int *size)
 	}
 }
 
-/* --summary: each log (this rank's share of them) to its summary. */
+/* --summary: each log of this rank's share to its summary, `jobs` logs
+ * at once. */
+struct sumjob {
+	char **paths;
+	const char *out;
+	enum sbt_input input;
+	unsigned long long budget;
+	int n, dir, size, next, status;
+	pthread_mutex_t mu;
+};
+
+/* Log i to its summary: the exit status it makes (0, 1, 2). */
+static int summarize_one(const struct sumjob *j, int i)
+{
+	struct sbt_dataset ds = { 0 };
+	char err[256] = "", path[4096];
+	const char *in = j->paths[i], *base = strrchr(in, '/');
+	int rc, status = 0;
+
+	base = base ? base + 1 : in;
+	if (!j->dir)
+		snprintf(path, sizeof path, "%s", j->out);
+	else if ((size_t)snprintf(path, sizeof path, "%s%s%.*s.sbts", j->out,
+				  ends_with(j->out, "/") ? "" : "/",
+				  (int)(ends_with(base, ".log") ?
+					strlen(base) - 4 : strlen(base)),
+				  base) >= sizeof path) {
+		fprintf(stderr, "sbt-analyze: %s: path too long\n", in);
+		return 2;
+	}
+	sbt_status("summarizing %s", in);
+	rc = sbt_inputs_plan(&ds, 1, &j->paths[i], j->input, j->budget);
+	if (rc == 0)
+		rc = sbt_input_read(in, j->input, &ds, err, sizeof err);
+	if (rc < 0) {
+		sbt_status_done();
+		if (err[0])
+			fprintf(stderr, "sbt-analyze: %s: %s\n", in, err);
+		status = 2;
+	} else {
+		if (rc > 0) {
+			sbt_status_done();
+			fprintf(stderr, "sbt-analyze: %s: %s\n", in,
+				ds.sources[0].warning);
+			status = 1;
+		}
+		if (sbt_summary_write(path, &ds, 0, err, sizeof err) != 0) {
+			sbt_status_done();
+			fprintf(stderr, "sbt-analyze: %s: %s\n", path, err);
+			status = 2;
+		}
+	}
+	sbt_ds_free(&ds);
+	return status;
+}
+
+static void *summarize_work(void *arg)
+{
+	struct sumjob *j = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&j->mu);
+		int i = j->next;
+		j->next += j->size;
+		pthread_mutex_unlock(&j->mu);
+		if (i >= j->n)
+			return NULL;
+		int s = summarize_one(j, i);
+		pthread_mutex_lock(&j->mu);
+		if (s > j->status)
+			j->status = s;
+		pthread_mutex_unlock(&j->mu);
+	}
+}
+
 static int summarize(int n, char **paths, const char *out,
-		     enum sbt_input input, unsigned long long budget)
+		     enum sbt_input input, unsigned long long budget, int jobs)
 {
 	struct stat st;
-	int dir = ends_with(out, "/") ||
-		  (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
-	int rank, size, status = 0;
+	struct sumjob j = { .paths = paths, .out = out, .input = input,
+			    .budget = budget, .n = n };
+	pthread_t th[64];
+	int rank, nth = 0;
 
-	launcher(&rank, &size);
-	if (!dir && n > 1) {
+	j.dir = ends_with(out, "/") || (stat(out, &st) == 0 &&
+					S_ISDIR(st.st_mode));
+	launcher(&rank, &j.size);
+	j.next = rank;
+	if (!j.dir && n > 1) {
 		fprintf(stderr, "sbt-analyze: --summary %s: %d logs want a "
 			"directory (one summary each)\n", out, n);
 		return 2;
 	}
-	if (!dir && size > 1) {
+	if (!j.dir && j.size > 1) {
 		fprintf(stderr, "sbt-analyze: --summary %s: under a launcher, "
 			"give a directory: the ranks share the logs out\n",
 			out);
 		return 2;
 	}
-	if (dir && mkdir(out, 0777) != 0 && errno != EEXIST) {
+	if (j.dir && mkdir(out, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "sbt-analyze: --summary %s: %s\n", out,
 			strerror(errno));
 		return 2;
 	}
-	for (int i = rank; i < n; i += size) {
-		struct sbt_dataset ds = { 0 };
-		char err[256] = "", path[4096];
-		const char *base = strrchr(paths[i], '/');
-		int rc;
-
-		base = base ? base + 1 : paths[i];
-		if (!dir)
-			snprintf(path, sizeof path, "%s", out);
-		else if ((size_t)snprintf(path, sizeof path, "%s%s%.*s.sbts",
-				  out, ends_with(out, "/") ? "" : "/",
-				  (int)(ends_with(base, ".log") ?
-					strlen(base) - 4 : strlen(base)),
-				  base) >= sizeof path) {
-			fprintf(stderr, "sbt-analyze: %s: path too long\n",
-				paths[i]);
-			status = 2;
-			continue;
-		}
-		sbt_status("summarizing %s", paths[i]);
-		rc = sbt_inputs_plan(&ds, 1, &paths[i], input, budget);
-		if (rc == 0)
-			rc = sbt_input_read(paths[i], input, &ds, err,
-					    sizeof err);
-		if (rc < 0) {
-			sbt_status_done();
-			if (err[0])
-				fprintf(stderr, "sbt-analyze: %s: %s\n",
-					paths[i], err);
-			status = 2;
-		} else {
-			if (rc > 0) {
-				sbt_status_done();
-				fprintf(stderr, "sbt-analyze: %s: %s\n",
-					paths[i], ds.sources[0].warning);
-				status = status ? status : 1;
-			}
-			if (sbt_summary_write(path, &ds, 0, err, sizeof err)) {
-				sbt_status_done();
-				fprintf(stderr, "sbt-analyze: %s: %s\n", path,
-					err);
-				status = 2;
-			}
-		}
-		sbt_ds_free(&ds);
-	}
+	/* Under a launcher each rank is one process: one log at a time. */
+	if (jobs <= 0)
+		jobs = j.size > 1 ? 1 : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (jobs > 64)
+		jobs = 64;
+	pthread_mutex_init(&j.mu, NULL);
+	while (nth + 1 < jobs &&
+	       pthread_create(&th[nth], NULL, summarize_work, &j) == 0)
+		nth++;
+	summarize_work(&j);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&j.mu);
 	sbt_status_done();
-	return status;
+	return j.status;
 }
 
 int main(int argc, char **argv)
@@ -448,7 +495,7 @@ int main(int argc, char **argv)
 	if (summary)
 		return summarize(argc - optind, argv + optind, summary, input,
 				 budget_set ? budget :
-				 SBT_SUMMARY_SAMPLES_DEFAULT);
+				 SBT_SUMMARY_SAMPLES_DEFAULT, o.jobs);
 
 	struct sbt_dataset ds = { 0 };
 	if (sbt_inputs_plan(&ds, argc - optind, argv + optind, input,
