@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int ends_with(const char *s, const char *tail)
+int sbt_ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), k = strlen(tail);
 	return n > k && !strcmp(s + n - k, tail);
@@ -35,9 +35,9 @@ enum sbt_input sbt_input_kind(const char *path, enum sbt_input forced)
 		return forced;
 	if (sbt_is_log(path))
 		return SBT_IN_LOG;
-	if (sbt_is_summary(path) || ends_with(path, ".sbts"))
+	if (sbt_is_summary(path) || sbt_ends_with(path, ".sbts"))
 		return SBT_IN_SUMMARY;
-	return ends_with(path, ".csv") ? SBT_IN_CSV : SBT_IN_LOG;
+	return sbt_ends_with(path, ".csv") ? SBT_IN_CSV : SBT_IN_LOG;
 }
 
 int sbt_input_read(const char *path, enum sbt_input forced,
@@ -180,15 +180,7 @@ static void *worker(void *arg)
 static int plan_copy(struct sbt_dataset *copy, const struct sbt_dataset *ds)
 {
 	memset(copy, 0, sizeof *copy);
-	for (size_t r = 0; r < ds->nregions; r++) {
-		const struct sbt_region *g = &ds->regions[r];
-		long i = sbt_ds_region(copy, g->name, strlen(g->name), g->api);
-		if (i < 0)
-			return -1;
-		copy->regions[i].keep = g->keep;
-		copy->regions[i].total = g->total;
-	}
-	return 0;
+	return seed(copy, ds);
 }
 
 static int read_serial(struct sbt_dataset *ds, int n, char *const *paths,

@@ -17,6 +17,9 @@ enum sbt_input { SBT_IN_AUTO, SBT_IN_LOG, SBT_IN_CSV, SBT_IN_SUMMARY };
  * says what is wrong). */
 enum sbt_input sbt_input_kind(const char *path, enum sbt_input forced);
 
+/* Does s end with tail (and have more before it)? */
+int sbt_ends_with(const char *s, const char *tail);
+
 /* Read one input of any kind into ds: 0, 1 damaged (what was valid is
  * kept), -1 unreadable (err). */
 int sbt_input_read(const char *path, enum sbt_input forced,

@@ -185,12 +185,6 @@ static int write_html(const char *path, const struct sbt_dataset *ds,
 	return 0;
 }
 
-static int ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), k = strlen(tail);
-	return n > k && !strcmp(s + n - k, tail);
-}
-
 /* This process's share of the logs under a launcher (mpirun, srun):
  * *rank of *size, or 0 of 1 outside one. */
 static void launcher(int *rank, int *size)
@@ -235,8 +229,8 @@ static int summarize_one(const struct sumjob *j, int i)
 	if (!j->dir)
 		snprintf(path, sizeof path, "%s", j->out);
 	else if ((size_t)snprintf(path, sizeof path, "%s%s%.*s.sbts", j->out,
-				  ends_with(j->out, "/") ? "" : "/",
-				  (int)(ends_with(base, ".log") ?
+				  sbt_ends_with(j->out, "/") ? "" : "/",
+				  (int)(sbt_ends_with(base, ".log") ?
 					strlen(base) - 4 : strlen(base)),
 				  base) >= sizeof path) {
 		fprintf(stderr, "sbt-analyze: %s: path too long\n", in);
@@ -296,7 +290,7 @@ static int summarize(int n, char **paths, const char *out,
 	pthread_t th[64];
 	int rank, nth = 0;
 
-	j.dir = ends_with(out, "/") || (stat(out, &st) == 0 &&
+	j.dir = sbt_ends_with(out, "/") || (stat(out, &st) == 0 &&
 					S_ISDIR(st.st_mode));
 	launcher(&rank, &j.size);
 	j.next = rank;
