@@ -6,6 +6,7 @@
  * stays linear.
  */
 #include "dataset.h"
+#include "counters.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -173,5 +174,6 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
+	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
 }

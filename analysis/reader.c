@@ -19,8 +19,10 @@
  * thread exit) are no samples; a STOP with no START is damage.  Version
  * 3 adds SKIP events (sparse recording): each one's count of calls left
  * out goes to the sample of the START that follows it (sample.skipped).
+ * Version 4 adds COUNT events (SBT_EVENTS), handed to counters.c.
  */
 #include "reader.h"
+#include "counters.h"
 #include "osevents.h"
 #include "../format/sbtlog.h"
 
@@ -66,6 +68,7 @@ struct tstate {
 	struct open_ev open[OPEN_MAX];
 	struct sbt_sample *last;       /* the sample a CYCLES event follows */
 	int      last_start;           /* ... or the innermost START        */
+	struct sbt_cnt_thread cnt;     /* version 4: COUNT readings         */
 };
 
 struct ctx {
@@ -448,6 +451,9 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 			break;
 		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
 		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
+		case SBT_META_COUNTER:  /* out of memory: not shown */
+			(void)sbt_cnt_meta(c->ds, c->srci, c->buf, m.len);
+			break;
 		default: break;         /* newer kinds: skip */
 		}
 		pos = (pos + m.len + 7) & ~7ull;
@@ -629,8 +635,11 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	}
 	struct open_ev o = ts->open[i - 1];
 	memmove(&ts->open[i - 1], &ts->open[i], (ts->n - i) * sizeof o);
+	int calib = o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB;
+	/* a calibration pair's counts are the markers' own */
+	sbt_cnt_stop(&ts->cnt, i - 1, ts->n, calib ? SIZE_MAX : c->ds->n);
 	ts->n--;
-	if (o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB)
+	if (calib)
 		return;                 /* summarized in the header */
 	/* room was reserved for the whole chunk */
 	struct sbt_sample *s = &c->ds->s[c->ds->n++];
@@ -697,11 +706,13 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 					     OPEN_MAX);
 					memmove(ts->open, ts->open + 1,
 						--ts->n * sizeof ts->open[0]);
+					sbt_cnt_shift(&ts->cnt, OPEN_MAX);
 				}
 				ts->open[ts->n++] = (struct open_ev){
 					.t0 = e->t, .site = SBT_EV_ID(e->word),
 					.flags = SBT_EV_FLAGS(e->word),
 					.cpu = ev_cpu(c, e->aux) };
+				sbt_cnt_start(&ts->cnt, ts->n - 1);
 				ts->last = NULL, ts->last_start = 1;
 				break;
 			case SBT_EV_SKIP:
@@ -723,6 +734,16 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 						(double)e->t - c0 : 0;
 				}
 				ts->last = NULL, ts->last_start = 0;
+				break;
+			case SBT_EV_COUNT:
+				if (c->h.version < 4) {
+					warn(c, "a COUNT event in a version %u"
+					     " log (damaged log)", c->h.version);
+					return (int64_t)(pos + i * sizeof *e);
+				}
+				if (sbt_cnt_event(c->ds, c->srci, &ts->cnt,
+						  SBT_EV_ID(e->word), e->t))
+					return -1;
 				break;
 			case SBT_EV_RESET: {
 				double t = e->t >= c->h.start_ticks ?
@@ -964,6 +985,7 @@ out:
 	free(c.siteregion.ds);
 	for (size_t i = 0; i < c.nthreads; i++) {
 		free(c.threads[i]->last_of);
+		sbt_cnt_thread_free(&c.threads[i]->cnt);
 		free(c.threads[i]);
 	}
 	free(c.threads);

@@ -138,9 +138,9 @@ static struct sbt_file_header *log_open(void)
 			sbt_header_fill(g.hdr, &g.clk, g.probe_period,
 					g.forked);
 			sbt_os_header(g.hdr);
-			sbt_ctrs_meta();
 			sbt_diag_attach(g.hdr);
 			sbt_regions_attach(g.log);
+			sbt_ctrs_meta();
 			fresh = g.hdr;
 			st = LOG_OPEN;
 		}
