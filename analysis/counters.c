@@ -170,6 +170,7 @@ int sbt_cnt_meta(struct sbt_dataset *ds, uint32_t src, const void *p,
 		if (col < 0)
 			return 0;       /* over SBT_CNT_COLS: not shown */
 		s->col[m.index] = col;
+		s->scaled[m.index] = !!(m.flags & SBT_COUNTER_SCALED);
 		if (m.index + 1 > s->n)
 			s->n = m.index + 1;
 		return 0;
@@ -220,9 +221,11 @@ void sbt_cnt_thread_free(struct sbt_cnt_thread *t)
 	t->open = NULL;
 }
 
-/* Counter j's count between the two readings, scaled; NAN while either
- * lacks it or when they give none.  *share: the running share. */
-static double delta(const struct sbt_cnt_thread *t, uint32_t j, double *share)
+/* Counter j's count between the two readings, scaled by enabled /
+ * running when `scaled`; NAN while either lacks it or when they give
+ * none.  *share: the running share. */
+static double delta(const struct sbt_cnt_thread *t, uint32_t j, int scaled,
+		    double *share)
 {
 	const uint64_t *a = t->start.v, *b = t->stop.v;
 	uint32_t need = 3u | 1u << (j + 2);
@@ -232,7 +235,7 @@ static double delta(const struct sbt_cnt_thread *t, uint32_t j, double *share)
 	    b[j + 2] < a[j + 2])
 		return NAN;
 	double on = (double)(b[0] - a[0]), run = (double)(b[1] - a[1]);
-	*share = run < on ? run / on : 1;
+	*share = scaled && run < on ? run / on : 1;
 	return (double)(b[j + 2] - a[j + 2]) / *share;
 }
 
@@ -265,7 +268,7 @@ int sbt_cnt_event(struct sbt_dataset *ds, uint32_t src,
 	if (!(s = src_of(ds, src)))
 		return -1;
 	c = ds->cnt;
-	if (isnan(x = delta(t, j - 2, &share)))
+	if (isnan(x = delta(t, j - 2, s->scaled[j - 2], &share)))
 		return 0;
 	if (t->to == 3) {               /* an empty calibration pair */
 		if (!(s->empty[j - 2] <= x))
@@ -277,6 +280,7 @@ int sbt_cnt_event(struct sbt_dataset *ds, uint32_t src,
 	if (reserve(c, t->sample) != 0)
 		return -1;
 	c->v[t->sample * c->ncol + (uint32_t)s->col[j - 2]] = x;
-	c->share[t->sample] = (float)share;
+	if (s->scaled[j - 2] || isnan(c->share[t->sample]))
+		c->share[t->sample] = (float)share;
 	return 0;
 }

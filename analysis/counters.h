@@ -27,6 +27,8 @@
 /* One source's events: what it counted, and what it could not. */
 struct sbt_cnt_src {
 	int    col[SBT_COUNT_MAX];     /* COUNT id -> column, -1: none  */
+	uint8_t scaled[SBT_COUNT_MAX]; /* SBT_COUNTER_SCALED: in the
+					 group ENABLED / RUNNING time   */
 	uint32_t n;                    /* counters in its group         */
 	char   off[512];               /* "cycles (...), foo (unknown)" */
 	double empty[SBT_COUNT_MAX];   /* by COUNT id: the least count of

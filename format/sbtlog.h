@@ -209,12 +209,14 @@ enum sbt_rec_flag {
  *                the START before it (version 3: sparse recording).
  *                Written as 0 with that START and counted up in place,
  *                so the count in the file is exact at any moment.
- *   COUNT    t = a value of the thread's counter group (version 4:
+ *   COUNT    t = a value of the thread's counters (version 4:
  *                SBT_EVENTS), read around a START or STOP: after the
  *                START (and its CYCLES) or the STOP (and its CYCLES)
- *                come id SBT_COUNT_ENABLED, SBT_COUNT_RUNNING, then one
- *                per counter, id = the counter's index (SBT_META_COUNTER).
- *                START reads them before its clock, STOP after its own.
+ *                come id SBT_COUNT_ENABLED, SBT_COUNT_RUNNING (of the
+ *                first perf group, ns), then one per counter, id = the
+ *                counter's index (SBT_META_COUNTER).  START reads them
+ *                before its clock, STOP after its own.  A reading with
+ *                ENABLED 0 failed: no count from it.
  *
  * A STOP closes the innermost open START with the same site id; it is
  * innermost unless flagged CROSSED.  STARTs never closed (in flight at a
@@ -329,16 +331,25 @@ struct sbt_meta_site2 {
 };
 
 /* An event of SBT_EVENTS: counted as COUNT id `index`, or unavailable
- * (index SBT_COUNTER_NONE, `err` the errno perf_event_open gave). */
+ * (index SBT_COUNTER_NONE, `err` the errno perf_event_open gave, -1 for
+ * a name no table knows). */
 struct sbt_meta_counter {
 	uint32_t index;               /* COUNT id, or SBT_COUNTER_NONE        */
 	int32_t  err;                 /* errno when unavailable, else 0       */
 	uint32_t type;                /* perf_event_attr type and config      */
-	uint32_t reserved;
+	uint32_t flags;               /* enum sbt_counter_flag                */
 	uint64_t config;
 };
 
 #define SBT_COUNTER_NONE 0xffffffffu
+
+enum sbt_counter_flag {
+	/* In the group whose ENABLED / RUNNING the COUNT events carry: a
+	 * delta is scaled by enabled / running.  Others (software events,
+	 * never multiplexed) are exact as read. */
+	SBT_COUNTER_SCALED = 1u << 0,
+	SBT_COUNTER_USER   = 1u << 1,     /* counts user mode only        */
+};
 
 /* OS events of one thread (SBT_META_OS).  Every drain ends with a run
  * (empty when nothing happened) whose `until` says the thread's record is

@@ -71,9 +71,12 @@ static const struct generic {
 
 #define NGENERIC (sizeof generic / sizeof generic[0])
 
-int sbt_evname_software(const struct perf_event_attr *a)
+int sbt_evname_class(const struct perf_event_attr *a)
 {
-	return a->type == PERF_TYPE_SOFTWARE;
+	if (a->type != PERF_TYPE_SOFTWARE)
+		return 0;
+	return a->config == PERF_COUNT_SW_TASK_CLOCK ? 2 :
+	       a->config == PERF_COUNT_SW_CPU_CLOCK ? 3 : 1;
 }
 
 /* ---- libpfm4, loaded on first need --------------------------------------- */

@@ -23,8 +23,13 @@
  * a is left alone).  0, or -1 when no table knows the name. */
 int sbt_evname_resolve(const char *name, struct perf_event_attr *a);
 
-/* 1 for events the kernel counts in software (they need no PMU). */
-int sbt_evname_software(const struct perf_event_attr *a);
+/* Which perf group an event can share, by the kernel's PMU behind it:
+ * 0 hardware (and every raw PMU event), 1 the software events of one
+ * PMU (faults, switches, migrations, ...), 2 task-clock, 3 cpu-clock.
+ * The clocks each have a PMU of their own, and read as a sibling of
+ * another software event they stay at 0 (seen on Linux 6.18). */
+#define SBT_EVCLASS_N 4
+int sbt_evname_class(const struct perf_event_attr *a);
 
 /* Print every name known, one per line, generic ones first, then the
  * libpfm4 events of the PMUs present ("pmu::event"). */
