@@ -17,6 +17,8 @@ Cases:
                samples are the same as without SBT_EVENTS
   hardware     a hardware name on this machine: counted where a PMU is,
                else told and left out, the run going on
+  threads      500 short threads, each with its own group: every
+               sample counted, no fd left open
   likwid       LIKWID_MARKER_GET (APP is likwid_get) returns the counts
 """
 import csv, json, os, statistics, struct, subprocess, sys, tempfile
@@ -231,6 +233,19 @@ def case_hardware():
         check(c['ipc'] and c['ipc'] > 0, 'no IPC: %r' % c)
     check(region(rep, 'touch')['count'] == N, 'samples lost')
     print('counted %s; told: %s' % (ev, err.strip().replace('\n', ' | ')))
+
+
+def case_threads():
+    _, out, _ = run(['threads', '500'], env={'SBT_EVENTS': EVENTS})
+    before, after = map(int, out.split()[1:3])
+    check(before == after, 'fds %d before, %d after 500 threads'
+          % (before, after))
+    rep = report('region.log')
+    counted(rep)
+    rows = [r for r in dump('region.log') if r['region'] == 't']
+    check(len(rows) == 500, '%d samples' % len(rows))
+    check(all(float(r['task-clock']) > 0 and r['page-faults'] != '-1'
+              for r in rows), 'a thread\'s sample without counts')
 
 
 def case_likwid():
