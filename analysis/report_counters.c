@@ -205,8 +205,13 @@ void sbt_cnt_text(FILE *f, const struct sbt_dataset *ds,
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
 		struct sbt_cnt_group cg;
+		int any = 0;
 		if (sbt_cnt_group(ds, res, g, &cg) != 0)
 			return;
+		for (uint32_t k = 0; k < cg.ncol; k++)
+			any |= cg.c[k].n != 0;
+		if (!any)
+			continue;
 		snprintf(label, sizeof label, "%s",
 			 ds->regions[g->region].name);
 		if (o->by || o->by_site) {
