@@ -229,6 +229,11 @@ uint32_t sbt_ctrs_nev(const struct sbt_ctrs *c)
 	return c->n + 2;
 }
 
+uint32_t sbt_ctrs_scaled(const struct sbt_ctrs *c)
+{
+	return c->ngroup ? (1u << c->group[0].n) - 1 : 0;
+}
+
 /* Each group in turn; the first one's times.  A failed read of any
  * leaves the reading all zeros: no count from it. */
 void sbt_ctrs_read(const struct sbt_ctrs *c, uint64_t *v)

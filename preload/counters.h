@@ -31,6 +31,10 @@ SBT_HIDDEN struct sbt_ctrs *sbt_ctrs_open(void);
 /* COUNT events per read: enabled, running, then one per counter. */
 SBT_HIDDEN uint32_t sbt_ctrs_nev(const struct sbt_ctrs *c);
 
+/* Bit k: counter k is in the group whose time enabled / running a
+ * reading carries (scale it when multiplexed); the others are exact. */
+SBT_HIDDEN uint32_t sbt_ctrs_scaled(const struct sbt_ctrs *c);
+
 /* Read the group into v[0 .. sbt_ctrs_nev()): time enabled, running,
  * the counters.  A failed read leaves all zeros (enabled 0: no reading). */
 SBT_HIDDEN void sbt_ctrs_read(const struct sbt_ctrs *c, uint64_t *v);

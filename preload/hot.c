@@ -108,10 +108,11 @@ static inline uint64_t cycles_now(const struct sbt_thread *t)
 }
 
 /* One sample's counts, STOP reading b - START reading a (enabled,
- * running, counters), scaled by enabled / running, into sum.  A reading
- * with nothing enabled (a failed read) or never running adds nothing. */
+ * running, counters), into sum; those of the multiplexed group (bits of
+ * `scaled`) scaled by enabled / running.  A reading with nothing enabled
+ * (a failed read) or never running adds nothing. */
 static void add_counts(double *sum, const uint64_t *a, const uint64_t *b,
-		       uint32_t n)
+		       uint32_t n, uint32_t scaled)
 {
 	double on, run;
 
@@ -120,7 +121,8 @@ static void add_counts(double *sum, const uint64_t *a, const uint64_t *b,
 	on = (double)(b[0] - a[0]);
 	run = (double)(b[1] - a[1]);
 	for (uint32_t j = 2; j < n; j++)
-		sum[j - 2] += (double)(b[j] - a[j]) * on / run;
+		sum[j - 2] += (double)(b[j] - a[j]) *
+			      (scaled >> (j - 2) & 1 ? on / run : 1);
 }
 
 /* ---- the general path ------------------------------------------------- */
@@ -826,7 +828,8 @@ int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds, double *ev,
 				n++, ticks += t1 - e->t, have = 0;
 				if (ev && nc && held == smask &&
 				    held == (1u << nc) - 1)
-					add_counts(ev, pend, stopv, nc);
+					add_counts(ev, pend, stopv, nc,
+						   sbt_ctrs_scaled(t->ctrs));
 			}
 		}
 	}
