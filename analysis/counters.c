@@ -171,6 +171,12 @@ int sbt_cnt_meta(struct sbt_dataset *ds, uint32_t src, const void *p,
 			return 0;       /* over SBT_CNT_COLS: not shown */
 		s->col[m.index] = col;
 		s->scaled[m.index] = !!(m.flags & SBT_COUNTER_SCALED);
+		/* said only of the software events that happen in the
+		 * kernel alone (context switches, migrations: config 3,
+		 * 4): counted in user mode only, they read 0 */
+		s->user[m.index] = m.type == 1 /* PERF_TYPE_SOFTWARE */ &&
+				   (m.config == 3 || m.config == 4) &&
+				   (m.flags & SBT_COUNTER_USER);
 		if (m.index + 1 > s->n)
 			s->n = m.index + 1;
 		return 0;

@@ -29,6 +29,9 @@ struct sbt_cnt_src {
 	int    col[SBT_COUNT_MAX];     /* COUNT id -> column, -1: none  */
 	uint8_t scaled[SBT_COUNT_MAX]; /* SBT_COUNTER_SCALED: in the
 					 group ENABLED / RUNNING time   */
+	uint8_t user[SBT_COUNT_MAX];   /* a context-switch or migration
+					 count in user mode only (the
+					 kernel's part refused): 0      */
 	uint32_t n;                    /* counters in its group         */
 	char   off[512];               /* "cycles (...), foo (unknown)" */
 	double empty[SBT_COUNT_MAX];   /* by COUNT id: the least count of

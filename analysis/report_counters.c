@@ -101,8 +101,11 @@ void sbt_cnt_text_source(FILE *f, const struct sbt_dataset *ds, size_t i)
 	fputs("#   events:", f);
 	for (uint32_t j = 0; j < s->n; j++)
 		if (s->col[j] >= 0)
-			fprintf(f, "%s %s", any++ ? "," : "",
-				ds->cnt->name[s->col[j]]);
+			fprintf(f, "%s %s%s", any++ ? "," : "",
+				ds->cnt->name[s->col[j]], s->user[j] ?
+				" (user mode only, the kernel's part refused: "
+				"reads 0)"
+				: "");
 	if (!any)
 		fputs(" none counted", f);
 	/* what the markers themselves add to every sample's counts */
@@ -130,6 +133,12 @@ void sbt_cnt_json_source(FILE *f, const struct sbt_dataset *ds, size_t i)
 	for (uint32_t j = 0; s && j < s->n; j++)
 		if (s->col[j] >= 0) {
 			fputs(any++ ? ", " : "", f);
+			sbt_json_str(f, ds->cnt->name[s->col[j]]);
+		}
+	fputs("], \"events_user_only\": [", f);
+	for (uint32_t j = 0, k = 0; s && j < s->n; j++)
+		if (s->col[j] >= 0 && s->user[j]) {
+			fputs(k++ ? ", " : "", f);
 			sbt_json_str(f, ds->cnt->name[s->col[j]]);
 		}
 	fputs("], \"events_empty_pair\": {", f);

@@ -21,7 +21,8 @@
  * entries.  Hardware events count user mode only (what
  * perf_event_paranoid 2 allows); software events count the kernel's
  * part too where permitted - a context switch or a migration happens in
- * the kernel, and in user mode only it reads 0, which is told.
+ * the kernel, and in user mode only it reads 0, which is told (the log's
+ * META entry flags every event counted in user mode only).
  *
  * rdpmc (no syscall) is not used: a group read keeps a reading's values
  * consistent with each other, and software events have no counter to
@@ -82,6 +83,14 @@ static int perf_open(const struct perf_event_attr *base, int group)
 	a.exclude_hv = 1;
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group,
 			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Software events that happen only in the kernel: user mode only, 0. */
+static int kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
 }
 
 static void add_name(const char *name, void *arg)
@@ -146,11 +155,11 @@ static void decide(struct sbt_ctrs *c)
 					      errno == EPERM)) {
 				e->attr.exclude_kernel = 1;
 				fd = perf_open(&e->attr, leader(c, cls));
-				if (fd >= 0)
+				if (fd >= 0 && kernel_only(&e->attr))
 					sbt_warn("event '%s' counts user mode "
 						 "only here (perf_event_paranoid"
-						 "): a context switch or a "
-						 "migration reads 0", e->name);
+						 "), where it never happens: it "
+						 "reads 0", e->name);
 			}
 			if (fd < 0) {
 				e->err = errno;

@@ -11,6 +11,9 @@ Cases:
   busy         the same with a busy process on the app's cpu
   sleep        context-switches,cpu-migrations on a region sleeping 50 us:
                at least one switch per sample
+  unprivileged as user nobody with perf_event_paranoid >= 2: the kernel's
+               part of software events refused, context-switches told
+               and marked as reading 0, page-faults still 1 per sample
   unknown      an unknown name: sbt-run exits 2 before launching and says
                how to list the names
   unavailable  perf_event_open refused (seccomp): the header says so, the
@@ -173,6 +176,40 @@ def case_sleep():
     print('sleep: context-switches avg %.2f max %.0f, cpu-migrations avg '
           '%.2f' % (c['context-switches']['avg'], c['context-switches']
                     ['max'], c['cpu-migrations']['avg']))
+
+
+def case_unprivileged():
+    try:
+        paranoid = int(open('/proc/sys/kernel/perf_event_paranoid').read())
+    except OSError:
+        paranoid = -9
+    if os.geteuid() != 0 or paranoid < 2 or not any(
+            os.access(os.path.join(d, 'setpriv'), os.X_OK)
+            for d in os.environ.get('PATH', '').split(':')):
+        print('needs root, setpriv and perf_event_paranoid >= 2: skipped')
+        sys.exit(77)
+    os.chmod('.', 0o777)
+    e = dict(os.environ, SBT_OUTPUT=os.path.abspath('n.log'),
+             SBT_EVENTS='context-switches,page-faults', SBT_QUIET='0')
+    p = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534',
+                        '--clear-groups', SBT_RUN, '--', OS_APP, 'pages',
+                        str(N)], env=e, capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists('n.log'):
+        print('cannot run as nobody here (exit %d: %s): skipped'
+              % (p.returncode, p.stderr.strip()[:200]))
+        sys.exit(77)
+    check("event 'context-switches' counts user mode only" in p.stderr,
+          'not told: ' + p.stderr)
+    text = analyze('n.log')
+    check('context-switches (user mode only, the kernel\'s part refused: '
+          'reads 0), page-faults' in text, 'header:\n' + text[:600])
+    rep = report('n.log')
+    check(rep['sources'][0]['events_user_only'] == ['context-switches'],
+          rep['sources'][0]['events_user_only'])
+    rows = [r for r in dump('n.log') if r['region'] == 'touch']
+    check(len(rows) == N and all(r['page-faults'] == '1' for r in rows),
+          'page-faults in user mode: %r' % [r['page-faults']
+                                            for r in rows[:10]])
 
 
 def case_unknown():
