@@ -6,7 +6,8 @@
  * every hardware event in one group, so that one read() gives values of
  * one moment and the kernel multiplexes them together; the kernel's
  * software events in another; task-clock and cpu-clock each alone (as a
- * sibling of another software event a clock reads 0).  A thread reads
+ * sibling of another software event task-clock read 0, or too little,
+ * in most runs on Linux 6.18).  A thread reads
  * its groups one after the other; `perf stat` does the same.
  *
  * The process decides once, at its first thread, which events can be

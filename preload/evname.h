@@ -26,8 +26,9 @@ int sbt_evname_resolve(const char *name, struct perf_event_attr *a);
 /* Which perf group an event can share, by the kernel's PMU behind it:
  * 0 hardware (and every raw PMU event), 1 the software events of one
  * PMU (faults, switches, migrations, ...), 2 task-clock, 3 cpu-clock.
- * The clocks each have a PMU of their own, and read as a sibling of
- * another software event they stay at 0 (seen on Linux 6.18). */
+ * The clocks each have a PMU of their own; task-clock read as a sibling
+ * of another software event stayed at 0, or too low, in most runs on
+ * Linux 6.18. */
 #define SBT_EVCLASS_N 4
 int sbt_evname_class(const struct perf_event_attr *a);
 
