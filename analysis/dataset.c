@@ -6,6 +6,7 @@
  * stays linear.
  */
 #include "dataset.h"
+#include "counters.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,7 @@ int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 		d->depth = p->depth, d->frames = p->frames;
 		p->frames = NULL, p->depth = 0;
 	}
+	size_t first = ds->n;
 	for (size_t i = 0; i < part->n; i++) {
 		struct sbt_sample *d = &ds->s[ds->n++];
 		*d = part->s[i];
@@ -211,6 +213,8 @@ int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 		if (d->site != SBT_SITE_NONE)
 			d->site += (uint32_t)site0;
 	}
+	if (sbt_cnt_append(ds, part, first, src0) != 0)
+		goto out;
 	rc = 0;
 out:
 	free(rmap);
@@ -232,5 +236,6 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
+	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
 }

@@ -110,8 +110,11 @@ struct sbt_source {
 	size_t   nmodules;
 };
 
+struct sbt_counters;           /* counters.h */
+
 struct sbt_dataset {
 	struct sbt_sample *s;   size_t n, cap;
+	struct sbt_counters *cnt; /* SBT_EVENTS per sample, or NULL      */
 	struct sbt_region *regions; size_t nregions, cap_regions;
 	uint32_t *rindex; size_t rindex_cap;  /* name -> region, dataset.c */
 	struct sbt_source *sources; size_t nsources, cap_sources;

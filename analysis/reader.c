@@ -19,8 +19,10 @@
  * thread exit) are no samples; a STOP with no START is damage.  Version
  * 3 adds SKIP events (sparse recording): each one's count of calls left
  * out goes to the sample of the START that follows it (sample.skipped).
+ * Version 4 adds COUNT events (SBT_EVENTS), handed to counters.c.
  */
 #include "reader.h"
+#include "counters.h"
 #include "osevents.h"
 #include "thin.h"
 #include "../format/sbtlog.h"
@@ -67,6 +69,7 @@ struct tstate {
 	struct open_ev open[OPEN_MAX];
 	struct sbt_sample *last;       /* the sample a CYCLES event follows */
 	int      last_start;           /* ... or the innermost START        */
+	struct sbt_cnt_thread cnt;     /* version 4: COUNT readings         */
 };
 
 struct ctx {
@@ -451,6 +454,9 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 			break;
 		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
 		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
+		case SBT_META_COUNTER:  /* out of memory: not shown */
+			(void)sbt_cnt_meta(c->ds, c->srci, c->buf, m.len);
+			break;
 		default: break;         /* newer kinds: skip */
 		}
 		pos = (pos + m.len + 7) & ~7ull;
@@ -668,25 +674,25 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	}
 	struct open_ev o = ts->open[i - 1];
 	memmove(&ts->open[i - 1], &ts->open[i], (ts->n - i) * sizeof o);
-	ts->n--;
-	if (o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB)
-		return;                 /* summarized in the header */
+	int calib = o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB, keep = 1;
 	uint32_t fl = o.flags | SBT_EV_FLAGS(e->word);
 	double t_ns = o.t0 >= c->h.start_ticks ?
 		      (double)(o.t0 - c->h.start_ticks) * tns : 0;
-	if (c->counting || c->thin) {
+	if (!calib && (c->counting || c->thin)) {
 		int64_t r = site_region(c, site);
-		if (r < 0) {
+		if (r < 0)
 			c->oom = 1;
-			return;
-		}
-		if (c->counting) {
+		else if (c->counting)
 			c->ds->regions[r].total++;
-			return;
-		}
-		if (!held(c, ts, site, fl, thread, r, t_ns))
-			return;
+		keep = r >= 0 && !c->counting &&
+		       held(c, ts, site, fl, thread, r, t_ns);
 	}
+	/* a calibration pair's counts are the markers' own */
+	sbt_cnt_stop(&ts->cnt, i - 1, ts->n, calib ? SIZE_MAX :
+		     keep ? c->ds->n : SBT_CNT_NOWHERE);
+	ts->n--;
+	if (calib || !keep)
+		return;                 /* calibration: in the header */
 	/* room was reserved for the whole chunk */
 	struct sbt_sample *s = &c->ds->s[c->ds->n++];
 	s->score = 0;
@@ -750,11 +756,13 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 					     OPEN_MAX);
 					memmove(ts->open, ts->open + 1,
 						--ts->n * sizeof ts->open[0]);
+					sbt_cnt_shift(&ts->cnt, OPEN_MAX);
 				}
 				ts->open[ts->n++] = (struct open_ev){
 					.t0 = e->t, .site = SBT_EV_ID(e->word),
 					.flags = SBT_EV_FLAGS(e->word),
 					.cpu = ev_cpu(c, e->aux) };
+				sbt_cnt_start(&ts->cnt, ts->n - 1);
 				ts->last = NULL, ts->last_start = 1;
 				break;
 			case SBT_EV_SKIP:
@@ -776,6 +784,17 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 						(double)e->t - c0 : 0;
 				}
 				ts->last = NULL, ts->last_start = 0;
+				break;
+			case SBT_EV_COUNT:
+				if (c->h.version < 4) {
+					warn(c, "a COUNT event in a version %u"
+					     " log (damaged log)", c->h.version);
+					return (int64_t)(pos + i * sizeof *e);
+				}
+				if (!c->counting &&
+				    sbt_cnt_event(c->ds, c->srci, &ts->cnt,
+						  SBT_EV_ID(e->word), e->t))
+					return -1;
 				break;
 			case SBT_EV_RESET: {
 				double t = e->t >= c->h.start_ticks ?
@@ -986,6 +1005,7 @@ static void close_log(struct ctx *c)
 	free(c->siteregion.ds);
 	for (size_t i = 0; i < c->nthreads; i++) {
 		free(c->threads[i]->last_of);
+		sbt_cnt_thread_free(&c->threads[i]->cnt);
 		free(c->threads[i]);
 	}
 	free(c->threads);

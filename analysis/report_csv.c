@@ -7,6 +7,7 @@
  * contain every separator one could pick).
  */
 #include "report_util.h"
+#include "counters.h"
 #include "../format/sbtlog.h"
 
 #include <stdlib.h>
@@ -44,8 +45,10 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		"t_diff_paper_ns,shift_resolution_ns,steps,warmup_n,"
 		"transient_n,flagged,delta_ns,os_samples,os_interrupted,"
 		"os_preempted,os_switches,os_faults,os_lost,os_left_out,"
-		"callsites,calls,recorded,est_total_ns,est_total_se_ns\n",
+		"callsites,calls,recorded,est_total_ns,est_total_se_ns",
 		sbt_by_name(o), by ? "," : "");
+	sbt_cnt_csv_header(f, ds);
+	fputc('\n', f);
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
 		sbt_csv_str(f, ds->regions[g->region].name);
@@ -88,8 +91,10 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		csv_callsites(f, ds, res, g, o);
 		double total, total_se;
 		sbt_group_total(g, &total, &total_se);
-		fprintf(f, ",%llu,%zu,%.3f,%.3f\n",
+		fprintf(f, ",%llu,%zu,%.3f,%.3f",
 			(unsigned long long)g->calls, g->count, total, total_se);
+		sbt_cnt_csv_group(f, ds, res, g);
+		fputc('\n', f);
 	}
 }
 
@@ -97,7 +102,9 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 {
 	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
 	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
-	      "faults\n", f);
+	      "faults", f);
+	sbt_cnt_dump_header(f, ds);
+	fputc('\n', f);
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		const struct sbt_source *src = &ds->sources[s->source];
@@ -115,10 +122,12 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 			s->site == SBT_SITE_NONE ? -1L : (long)s->site);
 		/* -1: the kernel did not watch this sample's thread */
 		if (src->os_state == SBT_OS_ON)
-			fprintf(f, "%u,%d,%u\n", s->switches,
+			fprintf(f, "%u,%d,%u", s->switches,
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else
-			fputs("-1,-1,-1\n", f);
+			fputs("-1,-1,-1", f);
+		sbt_cnt_dump_sample(f, ds, i);
+		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }

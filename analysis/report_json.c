@@ -11,6 +11,7 @@
  * frames expanded ("inlined": true: inlined into the next frame).
  */
 #include "report_util.h"
+#include "counters.h"
 #include "../format/sbtlog.h"
 
 #include <math.h>
@@ -86,6 +87,7 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 		sbt_json_str(f, s->os_note);
 		fprintf(f, ", \"os_lost\": %llu, ",
 			(unsigned long long)s->os_lost);
+		sbt_cnt_json_source(f, ds, i);
 		fputs("\"counters\": {", f);
 		for (int c = 0, first = 1; c < SBT_CNT__N; c++)
 			if (sbt_counter_names[c]) {
@@ -263,6 +265,8 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	sbt_json_num(f, "max_ns", s->insitu.max, 1);
 	fputs("}, ", f);
 	json_os(f, g, (o->filters & SBT_F_OS) != 0);
+	fputs(", ", f);
+	sbt_cnt_json_group(f, ds, res, g);
 	fputs(", ", f);
 	json_phases(f, &g->phases);
 	fputs(", \"callsites\": ", f);

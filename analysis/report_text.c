@@ -5,6 +5,7 @@
  * each group's distribution.
  */
 #include "report_util.h"
+#include "counters.h"
 #include "spark.h"
 #include "stats.h"
 #include "../format/sbtlog.h"
@@ -49,6 +50,7 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 			fprintf(f, "#   OS events: at least %llu lost (ring full): "
 				"counts may be low\n",
 				(unsigned long long)s->os_lost);
+		sbt_cnt_text_source(f, ds, i);
 		if (s->warning[0])
 			fprintf(f, "#   warning: %s\n", s->warning);
 	}
@@ -364,6 +366,7 @@ void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
 	if (o->spark)
 		sparks(f, ds, res, o, &l);
 	machine(f, ds, res);
+	sbt_cnt_text(f, ds, res, o);
 	verdicts(f, ds, res, o, &l);
 	callsites(f, ds, res, o, &l);
 }

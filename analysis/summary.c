@@ -9,6 +9,7 @@
  * summary is added to the dataset only once it has been read whole.
  */
 #include "summary.h"
+#include "counters.h"
 #include "thin.h"
 
 #include <errno.h>
@@ -74,6 +75,34 @@ static void put_source(struct out *o, const struct sbt_source *s)
 		put_u32(o, m->build_id_len);
 		put(o, m->build_id, m->build_id_len);
 	}
+}
+
+/* SBT_EVENTS' counts (counters.h): the source's events, then a column of
+ * counts per event and one of running shares; a u32 0 when none. */
+static void put_counters(struct out *o, const struct sbt_dataset *ds,
+			 uint32_t src)
+{
+	const struct sbt_counters *c = ds->cnt;
+	const struct sbt_cnt_src *cs = c && src < c->nsrc ? &c->src[src] : NULL;
+
+	put_u32(o, cs ? 1 : 0);
+	if (!cs)
+		return;
+	put_u32(o, c->ncol);
+	for (uint32_t k = 0; k < c->ncol; k++)
+		put_str(o, c->name[k]);
+	for (unsigned j = 0; j < SBT_COUNT_MAX; j++) {
+		put_u32(o, (uint32_t)cs->col[j]);
+		put_u32(o, cs->scaled[j] | (uint32_t)cs->user[j] << 1);
+		put_f64(o, cs->empty[j]);
+	}
+	put_u32(o, cs->n), put_u32(o, (uint32_t)cs->named);
+	put_str(o, cs->off);
+	for (uint32_t k = 0; k < c->ncol; k++)
+		for (size_t i = 0; i < ds->n; i++)
+			put_f64(o, sbt_cnt_get(ds, i, k));
+	for (size_t i = 0; i < ds->n; i++)
+		put_f64(o, sbt_cnt_share(ds, i));
 }
 
 /* One column: field F of every sample, as type T. */
@@ -145,6 +174,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	PUT_COLUMN(&o, ds, uint16_t, switches);
 	PUT_COLUMN(&o, ds, uint16_t, faults);
 	PUT_COLUMN(&o, ds, uint32_t, skipped);
+	put_counters(&o, ds, src);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -474,6 +504,7 @@ static int thin(struct sbt_dataset *ds, size_t first)
 		    (!probe && *last == SIZE_MAX)) {
 			if (last)
 				*last = k;
+			sbt_cnt_move(ds, k, i);
 			ds->s[k++] = s;
 		} else if (!probe) {
 			sbt_thin_fold(&ds->s[*last], s.skipped);
@@ -484,14 +515,140 @@ static int thin(struct sbt_dataset *ds, size_t first)
 	return rc;
 }
 
+/* SBT_EVENTS' counts of the summary's n samples into ds (put_counters). */
+static int get_counters(struct in *in, struct sbt_dataset *ds, size_t n)
+{
+	char names[SBT_CNT_COLS][SBT_CNT_NAME];
+	struct sbt_cnt_src cs;
+
+	if (!get_u32(in))
+		return in->why ? -1 : 0;
+	uint32_t ncol = get_u32(in);
+	if (in->why || ncol > SBT_CNT_COLS)
+		return in->why = in->why ? in->why : "damaged (events)", -1;
+	for (uint32_t k = 0; k < ncol; k++)
+		if (get_str(in, names[k], sizeof names[k], NULL) != 0)
+			return -1;
+	memset(&cs, 0, sizeof cs);
+	for (unsigned j = 0; j < SBT_COUNT_MAX; j++) {
+		cs.col[j] = (int32_t)get_u32(in);
+		uint32_t f = get_u32(in);
+		cs.scaled[j] = f & 1, cs.user[j] = (f >> 1) & 1;
+		cs.empty[j] = get_f64(in);
+		if (cs.col[j] < -1 || cs.col[j] >= (int)ncol)
+			return in->why = "damaged (an event's column)", -1;
+	}
+	cs.n = get_u32(in), cs.named = (int)get_u32(in);
+	if (get_str(in, cs.off, sizeof cs.off, NULL) != 0 ||
+	    cs.n > SBT_COUNT_MAX)
+		return in->why = in->why ? in->why : "damaged (events)", -1;
+	/* names are unique and columns follow them (counters.c) */
+	if (sbt_cnt_prepare(ds, (const char (*)[SBT_CNT_NAME])names, ncol,
+			    n) != 0 || ds->cnt->ncol != ncol)
+		return in->why = "damaged or out of memory (events)", -1;
+	struct sbt_cnt_src *d = sbt_cnt_source(ds, 0);
+	if (!d)
+		return in->why = "out of memory", -1;
+	*d = cs;
+	struct sbt_counters *c = ds->cnt;
+	for (uint32_t k = 0; k < ncol; k++)
+		for (size_t i = 0; i < n && !in->why; i++)
+			c->v[i * ncol + k] = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		c->share[i] = (float)get_f64(in);
+	return in->why ? -1 : 0;
+}
+
+/* The summary at path read whole into `part`, a dataset of its own.
+ * 0, or -1 with in->why set. */
+static int read_part(struct in *in, struct sbt_dataset *part)
+{
+	struct sbt_source *src = sbt_ds_source(part, NULL);
+	uint32_t *rmap = NULL, nr = 0, ns = 0, *smap = NULL;
+	uint64_t n = 0;
+	int rc = -1;
+
+	if (!src)
+		return in->why = "out of memory", -1;
+	if (get_source(in, src) != 0 ||
+	    get_regions(in, part, 0, &rmap, &nr, 0) != 0)
+		goto out;
+	ns = get_u32(in);
+	if (in->why || !plausible(in, ns, 8) ||
+	    !(smap = malloc((ns ? ns : 1) * sizeof *smap))) {
+		in->why = in->why ? in->why : "damaged (call sites)";
+		goto out;
+	}
+	for (uint32_t i = 0; i < ns && !in->why; i++) {
+		uint32_t region = get_u32(in), depth = get_u32(in);
+		uint64_t fr[256];
+		if (in->why || region >= nr || depth > 256) {
+			in->why = in->why ? in->why : "damaged (a call site)";
+			break;
+		}
+		if (get(in, fr, depth * sizeof *fr) != 0)
+			break;
+		long s = sbt_ds_site(part, 0, fr, depth);
+		if (s < 0) {
+			in->why = "out of memory";
+			break;
+		}
+		part->sites[s].region = rmap[region];
+		smap[i] = (uint32_t)s;
+	}
+	n = get_u64(in);
+	if (in->why || !plausible(in, n, 8) || n > SIZE_MAX / 64) {
+		in->why = in->why ? in->why : "damaged (sample count)";
+		goto out;
+	}
+	if (sbt_ds_reserve(part, (size_t)n) != 0) {
+		in->why = "out of memory";
+		goto out;
+	}
+	memset(part->s, 0, (size_t)n * sizeof *part->s);
+	part->n = (size_t)n;
+	GET_COLUMN(in, part, 0, n, double, ns, v >= 0 && v < 1e300);
+	GET_COLUMN(in, part, 0, n, double, cycles, v >= 0);
+	GET_COLUMN(in, part, 0, n, double, t_ns, v >= 0 && v < 1e300);
+	GET_COLUMN(in, part, 0, n, uint32_t, region, v < nr);
+	GET_COLUMN(in, part, 0, n, uint32_t, thread, v < (1u << 24));
+	GET_COLUMN(in, part, 0, n, uint16_t, cpu_start, 1);
+	GET_COLUMN(in, part, 0, n, uint16_t, cpu_stop, 1);
+	GET_COLUMN(in, part, 0, n, uint32_t, flags, !(v & ~KEPT_FLAGS));
+	GET_COLUMN(in, part, 0, n, uint32_t, site,
+		   v == SBT_SITE_NONE || v < ns);
+	GET_COLUMN(in, part, 0, n, uint16_t, switches, 1);
+	GET_COLUMN(in, part, 0, n, uint16_t, faults, 1);
+	GET_COLUMN(in, part, 0, n, uint32_t, skipped, 1);
+	if (get_counters(in, part, (size_t)n) != 0)
+		goto out;
+	char m[8];
+	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))
+		in->why = "damaged (no end mark)";
+	if (get_u64(in) != n && !in->why)
+		in->why = "damaged (sample count at the end)";
+	/* Read past the end: only now has zlib checked the CRC. */
+	if (!in->why && (gzread(in->f, m, 1) != 0 || !gzeof(in->f)))
+		in->why = "damaged (data after the end, or checksum)";
+	if (in->why)
+		goto out;
+	for (size_t i = 0; i < part->n; i++) {
+		struct sbt_sample *s = &part->s[i];
+		s->region = rmap[s->region];
+		if (s->site != SBT_SITE_NONE)
+			s->site = smap[s->site];
+	}
+	rc = 0;
+out:
+	free(rmap), free(smap);
+	return rc;
+}
+
 int sbt_summary_read(const char *path, struct sbt_dataset *ds, char *err,
 		     size_t errlen)
 {
+	struct sbt_dataset part = { 0 };
 	struct in in;
-	struct sbt_source *src;
-	uint32_t *rmap = NULL, nr = 0, ns = 0, *smap = NULL;
-	size_t first = ds->n, site0 = ds->nsites;
-	uint64_t n = 0;
 	int rc = -1;
 
 	if (open_in(&in, path, err, errlen) != 0) {
@@ -499,107 +656,32 @@ int sbt_summary_read(const char *path, struct sbt_dataset *ds, char *err,
 			gzclose(in.f);
 		return -1;
 	}
-	if (!(src = sbt_ds_source(ds, path))) {
-		in.why = "out of memory";
+	if (read_part(&in, &part) != 0)
 		goto out;
-	}
-	uint32_t srci = (uint32_t)(ds->nsources - 1);
-	if (get_source(&in, src) != 0 ||
-	    get_regions(&in, ds, srci, &rmap, &nr, 0) != 0)
-		goto out;
-	ns = get_u32(&in);
-	if (in.why || !plausible(&in, ns, 8) ||
-	    !(smap = malloc((ns ? ns : 1) * sizeof *smap))) {
-		in.why = in.why ? in.why : "damaged (call sites)";
-		goto out;
-	}
-	for (uint32_t i = 0; i < ns && !in.why; i++) {
-		uint32_t region = get_u32(&in), depth = get_u32(&in);
-		uint64_t fr[256];
-		if (in.why || region >= nr || depth > 256) {
-			in.why = in.why ? in.why : "damaged (a call site)";
-			break;
-		}
-		if (get(&in, fr, depth * sizeof *fr) != 0)
-			break;
-		long s = sbt_ds_site(ds, srci, fr, depth);
-		if (s < 0) {
+	/* The shares ds's plan holds (thin.h), then those samples alone. */
+	for (size_t r = 0; r < part.nregions; r++) {
+		struct sbt_region *g = &part.regions[r];
+		long i = sbt_ds_region(ds, g->name, strlen(g->name), g->api);
+		if (i < 0) {
 			in.why = "out of memory";
-			break;
+			goto out;
 		}
-		ds->sites[s].region = rmap[region];
-		smap[i] = (uint32_t)s;
+		g->keep = ds->regions[i].keep;
 	}
-	n = get_u64(&in);
-	if (in.why || !plausible(&in, n, 8) || n > SIZE_MAX / 64) {
-		in.why = in.why ? in.why : "damaged (sample count)";
-		goto out;
-	}
-	if (sbt_ds_reserve(ds, (size_t)n) != 0) {
+	if (thin(&part, 0) != 0) {
 		in.why = "out of memory";
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct sbt_sample *s = &ds->s[first + i];
-		memset(s, 0, sizeof *s);
-		s->source = srci;
-	}
-	ds->n = first + (size_t)n;
-	GET_COLUMN(&in, ds, first, n, double, ns, v >= 0 && v < 1e300);
-	GET_COLUMN(&in, ds, first, n, double, cycles, v >= 0);
-	GET_COLUMN(&in, ds, first, n, double, t_ns, v >= 0 && v < 1e300);
-	GET_COLUMN(&in, ds, first, n, uint32_t, region, v < nr);
-	GET_COLUMN(&in, ds, first, n, uint32_t, thread, v < (1u << 24));
-	GET_COLUMN(&in, ds, first, n, uint16_t, cpu_start, 1);
-	GET_COLUMN(&in, ds, first, n, uint16_t, cpu_stop, 1);
-	GET_COLUMN(&in, ds, first, n, uint32_t, flags, !(v & ~KEPT_FLAGS));
-	GET_COLUMN(&in, ds, first, n, uint32_t, site,
-		   v == SBT_SITE_NONE || v < ns);
-	GET_COLUMN(&in, ds, first, n, uint16_t, switches, 1);
-	GET_COLUMN(&in, ds, first, n, uint16_t, faults, 1);
-	GET_COLUMN(&in, ds, first, n, uint32_t, skipped, 1);
-	char m[8];
-	if (get(&in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))
-		in.why = "damaged (no end mark)";
-	if (get_u64(&in) != n && !in.why)
-		in.why = "damaged (sample count at the end)";
-	/* Read past the end: only now has zlib checked the CRC. */
-	if (!in.why && (gzread(in.f, m, 1) != 0 || !gzeof(in.f)))
-		in.why = "damaged (data after the end, or checksum)";
-	if (in.why)
-		goto out;
-	for (size_t i = first; i < ds->n; i++) {
-		struct sbt_sample *s = &ds->s[i];
-		s->region = rmap[s->region];
-		if (s->site != SBT_SITE_NONE)
-			s->site = smap[s->site];
-	}
-	if (thin(ds, first) != 0) {
-		in.why = "out of memory";
-		goto out;
-	}
-	for (size_t i = first; i < ds->n; i++)   /* as reader.c counts */
-		if (ds->s[i].site != SBT_SITE_NONE)
-			ds->sites[ds->s[i].site].count++;
-	rc = 0;
+	for (size_t i = 0; i < part.n; i++)     /* as reader.c counts */
+		if (part.s[i].site != SBT_SITE_NONE)
+			part.sites[part.s[i].site].count++;
+	rc = sbt_ds_append(ds, &part) == 0 ? 0 : (in.why = "out of memory",
+						     -1);
 out:
-	if (rc != 0) {
+	if (rc != 0)
 		snprintf(err, errlen, "summary %s", in.why ? in.why :
 			 "unreadable");
-		/* nothing of a bad summary stays in the dataset */
-		ds->n = first;
-		for (size_t i = site0; i < ds->nsites; i++)
-			free(ds->sites[i].frames);
-		ds->nsites = site0;
-		if (src) {
-			struct sbt_source *s = &ds->sources[ds->nsources - 1];
-			for (size_t i = 0; i < s->nmodules; i++)
-				free(s->modules[i].path);
-			free(s->modules), free(s->path);
-			ds->nsources--;
-		}
-	}
-	free(rmap), free(smap);
+	sbt_ds_free(&part);
 	gzclose(in.f);
 	return rc;
 }

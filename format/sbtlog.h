@@ -1,5 +1,5 @@
 /*
- * sbtlog.h - the sbtmark log format, versions 2 and 3.
+ * sbtlog.h - the sbtmark log format, versions 2 to 4.
  *
  * This header is the one contract between the recorder (preload/) and the
  * analyzer (analysis/).  FORMAT.md next to it explains the layout in prose;
@@ -35,7 +35,8 @@
 #include <stdint.h>
 
 #define SBT_LOG_MAGIC      "SBTMARK"          /* 8 bytes with the NUL */
-#define SBT_LOG_VERSION    3u          /* written with SBT_SAMPLE set */
+#define SBT_LOG_VERSION    4u          /* written with SBT_EVENTS set */
+#define SBT_LOG_VERSION_SPARSE 3u             /* with SBT_SAMPLE set   */
 #define SBT_LOG_VERSION_DENSE 2u              /* written otherwise     */
 #define SBT_LOG_VERSION_MIN 1u                /* oldest version read   */
 #define SBT_HEADER_SIZE    4096u
@@ -208,6 +209,14 @@ enum sbt_rec_flag {
  *                the START before it (version 3: sparse recording).
  *                Written as 0 with that START and counted up in place,
  *                so the count in the file is exact at any moment.
+ *   COUNT    t = a value of the thread's counters (version 4:
+ *                SBT_EVENTS), read around a START or STOP: after the
+ *                START (and its CYCLES) or the STOP (and its CYCLES)
+ *                come id SBT_COUNT_ENABLED, SBT_COUNT_RUNNING (of the
+ *                first perf group, ns), then one per counter, id = the
+ *                counter's index (SBT_META_COUNTER).  START reads them
+ *                before its clock, STOP after its own.  A reading with
+ *                ENABLED 0 failed: no count from it.
  *
  * A STOP closes the innermost open START with the same site id; it is
  * innermost unless flagged CROSSED.  STARTs never closed (in flight at a
@@ -221,8 +230,14 @@ struct sbt_event {
 
 enum sbt_ev_kind {
 	SBT_EV_START = 1, SBT_EV_STOP = 2, SBT_EV_RESET = 3, SBT_EV_CYCLES = 4,
-	SBT_EV_SKIP = 5,
+	SBT_EV_SKIP = 5, SBT_EV_COUNT = 6,
 };
+
+/* COUNT ids: the group's time enabled and running (ns; scale a delta by
+ * enabled / running when multiplexed), and counters 0 .. SBT_COUNT_MAX-1. */
+#define SBT_COUNT_ENABLED 0xfffffeu
+#define SBT_COUNT_RUNNING 0xffffffu
+#define SBT_COUNT_MAX     8u
 
 #define SBT_EV_ID_BITS    24
 #define SBT_EV_WORD(kind, flags, id) \
@@ -265,6 +280,9 @@ enum sbt_meta_type {
 	 * sbt_meta_buildid, then `len` bytes: the GNU build-id of the module
 	 * whose MODULE entry has the same `lo`. */
 	SBT_META_BUILDID = 6,
+	/* Version 4: one per event named in SBT_EVENTS.  Payload: struct
+	 * sbt_meta_counter, then the name as given (not NUL-terminated). */
+	SBT_META_COUNTER = 7,
 };
 
 /* Which API a region came in through: X(name, value, report name). */
@@ -310,6 +328,27 @@ struct sbt_meta_site2 {
 	uint32_t region;
 	uint32_t depth;               /* number of frames that follow         */
 	uint32_t reserved;
+};
+
+/* An event of SBT_EVENTS: counted as COUNT id `index`, or unavailable
+ * (index SBT_COUNTER_NONE, `err` the errno perf_event_open gave, -1 for
+ * a name no table knows). */
+struct sbt_meta_counter {
+	uint32_t index;               /* COUNT id, or SBT_COUNTER_NONE        */
+	int32_t  err;                 /* errno when unavailable, else 0       */
+	uint32_t type;                /* perf_event_attr type and config      */
+	uint32_t flags;               /* enum sbt_counter_flag                */
+	uint64_t config;
+};
+
+#define SBT_COUNTER_NONE 0xffffffffu
+
+enum sbt_counter_flag {
+	/* In the group whose ENABLED / RUNNING the COUNT events carry: a
+	 * delta is scaled by enabled / running.  Others (software events,
+	 * never multiplexed) are exact as read. */
+	SBT_COUNTER_SCALED = 1u << 0,
+	SBT_COUNTER_USER   = 1u << 1,     /* counts user mode only        */
 };
 
 /* OS events of one thread (SBT_META_OS).  Every drain ends with a run

@@ -15,9 +15,10 @@
  * -EFAULT here because the recorder did not restart it.
  *
  * likwid_markerGetRegion answers from our own per-thread totals since the
- * last RESET: count and accumulated seconds.  We measure no hardware
- * events, so *nr_events is set to 0 (LIKWID sets it to the number of
- * events it filled in).
+ * last RESET: count, accumulated seconds and, under SBT_EVENTS, the
+ * events counted (in the order sbt-analyze lists them), like LIKWID: at
+ * most *nr_events of them into events[], *nr_events set to the number
+ * filled in (0 without SBT_EVENTS).
  *
  * The Fortran entry points (likwid_f90_interface.c in LIKWID) pass
  * blank-padded strings plus a hidden length.  LIKWID mallocs a trimmed
@@ -76,18 +77,24 @@ SBT_API int likwid_markerResetRegion(const char *tag)
 static void get_id(sbt_id id, int *nr_events, double *events, double *time,
 		   int *count)
 {
+	double s, ev[SBT_COUNT_MAX];
+	uint32_t nev;
 	uint64_t n;
-	double s;
 
-	(void)events;
-	if (!id || sbt_rec_totals(id, &n, &s) < 0)
+	if (!id || sbt_rec_totals(id, &n, &s, ev, &nev) < 0)
 		return;
 	if (count)
 		*count = n > INT32_MAX ? INT32_MAX : (int)n;
 	if (time)
 		*time = s;
-	if (nr_events)
+	if (nr_events && events && *nr_events > 0) {
+		int k = (int)nev < *nr_events ? (int)nev : *nr_events;
+		for (int i = 0; i < k; i++)
+			events[i] = ev[i];
+		*nr_events = k;
+	} else if (nr_events) {
 		*nr_events = 0;
+	}
 }
 
 SBT_API void likwid_markerGetRegion(const char *tag, int *nr_events,

@@ -11,7 +11,8 @@
  * reports a region end it cannot match (we use it for every call the
  * recorder counts as misuse or ignores).  PAPI_hl_read (an intermediate
  * counter read inside a region) has nothing to record and returns
- * PAPI_OK.  PAPI_hl_stop stops PAPI's counting for the thread; regions
+ * PAPI_OK: PAPI-HL gives a program no values back (they go into its
+ * output files); under SBT_EVENTS the counts are in the log.  PAPI_hl_stop stops PAPI's counting for the thread; regions
  * begun afterwards are recorded again in PAPI too, so for us it is a
  * no-op returning PAPI_OK.
  *

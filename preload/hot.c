@@ -22,6 +22,7 @@
  * sbt__skip_fast); here are the rest and the drawing of gaps.
  */
 #include "recorder.h"
+#include "counters.h"
 #include "header.h"
 #include "hot.h"
 
@@ -71,9 +72,57 @@ static inline int in_marker(const struct sbt_thread *t)
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
 
+/* Every marker of the thread takes the general path: it counts cycles
+ * or SBT_EVENTS (their events follow START and STOP). */
+static inline int slow_only(const struct sbt_thread *t)
+{
+	return t->pmc >= 0 || t->ctrs;
+}
+
+/* COUNT events a START or STOP of the thread writes. */
+static inline uint32_t counting(const struct sbt_thread *t)
+{
+	return t->ctrs ? sbt_ctrs_nev(t->ctrs) : 0;
+}
+
+/* The words of n COUNT events at e: enabled, running, counters. */
+static void count_words(struct sbt_event *e, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		e[j].aux = 0;
+		e[j].word = SBT_EV_WORD(SBT_EV_COUNT, 0,
+					j == 0 ? SBT_COUNT_ENABLED :
+					j == 1 ? SBT_COUNT_RUNNING : j - 2);
+	}
+}
+
+static void count_values(struct sbt_event *e, const uint64_t *v, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		e[j].t = v[j];
+}
+
 static inline uint64_t cycles_now(const struct sbt_thread *t)
 {
 	return cycling(t) ? sbt_cycles_read((uint32_t)t->pmc) : 0;
+}
+
+/* One sample's counts, STOP reading b - START reading a (enabled,
+ * running, counters), into sum; those of the multiplexed group (bits of
+ * `scaled`) scaled by enabled / running.  A reading with nothing enabled
+ * (a failed read) or never running adds nothing. */
+static void add_counts(double *sum, const uint64_t *a, const uint64_t *b,
+		       uint32_t n, uint32_t scaled)
+{
+	double on, run;
+
+	if (!a[0] || !b[0] || b[1] <= a[1] || b[0] < a[0])
+		return;
+	on = (double)(b[0] - a[0]);
+	run = (double)(b[1] - a[1]);
+	for (uint32_t j = 2; j < n; j++)
+		sum[j - 2] += (double)(b[j] - a[j]) *
+			      (scaled >> (j - 2) & 1 ? on / run : 1);
 }
 
 /* ---- the general path ------------------------------------------------- */
@@ -121,7 +170,9 @@ static int start_misuse(struct sbt_thread *t, sbt_id region)
 static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 		      const char *tag)
 {
-	uint32_t d = t->hot.depth, n = 1 + cycling(t), aux;
+	uint32_t d = t->hot.depth, nc = counting(t), aux;
+	uint32_t n = 1 + cycling(t) + nc;
+	uint64_t v[SBT_COUNT_MAX + 2];
 	struct sbt_event *e;
 
 	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
@@ -130,7 +181,7 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 		return SBT_EMISUSE;
 	if (t->probe_at && t->hot.cur >= t->probe_at) {
 		t->probe_at = NULL;
-		t->hot.end = cycling(t) ? NULL : t->chunk_end;
+		t->hot.end = slow_only(t) ? NULL : t->chunk_end;
 		if (!(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
 			busy_clear(t);
 			probe(t, word, region);
@@ -141,8 +192,9 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	e = room(t, n);
 	if (e) {
 		e->word = word;
-		if (n > 1)
+		if (cycling(t))
 			e[1].word = SBT_EV_WORD(SBT_EV_CYCLES, 0, 0);
+		count_words(e + 1 + cycling(t), nc);
 		t->hot.cur += n;
 	} else {
 		/* Kept open, so that its STOP pairs; counted there. */
@@ -153,7 +205,12 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	t->hot.depth = d + 1;
 	busy_clear(t);
 	if (e) {
-		if (n > 1)
+		/* Counters, cycles, then the clock: the window opens last. */
+		if (nc) {
+			sbt_ctrs_read(t->ctrs, v);
+			count_values(e + 1 + cycling(t), v, nc);
+		}
+		if (cycling(t))
 			e[1].t = sbt_cycles_read((uint32_t)t->pmc);
 		e->t = sbt_read_start(&aux);
 		e->aux = aux;
@@ -166,11 +223,15 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 		     uint32_t aux, uint64_t c1)
 {
-	uint32_t d = t->hot.depth, i = d, n = 1 + cycling(t), crossed = 0;
+	uint32_t d = t->hot.depth, i = d, nc = counting(t), crossed = 0;
+	uint32_t n = 1 + cycling(t) + nc;
+	uint64_t v[SBT_COUNT_MAX + 2];
 	struct sbt__open *o;
 	struct sbt_event *e;
 
 	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+	if (nc)                         /* the window closed at t1 */
+		sbt_ctrs_read(t->ctrs, v);
 
 	while (i > 0 && t->hot.stack[i - 1].region != region)
 		i--;
@@ -190,11 +251,13 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	} else if (!o->ev || !(e = room(t, n))) {
 		sbt_count(SBT_CNT_DROPPED);
 	} else {
-		if (n > 1) {
+		if (cycling(t)) {
 			e[1].t = c1;
 			e[1].aux = 0;
 			e[1].word = SBT_EV_WORD(SBT_EV_CYCLES, 0, 0);
 		}
+		count_values(e + 1 + cycling(t), v, nc);
+		count_words(e + 1 + cycling(t), nc);
 		e->t = t1;
 		e->aux = aux;
 		SBT__FENCE();           /* the word commits the event */
@@ -345,7 +408,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	if (fresh && sbt_thread_refill(t, 2)) {
 		/* t_e,std through the same code as a region's markers; no
 		 * probe may interrupt the burst. */
-		t->hot.end = cycling(t) ? NULL : t->chunk_end;
+		t->hot.end = slow_only(t) ? NULL : t->chunk_end;
 		sbt_header_calibrate(fresh, calib_pair, t);
 		sbt_thread_limit(t);
 	}
@@ -714,22 +777,40 @@ static const struct sbt_event *chunk_events(const struct sbt_thread *t,
  * region has at most one open instance per thread, so walking backwards
  * a STOP is always met before the START it closes.  Under sparse
  * recording the count is every call (SKIP events count the others) and
- * the time is the recorded calls' scaled to all. */
-int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
+ * the time is the recorded calls' scaled to all.  COUNT events follow
+ * their START or STOP (after its CYCLES): walking back, they are met
+ * first and held in `pend` until it comes. */
+int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds, double *ev,
+		   uint32_t *nev)
 {
 	struct sbt_thread *t = sbt_me;
 	uint64_t n = 0, ticks = 0, t1 = 0, hz = sbt_thread_tick_hz();
-	uint64_t skipped = 0;
+	uint64_t skipped = 0, pend[SBT_COUNT_MAX + 2], stopv[SBT_COUNT_MAX + 2];
+	uint32_t nc, pmask = 0, smask = 0;
 	int have = 0;
 	const uint32_t skip = SBT_RF_PROBE | SBT_RF_CALIB;
 
 	if (!t || !id || !hz || sbt_thread_log_state() != 1)
 		return SBT_EMISUSE;
+	nc = counting(t);
+	for (uint32_t j = 0; ev && j + 2 < nc; j++)
+		ev[j] = 0;
 	for (const struct sbt_chunk *c = t->chunk; c; c = sbt_thread_chunk_at(c->prev)) {
 		const struct sbt_event *first, *e;
 		first = chunk_events(t, c, &e);
 		while (e-- > first) {
-			uint32_t w = e->word, k = SBT_EV_KIND(w);
+			uint32_t w = e->word, k = SBT_EV_KIND(w), held = pmask;
+			if (k == SBT_EV_COUNT) {
+				uint32_t i = SBT_EV_ID(w), j =
+					i == SBT_COUNT_ENABLED ? 0 :
+					i == SBT_COUNT_RUNNING ? 1 : i + 2;
+				if (j < nc)
+					pend[j] = e->t, pmask |= 1u << j;
+				continue;
+			}
+			if (k == SBT_EV_CYCLES)
+				continue;
+			pmask = 0;
 			if (k == SBT_EV_RESET && SBT_EV_ID(w) == id)
 				goto done;
 			if (k == SBT_EV_SKIP &&
@@ -741,8 +822,14 @@ int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds)
 				continue;
 			if (k == SBT_EV_STOP) {
 				t1 = e->t, have = 1;
+				smask = held;
+				memcpy(stopv, pend, sizeof stopv);
 			} else if (have) {
 				n++, ticks += t1 - e->t, have = 0;
+				if (ev && nc && held == smask &&
+				    held == (1u << nc) - 1)
+					add_counts(ev, pend, stopv, nc,
+						   sbt_ctrs_scaled(t->ctrs));
 			}
 		}
 	}
@@ -750,6 +837,8 @@ done:
 	*count = n + skipped;
 	*seconds = n ? (double)ticks / (double)hz * (double)(n + skipped) /
 		       (double)n : 0;
+	if (nev)
+		*nev = nc ? nc - 2 : 0;
 	return SBT_OK;
 }
 
@@ -770,6 +859,8 @@ static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		uint32_t k = SBT_EV_KIND(e->word);
 		if (k == SBT_EV_CYCLES)
 			c1 = e->t;
+		else if (k == SBT_EV_COUNT)
+			continue;
 		else if (k == SBT_EV_STOP)
 			s = e;
 		else
@@ -809,7 +900,7 @@ static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles)
 	struct sbt_thread *t = arg;
 	uint32_t aux;
 
-	if (!cycling(t)) {
+	if (!slow_only(t)) {
 		if (!sbt__start_fast(&t->hot, word, SBT_REGION_CALIB,
 				     calib_tag))
 			return -1;

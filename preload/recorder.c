@@ -17,6 +17,7 @@
  */
 #include "recorder.h"
 #include "clock.h"
+#include "counters.h"
 #include "diag.h"
 #include "header.h"
 #include "logfile.h"
@@ -139,6 +140,7 @@ static struct sbt_file_header *log_open(void)
 			sbt_os_header(g.hdr);
 			sbt_diag_attach(g.hdr);
 			sbt_regions_attach(g.log);
+			sbt_ctrs_meta();
 			fresh = g.hdr;
 			st = LOG_OPEN;
 		}
@@ -180,6 +182,7 @@ static void thread_exit(void *arg)
 		sbt_count(SBT_CNT_OPEN_AT_EXIT);
 	os_drain(t);
 	sbt_os_close(t->os);
+	sbt_ctrs_close(t->ctrs);
 	for (int i = 0; i < SBT_SLOT__MAX; i++) {
 		if (t->api[i] && t->api_fini[i])
 			t->api_fini[i](t->api[i]);
@@ -233,6 +236,8 @@ struct sbt_thread *sbt_thread_attach(void)
 	me = t;
 	pthread_setspecific(g.key, t);
 	t->os = sbt_os_open();
+	/* before the log opens: its header's version depends on it */
+	t->ctrs = sbt_ctrs_open();
 	sbt_count(SBT_CNT_THREADS);
 	return t;
 }
@@ -293,9 +298,10 @@ void sbt_thread_limit(struct sbt_thread *t)
 	assert(t->hot.cur <= t->chunk_end);
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
-	/* The recorder sees every marker of a thread that counts cycles,
-	 * and after CLOSE; and, but for skipped calls, while one is open. */
-	if (t->pmc >= 0 || atomic_load(&g.state) == LOG_CLOSED)
+	/* The recorder sees every marker of a thread that counts cycles
+	 * or events, and after CLOSE; and, but for skipped calls, while
+	 * one is open. */
+	if (t->pmc >= 0 || t->ctrs || atomic_load(&g.state) == LOG_CLOSED)
 		t->hot.end = NULL;
 	t->hot.end_saved = t->hot.end;
 	if (t->hot.nskip)
@@ -424,6 +430,8 @@ static void after_fork_child(void)
 		/* The inherited events watch the parent's thread. */
 		sbt_os_close(t->os);
 		t->os = NULL;
+		sbt_ctrs_close(t->ctrs);
+		t->ctrs = NULL;
 	}
 	/* Other threads' states stay mapped but unreachable: their threads
 	 * do not exist here.  Their events' fds would only leak. */
@@ -431,6 +439,8 @@ static void after_fork_child(void)
 		if (u != t) {
 			sbt_os_close(u->os);
 			u->os = NULL;
+			sbt_ctrs_close(u->ctrs);
+			u->ctrs = NULL;
 		}
 	g.threads = t;
 	if (g.log && atomic_load(&g.state) == LOG_OPEN)
@@ -442,8 +452,10 @@ static void after_fork_child(void)
 		atomic_store(&g.state, LOG_NONE);
 	atomic_store(&g.nthreads, t ? 1 : 0);
 	pthread_mutex_unlock(&g.lock);
-	if (t)
+	if (t) {
 		t->os = sbt_os_open();
+		t->ctrs = sbt_ctrs_open();
+	}
 }
 
 __attribute__((destructor)) static void sbt_fini(void)

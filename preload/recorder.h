@@ -78,8 +78,12 @@ SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);
 
 /* Per-thread running totals of a region since its last reset (for
  * LIKWID's GetRegion, PAPI_hl_read).  Returns 0 and fills the outputs, or
- * a negative code when the region is unknown on this thread. */
-SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds);
+ * a negative code when the region is unknown on this thread.  With `ev`
+ * (room for SBT_COUNT_MAX) also the SBT_EVENTS counters summed over the
+ * samples that have them, scaled where multiplexed, in COUNT id order;
+ * *nev their number (0: the thread counts none). */
+SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds,
+			      double *ev, uint32_t *nev);
 
 /* Per-thread state of an interposed API, kept in the recorder's thread
  * state so that no API needs TLS of its own (the library must stay

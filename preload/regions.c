@@ -592,5 +592,13 @@ void sbt_regions_attach(struct sbt_logfile *lf)
 	pthread_mutex_unlock(&lock);
 }
 
+void sbt_regions_meta(uint16_t type, const void *a, uint32_t alen,
+		      const void *b, uint32_t blen)
+{
+	pthread_mutex_lock(&lock);
+	meta_put(type, a, alen, b, blen);
+	pthread_mutex_unlock(&lock);
+}
+
 void sbt_regions_lock(void)   { pthread_mutex_lock(&lock); }
 void sbt_regions_unlock(void) { pthread_mutex_unlock(&lock); }

@@ -65,6 +65,10 @@ void sbt_regions_attach(struct sbt_logfile *lf);
 
 /* fork(2) handlers: hold the lock across fork. */
 void sbt_regions_lock(void);
+
+/* One META entry {type, a, b} into the log (no-op without one). */
+void sbt_regions_meta(uint16_t type, const void *a, uint32_t alen,
+		      const void *b, uint32_t blen);
 void sbt_regions_unlock(void);
 
 #endif

@@ -14,8 +14,8 @@
  *     START whose clock read is in progress (its t is stored after).
  *   - hot.stack[0 .. hot.depth) are the open regions, oldest first, with
  *     pairwise different region ids.
- *   - hot.end is NULL when pmc >= 0 (cycle events need the recorder's
- *     path) and after CLOSE.
+ *   - hot.end is NULL when pmc >= 0 or ctrs is set (cycle and COUNT
+ *     events need the recorder's path) and after CLOSE.
  *   - hot.end is NULL while a skipped call (sparse recording) is open:
  *     hot.nskip > 0, its stack entry's word of kind SBT_EV_SKIP and ev
  *     NULL; hot.end_saved is what hot.end is otherwise.  hot.busy is
@@ -73,6 +73,7 @@ struct sbt_thread {
 	struct sbt__ev *chunk_end;     /* its end                         */
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */
 	struct sbt_os *os;             /* the kernel's events, or NULL    */
+	struct sbt_ctrs *ctrs;         /* SBT_EVENTS' group, or NULL      */
 	/* START events of regions open across fork, for the child's log. */
 	uint32_t nreplay;
 	struct sbt_event replay[2 * SBT_HOT_DEPTH];

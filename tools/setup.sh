@@ -5,7 +5,7 @@
 set -eu
 
 pkgs="gcc make meson ninja-build pkg-config python3
-libunwind-dev libdw-dev libelf-dev zlib1g-dev
+libunwind-dev libdw-dev libelf-dev libpfm4-dev zlib1g-dev
 likwid libpapi-dev openmpi-bin libopenmpi-dev gfortran
 python3-numpy python3-scipy python3-sklearn
 clang libclang-rt-14-dev

@@ -2,8 +2,8 @@
  * gen_seeds.c - small, valid sbtmark logs for the fuzzer's seed corpus.
  *
  * Real logs are 100+ KiB (startup calibration, growing chunks); these are
- * 12-20 KiB and still reach every branch of the reader, in both format
- * versions: META entries of each kind (the kernel's OS events too),
+ * 12-20 KiB and still reach every branch of the reader, in every format
+ * version (4: COUNT events and COUNTER entries of SBT_EVENTS): META entries of each kind (the kernel's OS events too),
  * samples (version 1) and events (version 2) with every flag and kind,
  * nesting, two threads, a hole, a PAD chunk, closed and unclosed
  * headers, a cycle clock.  run_fuzz.sh adds a few real logs recorded on
@@ -23,6 +23,7 @@ static unsigned char buf[8 * PAGE];
 static size_t len;
 
 static uint32_t version;
+static int counting;            /* version 4: COUNT events after START/STOP */
 
 static void header(uint32_t flags, uint32_t clocks)
 {
@@ -120,6 +121,34 @@ static void metas(void)
 				3 : 1 };
 		meta(c, SBT_META_OS, &mo, sizeof mo, oe, sizeof oe);
 	}
+	if (version < 4)
+		return;
+	/* two counted (one scaled), one refused, one unknown */
+	static const struct { const char *name; uint32_t index, flags;
+			      int32_t err; } ev[] = {
+		{ "instructions", 0, SBT_COUNTER_SCALED, 0 },
+		{ "page-faults", 1, 0, 0 },
+		{ "cycles", SBT_COUNTER_NONE, 0, 2 },
+		{ "nosuch", SBT_COUNTER_NONE, 0, -1 } };
+	for (unsigned i = 0; i < 4; i++) {
+		struct sbt_meta_counter mc = { ev[i].index, ev[i].err, 0,
+					       ev[i].flags, i };
+		meta(c, SBT_META_COUNTER, &mc, sizeof mc, ev[i].name,
+		     (uint32_t)strlen(ev[i].name));
+	}
+}
+
+/* A reading: enabled, running (multiplexed: half), two counters. */
+static struct sbt_event *counts(struct sbt_event *e, struct sbt_event *end,
+				uint64_t t)
+{
+	const uint64_t v[4] = { t, t / 2, 3 * t, t / 1000 };
+	const uint32_t id[4] = { SBT_COUNT_ENABLED, SBT_COUNT_RUNNING, 0, 1 };
+
+	for (int k = 0; k < 4 && e < end; k++)
+		*e++ = (struct sbt_event){ v[k],
+			SBT_EV_WORD(SBT_EV_COUNT, 0, id[k]), 0 };
+	return e;
 }
 
 /* Version 2: nested pairs, a probe, a crossed STOP, calibration, a RESET
@@ -137,6 +166,8 @@ static void events(uint32_t thread, int n, int cycles)
 		if (cycles && kind != SBT_EV_RESET && e < end)             \
 			*e++ = (struct sbt_event){ t * 3,                  \
 				SBT_EV_WORD(SBT_EV_CYCLES, 0, 0), 0 };      \
+		if (counting && kind != SBT_EV_RESET)                      \
+			e = counts(e, end, t);                             \
 	} while (0)
 	for (int i = 0; i < n; i++) {
 		switch (i % 5) {
@@ -226,6 +257,16 @@ int main(int argc, char **argv)
 	len += PAGE;                    /* hole */
 	events(0, 200, 1);              /* a full page */
 	finish(argv[1], "seed-v2-killed.log", 0);
+
+	/* version 4: counters, cycles, two threads */
+	version = 4;
+	counting = 1;
+	header(SBT_HF_CPU_AUX, SBT_CLOCK_WALL | SBT_CLOCK_CYCLES);
+	metas();
+	events(0, 30, 1);
+	events(1, 20, 0);
+	finish(argv[1], "seed-v4-counters.log", 1);
+	counting = 0;
 
 	/* version 1: closed, two threads */
 	version = 1;
