@@ -605,7 +605,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 		in->why = "out of memory";
 		goto out;
 	}
-	memset(part->s, 0, (size_t)n * sizeof *part->s);
+	if (n)
+		memset(part->s, 0, (size_t)n * sizeof *part->s);
 	part->n = (size_t)n;
 	GET_COLUMN(in, part, 0, n, double, ns, v >= 0 && v < 1e300);
 	GET_COLUMN(in, part, 0, n, double, cycles, v >= 0);

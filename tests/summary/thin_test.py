@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """thin_test.py - the analyzer's sample budget and summaries, end to end.
 
-    thin_test.py SAPP        (SBT_LIB, SBT_ANALYZE from the env)
+    thin_test.py SAPP OS_APP    (SBT_LIB, SBT_ANALYZE from the env)
 
 Records tests/sparse/sapp's 1-in-4 bimodal workload (every call) and its
 "hot"/"cold" pair, then checks from sbt-analyze's JSON:
@@ -14,13 +14,15 @@ Records tests/sparse/sapp's 1-in-4 bimodal workload (every call) and its
   holds the same share of both;
 - inputs read several at once (-j) give the report of reading them one
   by one;
+- SBT_EVENTS' counts (tests/os/os_app's page-touching region) come
+  through a summary, thinning and parallel reading unchanged;
 - a cut, bit-flipped, empty or foreign summary is refused by name with
   exit 1 while the others are still merged, never a crash.
 No timings are asserted beyond the workload's two modes being told apart.
 """
 import json, math, os, shutil, subprocess, sys, tempfile
 
-SAPP = sys.argv[1]
+SAPP, OS_APP = sys.argv[1], sys.argv[2]
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
 failures = 0
 
@@ -164,12 +166,48 @@ def damage(tmp, good):
               (name, p.returncode, p.stderr.strip()))
 
 
+def counters(tmp):
+    """SBT_EVENTS' counts travel with their samples: through a summary,
+    thinning and parallel reading."""
+    log = os.path.join(tmp, 'pages.log')
+    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log,
+               SBT_EVENTS='page-faults,task-clock')
+    p = subprocess.run([OS_APP, 'pages', '3000'], env=env,
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        sys.exit('os_app pages failed: %s' % p.stderr)
+    d, r = analyze(log)
+    touch = r['touch'].get('counters') or {}
+    if not touch:
+        print('no counters recorded here (%s): skipped' %
+              d['sources'][0].get('events_unavailable'))
+        return
+    s = os.path.join(tmp, 'pages.sbts')
+    run('--summary', s, log)
+    ds, rs = analyze(s)
+    check(without_paths(ds) == without_paths(d),
+          'counters: the summary reports what the log does (%s)' %
+          json.dumps(rs['touch']['counters'])[:120])
+    cap = ['--max-samples', '2000']
+    dt, rt = analyze(*cap, log)
+    s2 = os.path.join(tmp, 'pages-cap.sbts')
+    run(*cap, '--summary', s2, log)
+    dst, _ = analyze(s2)
+    check(without_paths(dst) == without_paths(dt),
+          'counters: thinned, the summary = the log (%s)' %
+          json.dumps(rt['touch']['counters'])[:120])
+    j1, _ = analyze('-j', '1', s, log, s2)
+    j2, _ = analyze('-j', '2', s, log, s2)
+    check(j1 == j2, 'counters: -j 1 and -j 2 give the same report')
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='sbt-thin-')
     try:
         good = budget(tmp)
         small_beside_large(tmp)
         damage(tmp, good)
+        counters(tmp)
     finally:
         shutil.rmtree(tmp)
     print('%d failure(s)' % failures)
