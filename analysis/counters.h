@@ -148,6 +148,10 @@ void sbt_cnt_text(FILE *f, const struct sbt_dataset *ds,
 		  const struct sbt_result *res, const struct sbt_report_opts *o);
 /* JSON: "events": [...], "events_unavailable": [...],  of source i. */
 void sbt_cnt_json_source(FILE *f, const struct sbt_dataset *ds, size_t i);
+/* HTML: a table of group g's events per sample (nothing without). */
+void sbt_cnt_html_group(FILE *f, const struct sbt_dataset *ds,
+			const struct sbt_result *res,
+			const struct sbt_group *g);
 /* JSON: "counters": {...} or null, of group g. */
 void sbt_cnt_json_group(FILE *f, const struct sbt_dataset *ds,
 			const struct sbt_result *res,

@@ -3,6 +3,7 @@
  * the multiplexed share) and their place in every report format.
  */
 #include "counters.h"
+#include "plot.h"
 #include "report_util.h"
 #include "sort.h"
 
@@ -312,4 +313,39 @@ void sbt_cnt_dump_sample(FILE *f, const struct sbt_dataset *ds, size_t i)
 		fputs(",-1", f);
 	else
 		fprintf(f, ",%.4f", sh);
+}
+
+void sbt_cnt_html_group(FILE *f, const struct sbt_dataset *ds,
+			const struct sbt_result *res, const struct sbt_group *g)
+{
+	struct sbt_cnt_group cg;
+
+	if (sbt_cnt_group(ds, res, g, &cg) != 0 || !cg.ncol)
+		return;
+	fputs("<h3>Events per sample (SBT_EVENTS)</h3><table><tr><th>event"
+	      "</th><th>avg</th><th>p90</th><th>max</th><th>samples</th>"
+	      "</tr>\n", f);
+	for (uint32_t k = 0; k < cg.ncol; k++) {
+		const struct sbt_cnt_stat *st = &cg.c[k];
+		fputs("<tr><td>", f);
+		sbt_html_str(f, ds->cnt->name[k]);
+		fputs("</td><td class=\"n\">", f);
+		count(f, st->avg);
+		fputs("</td><td class=\"n\">", f);
+		count(f, st->p90);
+		fputs("</td><td class=\"n\">", f);
+		count(f, st->max);
+		fprintf(f, "</td><td class=\"n\">%zu</td></tr>\n", st->n);
+	}
+	fputs("</table>", f);
+	if (!isnan(cg.ipc) || (!isnan(cg.running) && cg.running < 1)) {
+		fputs("<p class=\"legend\">", f);
+		if (!isnan(cg.ipc))
+			fprintf(f, "IPC %.2f. ", cg.ipc);
+		if (!isnan(cg.running) && cg.running < 1)
+			fprintf(f, "Multiplexed: counted %.0f %% of the time, "
+				"counts scaled.", 100 * cg.running);
+		fputs("</p>", f);
+	}
+	fputs("\n", f);
 }

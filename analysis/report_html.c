@@ -10,6 +10,7 @@
  * one was not).  Printing puts each region on its own page.
  */
 #include "html.h"
+#include "counters.h"
 #include "plot.h"
 #include "report_util.h"
 #include "score.h"
@@ -572,6 +573,7 @@ static int region(FILE *f, const struct sbt_html_in *in, size_t i,
 	time_plot(f, g, fig);
 	box_plot(f, in, g);
 	fputs("</div>\n", f);
+	sbt_cnt_html_group(f, in->ds, in->res, g);
 	if (callsite_table(f, in, g) != 0)
 		return -1;
 	fputs("</section>\n", f);
