@@ -60,8 +60,9 @@ static const char usage[] =
 "                             estimate)\n"
 "  --no-symbols               call sites as module+offset only (no debug\n"
 "                             info is read)\n"
-"  -j, --jobs N               analyze N regions at once (default: one per\n"
-"                             core); results do not depend on it\n"
+"  -j, --jobs N               read N inputs and analyze N regions at once\n"
+"                             (default: one per core); results do not\n"
+"                             depend on it\n"
 "  --max-samples N            hold at most about N samples (default 4000000,\n"
 "                             about 0.6 GB); beyond, each large region keeps\n"
 "                             a random share, its call counts exact; 0: all\n"
@@ -92,7 +93,8 @@ static const char usage[] =
 "  sbt-analyze --filter none --dump samples.csv region.log\n"
 "\n"
 "Exit status: 0 ok, 1 an input was damaged or cut short (what was valid\n"
-"is reported), 2 bad usage or an unreadable input.\n";
+"is reported) or a damaged summary was left out, 2 bad usage or an\n"
+"unreadable input.\n";
 
 static int pick(const char *arg, const char *opt, const char *const *names)
 {
