@@ -288,8 +288,9 @@ static void meta_thin(struct ctx *c, const char *p, uint32_t len)
 }
 
 /* After the meta pass: a level with no entry (its META chunk could not
- * be had, or a crash) began no later than the next; the final level's,
- * at the end - its samples are then held as the others'. */
+ * be had, or a crash between the level and its entry) began no later
+ * than the next; the final level's is unknown: its few samples are held
+ * as the level before's. */
 static void thin_finish(struct ctx *c)
 {
 	struct sbt_source *s = c->src;
