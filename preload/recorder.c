@@ -330,7 +330,8 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 		return 0;
 	if (t->chunk_size < sbt_cap_chunk_max(MAX_CHUNK))
 		t->chunk_size *= 2;
-	/* off any timed window, the gate shut: may take the regions lock */
+	/* Off any timed window, the gate shut (or a fresh log, far below
+	 * the first step): a level rise takes the regions lock. */
 	sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
 	t->chunk = c;
