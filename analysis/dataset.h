@@ -100,6 +100,11 @@ struct sbt_source {
 	uint32_t os_state;           /* enum sbt_os_state (format/sbtlog.h)   */
 	char     os_note[64];        /* why unavailable or off                */
 	uint64_t os_lost;            /* events the kernel lost, at least      */
+	/* SBT_MAX_MB: the cap (0: none) and the final thinning level K;
+	 * level k was in force from thin_at_ns[k] (ns since the log's start,
+	 * thin_at_ns[0] = 0) on.  Samples are held equalized to level K. */
+	uint32_t max_mb, thin_level;
+	double   thin_at_ns[SBT_THIN_MAX + 1];
 	/* module map, for symbolizing call sites */
 	struct sbt_module {
 		uint64_t base, lo, hi;

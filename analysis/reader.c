@@ -20,6 +20,8 @@
  * 3 adds SKIP events (sparse recording): each one's count of calls left
  * out goes to the sample of the START that follows it (sample.skipped).
  * Version 4 adds COUNT events (SBT_EVENTS), handed to counters.c.
+ * Under SBT_MAX_MB the recorder thinned more as the log filled (THIN
+ * meta entries); held() evens that out, so every call is held alike.
  */
 #include "reader.h"
 #include "counters.h"
@@ -29,6 +31,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,9 +257,62 @@ static void fill_source(struct ctx *c)
 							 : SBT_OS_NONE;
 	copy_str(s->os_note, sizeof s->os_note, h->os_note,
 		 sizeof h->os_note);
+	s->max_mb = h->max_mb;
+	s->thin_level = h->thin_level < SBT_THIN_MAX ? h->thin_level
+						     : SBT_THIN_MAX;
+	for (uint32_t k = 1; k <= SBT_THIN_MAX; k++)
+		s->thin_at_ns[k] = -1;          /* no THIN entry (yet) */
 }
 
 /* ---- meta ----------------------------------------------------------------- */
+
+/* A THIN entry: the recorder's thinning level rose to `level` at `t`. */
+static void meta_thin(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_thin m;
+	struct sbt_source *s = c->src;
+
+	if (len < sizeof m)
+		return;
+	memcpy(&m, p, sizeof m);
+	if (m.level < 1 || m.level > SBT_THIN_MAX) {
+		warn(c, "a THIN entry of level %u (damaged log)", m.level);
+		return;
+	}
+	double t = m.t >= c->h.start_ticks ?
+		   (double)(m.t - c->h.start_ticks) * s->tick_ns : 0;
+	if (s->thin_at_ns[m.level] < 0 || t < s->thin_at_ns[m.level])
+		s->thin_at_ns[m.level] = t;
+	if (m.level > s->thin_level)
+		s->thin_level = m.level;
+}
+
+/* After the meta pass: a level with no entry (its META chunk could not
+ * be had, or a crash between the level and its entry) began no later
+ * than the next; the final level's is unknown: its few samples are held
+ * as the level before's. */
+static void thin_finish(struct ctx *c)
+{
+	struct sbt_source *s = c->src;
+
+	s->thin_at_ns[0] = 0;
+	for (uint32_t k = s->thin_level; k >= 1; k--)
+		if (s->thin_at_ns[k] < 0)
+			s->thin_at_ns[k] = k == s->thin_level ? 1e300 :
+					   s->thin_at_ns[k + 1];
+	c->thin |= s->thin_level > 0;
+}
+
+/* Of a sample starting at t_ns, recorded at level k: the share of it to
+ * hold, 2^-(K-k), so that every call is held with probability 2^-K. */
+static double thin_share(const struct sbt_source *s, double t_ns)
+{
+	uint32_t k = s->thin_level;
+
+	while (k > 0 && t_ns < s->thin_at_ns[k])
+		k--;
+	return ldexp(1, -(int)(s->thin_level - k));
+}
 
 static void meta_region(struct ctx *c, const char *p, uint32_t len)
 {
@@ -454,6 +510,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 			break;
 		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
 		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
+		case SBT_META_THIN:   meta_thin(c, c->buf, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
 			(void)sbt_cnt_meta(c->ds, c->srci, c->buf, m.len);
 			break;
@@ -638,16 +695,19 @@ static int64_t site_region(struct ctx *c, uint32_t site)
 	return region_of(c, id);
 }
 
-/* Beyond the sample budget (thin.h): is this sample held?  One left out
- * counts as a call not recorded after the last held one of its site on
- * its thread; a thread's first of a site is always held. */
+/* Beyond the sample budget (thin.h), or evening out SBT_MAX_MB's levels:
+ * is this sample held?  One left out counts as a call not recorded after
+ * the last held one of its site on its thread; a thread's first of a site
+ * is always held. */
 static int held(struct ctx *c, struct tstate *ts, uint32_t site, uint32_t fl,
 		uint32_t thread, int64_t r, double t_ns)
 {
 	const struct sbt_region *g = &c->ds->regions[r];
+	double share = g->keep * (c->src->thin_level ?
+				  thin_share(c->src, t_ns) : 1);
 
-	if (g->keep >= 1 ||
-	    sbt_thin_keep(sbt_thin_key(c->src, thread, g, t_ns), g->keep))
+	if (share >= 1 ||
+	    sbt_thin_keep(sbt_thin_key(c->src, thread, g, t_ns), share))
 		return 1;
 	if (fl & SBT_RF_PROBE)
 		return 0;
@@ -1079,7 +1139,8 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		most = c.fsize / sizeof(struct sbt_record);
 	if (!c.thin)
 		(void)sbt_ds_reserve(ds, (size_t)most);  /* a hint */
-	if (walk(&c, 0) != 0 || walk(&c, 1) != 0 || finish(&c) != 0) {
+	if (walk(&c, 0) != 0 || (thin_finish(&c), walk(&c, 1)) != 0 ||
+	    finish(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

@@ -87,6 +87,13 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 		sbt_json_str(f, s->os_note);
 		fprintf(f, ", \"os_lost\": %llu, ",
 			(unsigned long long)s->os_lost);
+		fprintf(f, "\"max_mb\": %u, \"thin_level\": %u, "
+			"\"thin_events\": [", s->max_mb, s->thin_level);
+		for (uint32_t k = 1; k <= s->thin_level; k++)
+			fprintf(f, "%s{\"t_ms\": %.6f, \"level\": %u}",
+				k > 1 ? ", " : "", s->thin_at_ns[k] < 1e299 ?
+				s->thin_at_ns[k] * 1e-6 : -1.0, k);
+		fputs("], ", f);
 		sbt_cnt_json_source(f, ds, i);
 		fputs("\"counters\": {", f);
 		for (int c = 0, first = 1; c < SBT_CNT__N; c++)

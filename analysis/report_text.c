@@ -50,6 +50,14 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 			fprintf(f, "#   OS events: at least %llu lost (ring full): "
 				"counts may be low\n",
 				(unsigned long long)s->os_lost);
+		if (s->max_mb && s->thin_level)
+			fprintf(f, "#   SBT_MAX_MB %u: thinned from %.3f s on, "
+				"1 call in %.0f held at the end (level %u)\n",
+				s->max_mb, s->thin_at_ns[1] * 1e-9,
+				ldexp(1, (int)s->thin_level), s->thin_level);
+		else if (s->max_mb)
+			fprintf(f, "#   SBT_MAX_MB %u: not reached, nothing "
+				"thinned\n", s->max_mb);
 		sbt_cnt_text_source(f, ds, i);
 		if (s->warning[0])
 			fprintf(f, "#   warning: %s\n", s->warning);

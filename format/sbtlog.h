@@ -137,6 +137,12 @@ struct sbt_file_header {
 	uint32_t os_events;           /* enum sbt_os_state                    */
 	uint32_t os_pages;            /* ring pages per thread                */
 	char     os_note[64];         /* why unavailable / off                */
+
+	/* SBT_MAX_MB: the cap (0: none) and the thinning level reached
+	 * (live: raised while running, one THIN meta entry each time).
+	 * Zero in logs of recorders that predate it. */
+	uint32_t max_mb;
+	uint32_t thin_level;          /* live                                 */
 };
 
 enum sbt_os_state {
@@ -283,6 +289,11 @@ enum sbt_meta_type {
 	/* Version 4: one per event named in SBT_EVENTS.  Payload: struct
 	 * sbt_meta_counter, then the name as given (not NUL-terminated). */
 	SBT_META_COUNTER = 7,
+	/* Any version (older readers skip it).  Payload: struct
+	 * sbt_meta_thin: SBT_MAX_MB raised the thinning level to `level`
+	 * at wall tick `t`; from then on every region records one call in
+	 * N_r * 2^level on average.  One per level, in any order. */
+	SBT_META_THIN = 8,
 };
 
 /* Which API a region came in through: X(name, value, report name). */
@@ -342,6 +353,14 @@ struct sbt_meta_counter {
 };
 
 #define SBT_COUNTER_NONE 0xffffffffu
+
+struct sbt_meta_thin {
+	uint64_t t;                   /* wall ticks when the level rose       */
+	uint32_t level;               /* 1, 2, ...: the new level             */
+	uint32_t reserved;
+};
+
+#define SBT_THIN_MAX 32u              /* the highest level ever written  */
 
 enum sbt_counter_flag {
 	/* In the group whose ENABLED / RUNNING the COUNT events carry: a

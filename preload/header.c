@@ -2,6 +2,7 @@
  * header.c - fill a log's header; calibrate t_e,std.
  */
 #include "header.h"
+#include "cap.h"
 #include "counters.h"
 #include "diag.h"
 #include "sbtmark.h"
@@ -28,7 +29,7 @@ void sbt_header_fill(struct sbt_file_header *h,
 	/* SKIP events exist only in sampled logs, COUNT events only where
 	 * SBT_EVENTS counts: others stay readable by older readers. */
 	h->version = sbt_ctrs_on() ? SBT_LOG_VERSION :
-		     sbt_sample_on() ? SBT_LOG_VERSION_SPARSE :
+		     sbt_sample_on() || sbt_cap_on() ? SBT_LOG_VERSION_SPARSE :
 		     SBT_LOG_VERSION_DENSE;
 	h->header_size = SBT_HEADER_SIZE;
 #if defined(__x86_64__)

@@ -19,9 +19,12 @@
  * random, each counted in a SKIP event of the log; a skipped call sits on
  * the open-region stack with no event, so nesting and misuse are counted
  * as for any call.  The inline markers skip by themselves (sbtmark.h:
- * sbt__skip_fast); here are the rest and the drawing of gaps.
+ * sbt__skip_fast); here are the rest and the drawing of gaps.  Under
+ * SBT_MAX_MB every region is sampled, and gaps grow with the thinning
+ * level (cap.h), read when a gap is drawn.
  */
 #include "recorder.h"
+#include "cap.h"
 #include "counters.h"
 #include "header.h"
 #include "hot.h"
@@ -274,10 +277,16 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 
 /* ---- sparse recording ------------------------------------------------------ */
 
+/* Whether a region's calls go through the sampled path. */
+static int sampled(sbt_id id)
+{
+	return sbt_regions_gap(id) > 1 || sbt_cap_on();
+}
+
 /* Calls to skip before the next recorded one: geometric with mean n - 1,
  * so that one call in n is recorded on average, at random - a fixed
  * every-n-th would alias with periodic work. */
-static uint32_t draw_gap(struct sbt_thread *t, uint32_t n)
+static uint32_t draw_gap(struct sbt_thread *t, double n)
 {
 	double u, k;
 
@@ -313,7 +322,8 @@ static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
 		return start_slow(t, word, region, tag);
 	}
 	if (k->left == 0) {
-		uint32_t gap = draw_gap(t, sbt_regions_gap(region));
+		uint32_t gap = draw_gap(t, ldexp(sbt_regions_gap(region),
+						 (int)sbt_cap_level()));
 		k->count = NULL;
 		if (gap && !(e = room(t, 1)))
 			gap = 0;        /* no room to count: record (or drop) */
@@ -452,7 +462,7 @@ name_miss(struct sbt_name_slot *s, const void *ra, const char *name,
 	s->ra = ra, s->name = name;
 	s->region = id;
 	s->flags = (verify ? SBT_SLOT_VERIFY : 0) |
-		   (sbt_regions_gap(id) > 1 ? SBT_SLOT_SAMPLED : 0);
+		   (sampled(id) ? SBT_SLOT_SAMPLED : 0);
 	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
 	return s;
 }
@@ -480,7 +490,7 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 		return 0;
 	/* A sampled region's slot never hits sbt_site_cached(). */
 	s->ra = ra;
-	s->region = id | (sbt_regions_gap(id) > 1 ? SBT_SITE_SAMPLED : 0);
+	s->region = id | (sampled(id) ? SBT_SITE_SAMPLED : 0);
 	s->word = SBT_EV_WORD(SBT_EV_START, 0, site);
 	return s->word;
 }

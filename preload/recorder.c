@@ -16,6 +16,7 @@
  *     shut every thread's fast path.
  */
 #include "recorder.h"
+#include "cap.h"
 #include "clock.h"
 #include "counters.h"
 #include "diag.h"
@@ -108,6 +109,10 @@ __attribute__((constructor)) static void sbt_setup(void)
 	(void)sbt_sample_setup();
 	g.reserve = (size_t)sbt_env_long("SBT_LOG_MAX_MB", 65536, 2,
 					 1L << 24) << 20;
+	/* SBT_MAX_MB thins before the cap; past it the log is full */
+	uint64_t cap = sbt_cap_setup();
+	if (cap && cap < g.reserve)
+		g.reserve = (size_t)cap;
 	pthread_key_create(&g.key, thread_exit);
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
@@ -138,6 +143,7 @@ static struct sbt_file_header *log_open(void)
 			sbt_header_fill(g.hdr, &g.clk, g.probe_period,
 					g.forked);
 			sbt_os_header(g.hdr);
+			sbt_cap_attach(g.hdr);
 			sbt_diag_attach(g.hdr);
 			sbt_regions_attach(g.log);
 			sbt_ctrs_meta();
@@ -322,8 +328,11 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	c = sbt_log_chunk(g.log, SBT_CHUNK_EVENTS, size, t->index, t->tid);
 	if (!c)
 		return 0;
-	if (t->chunk_size < MAX_CHUNK)
+	if (t->chunk_size < sbt_cap_chunk_max(MAX_CHUNK))
 		t->chunk_size *= 2;
+	/* Off any timed window, the gate shut (or a fresh log, far below
+	 * the first step): a level rise takes the regions lock. */
+	sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);
@@ -406,6 +415,7 @@ static void after_fork_child(void)
 	sbt_regions_unlock();
 	sbt_regions_attach(NULL);
 	sbt_diag_attach(NULL);
+	sbt_cap_attach(NULL);
 	if (t) {
 		t->nreplay = 0;
 		for (uint32_t i = 0; i < t->hot.depth; i++) {

@@ -1,0 +1,299 @@
+#!/usr/bin/python3
+"""maxmb_test.py - the log cap SBT_MAX_MB, end to end.
+
+    maxmb_test.py SAPP SAPP_CALL        (SBT_LIB, SBT_ANALYZE from the env)
+
+Runs tests/sparse's sapp preloaded with the recorder under SBT_MAX_MB and
+checks: the log stays under the cap with nothing dropped, calls are exact,
+the thinning level rose and is in the header (max_mb, thin_level), in one
+THIN meta entry per level and in the report (text and JSON); the samples
+the analyzer holds are spread evenly over the run's calls (those the
+recorder wrote are not: it thinned more as the log filled) and a 1-in-4
+periodic workload keeps both modes in their shares.  Also: threads race
+to raise the level; a SIGKILL loses no call; without SBT_MAX_MB the log is
+as before (version 2, no THIN entry); a bad value is told once and the
+run records every call.  No timing is asserted beyond telling the
+workload's two modes apart.
+"""
+import bisect, json, math, os, signal, struct, subprocess, sys, tempfile
+import time
+
+SAPP, SAPP_CALL = sys.argv[1], sys.argv[2]
+LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
+MB = 1 << 20
+failures = 0
+
+# format/sbtlog.h: offsets in struct sbt_file_header (x86-64, aarch64)
+H_TICK_HZ, H_START_TICKS, H_END_OFFSET, H_MAX_MB = 32, 192, 976, 1056
+
+
+def check(cond, what):
+    global failures
+    print(('ok   ' if cond else 'FAIL ') + what)
+    if not cond:
+        failures += 1
+
+
+def within(x, mean, sd, k=4):
+    return abs(x - mean) <= k * sd
+
+
+def record(tmp, name, app, args, cap, sample=None, quiet=True):
+    log = os.path.join(tmp, name + '.log')
+    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log)
+    for v in ('SBT_SAMPLE', 'SBT_MAX_MB', 'SBT_LOG_MAX_MB'):
+        env.pop(v, None)
+    if cap is not None:
+        env['SBT_MAX_MB'] = cap
+    if sample is not None:
+        env['SBT_SAMPLE'] = sample
+    if not quiet:
+        env.pop('SBT_QUIET', None)
+    p = subprocess.run([app, *args], env=env, capture_output=True,
+                       text=True, timeout=120)
+    return log, p
+
+
+def analyze(log, *opts):
+    p = subprocess.run([ANALYZE, *opts, log], capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode not in (0, 1) or not p.stdout:
+        sys.exit('sbt-analyze failed on %s: %s' % (log, p.stderr))
+    return p.stdout
+
+
+def analyze_json(log):
+    d = json.loads(analyze(log, '--format', 'json'))
+    return d, {r['name']: r for r in d['regions']}
+
+
+class Log:
+    """The parts of a log this test reads: header fields, THIN entries,
+    and each thread's recorded (non-probe) STARTs with the index of
+    their call, counted through the SKIP events."""
+
+    def __init__(self, path):
+        b = open(path, 'rb').read()
+        self.size = len(b)
+        self.version = struct.unpack_from('<I', b, 8)[0]
+        self.tick_hz = struct.unpack_from('<Q', b, H_TICK_HZ)[0]
+        self.start_ticks = struct.unpack_from('<Q', b, H_START_TICKS)[0]
+        self.end_offset = struct.unpack_from('<Q', b, H_END_OFFSET)[0]
+        self.max_mb, self.thin_level = struct.unpack_from('<II', b, H_MAX_MB)
+        self.thin = []                  # (t ticks, level)
+        self.starts = {}                # thread -> [(t0 ticks, call index)]
+        calls = {}
+        off = 4096
+        while off + 64 <= len(b):
+            magic, typ, size, used, thread = struct.unpack_from('<IIQQI', b,
+                                                                off)
+            if magic != 0x43544253 or size < 4096:
+                off += 4096
+                continue
+            if typ == 2:                # META
+                p = off + 64
+                while p + 8 <= off + 64 + used:
+                    t, _, ln = struct.unpack_from('<HHI', b, p)
+                    if t == 8:
+                        self.thin.append(struct.unpack_from('<QI', b, p + 8))
+                    p += 8 + ((ln + 7) & ~7)
+            elif typ == 4:              # EVENTS: one thread's stream
+                st = self.starts.setdefault(thread, [])
+                n = calls.get(thread, 0)
+                for p in range(off + 64, off + size, 16):
+                    t, w = struct.unpack_from('<QI', b, p)
+                    if w == 0:
+                        break
+                    kind, flags, ident = w >> 28, (w >> 24) & 15, w & 0xffffff
+                    if kind == 1 and not flags & 3 and ident != 0:
+                        st.append((t, n))
+                        n += 1
+                    elif kind == 5:
+                        n += t
+                calls[thread] = n
+            off += size
+        self.calls = calls
+
+
+def header_version(log):
+    with open(log, 'rb') as f:
+        return struct.unpack('<8sI', f.read(12))[1]
+
+
+def held_samples(log, tmp):
+    """(source thread, t_ns, ns) of every non-probe sample held."""
+    dump = os.path.join(tmp, 'dump.csv')
+    analyze(log, '--filter', 'none', '--dump', dump)
+    out = []
+    with open(dump) as f:
+        head = f.readline().strip().split(',')
+        ix = {k: i for i, k in enumerate(head)}
+        for line in f:
+            c = line.strip().split(',')
+            if c[ix['probe']] == '1':
+                continue
+            out.append((int(c[ix['thread']]), float(c[ix['t_ns']]),
+                        float(c[ix['ns']])))
+    return out
+
+
+def capped(tmp):
+    n, cap = 2000000, 4
+    log, p = record(tmp, 'capped', SAPP, ['bimodal', str(n)], str(cap))
+    check(p.returncode == 0, 'capped: app ran: ' + p.stderr.strip())
+    L = Log(log)
+    check(L.size <= cap * MB and L.end_offset <= cap * MB,
+          'capped: log %d bytes, under the cap of %d MB' % (L.size, cap))
+    check(L.version == 3, 'capped: a format version 3 log')
+    K = L.thin_level
+    check(L.max_mb == cap and K > 0,
+          'capped: header max_mb %d, thin_level %d' % (L.max_mb, K))
+    levels = sorted(l for _, l in L.thin)
+    check(levels == list(range(1, K + 1)),
+          'capped: one THIN entry per level 1..%d (%s)' % (K, levels))
+    ts = [t for t, _ in sorted(L.thin, key=lambda e: e[1])]
+    check(ts == sorted(ts), 'capped: levels rose in time order')
+    check(L.calls.get(0) == n, 'capped: the log counts %s calls'
+          % L.calls.get(0))
+
+    d, r = analyze_json(log)
+    s, b = d['sources'][0], r['bimodal']
+    check(b['calls'] == n, 'capped: calls exact (%d)' % b['calls'])
+    check(s['counters']['dropped'] == 0, 'capped: nothing dropped')
+    check(s['max_mb'] == cap and s['thin_level'] == K and
+          [e['level'] for e in s['thin_events']] == list(range(1, K + 1)),
+          'capped: JSON max_mb %s, thin_level %s, %d thin_events' %
+          (s['max_mb'], s['thin_level'], len(s['thin_events'])))
+    text = analyze(log)
+    want = 'SBT_MAX_MB %d: thinned from' % cap
+    line = [l for l in text.splitlines() if want in l]
+    check(len(line) == 1 and ('1 call in %d held' % (1 << K)) in line[0],
+          'capped: text header says so: %s' % line)
+
+    # Every call is held with probability 2^-K (the first one always);
+    # each level change may leave one sample held at twice its share.
+    q = 2.0 ** -K
+    sd = math.sqrt(n * q * (1 - q))
+    check(abs(b['kept'] + b.get('dropped', 0) - n * q) <= 4 * sd + K + 1,
+          'capped: %d held + %d filtered within 4 sigma of %.0f' %
+          (b['kept'], b.get('dropped', 0), n * q))
+
+    held = held_samples(log, tmp)
+    # a held sample's call index: that of its START among those recorded
+    raw = L.starts[0]
+    raw_ns = [(t - L.start_ticks) * 1e9 / L.tick_hz for t, _ in raw]
+    idx = []
+    for _, t_ns, _ in held:
+        i = bisect.bisect_left(raw_ns, t_ns - 1)
+        if i < len(raw_ns) and abs(raw_ns[i] - t_ns) < 1:
+            idx.append(raw[i][1])
+    check(len(idx) == len(held), 'capped: %d of %d held samples found in '
+          'the log' % (len(idx), len(held)))
+    first = sum(1 for i in idx if i < n / 2) / max(len(idx), 1)
+    rec_first = sum(1 for _, i in raw if i < n / 2) / len(raw)
+    check(within(first, 0.5, math.sqrt(0.25 / max(len(idx), 1))),
+          'capped: %.3f of the held samples in the first half of the '
+          'calls, within 4 sigma of 0.5' % first)
+    check(rec_first > 0.8, 'capped: (%.3f of those recorded: the recorder '
+          'thinned more as the log filled)' % rec_first)
+
+    # Both modes of the 1-in-4 workload, in their shares: split at the
+    # geometric mean of a surely short (p40) and a surely long (p90) call.
+    ns = sorted(x for _, _, x in held)
+    lo, hi = ns[int(0.4 * len(ns))], ns[int(0.9 * len(ns))]
+    cut = math.sqrt(lo * hi)
+    long_share = sum(1 for x in ns if x > cut) / len(ns)
+    sd = math.sqrt(0.25 * 0.75 / len(ns))
+    check(hi / lo > 2, 'capped: two modes, %.0f and %.0f ns' % (lo, hi))
+    check(within(long_share, 0.25, sd),
+          'capped: long share %.4f within 4 sigma (%.4f) of 0.25, short '
+          '%.4f of 0.75' % (long_share, sd, 1 - long_share))
+
+
+def threads(tmp):
+    n, cap = 500000, 2
+    for app, label in ((SAPP, 'inline'), (SAPP_CALL, 'calls')):
+        log, p = record(tmp, 'threads', app, ['threads', str(n)], str(cap),
+                        sample='hot:2')
+        L = Log(log)
+        d, r = analyze_json(log)
+        s = d['sources'][0]
+        check(r['hot']['calls'] == 4 * n and
+              sum(L.calls.values()) == 4 * n,
+              '%s threads: calls exact (%d)' % (label, r['hot']['calls']))
+        check(L.size <= cap * MB and s['counters']['dropped'] == 0,
+              '%s threads: %d bytes, under the cap, nothing dropped'
+              % (label, L.size))
+        check(L.thin_level > 0 and sorted(l for _, l in L.thin) ==
+              list(range(1, L.thin_level + 1)),
+              '%s threads: level %d, one THIN entry each'
+              % (label, L.thin_level))
+
+
+def kill(tmp):
+    log = os.path.join(tmp, 'kill.log')
+    done = os.path.join(tmp, 'kill.done')
+    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log, SBT_MAX_MB='2')
+    env.pop('SBT_SAMPLE', None)
+    p = subprocess.Popen([SAPP, 'kill', '200000', done], env=env,
+                         stdout=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    time.sleep(0.3)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    check(line.strip() == 'running' and p.returncode == -9,
+          'kill: killed mid-run')
+    with open(done, 'rb') as f:
+        made = struct.unpack('<Q', f.read(8))[0]
+    d, r = analyze_json(log)
+    calls = r['hot']['calls']
+    check(made > 200000 and calls in (made, made + 1),
+          'kill: %d calls in the log, %d completed' % (calls, made))
+    check(Log(log).thin_level > 0 and d['sources'][0]['thin_level'] > 0,
+          'kill: the level is in the header of a killed run')
+
+
+def unset(tmp):
+    n = 100000
+    log, p = record(tmp, 'unset', SAPP, ['hot', str(n)], None)
+    L = Log(log)
+    d, r = analyze_json(log)
+    check(L.version == 2 and L.max_mb == 0 and L.thin_level == 0 and
+          not L.thin, 'unset: version 2, no cap, no THIN entry')
+    check(r['hot']['recorded'] == r['hot']['calls'] == n and
+          d['sources'][0]['max_mb'] == 0 and
+          'SBT_MAX_MB' not in analyze(log),
+          'unset: every call recorded, nothing said')
+    # A cap never approached: every call still recorded.
+    log, p = record(tmp, 'roomy', SAPP, ['hot', str(n)], '1024')
+    L = Log(log)
+    d, r = analyze_json(log)
+    check(L.max_mb == 1024 and L.thin_level == 0 and not L.thin and
+          r['hot']['recorded'] == r['hot']['calls'] == n,
+          'roomy cap: level 0, every call recorded')
+    check('SBT_MAX_MB 1024: not reached' in analyze(log),
+          'roomy cap: the report says it was not reached')
+
+
+def bad(tmp):
+    n = 10000
+    for value in ('x', '0', '1', '-4', '4MB', '99999999999'):
+        log, p = record(tmp, 'bad', SAPP, ['hot', str(n)], value,
+                        quiet=False)
+        told = [l for l in p.stderr.splitlines() if 'SBT_MAX_MB' in l]
+        check(p.returncode == 0 and len(told) == 1,
+              'bad %r: told once: %s' % (value, told))
+        d, r = analyze_json(log)
+        L = Log(log)
+        check(r['hot']['recorded'] == r['hot']['calls'] == n and
+              L.version == 2 and L.max_mb == 0,
+              'bad %r: no cap, every call recorded, version 2' % value)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    capped(tmp)
+    threads(tmp)
+    kill(tmp)
+    unset(tmp)
+    bad(tmp)
+sys.exit(1 if failures else 0)
