@@ -303,17 +303,6 @@ static void thin_finish(struct ctx *c)
 	c->thin |= s->thin_level > 0;
 }
 
-/* Of a sample starting at t_ns, recorded at level k: the share of it to
- * hold, 2^-(K-k), so that every call is held with probability 2^-K. */
-static double thin_share(const struct sbt_source *s, double t_ns)
-{
-	uint32_t k = s->thin_level;
-
-	while (k > 0 && t_ns < s->thin_at_ns[k])
-		k--;
-	return ldexp(1, -(int)(s->thin_level - k));
-}
-
 static void meta_region(struct ctx *c, const char *p, uint32_t len)
 {
 	struct sbt_meta_region mr;
@@ -703,8 +692,7 @@ static int held(struct ctx *c, struct tstate *ts, uint32_t site, uint32_t fl,
 		uint32_t thread, int64_t r, double t_ns)
 {
 	const struct sbt_region *g = &c->ds->regions[r];
-	double share = g->keep * (c->src->thin_level ?
-				  thin_share(c->src, t_ns) : 1);
+	double share = g->keep * sbt_thin_level_share(c->src, t_ns);
 
 	if (share >= 1 ||
 	    sbt_thin_keep(sbt_thin_key(c->src, thread, g, t_ns), share))

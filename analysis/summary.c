@@ -64,6 +64,9 @@ static void put_source(struct out *o, const struct sbt_source *s)
 	put_f64(o, s->te_p50_ns), put_f64(o, s->te_p999_ns);
 	put_f64(o, s->kernel_entry_ns);
 	put_u64(o, s->os_lost);
+	put_u32(o, s->max_mb), put_u32(o, s->thin_level);
+	for (unsigned k = 0; k <= SBT_THIN_MAX; k++)
+		put_f64(o, s->thin_at_ns[k]);
 	put_u32(o, SBT_CNT__N);
 	for (int i = 0; i < SBT_CNT__N; i++)
 		put_u64(o, s->counters[i]);
@@ -285,6 +288,14 @@ static int get_source(struct in *in, struct sbt_source *s)
 	s->te_p50_ns = get_f64(in), s->te_p999_ns = get_f64(in);
 	s->kernel_entry_ns = get_f64(in);
 	s->os_lost = get_u64(in);
+	s->max_mb = get_u32(in), s->thin_level = get_u32(in);
+	for (unsigned k = 0; k <= SBT_THIN_MAX; k++)
+		s->thin_at_ns[k] = get_f64(in);
+	if (s->thin_level > SBT_THIN_MAX)
+		return in->why = "damaged (thinning level)", -1;
+	for (unsigned k = 1; k <= s->thin_level; k++)
+		if (!(s->thin_at_ns[k] >= s->thin_at_ns[k - 1]))
+			return in->why = "damaged (thinning times)", -1;
 	uint32_t nc = get_u32(in);
 	if (nc > 1024)
 		return in->why = "damaged (counters)", -1;
@@ -497,10 +508,12 @@ static int thin(struct sbt_dataset *ds, size_t first)
 				break;
 			}
 		}
-		if (g->keep >= 1 ||
-		    sbt_thin_keep(sbt_thin_key(&ds->sources[s.source],
-						 s.thread, g, s.t_ns),
-				  g->keep) ||
+		const struct sbt_source *src = &ds->sources[s.source];
+		/* as reader.c's held(): the recorder's levels too */
+		double share = g->keep * sbt_thin_level_share(src, s.t_ns);
+		if (share >= 1 ||
+		    sbt_thin_keep(sbt_thin_key(src, s.thread, g, s.t_ns),
+				  share) ||
 		    (!probe && *last == SIZE_MAX)) {
 			if (last)
 				*last = k;

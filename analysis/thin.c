@@ -4,6 +4,7 @@
  */
 #include "thin.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,4 +81,15 @@ uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget)
 		kept += (double)g->total > level ? (uint64_t)level : g->total;
 	}
 	return kept;
+}
+
+double sbt_thin_level_share(const struct sbt_source *s, double t_ns)
+{
+	uint32_t k = s->thin_level;
+
+	if (!k)
+		return 1;
+	while (k > 0 && t_ns < s->thin_at_ns[k])
+		k--;
+	return ldexp(1, -(int)(s->thin_level - k));
 }

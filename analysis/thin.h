@@ -46,6 +46,12 @@ static inline int sbt_thin_keep(uint64_t key, double p)
  * limit).  Returns the number expected to be kept. */
 uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget);
 
+/* The recorder's own thinning (SBT_MAX_MB, level K at the end): of a
+ * sample of src starting at t_ns, recorded at level k, the share to
+ * hold, 2^-(K-k), so that every call is held with probability 2^-K
+ * over the whole run, like a reservoir.  1 for a log never thinned. */
+double sbt_thin_level_share(const struct sbt_source *src, double t_ns);
+
 /* Fold a left-out sample into `into`, the last kept one of its site on its
  * thread: one more call not recorded, plus its own. */
 static inline void sbt_thin_fold(struct sbt_sample *into, uint32_t skipped)

@@ -197,6 +197,16 @@ def capped(tmp):
     check(rec_first > 0.8, 'capped: (%.3f of those recorded: the recorder '
           'thinned more as the log filled)' % rec_first)
 
+    # A summary of the capped log holds what the log's reader holds, and
+    # merged reports say what the log's does.
+    sb = os.path.join(tmp, 'capped.sbts')
+    subprocess.run([ANALYZE, '-q', '--summary', sb, log], check=True,
+                   timeout=120)
+    ds, _ = analyze_json(sb)
+    check(ds['regions'] == d['regions'] and
+          ds['sources'][0]['thin_events'] == s['thin_events'],
+          'capped: its summary reports what the log does')
+
     # Both modes of the 1-in-4 workload, in their shares: split at the
     # geometric mean of a surely short (p40) and a surely long (p90) call.
     ns = sorted(x for _, _, x in held)
