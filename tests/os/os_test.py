@@ -25,6 +25,13 @@ APP, NO_PERF, LIB, ANALYZE = map(os.path.abspath, (
 failed = 0
 
 
+
+def die_with_parent():
+    """In a child: SIGKILL when this test dies, even killed by a timeout
+    (a busy loop must not outlive it)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
+
 def check(cond, what):
     global failed
     if not cond:
@@ -113,7 +120,8 @@ def case_pages():
 def case_busy():
     cpu = min(os.sched_getaffinity(0))
     busy = subprocess.Popen(['taskset', '-c', str(cpu), 'sh', '-c',
-                             'while :; do :; done'])
+                             'while :; do :; done'],
+                            preexec_fn=die_with_parent)
     try:
         run(['constant', '40000'], wrap=('taskset', '-c', str(cpu)))
     finally:
