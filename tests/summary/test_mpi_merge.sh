@@ -9,7 +9,7 @@
 # DIR run-*.log` (the ranks share the logs out) and by `xargs -P 4`, and
 # `sbt-analyze --by rank DIR/*.sbts` must equal `sbt-analyze --by rank
 # run-*.log`: regions, counts, calls, filter results, verdicts and the
-# slow rank, which is rank 2 (30 % more work).  A cut summary among
+# slow rank, which is rank 2 (3x the work).  A cut summary among
 # them: exit 1, named.
 # Exit 77 (skipped) without Open MPI's mpirun or the MPI app.
 set -u
@@ -60,15 +60,16 @@ assert sorted(rows) == [(n, r) for n in ('halo', 'solve')
                         for r in range(4)], sorted(rows)
 for (name, r), g in rows.items():
     assert g['calls'] == 20000, (name, r, g['calls'])
-# Rank 2 does 30 % more work in each solve: flagged, and the slowest by
-# far.  Other ranks may be flagged too on a shared machine (four ranks on
-# two cores differ by a few percent), never by as much.
+# Rank 2 does 3x the work in each solve: flagged, and the slowest by
+# far.  Other ranks may be flagged too on a shared machine: four ranks on
+# two cores, under a sanitizer, were seen up to 40 % apart.
 solve = {r: g for (name, r), g in rows.items() if name == 'solve'}
 delta = {r: g['delta_rel'] for r, g in solve.items()}
-assert solve[2]['flagged'] and delta[2] > 0.15, 'rank 2: %r' % delta
+assert solve[2]['flagged'] and delta[2] > 1, 'rank 2: %r' % delta
 assert all(abs(delta[r]) < delta[2] / 2 for r in (0, 1, 3)), \
     'solve deltas by rank: %r' % delta
-print('merge: 4 summaries (mpirun and xargs) = the 4 logs; rank 2 slow')
+print('merge: 4 summaries (mpirun and xargs) = the 4 logs; rank 2 slow; '
+      'solve vs the other ranks: %r' % delta)
 PY
 [ $? -eq 0 ] || exit 1
 
