@@ -20,22 +20,13 @@ import time
 
 SAPP, SAPP_CALL = sys.argv[1], sys.argv[2]
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from sbttest import check, within, binomial_sd, done  # noqa: E402
 MB = 1 << 20
-failures = 0
 
 # format/sbtlog.h: offsets in struct sbt_file_header (x86-64, aarch64)
 H_TICK_HZ, H_START_TICKS, H_END_OFFSET, H_MAX_MB = 32, 192, 976, 1056
-
-
-def check(cond, what):
-    global failures
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        failures += 1
-
-
-def within(x, mean, sd, k=4):
-    return abs(x - mean) <= k * sd
 
 
 def record(tmp, name, app, args, cap, sample=None, quiet=True):
@@ -306,4 +297,4 @@ with tempfile.TemporaryDirectory() as tmp:
     kill(tmp)
     unset(tmp)
     bad(tmp)
-sys.exit(1 if failures else 0)
+done()

@@ -18,14 +18,9 @@ import json, math, os, signal, struct, subprocess, sys, tempfile, time
 
 SAPP, SAPP_CALL, API_APPS = sys.argv[1], sys.argv[2], sys.argv[3:]
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from sbttest import check, within, binomial_sd, done  # noqa: E402
 
 
 def record(tmp, name, app, args, sample, quiet=True):
@@ -53,16 +48,6 @@ def analyze(log):
 def version(log):
     with open(log, 'rb') as f:
         return struct.unpack('<8sI', f.read(12))[1]
-
-
-# 4 sigma, not the 3: some ten such checks a run at 3 sigma fail
-# by chance in about 3 % of runs; at 4, in 0.06 %.
-def within(x, mean, sd, k=4):
-    return abs(x - mean) <= k * sd
-
-
-def binomial_sd(n, p):
-    return math.sqrt(n * p * (1 - p))
 
 
 def hot(tmp, app, label):
@@ -211,4 +196,4 @@ with tempfile.TemporaryDirectory() as tmp:
     nest(tmp)
     kill(tmp)
     bad(tmp)
-sys.exit(1 if failures else 0)
+done()

@@ -24,14 +24,9 @@ import json, math, os, shutil, subprocess, sys, tempfile
 
 SAPP, OS_APP = sys.argv[1], sys.argv[2]
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from sbttest import check, within, binomial_sd, done  # noqa: E402
 
 
 def record(tmp, name, args):
@@ -63,10 +58,6 @@ def without_paths(d):
     for s in d['sources']:
         s.pop('path', None)
     return d
-
-
-def within(x, mean, sd, k=4):
-    return abs(x - mean) <= k * sd
 
 
 def budget(tmp):
@@ -210,8 +201,7 @@ def main():
         counters(tmp)
     finally:
         shutil.rmtree(tmp)
-    print('%d failure(s)' % failures)
-    sys.exit(1 if failures else 0)
+    done()
 
 
 main()
