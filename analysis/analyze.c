@@ -489,13 +489,21 @@ static int cmp_size(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+int sbt_jobs(int jobs)
+{
+	if (jobs <= 0) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cores > 0 ? (int)(cores < SBT_JOBS_MAX ? cores :
+					 SBT_JOBS_MAX) : 1;
+	}
+	return jobs < SBT_JOBS_MAX ? jobs : SBT_JOBS_MAX;
+}
+
 static int pool_start(struct pool *p, int jobs)
 {
 	size_t n = p->res->ngroups;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (jobs <= 0)
-		jobs = cores > 0 ? (int)cores : 1;
+	jobs = sbt_jobs(jobs);
 	p->nw = n < (size_t)jobs ? (int)(n ? n : 1) : jobs;
 	p->todo = malloc((n ? n : 1) * sizeof *p->todo);
 	p->w = calloc((size_t)p->nw, sizeof *p->w);

@@ -128,6 +128,11 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by);
 void sbt_group_total(const struct sbt_group *g, double *total_ns,
 		     double *se_ns);
 
+/* How many threads `jobs` asks for: itself, or one per online core when
+ * 0 or less; 1 to SBT_JOBS_MAX. */
+#define SBT_JOBS_MAX 64
+int sbt_jobs(int jobs);
+
 /* Run the pipeline.  Marks samples (SBT_SF_DROPPED, score).  0 or -1. */
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		struct sbt_result *res);

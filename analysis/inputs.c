@@ -10,6 +10,7 @@
  * which bounds the memory held by finished, unmerged parts.
  */
 #include "inputs.h"
+#include "analyze.h"
 #include "csvin.h"
 #include "reader.h"
 #include "status.h"
@@ -21,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 int sbt_ends_with(const char *s, const char *tail)
 {
@@ -207,13 +207,10 @@ int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
 {
 	struct sbt_dataset plan;
 	struct pool p = { .paths = paths, .forced = forced, .n = n };
-	pthread_t th[64];
+	pthread_t th[SBT_JOBS_MAX];
 	int nth = 0, status = 0;
 
-	if (jobs <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = c > 0 ? (int)(c < 64 ? c : 64) : 1;
-	}
+	jobs = sbt_jobs(jobs);
 	if (jobs > n)
 		jobs = n;
 	if (jobs <= 1)

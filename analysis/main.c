@@ -289,7 +289,7 @@ static int summarize(int n, char **paths, const char *out,
 	struct stat st;
 	struct sumjob j = { .paths = paths, .out = out, .input = input,
 			    .budget = budget, .n = n };
-	pthread_t th[64];
+	pthread_t th[SBT_JOBS_MAX];
 	int rank, nth = 0;
 
 	j.dir = sbt_ends_with(out, "/") || (stat(out, &st) == 0 &&
@@ -313,10 +313,7 @@ static int summarize(int n, char **paths, const char *out,
 		return 2;
 	}
 	/* Under a launcher each rank is one process: one log at a time. */
-	if (jobs <= 0)
-		jobs = j.size > 1 ? 1 : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (jobs > 64)
-		jobs = 64;
+	jobs = j.size > 1 && jobs <= 0 ? 1 : sbt_jobs(jobs);
 	pthread_mutex_init(&j.mu, NULL);
 	while (nth + 1 < jobs &&
 	       pthread_create(&th[nth], NULL, summarize_work, &j) == 0)
@@ -409,9 +406,10 @@ int main(int argc, char **argv)
 		case 'j': {
 			errno = 0;
 			long j = strtol(optarg, &end, 10);
-			if (errno || *end || j < 1 || j > 64) {
+			if (errno || *end || j < 1 || j > SBT_JOBS_MAX) {
 				fprintf(stderr, "sbt-analyze: --jobs wants a "
-					"number of threads from 1 to 64\n");
+					"number of threads from 1 to %d\n",
+					SBT_JOBS_MAX);
 				return 2;
 			}
 			o.jobs = (int)j;

@@ -691,11 +691,7 @@ static int64_t site_region(struct ctx *c, uint32_t site)
 static int held(struct ctx *c, struct tstate *ts, uint32_t site, uint32_t fl,
 		uint32_t thread, int64_t r, double t_ns)
 {
-	const struct sbt_region *g = &c->ds->regions[r];
-	double share = g->keep * sbt_thin_level_share(c->src, t_ns);
-
-	if (share >= 1 ||
-	    sbt_thin_keep(sbt_thin_key(c->src, thread, g, t_ns), share))
+	if (sbt_thin_held(c->src, &c->ds->regions[r], thread, t_ns))
 		return 1;
 	if (fl & SBT_RF_PROBE)
 		return 0;

@@ -508,12 +508,8 @@ static int thin(struct sbt_dataset *ds, size_t first)
 				break;
 			}
 		}
-		const struct sbt_source *src = &ds->sources[s.source];
-		/* as reader.c's held(): the recorder's levels too */
-		double share = g->keep * sbt_thin_level_share(src, s.t_ns);
-		if (share >= 1 ||
-		    sbt_thin_keep(sbt_thin_key(src, s.thread, g, s.t_ns),
-				  share) ||
+		if (sbt_thin_held(&ds->sources[s.source], g, s.thread,
+				  s.t_ns) ||
 		    (!probe && *last == SIZE_MAX)) {
 			if (last)
 				*last = k;

@@ -93,3 +93,12 @@ double sbt_thin_level_share(const struct sbt_source *s, double t_ns)
 		k--;
 	return ldexp(1, -(int)(s->thin_level - k));
 }
+
+int sbt_thin_held(const struct sbt_source *src, const struct sbt_region *g,
+		  uint32_t thread, double t_ns)
+{
+	double share = g->keep * sbt_thin_level_share(src, t_ns);
+
+	return share >= 1 ||
+	       sbt_thin_keep(sbt_thin_key(src, thread, g, t_ns), share);
+}

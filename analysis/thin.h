@@ -52,6 +52,12 @@ uint64_t sbt_thin_plan(struct sbt_dataset *ds, uint64_t budget);
  * over the whole run, like a reservoir.  1 for a log never thinned. */
 double sbt_thin_level_share(const struct sbt_source *src, double t_ns);
 
+/* Is a sample of region g of src, on `thread`, starting at t_ns, held?
+ * The region's share times the recorder's own (above), against the hash:
+ * the one rule a log's reader and a summary's both apply. */
+int sbt_thin_held(const struct sbt_source *src, const struct sbt_region *g,
+		  uint32_t thread, double t_ns);
+
 /* Fold a left-out sample into `into`, the last kept one of its site on its
  * thread: one more call not recorded, plus its own. */
 static inline void sbt_thin_fold(struct sbt_sample *into, uint32_t skipped)
