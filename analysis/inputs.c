@@ -227,21 +227,11 @@ int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
 	pthread_cond_init(&p.cv, NULL);
 	while (nth < jobs && pthread_create(&th[nth], NULL, worker, &p) == 0)
 		nth++;
-	for (int i = 0; i < n && status < 2; i++) {
+	for (int i = 0; i < n && status < 2 && nth > 0; i++) {
 		struct part *t = &p.parts[i];
 		sbt_status("reading %s (%d/%d)", paths[i], i + 1, n);
 		pthread_mutex_lock(&p.mu);
-		if (nth == 0 && !t->done) {     /* no thread started: here */
-			p.next = i + 1;
-			pthread_mutex_unlock(&p.mu);
-			if (seed(&t->ds, &plan) == 0)
-				t->rc = sbt_input_read(paths[i], forced, &t->ds,
-						       t->err, sizeof t->err);
-			else
-				t->rc = -1;
-			pthread_mutex_lock(&p.mu);
-		}
-		while (!t->done && nth > 0)
+		while (!t->done)
 			pthread_cond_wait(&p.cv, &p.mu);
 		pthread_mutex_unlock(&p.mu);
 		int rc = t->rc;
@@ -272,5 +262,6 @@ int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
 	sbt_ds_free(&plan);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
-	return status;
+	/* no thread could be started: one input after another, here */
+	return nth > 0 ? status : read_serial(ds, n, paths, forced);
 }
