@@ -90,7 +90,7 @@ int main(void)
 	CHECK_TRUE(likwid_markerStartRegion("") == -EFAULT);
 	count = 77;
 	likwid_markerGetRegion("unknown_region", &nev, ev, &t, &count);
-	CHECK_TRUE(count == 0 || count == 77);   /* unknown: no samples */
+	CHECK_TRUE(count == 0);   /* unknown: no samples */
 
 	/* Fortran: "f_region" padded with blanks, from a literal. */
 	likwid_markerinit_();

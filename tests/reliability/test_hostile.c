@@ -456,6 +456,7 @@ static void t_sparse(void)
 	}
 	close(fd);
 	struct result r = read_variant("sparse.log", (size_t)big);
+	CHECK(c != NULL, "sparse: the base log has no events chunk to place");
 	CHECK(r.rc >= 0 && (!c || r.n == inner(c)), "sparse: rc %d, %ld "
 	      "samples, want %ld", r.rc, r.n, c ? inner(c) : 0);
 	unlink("sparse.log");

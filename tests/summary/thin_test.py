@@ -170,8 +170,9 @@ def counters(tmp):
     d, r = analyze(log)
     touch = r['touch'].get('counters') or {}
     if not touch:
-        print('no counters recorded here (%s): skipped' %
-              d['sources'][0].get('events_unavailable'))
+        why = d['sources'][0].get('events_unavailable') or ''
+        check('Permission denied' in why,
+              'counters: none recorded, and not refused (%s)' % why)
         return
     s = os.path.join(tmp, 'pages.sbts')
     run('--summary', s, log)

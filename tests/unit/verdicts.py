@@ -31,8 +31,11 @@ def main():
         fails.append("bimodal: shares %r, want 0.25 / 0.75" % shares)
     elif b["modes"][1]["center_ns"] - b["modes"][0]["center_ns"] < b["min_shift_ns"]:
         fails.append("bimodal: modes closer than the smallest finding")
-    elif not b["verdict"].startswith("2 modes"):
-        fails.append("bimodal: verdict does not lead with the modes: %r"
+    elif "2 modes" not in b["verdict"] or b["verdict"].startswith(
+            ("no variation", "single samples", "one sample")):
+        # findings first: the modes, after a step or an excursion a
+        # busy machine may add, never after the precision
+        fails.append("bimodal: verdict does not lead with findings: %r"
                      % b["verdict"])
     e = regions["empty"]
     if e["resolvable"] is not False or \
