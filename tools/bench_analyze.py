@@ -3,7 +3,7 @@
 
     tools/bench_analyze.py BUILD_DIR [--samples N[,N...]] [--reps R]
                            [--jobs J[,J...]] [--html] [--summary]
-                           [--cpu C] [--dir DIR]
+                           [--cpu C] [--dir DIR] [--args "OPTIONS"]
 
 For each N (default 10^7): records a log of N samples with bench-record
 under the preload, then runs sbt-analyze on it R times for each job
@@ -18,6 +18,8 @@ the median wall time, samples/s, and the largest peak resident memory
 --cpu C     pin every run with taskset (then all jobs share one core)
 --dir DIR   where the log goes (default: a temporary directory; 10^8
             samples need 3.3 GB)
+--args "OPTIONS"
+            more sbt-analyze options for every run, e.g. "--max-samples 0"
 """
 import argparse, os, statistics, subprocess, sys, tempfile, time
 
@@ -35,7 +37,7 @@ def run(cmd):
 
 def bench(a, b, n, d):
     pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
-    ana = os.path.join(b, "analysis", "sbt-analyze")
+    ana = [os.path.join(b, "analysis", "sbt-analyze"), *a.args.split()]
     log = os.path.join(d, "big.log")
     env = dict(os.environ, LD_PRELOAD=os.path.join(b, "preload",
                                                    "libsbtmark.so"),
@@ -51,12 +53,12 @@ def bench(a, b, n, d):
     html = os.path.join(d, "report.html")
     for _ in range(a.reps):
         for j in a.jobs:
-            dt, m = run(pin + [ana, "-q", "--no-symbols", "-j", str(j), log])
+            dt, m = run(pin + [*ana, "-q", "--no-symbols", "-j", str(j), log])
             times[j].append(dt)
             rss[j] = max(rss[j], m)
         if a.html:
-            dt, _ = run(pin + [ana, "-q", "--no-symbols", "-j",
-                               str(a.jobs[0]), "--html", html, log])
+            dt, _ = run(pin + [*ana, "-q", "--no-symbols", "-j",
+                               str(a.jobs[-1]), "--html", html, log])
             htimes.append(dt)
             hsize = os.path.getsize(html)
     print(f"sbt-analyze: {n} samples ({size / 1e6:.0f} MB log), "
@@ -72,14 +74,15 @@ def bench(a, b, n, d):
             print(f"  -j {j} vs -j {a.jobs[0]}: "
                   f"{m0 / statistics.median(times[j]):.2f}x faster")
     if a.html:
-        med = statistics.median(times[a.jobs[0]])
+        med = statistics.median(times[a.jobs[-1]])
         hmed = statistics.median(htimes)
-        print(f"  with --html: {hmed:.2f} s ({hmed / med:.2f}x the text "
-              f"report); HTML {hsize / 2**20:.2f} MiB")
+        print(f"  with --html (-j {a.jobs[-1]}): {hmed:.2f} s "
+              f"({hmed / med:.2f}x the text report); HTML "
+              f"{hsize / 2**20:.2f} MiB")
     if a.summary:
         sb = os.path.join(d, "big.sbts")
-        dt, m = run(pin + [ana, "-q", "--summary", sb, log])
-        dt2, m2 = run(pin + [ana, "-q", "--no-symbols", sb])
+        dt, m = run(pin + [*ana, "-q", "--summary", sb, log])
+        dt2, m2 = run(pin + [*ana, "-q", "--no-symbols", sb])
         ss = os.path.getsize(sb)
         print(f"  --summary: {dt:.2f} s, {m / 1e6:.0f} MB peak; summary "
               f"{ss / 1e6:.1f} MB ({size / ss:.0f}x smaller than the "
@@ -99,6 +102,7 @@ def main():
     ap.add_argument("--summary", action="store_true")
     ap.add_argument("--cpu", type=int, default=None)
     ap.add_argument("--dir", default=None)
+    ap.add_argument("--args", default="")
     a = ap.parse_args()
     a.jobs = [int(j) for j in a.jobs.split(",")]
     b = os.path.abspath(a.build)
