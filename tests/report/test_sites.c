@@ -12,16 +12,12 @@
  */
 #include "bysite.h"
 #include "report.h"
+#include "../common/harness.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fails;
-#define CHECK(c, ...) do { if (!(c)) { fails++; fprintf(stderr, \
-	"FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); \
-	fputc('\n', stderr); } } while (0)
 
 static void push(struct sbt_dataset *ds, uint32_t region, uint32_t site,
 		 double ns, uint32_t flags, double t)
@@ -125,7 +121,5 @@ int main(void)
 	sbt_result_free(&res);
 	sbt_callsites_free(&cs);
 	sbt_ds_free(&ds);
-	if (!fails)
-		printf("sites: counts per site exact, --by site groups ok\n");
-	return fails ? 1 : 0;
+	return h_done();
 }
