@@ -20,7 +20,6 @@
 #include "regions.h"
 #include "sbtmark.h"
 
-#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -37,19 +36,9 @@ static struct {
 
 uint64_t sbt_cap_setup(void)
 {
-	const char *s = getenv("SBT_MAX_MB");
-	char *end;
-	long v;
+	/* 0: no cap (the default, and what a bad value gets) */
+	long v = sbt_env_long("SBT_MAX_MB", 0, CAP_MIN_MB, CAP_MAX_MB);
 
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < CAP_MIN_MB || v > CAP_MAX_MB) {
-		sbt_warn("SBT_MAX_MB='%s' is not a size in MB in [%ld, %ld]; "
-			 "no cap", s, CAP_MIN_MB, CAP_MAX_MB);
-		return 0;
-	}
 	cap.mb = (uint32_t)v;
 	cap.bytes = (uint64_t)v << 20;
 	return cap.bytes;

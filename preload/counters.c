@@ -61,7 +61,7 @@ struct named {
 static struct {
 	pthread_mutex_t lock;
 	_Atomic int decided;           /* 1: on, -1: nothing to count    */
-	int told_thread;               /* "a thread went without" told   */
+	_Atomic int told_thread;       /* "a thread went without" told   */
 	uint32_t nev, nuse;
 	struct named ev[MAX_NAMED];
 	uint32_t ord[SBT_COUNT_MAX];
@@ -193,20 +193,25 @@ struct sbt_ctrs *sbt_ctrs_open(void)
 		return NULL;
 	if (!(c = calloc(1, sizeof *c)))
 		return NULL;
-	pthread_mutex_lock(&P.lock);
+	/* The lock only while undecided: a thread attaching while another
+	 * forks must not leave it held in the child (the fork handlers take
+	 * it too, sbt_ctrs_fork_lock). */
 	if (!atomic_load(&P.decided)) {
-		list = getenv("SBT_EVENTS");
-		if (list)
-			sbt_evname_split(list, add_name, NULL);
-		decide(c);
-		atomic_store(&P.decided, c->n ? 1 : -1);
+		pthread_mutex_lock(&P.lock);
+		if (!atomic_load(&P.decided)) {
+			list = getenv("SBT_EVENTS");
+			if (list)
+				sbt_evname_split(list, add_name, NULL);
+			decide(c);
+			atomic_store(&P.decided, c->n ? 1 : -1);
+			pthread_mutex_unlock(&P.lock);
+			if (c->n)
+				return c;
+			free(c);
+			return NULL;
+		}
 		pthread_mutex_unlock(&P.lock);
-		if (c->n)
-			return c;
-		free(c);
-		return NULL;
 	}
-	pthread_mutex_unlock(&P.lock);
 	if (atomic_load(&P.decided) < 0) {
 		free(c);
 		return NULL;
@@ -219,10 +224,7 @@ struct sbt_ctrs *sbt_ctrs_open(void)
 			int e = errno, tell;
 			close_fds(c);
 			free(c);
-			pthread_mutex_lock(&P.lock);
-			tell = !P.told_thread;
-			P.told_thread = 1;
-			pthread_mutex_unlock(&P.lock);
+			tell = !atomic_exchange(&P.told_thread, 1);
 			if (tell)
 				sbt_warn("a thread's counters could not be "
 					 "opened (perf_event_open: %s); its "
@@ -294,4 +296,14 @@ void sbt_ctrs_meta(void)
 		sbt_regions_meta(SBT_META_COUNTER, &m, sizeof m, e->name,
 				 (uint32_t)strlen(e->name));
 	}
+}
+
+void sbt_ctrs_fork_lock(void)
+{
+	pthread_mutex_lock(&P.lock);
+}
+
+void sbt_ctrs_fork_unlock(void)
+{
+	pthread_mutex_unlock(&P.lock);
 }

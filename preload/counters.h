@@ -48,4 +48,9 @@ SBT_HIDDEN int sbt_ctrs_on(void);
 /* The META COUNTER entries of every event named, into a new log. */
 SBT_HIDDEN void sbt_ctrs_meta(void);
 
+/* Around fork (recorder.c's handlers): the list being decided is never
+ * half-made in the child. */
+SBT_HIDDEN void sbt_ctrs_fork_lock(void);
+SBT_HIDDEN void sbt_ctrs_fork_unlock(void);
+
 #endif

@@ -396,10 +396,12 @@ static void before_fork(void)
 		os_drain(me);
 	pthread_mutex_lock(&g.lock);
 	sbt_regions_lock();
+	sbt_ctrs_fork_lock();
 }
 
 static void after_fork_parent(void)
 {
+	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();
 	pthread_mutex_unlock(&g.lock);
 }
@@ -412,6 +414,7 @@ static void after_fork_child(void)
 	struct sbt_thread *t = me;
 
 	/* before_fork holds the regions lock; attach takes it itself. */
+	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();
 	sbt_regions_attach(NULL);
 	sbt_diag_attach(NULL);
