@@ -158,11 +158,30 @@ static struct sbt_file_header *log_open(void)
 
 /* ---- threads ---------------------------------------------------------------- */
 
-/* The kernel's events of the calling thread so far, into the log. */
+/* The kernel's events of the calling thread so far, into the log.  From
+ * a marker's path (the gate shut already) or, through os_drain_gated,
+ * from outside one. */
 static void os_drain(struct sbt_thread *t)
 {
 	if (t && t->os && atomic_load(&g.state) == LOG_OPEN)
 		sbt_os_drain(t->os, g.log, t->index, t->tid);
+}
+
+/* The same outside any marker (thread exit, CLOSE, fork, exit): the gate
+ * shut meanwhile, so that a signal handler marking then leaves its work
+ * to the recorder instead of draining the same ring concurrently.  With
+ * the gate already shut, a marker is running here: it drains itself. */
+static void os_drain_gated(struct sbt_thread *t)
+{
+	uint32_t was;
+
+	if (!t || (was = t->hot.busy) == 1)
+		return;
+	t->hot.busy = 1;
+	SBT__FENCE();
+	os_drain(t);
+	SBT__FENCE();
+	t->hot.busy = was;
 }
 
 /* A thread's xorshift state (probe spacing, sampling gaps): the
@@ -186,7 +205,7 @@ static void thread_exit(void *arg)
 		return;
 	for (uint32_t i = 0; i < t->hot.depth; i++)
 		sbt_count(SBT_CNT_OPEN_AT_EXIT);
-	os_drain(t);
+	os_drain_gated(t);
 	sbt_os_close(t->os);
 	sbt_ctrs_close(t->ctrs);
 	for (int i = 0; i < SBT_SLOT__MAX; i++) {
@@ -362,7 +381,7 @@ void *sbt_rec_api_state(unsigned slot, size_t size, void (*fini)(void *))
 
 int sbt_rec_close(void)
 {
-	os_drain(me);
+	os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)
 		sbt_log_finish(g.log);
@@ -393,7 +412,7 @@ const char *sbt_rec_log_path(void)
 static void before_fork(void)
 {
 	if (me && !me->hot.depth)      /* never inside a timed region */
-		os_drain(me);
+		os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	sbt_regions_lock();
 	sbt_ctrs_fork_lock();
@@ -473,7 +492,7 @@ static void after_fork_child(void)
 
 __attribute__((destructor)) static void sbt_fini(void)
 {
-	os_drain(me);
+	os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)
 		sbt_log_finish(g.log);
