@@ -20,7 +20,9 @@
  *   - a call site is a (region, return address) pair with an id of its
  *     own, described once by a SITE2 meta entry; START events name it;
  *   - EVENTS chunks need no `used`: an event is committed by its nonzero
- *     `word`, stored last, and the stream ends at the first zero word.
+ *     `word`, stored last, and the stream ends at the first zero word -
+ *     except START, whose word comes before its clock read (nothing may
+ *     follow the read): a START cut short is one never closed, no sample.
  *
  * Chunks are carved from the file by any thread with one atomic add, so
  * they appear in allocation order, not thread order.  A chunk is owned by
