@@ -11,7 +11,7 @@
  * statistics, only the scoring.
  */
 #include "analyze.h"
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 #include "sort.h"
 #include "bigmem.h"
 

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 #define SBT_HIDDEN __attribute__((visibility("hidden")))
 

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 struct sbt_logfile;
 

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 #include "diag.h"
 #include "regions.h"
 #include "sbtmark.h"

@@ -13,7 +13,7 @@
  */
 #include "../common/harness.h"
 #include "analyze.h"
-#include "counters.h"
+#include "report_counters.h"
 #include "reader.h"
 #include "sbtlog.h"
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_reader.c - libFuzzer target for the log reader (analysis/reader.c).
+ * fuzz_reader.c - libFuzzer target for the log reader (analysis/read/reader.c).
  *
  * sbt_read_log takes a path, so each input is put in a memfd and read
  * back through /proc/self/fd/N: no temporary files, no change to the
@@ -10,8 +10,8 @@
  *
  * Build (meson does this when clang has libFuzzer):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *     -Iformat -Ianalysis tests/fuzz/fuzz_reader.c analysis/reader.c \
- *     analysis/dataset.c -o fuzz-reader
+ *     -Iformat -Ianalysis tests/fuzz/fuzz_reader.c analysis/read/reader.c \
+ *     analysis/base/dataset.c -o fuzz-reader
  */
 #include "reader.h"
 #include "sbtlog.h"

@@ -1,6 +1,6 @@
 /*
  * fuzz_summary.c - libFuzzer target for the summary reader
- * (analysis/summary.c).
+ * (analysis/read/summary.c).
  *
  * A summary is a gzip stream, and random bytes almost never pass its
  * CRC: fuzzing the file would test zlib.  So each input is the summary's

@@ -1,5 +1,5 @@
 /*
- * test_phase.c - phases over time (analysis/phase.c): a shift in the
+ * test_phase.c - phases over time (analysis/score/phase.c): a shift in the
  * middle of a run is found at the right time, stationary noise (skewed,
  * bimodal, quantized) gives none, shifts below t_diff are not reported,
  * an excursion and a warm-up are found and named, tiny and huge N work.

@@ -1,5 +1,5 @@
 /*
- * test_score.c - per-region verdicts (analysis/score.c) on generated
+ * test_score.c - per-region verdicts (analysis/score/score.c) on generated
  * samples whose truth is known: two alternating workloads, a constant
  * workload on a quantized clock, a region shorter than t_min, the
  * fallbacks of the metric chain, quantized modes, tiny and huge N.

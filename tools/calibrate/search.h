@@ -3,7 +3,7 @@
  * and the empty-pair noise sample behind the model check.
  *
  * A batch is N samples of one K, each preceded by the level's flush,
- * then filter_cost (subtract t_e,std) and filter_os (analysis/filter.h,
+ * then filter_cost (subtract t_e,std) and filter_os (analysis/filter/filter.h,
  * the default method, quantum = the method's clock step).
  *
  * Algorithm 1: decade search on K with steps 10000, 1000, 100, 10, 1.

@@ -2,7 +2,7 @@
  * stat.h - the statistics the calibration decides on: CV of a batch, the
  * paper's overlap of two batches, and the model's analytic estimates of
  * t_min and t_diff from a sample of empty-pair noise tau_e (the paper's model,
- * analysis/score.c).
+ * analysis/score/score.c).
  *
  * std is the population standard deviation (ddof = 0), as numpy's
  * default, which the paper's figures were most likely computed with.

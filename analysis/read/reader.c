@@ -27,7 +27,7 @@
 #include "counters.h"
 #include "osevents.h"
 #include "thin.h"
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 #include <errno.h>
 #include <fcntl.h>

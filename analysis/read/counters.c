@@ -15,6 +15,8 @@
  *   - a source's col[] names columns below c->ncol.
  */
 #include "counters.h"
+#include "dataset.h"
+#include <stdio.h>
 
 #include <errno.h>
 #include <math.h>

@@ -17,8 +17,11 @@
 #ifndef SBT_COUNTERS_H
 #define SBT_COUNTERS_H
 
-#include <stdio.h>
-#include "report.h"
+#include <stdint.h>
+#include <stddef.h>
+#include "sbtlog.h"
+
+struct sbt_dataset;
 
 #define SBT_CNT_COLS 8                 /* distinct events in a dataset  */
 #define SBT_CNT_OPEN 128               /* open STARTs a thread keeps    */
@@ -101,24 +104,6 @@ double sbt_cnt_get(const struct sbt_dataset *ds, size_t i, uint32_t k);
 /* Sample i's running share (1: counted all along), NAN when none. */
 double sbt_cnt_share(const struct sbt_dataset *ds, size_t i);
 
-/* Per region (group): each column over its samples that have it. */
-struct sbt_cnt_stat {
-	size_t n;                      /* samples with a count          */
-	double avg, p90, max, sum;
-};
-
-struct sbt_cnt_group {
-	uint32_t ncol;
-	struct sbt_cnt_stat c[SBT_CNT_COLS];
-	double running;                /* mean running share (1: never
-					 multiplexed); NAN: none        */
-	double ipc;                    /* instructions / cycles; NAN    */
-};
-
-/* 0, or -1 when out of memory.  ncol 0 when the dataset has none. */
-int sbt_cnt_group(const struct sbt_dataset *ds, const struct sbt_result *res,
-		  const struct sbt_group *g, struct sbt_cnt_group *out);
-
 void sbt_cnt_free(struct sbt_counters *c);
 
 /* ---- moving samples (dataset.c, summary.c) -------------------------------- */
@@ -138,31 +123,5 @@ int sbt_cnt_append(struct sbt_dataset *ds, const struct sbt_dataset *part,
 
 /* Sample `from`'s counts become sample `to`'s (compacting). */
 void sbt_cnt_move(struct sbt_dataset *ds, size_t to, size_t from);
-
-/* ---- reports (report_counters.c) --------------------------------------------------------------- */
-
-/* Text: "#   events: a, b; unavailable: c (why)" for source i. */
-void sbt_cnt_text_source(FILE *f, const struct sbt_dataset *ds, size_t i);
-/* Text: the per-region section (nothing without counters). */
-void sbt_cnt_text(FILE *f, const struct sbt_dataset *ds,
-		  const struct sbt_result *res, const struct sbt_report_opts *o);
-/* JSON: "events": [...], "events_unavailable": [...],  of source i. */
-void sbt_cnt_json_source(FILE *f, const struct sbt_dataset *ds, size_t i);
-/* HTML: a table of group g's events per sample (nothing without). */
-void sbt_cnt_html_group(FILE *f, const struct sbt_dataset *ds,
-			const struct sbt_result *res,
-			const struct sbt_group *g);
-/* JSON: "counters": {...} or null, of group g. */
-void sbt_cnt_json_group(FILE *f, const struct sbt_dataset *ds,
-			const struct sbt_result *res,
-			const struct sbt_group *g);
-/* CSV: the extra header cells (",ev_avg,ev_p90,ev_max,...,ipc") and a
- * group's cells; nothing without counters. */
-void sbt_cnt_csv_header(FILE *f, const struct sbt_dataset *ds);
-void sbt_cnt_csv_group(FILE *f, const struct sbt_dataset *ds,
-		       const struct sbt_result *res, const struct sbt_group *g);
-/* --dump: ",name,...,running" and sample i's cells (-1: none). */
-void sbt_cnt_dump_header(FILE *f, const struct sbt_dataset *ds);
-void sbt_cnt_dump_sample(FILE *f, const struct sbt_dataset *ds, size_t i);
 
 #endif

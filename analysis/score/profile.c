@@ -420,7 +420,7 @@ int sbt_profile_print(FILE *f, const struct sbt_profile *p)
 	char b[7][32];
 
 	fprintf(f, "sbtmark-profile %d\n", SBT_PROFILE_VERSION);
-	fprintf(f, "# written by sbt-calibrate; format: analysis/profile.h\n");
+	fprintf(f, "# written by sbt-calibrate; format: analysis/score/profile.h\n");
 	fprintf(f, "host %s\ncpu %s\narch %s\ncreated %lld\n", p->host,
 		p->cpu, p->arch, (long long)p->created);
 	fprintf(f, "tick_hz %llu\ntick_quantum %u\ntick_source %s\n",

@@ -13,7 +13,7 @@
  * still running at exit) and samples of threads with no record at all.
  */
 #include "osevents.h"
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 #include <stdlib.h>
 

@@ -5,10 +5,10 @@
  * each group's distribution.
  */
 #include "report_util.h"
-#include "counters.h"
+#include "report_counters.h"
 #include "spark.h"
 #include "stats.h"
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 #include <langinfo.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * report_counters.c - SBT_EVENTS' counts per region (avg, p90, max, IPC,
  * the multiplexed share) and their place in every report format.
  */
-#include "counters.h"
+#include "report_counters.h"
 #include "plot.h"
 #include "report_util.h"
 #include "sort.h"

@@ -15,7 +15,7 @@
  * is said once per module; the lines may then be wrong.
  */
 #include "symbolize.h"
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 #include <fcntl.h>
 #include <stdio.h>

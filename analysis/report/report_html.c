@@ -10,11 +10,11 @@
  * one was not).  Printing puts each region on its own page.
  */
 #include "html.h"
-#include "counters.h"
+#include "report_counters.h"
 #include "plot.h"
 #include "report_util.h"
 #include "score.h"
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 #include <math.h>
 #include <stdlib.h>

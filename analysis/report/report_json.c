@@ -11,8 +11,8 @@
  * frames expanded ("inlined": true: inlined into the next frame).
  */
 #include "report_util.h"
-#include "counters.h"
-#include "../format/sbtlog.h"
+#include "report_counters.h"
+#include "sbtlog.h"
 
 #include <math.h>
 #include <stdlib.h>

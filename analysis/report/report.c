@@ -7,7 +7,7 @@
  * own entry point since it needs more than one grouping.
  */
 #include "report_util.h"
-#include "../format/sbtlog.h"
+#include "sbtlog.h"
 
 #include <math.h>
 #include <string.h>

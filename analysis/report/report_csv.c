@@ -7,8 +7,8 @@
  * contain every separator one could pick).
  */
 #include "report_util.h"
-#include "counters.h"
-#include "../format/sbtlog.h"
+#include "report_counters.h"
+#include "sbtlog.h"
 
 #include <stdlib.h>
 #include <string.h>
