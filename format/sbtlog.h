@@ -1,5 +1,5 @@
 /*
- * sbtlog.h - the sbtmark log format, versions 2 to 4.
+ * sbtlog.h - the sbtmark log format, version 5 (2 to 4 still read).
  *
  * This header is the one contract between the recorder (preload/) and the
  * analyzer (analysis/).  FORMAT.md next to it explains the layout in prose;
@@ -37,9 +37,9 @@
 #include <stdint.h>
 
 #define SBT_LOG_MAGIC      "SBTMARK"          /* 8 bytes with the NUL */
-#define SBT_LOG_VERSION    4u          /* written with SBT_EVENTS set */
-#define SBT_LOG_VERSION_SPARSE 3u             /* with SBT_SAMPLE set   */
-#define SBT_LOG_VERSION_DENSE 2u              /* written otherwise     */
+#define SBT_LOG_VERSION    5u                 /* the one written       */
+#define SBT_LOG_VERSION_SPARSE 3u             /* development logs: to  */
+#define SBT_LOG_VERSION_DENSE 2u              /* be dropped (issue 23) */
 #define SBT_LOG_VERSION_MIN 1u                /* oldest version read   */
 #define SBT_HEADER_SIZE    4096u
 #define SBT_CHUNK_MAGIC    0x43544253u        /* "SBTC" */
@@ -239,7 +239,17 @@ struct sbt_event {
 enum sbt_ev_kind {
 	SBT_EV_START = 1, SBT_EV_STOP = 2, SBT_EV_RESET = 3, SBT_EV_CYCLES = 4,
 	SBT_EV_SKIP = 5, SBT_EV_COUNT = 6,
+	SBT_EV_SPEED = 7,             /* version 5: a speed probe, see below  */
 };
+
+/* Version 5: a speed probe (SBT_SPEED_US).  A fixed register-only
+ * workload (struct sbt_meta_speed says which) timed between the same
+ * serialized reads as a region:
+ *   SPEED    t = wall ticks at the probe's first read,
+ *            id = the probe's duration in wall ticks (clamped to
+ *            SBT_EV_ID_BITS), aux = TSC_AUX at the first read.
+ * Its place in the stream is where it ran; see FORMAT.md for how a
+ * probe inside an open region is accounted. */
 
 /* COUNT ids: the group's time enabled and running (ns; scale a delta by
  * enabled / running when multiplexed), and counters 0 .. SBT_COUNT_MAX-1. */
@@ -296,13 +306,22 @@ enum sbt_meta_type {
 	 * at wall tick `t`; from then on every region records one call in
 	 * N_r * 2^level on average.  One per level, in any order. */
 	SBT_META_THIN = 8,
+	/* Version 5.  Payload: struct sbt_meta_speed: the speed probe's
+	 * workload and cadence, once per log (absent: no probes). */
+	SBT_META_SPEED = 9,
+	/* Version 5.  Payload: struct sbt_meta_thread, then the thread's
+	 * name (comm, pthread_setname_np; not NUL-terminated).  Written when
+	 * a thread is first seen and again whenever what it says changes
+	 * (a later entry of the same thread holds from its `t` on). */
+	SBT_META_THREAD = 10,
 };
 
 /* Which API a region came in through: X(name, value, report name). */
 #define SBT_APIS(X)                                                          \
 	X(SBTMARK, 0, "sbtmark") X(LIKWID, 1, "likwid")                      \
 	X(PAPI_HL, 2, "papi-hl") X(ITT, 3, "itt") X(NVTX, 4, "nvtx")         \
-	X(INTERNAL, 5, "internal")
+	X(INTERNAL, 5, "internal") X(OPENMP, 6, "openmp")                   \
+	X(KOKKOS, 7, "kokkos") X(CALIPER, 8, "caliper")
 
 enum sbt_api {
 #define SBT_X_ENUM(name, value, text) SBT_API_##name = value,
@@ -360,6 +379,20 @@ struct sbt_meta_thin {
 	uint64_t t;                   /* wall ticks when the level rose       */
 	uint32_t level;               /* 1, 2, ...: the new level             */
 	uint32_t reserved;
+};
+
+struct sbt_meta_speed {
+	uint32_t ops;                 /* dependent ops the workload runs      */
+	uint32_t cadence_us;          /* a probe every this much marking      */
+	uint64_t reserved[2];
+};
+
+struct sbt_meta_thread {
+	uint32_t thread;              /* sbtmark thread index                 */
+	int32_t  tid;                 /* kernel thread id                     */
+	int32_t  omp_thread;          /* OpenMP thread number, -1: unknown    */
+	uint32_t omp_level;           /* OpenMP nesting level, 0: none        */
+	uint64_t t;                   /* wall ticks from which this holds     */
 };
 
 #define SBT_THIN_MAX 32u              /* the highest level ever written  */

@@ -26,11 +26,7 @@ void sbt_header_fill(struct sbt_file_header *h,
 	struct timespec ts;
 	int cpu;
 
-	/* SKIP events exist only in sampled logs, COUNT events only where
-	 * SBT_EVENTS counts: others stay readable by older readers. */
-	h->version = sbt_ctrs_on() ? SBT_LOG_VERSION :
-		     sbt_sample_on() || sbt_cap_on() ? SBT_LOG_VERSION_SPARSE :
-		     SBT_LOG_VERSION_DENSE;
+	h->version = SBT_LOG_VERSION;
 	h->header_size = SBT_HEADER_SIZE;
 #if defined(__x86_64__)
 	h->arch = SBT_ARCH_X86_64;

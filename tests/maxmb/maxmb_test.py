@@ -135,7 +135,7 @@ def capped(tmp):
     L = Log(log)
     check(L.size <= cap * MB and L.end_offset <= cap * MB,
           'capped: log %d bytes, under the cap of %d MB' % (L.size, cap))
-    check(L.version == 3, 'capped: a format version 3 log')
+    check(L.version == 5, 'capped: a format version 5 log')
     K = L.thin_level
     check(L.max_mb == cap and K > 0,
           'capped: header max_mb %d, thin_level %d' % (L.max_mb, K))
@@ -259,8 +259,8 @@ def unset(tmp):
     log, p = record(tmp, 'unset', SAPP, ['hot', str(n)], None)
     L = Log(log)
     d, r = analyze_json(log)
-    check(L.version == 2 and L.max_mb == 0 and L.thin_level == 0 and
-          not L.thin, 'unset: version 2, no cap, no THIN entry')
+    check(L.version == 5 and L.max_mb == 0 and L.thin_level == 0 and
+          not L.thin, 'unset: version 5, no cap, no THIN entry')
     check(r['hot']['recorded'] == r['hot']['calls'] == n and
           d['sources'][0]['max_mb'] == 0 and
           'SBT_MAX_MB' not in analyze(log),
@@ -287,8 +287,8 @@ def bad(tmp):
         d, r = analyze_json(log)
         L = Log(log)
         check(r['hot']['recorded'] == r['hot']['calls'] == n and
-              L.version == 2 and L.max_mb == 0,
-              'bad %r: no cap, every call recorded, version 2' % value)
+              L.version == 5 and L.max_mb == 0,
+              'bad %r: no cap, every call recorded, version 5' % value)
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -324,8 +324,8 @@ static void t_recorded(const char *lib, const char *rapp)
 	struct sbt_file_header h;
 	int fd = open("rec.log", O_RDONLY);
 	CHECK(fd >= 0 && read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
-	      h.version == SBT_LOG_VERSION_DENSE, "recorded: not a version %u "
-	      "log", SBT_LOG_VERSION_DENSE);
+	      h.version == SBT_LOG_VERSION, "recorded: not a version %u "
+	      "log", SBT_LOG_VERSION);
 	if (fd >= 0)
 		close(fd);
 	long r = region_index(&ds, "site"), fl;

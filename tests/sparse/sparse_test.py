@@ -65,7 +65,7 @@ def hot(tmp, app, label):
           c['est_total_se_ns'] == 0,
           '%s: unsampled cold exact (%d of %d)' %
           (label, c['recorded'], c['calls']))
-    check(version(log) == 3, label + ': a sampled log is format version 3')
+    check(version(log) == 5, label + ': a sampled log is format version 5')
 
 
 def threads(tmp):
@@ -184,7 +184,7 @@ def bad(tmp):
         d, r = analyze(log)
         check(r['hot']['recorded'] == r['hot']['calls'] == n,
               'bad %r: every call recorded' % value)
-        check(version(log) == 2, 'bad %r: a version-2 log' % value)
+        check(version(log) == 5, 'bad %r: a version-5 log' % value)
 
 
 with tempfile.TemporaryDirectory() as tmp:
