@@ -650,7 +650,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in };
 	if (pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
 	    sbt_machine_events(ds, res, gid) != 0 ||
-	    pool_run(&pool, STAGE_RESCORE))
+	    pool_run(&pool, STAGE_RESCORE) || sbt_totals(ds, o, res) != 0)
 		goto out;
 	cmp_ds = ds;
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);

@@ -54,6 +54,21 @@ struct sbt_group_os {
 					 (still kept); NAN: none        */
 };
 
+/* One finding of a group (verdict.c), with its size: how far it moves
+ * the region's time.  A finding under SBT_MINOR_SHARE of the region's
+ * typical time is minor: resolved, yet not what a person chases first. */
+#define SBT_MAX_FINDINGS 6
+#define SBT_MINOR_SHARE  0.01
+enum sbt_finding_kind { SBT_FIND_STEP, SBT_FIND_MODES, SBT_FIND_GROUP,
+			SBT_FIND_BROAD };
+struct sbt_finding {
+	int    kind;                  /* enum sbt_finding_kind           */
+	double size_ns;               /* the shift or spread             */
+	double rel;                   /* size_ns / the typical time      */
+	int    minor;                 /* rel < SBT_MINOR_SHARE           */
+	char   text[168];             /* the clause, as the verdict says */
+};
+
 struct sbt_group {
 	uint32_t region;
 	uint32_t key;                 /* thread / cpu / rank / source   */
@@ -82,7 +97,16 @@ struct sbt_group {
 	size_t machine_n;             /* samples in shifted periods,
 					 left out of its own scoring    */
 	struct sbt_group_os os;       /* the kernel's record of it      */
-	int    nfindings;             /* modes, steps, flag, broad ...  */
+	/* How much of the run it took (totals.c). */
+	double total_ns;              /* inclusive: every call's time   */
+	double excl_ns;               /* less the regions nested in it  */
+	double thread_ns;             /* time of the threads it ran on  */
+	double share, excl_share;     /* total_ns, excl_ns / thread_ns  */
+	int    nested;                /* other regions ran inside it    */
+	int    nfindings;             /* major findings (not minor)     */
+	int    nfind;                 /* all findings in find[]: major
+					 by size, then minor by size    */
+	struct sbt_finding find[SBT_MAX_FINDINGS];
 	char   verdict[640];          /* findings, then precision       */
 };
 
@@ -118,7 +142,13 @@ int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
  * sets flagged / delta_*.  res->g sorted as sbt_analyze leaves it. */
 void sbt_groups_compare(struct sbt_result *res, double eps);
 
-/* Compose g->verdict from its score, phases and flag (verdict.c). */
+/* Every group's total_ns, excl_ns, thread_ns, shares and nested
+ * (totals.c), from the durations as o analyzes them.  0 or -1 (OOM). */
+int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
+	       struct sbt_result *res);
+
+/* Compose g->verdict from its score, phases and flag (verdict.c): the
+ * findings in g->find ranked by size, major before minor. */
 void sbt_verdict(struct sbt_group *g, enum sbt_by by);
 
 /* Sparse recording: the time all g->calls took, estimated from the kept

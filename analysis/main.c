@@ -43,6 +43,10 @@ static const char usage[] =
 "                             plots (histogram, CDF, samples over time,\n"
 "                             groups compared, call sites)\n"
 "  --spark                    text: a sparkline of each distribution\n"
+"  --sort total|name|median|calls|count\n"
+"                             order of the text table and the HTML\n"
+"                             summary, largest first (default: total,\n"
+"                             the time of all calls; CSV and JSON: name)\n"
 "  --filter none|cost|os|all  which filters to apply (default: all)\n"
 "  --os-filter default|paper  OS-noise cut: ours, or the paper's literal\n"
 "                             beta search (default: default)\n"
@@ -342,6 +346,7 @@ int main(int argc, char **argv)
 		{ "level", required_argument, 0, 'l' },
 		{ "html", required_argument, 0, 'H' },
 		{ "spark", no_argument, 0, 'S' },
+		{ "sort", required_argument, 0, 'o' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "jobs", required_argument, 0, 'j' },
 		{ "max-samples", required_argument, 0, 'M' },
@@ -353,6 +358,8 @@ int main(int argc, char **argv)
 	static const char *const bys[] = { "none", "thread", "cpu", "rank",
 					   "host", "site", 0 };
 	static const char *const fmts[] = { "text", "csv", "json", 0 };
+	static const char *const sorts[] = { "total", "name", "median",
+					     "calls", "count", 0 };
 	static const char *const filts[] = { "none", "cost", "os", "all", 0 };
 	static const char *const osm[] = { "default", "paper", 0 };
 	static const char *const inf[] = { "auto", "log", "csv", "summary",
@@ -402,6 +409,8 @@ int main(int argc, char **argv)
 		case 'd': dump = optarg; break;
 		case 'H': html = optarg; break;
 		case 'S': ro.spark = 1; break;
+		case 'o': ro.sort = (enum sbt_sort)pick(optarg, "--sort",
+							sorts); break;
 		case 'q': quiet = 1; break;
 		case 'j': {
 			errno = 0;

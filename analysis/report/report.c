@@ -7,9 +7,11 @@
  * own entry point since it needs more than one grouping.
  */
 #include "report_util.h"
+#include "report_counters.h"
 #include "sbtlog.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Both tables come from format/sbtlog.h, the one definition. */
@@ -86,6 +88,36 @@ void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 	}
 }
 
+void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
+		      const char *pre)
+{
+	const struct sbt_source *s = &ds->sources[i];
+
+	for (int c = 0; c < SBT_CNT__N; c++)
+		if (s->counters[c] && c != SBT_CNT_THREADS &&
+		    sbt_counter_names[c])
+			fprintf(f, "%swarning: %s: %llu\n", pre,
+				sbt_counter_names[c],
+				(unsigned long long)s->counters[c]);
+	if (s->os_state == SBT_OS_UNAVAILABLE)
+		fprintf(f, "%sOS events: unavailable (%s)\n", pre, s->os_note);
+	else if (s->os_state == SBT_OS_ON && s->os_lost)
+		fprintf(f, "%sOS events: at least %llu lost (ring full): "
+			"counts may be low\n", pre,
+			(unsigned long long)s->os_lost);
+	if (s->max_mb && s->thin_level)
+		fprintf(f, "%sSBT_MAX_MB %u: thinned from %.3f s on, 1 call in "
+			"%.0f held at the end (level %u)\n", pre, s->max_mb,
+			s->thin_at_ns[1] * 1e-9, ldexp(1, (int)s->thin_level),
+			s->thin_level);
+	else if (s->max_mb)
+		fprintf(f, "%sSBT_MAX_MB %u: not reached, nothing thinned\n",
+			pre, s->max_mb);
+	sbt_cnt_text_source(f, ds, i, pre);
+	if (s->warning[0])
+		fprintf(f, "%swarning: %s\n", pre, s->warning);
+}
+
 double sbt_sample_ns(const struct sbt_dataset *ds, const struct sbt_sample *s,
 		     const struct sbt_report_opts *o)
 {
@@ -107,6 +139,69 @@ size_t sbt_group_kept(const struct sbt_dataset *ds,
 			v[k++] = sbt_sample_ns(ds, s, o);
 	}
 	return k;
+}
+
+/* The sort key of each region: the sum (or max) over its groups. */
+static const struct sbt_dataset *sort_ds;
+static const struct sbt_group *sort_g;
+static const double *sort_key;
+
+static int cmp_sorted(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct sbt_group *x = &sort_g[i], *y = &sort_g[j];
+	double kx = sort_key ? sort_key[x->region] : 0;
+	double ky = sort_key ? sort_key[y->region] : 0;
+	int c;
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;        /* largest first */
+	if ((c = strcmp(sort_ds->regions[x->region].name,
+			sort_ds->regions[y->region].name)))
+		return c;
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	return (i > j) - (i < j);           /* the analysis's order */
+}
+
+int sbt_result_sorted(const struct sbt_dataset *ds,
+		      const struct sbt_result *res,
+		      const struct sbt_report_opts *o, struct sbt_result *out)
+{
+	size_t n = res->ngroups ? res->ngroups : 1;
+	double *key = calloc(ds->nregions + 1, sizeof *key);
+	size_t *ix = malloc(n * sizeof *ix);
+
+	*out = *res;
+	out->g = malloc(n * sizeof *out->g);
+	if (!key || !ix || !out->g) {
+		free(key), free(ix), free(out->g);
+		out->g = NULL;
+		return -1;
+	}
+	for (size_t i = 0; i < res->ngroups; i++) {
+		const struct sbt_group *g = &res->g[i];
+		double *k = &key[g->region];
+		ix[i] = i;
+		switch (o->sort) {
+		case SBT_SORT_TOTAL:  *k += g->total_ns; break;
+		case SBT_SORT_CALLS:  *k += (double)g->calls; break;
+		case SBT_SORT_COUNT:  *k += (double)g->count; break;
+		case SBT_SORT_MEDIAN:
+			if (isfinite(g->st.median) && g->st.median > *k)
+				*k = g->st.median;
+			break;
+		default: break;
+		}
+	}
+	sort_ds = ds, sort_g = res->g;
+	sort_key = o->sort == SBT_SORT_NAME ? NULL : key;
+	qsort(ix, res->ngroups, sizeof *ix, cmp_sorted);
+	for (size_t i = 0; i < res->ngroups; i++)
+		out->g[i] = res->g[ix[i]];
+	sort_key = NULL;
+	free(key), free(ix);
+	return 0;
 }
 
 void sbt_report(FILE *f, const struct sbt_dataset *ds,

@@ -10,6 +10,12 @@
 
 enum sbt_format { SBT_FMT_TEXT, SBT_FMT_CSV, SBT_FMT_JSON };
 
+/* Order of the text table and the HTML summary (CSV and JSON keep the
+ * analysis's: by name).  By the region's sum over its groups, largest
+ * first, but by name; a region's groups stay together, in key order. */
+enum sbt_sort { SBT_SORT_TOTAL, SBT_SORT_NAME, SBT_SORT_MEDIAN,
+		SBT_SORT_CALLS, SBT_SORT_COUNT };
+
 struct sbt_report_opts {
 	enum sbt_format format;
 	enum sbt_by by;               /* how res was grouped             */
@@ -18,6 +24,7 @@ struct sbt_report_opts {
 	int filters;                  /* enum sbt_filters, as analyzed   */
 	double cost_ns;               /* < 0: each log's t_e,std         */
 	int spark;                    /* text: a sparkline per group     */
+	enum sbt_sort sort;           /* text and HTML tables            */
 	const struct sbt_callsites *cs; /* NULL: no call sites           */
 };
 
@@ -28,5 +35,11 @@ void sbt_report(FILE *f, const struct sbt_dataset *ds,
 int sbt_dump(FILE *f, const struct sbt_dataset *ds);
 
 const char *sbt_api_name(unsigned api);
+
+/* A copy of res->g in o->sort's order into *out (free out->g only).
+ * 0, or -1 when out of memory. */
+int sbt_result_sorted(const struct sbt_dataset *ds,
+		      const struct sbt_result *res,
+		      const struct sbt_report_opts *o, struct sbt_result *out);
 
 #endif

@@ -92,14 +92,15 @@ static const struct sbt_cnt_src *src_at(const struct sbt_dataset *ds,
 	       &ds->cnt->src[i] : NULL;
 }
 
-void sbt_cnt_text_source(FILE *f, const struct sbt_dataset *ds, size_t i)
+void sbt_cnt_text_source(FILE *f, const struct sbt_dataset *ds, size_t i,
+			 const char *pre)
 {
 	const struct sbt_cnt_src *s = src_at(ds, i);
 	int any = 0;
 
 	if (!s)
 		return;
-	fputs("#   events:", f);
+	fprintf(f, "%sevents:", pre);
 	for (uint32_t j = 0; j < s->n; j++)
 		if (s->col[j] >= 0)
 			fprintf(f, "%s %s%s", any++ ? "," : "",

@@ -27,8 +27,9 @@ struct sbt_cnt_group {
 int sbt_cnt_group(const struct sbt_dataset *ds, const struct sbt_result *res,
 		  const struct sbt_group *g, struct sbt_cnt_group *out);
 
-/* Text: "#   events: a, b; unavailable: c (why)" for source i. */
-void sbt_cnt_text_source(FILE *f, const struct sbt_dataset *ds, size_t i);
+/* Text: "<pre>events: a, b; unavailable: c (why)" for source i. */
+void sbt_cnt_text_source(FILE *f, const struct sbt_dataset *ds, size_t i,
+			 const char *pre);
 /* Text: the per-region section (nothing without counters). */
 void sbt_cnt_text(FILE *f, const struct sbt_dataset *ds,
 		  const struct sbt_result *res, const struct sbt_report_opts *o);

@@ -45,7 +45,9 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		"t_diff_paper_ns,shift_resolution_ns,steps,warmup_n,"
 		"transient_n,flagged,delta_ns,os_samples,os_interrupted,"
 		"os_preempted,os_switches,os_faults,os_lost,os_left_out,"
-		"callsites,calls,recorded,est_total_ns,est_total_se_ns",
+		"callsites,calls,recorded,est_total_ns,est_total_se_ns,"
+		"total_ns,excl_ns,share,excl_share,nested,findings,"
+		"minor_findings",
 		sbt_by_name(o), by ? "," : "");
 	sbt_cnt_csv_header(f, ds);
 	fputc('\n', f);
@@ -93,6 +95,10 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		sbt_group_total(g, &total, &total_se);
 		fprintf(f, ",%llu,%zu,%.3f,%.3f",
 			(unsigned long long)g->calls, g->count, total, total_se);
+		/* totals first: what LIKWID, PAPI-HL and Caliper lead with */
+		fprintf(f, ",%.3f,%.3f,%.6f,%.6f,%d,%d,%d", g->total_ns,
+			g->excl_ns, g->share, g->excl_share, g->nested,
+			g->nfindings, g->nfind - g->nfindings);
 		sbt_cnt_csv_group(f, ds, res, g);
 		fputc('\n', f);
 	}

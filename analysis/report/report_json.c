@@ -123,8 +123,25 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 	sbt_json_num(f, "trimmed_mean_ns", s->trim_mean_ns, 0);
 	sbt_json_num(f, "noise_spread_ns", s->noise_spread_ns, 0);
 	sbt_json_num(f, "excess_spread_ns", s->excess_ns, 0);
-	fprintf(f, "\"broad\": %s, \"findings\": %d, \"steps\": [",
-		s->broad ? "true" : "false", g->nfindings);
+	/* every finding, largest first, the minor ones (under 1 % of the
+	 * typical time) after the others and flagged */
+	fprintf(f, "\"broad\": %s, \"findings\": %d, \"minor_findings\": "
+		"%d, \"finding_list\": [", s->broad ? "true" : "false",
+		g->nfindings, g->nfind - g->nfindings);
+	for (int k = 0; k < g->nfind; k++) {
+		static const char *const kinds[] = { "step", "modes", "group",
+						     "broad" };
+		const struct sbt_finding *x = &g->find[k];
+		fprintf(f, "%s{\"kind\": \"%s\", ", k ? ", " : "",
+			kinds[x->kind]);
+		sbt_json_num(f, "size_ns", x->size_ns, 0);
+		sbt_json_num(f, "rel", x->rel, 0);
+		fprintf(f, "\"minor\": %s, \"text\": ", x->minor ? "true" :
+			"false");
+		sbt_json_str(f, x->text);
+		fputc('}', f);
+	}
+	fputs("], \"steps\": [", f);
 	for (int k = 0; k < p->nsteps; k++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		fputs(k ? ", {" : "{", f);
@@ -229,6 +246,14 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	sbt_json_num(f, "held_share", ds->regions[g->region].keep, 0);
 	sbt_json_num(f, "est_total_ns", total, 0);
 	sbt_json_num(f, "est_total_se_ns", total_se, 0);
+	/* how much of the run: inclusive, without nested regions, and as
+	 * a share of the time of the threads it ran on (totals.c) */
+	sbt_json_num(f, "total_ns", g->total_ns, 0);
+	sbt_json_num(f, "excl_ns", g->excl_ns, 0);
+	sbt_json_num(f, "thread_ns", g->thread_ns, 0);
+	sbt_json_num(f, "share", g->share, 0);
+	sbt_json_num(f, "excl_share", g->excl_share, 0);
+	fprintf(f, "\"nested\": %s, ", g->nested ? "true" : "false");
 	sbt_json_num(f, "cut", g->cut, 0);
 	sbt_json_num(f, "te_ns", g->te_ns, 0);
 	sbt_json_num(f, "min_ns", g->st.min, 0);

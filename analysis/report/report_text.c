@@ -37,30 +37,7 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 			s->quantum_ns, s->te_ns, s->te_p50_ns, s->te_p999_ns,
 			s->has_cycles ? "cycles recorded" :
 			"wall clock only");
-		for (int c = 0; c < SBT_CNT__N; c++)
-			if (s->counters[c] && c != SBT_CNT_THREADS &&
-			    sbt_counter_names[c])
-				fprintf(f, "#   warning: %s: %llu\n",
-					sbt_counter_names[c],
-					(unsigned long long)s->counters[c]);
-		if (s->os_state == SBT_OS_UNAVAILABLE)
-			fprintf(f, "#   OS events: unavailable (%s)\n",
-				s->os_note);
-		else if (s->os_state == SBT_OS_ON && s->os_lost)
-			fprintf(f, "#   OS events: at least %llu lost (ring full): "
-				"counts may be low\n",
-				(unsigned long long)s->os_lost);
-		if (s->max_mb && s->thin_level)
-			fprintf(f, "#   SBT_MAX_MB %u: thinned from %.3f s on, "
-				"1 call in %.0f held at the end (level %u)\n",
-				s->max_mb, s->thin_at_ns[1] * 1e-9,
-				ldexp(1, (int)s->thin_level), s->thin_level);
-		else if (s->max_mb)
-			fprintf(f, "#   SBT_MAX_MB %u: not reached, nothing "
-				"thinned\n", s->max_mb);
-		sbt_cnt_text_source(f, ds, i);
-		if (s->warning[0])
-			fprintf(f, "#   warning: %s\n", s->warning);
+		sbt_source_notes(f, ds, i, "#   ");
 	}
 }
 
@@ -100,18 +77,23 @@ static void wrap(FILE *f, const char *s, int col, int indent)
 	}
 }
 
-struct layout { int name_w, key_w; };
+struct layout { int name_w, key_w, own; };
+
+/* Columns of numbers: total share [own] count cut median CV p99 max
+ * (min, std and the rest: CSV and JSON) */
+#define NUM_COLS(own) (70 + ((own) ? 7 : 0))
 
 static struct layout layout(const struct sbt_dataset *ds,
 			    const struct sbt_result *res,
 			    const struct sbt_report_opts *o)
 {
-	struct layout l = { 6, 0 };
+	struct layout l = { 6, 0, 0 };
 	char key[300];
 
 	for (size_t i = 0; i < res->ngroups; i++) {
 		int n = (int)strlen(ds->regions[res->g[i].region].name);
 		if (n > l.name_w) l.name_w = n;
+		l.own |= res->g[i].nested;
 		if (o->by || o->by_site) {
 			sbt_group_key(ds, &res->g[i], o, key, sizeof key);
 			n = (int)strlen(key);
@@ -123,9 +105,10 @@ static struct layout layout(const struct sbt_dataset *ds,
 		if (l.key_w < k) l.key_w = k;
 		if (l.key_w > 14) l.key_w = 14;
 	}
-	/* 74 columns of numbers; the names get what is left */
-	if (l.name_w > COLS - 75 - (l.key_w ? l.key_w + 1 : 0))
-		l.name_w = COLS - 75 - (l.key_w ? l.key_w + 1 : 0);
+	/* the numbers first; the names get what is left */
+	int room = COLS - 1 - NUM_COLS(l.own) - (l.key_w ? l.key_w + 1 : 0);
+	if (l.name_w > room)
+		l.name_w = room;
 	return l;
 }
 
@@ -192,6 +175,34 @@ static void sampled(FILE *f, const struct sbt_dataset *ds,
 	}
 }
 
+/* A total time in 9 columns, in the unit that suits it. */
+static void total(FILE *f, double ns)
+{
+	char b[32];
+
+	if (!isfinite(ns))
+		snprintf(b, sizeof b, "-");
+	else if (ns >= 1e9)
+		snprintf(b, sizeof b, "%.4g s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(b, sizeof b, "%.4g ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(b, sizeof b, "%.4g us", ns / 1e3);
+	else
+		snprintf(b, sizeof b, "%.4g ns", ns);
+	fprintf(f, " %9s", b);
+}
+
+static void share(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, " %5.1f%%", 100 * x);
+	else
+		fprintf(f, " %6s", "-");
+}
+
+/* One row a group: its total and share of its threads' time first
+ * (exclusive too when regions nest), then the distribution. */
 static void table(FILE *f, const struct sbt_dataset *ds,
 		  const struct sbt_result *res, const struct sbt_report_opts *o,
 		  const struct layout *l)
@@ -199,20 +210,34 @@ static void table(FILE *f, const struct sbt_dataset *ds,
 	fprintf(f, "\n%-*s", l->name_w, "region");
 	if (l->key_w)
 		fprintf(f, " %*s", l->key_w, sbt_by_name(o));
-	fprintf(f, " %9s %7s %9s %9s %8s %6s %9s %9s\n", "count", "dropped",
-		"min ns", "median ns", "std ns", "CV", "p99 ns", "max ns");
+	fprintf(f, " %9s %6s", "total", "share");
+	if (l->own)
+		fprintf(f, " %6s", "own");
+	fprintf(f, " %9s %5s %9s %6s %9s %9s\n", "count", "cut",
+		"median ns", "CV", "p99 ns", "max ns");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
 		name_cols(f, ds, g, o, l);
-		fprintf(f, " %9zu %7zu", g->count, g->dropped);
-		num(f, 9, g->st.min);
+		total(f, g->total_ns);
+		share(f, g->share);
+		if (l->own) {
+			if (g->nested)
+				share(f, g->excl_share);
+			else
+				fprintf(f, " %6s", "");
+		}
+		fprintf(f, " %9zu %5zu", g->count, g->dropped);
 		num(f, 9, g->st.median);
-		num(f, 8, g->st.std);
 		fprintf(f, " %6.4f", g->st.cv);
 		num(f, 9, g->st.p99);
 		num(f, 9, g->st.max);
 		fputc('\n', f);
 	}
+	fprintf(f, "  (total: the time of all its calls; share: of the time "
+		"of the threads it ran on;%s\n   cut: samples the OS-noise "
+		"filter left out of the statistics, not of the total)\n",
+		l->own ? "\n   own: its share without the regions nested in "
+		"it;" : "");
 	sampled(f, ds, res, o, l);
 }
 
@@ -364,9 +389,15 @@ static void machine(FILE *f, const struct sbt_dataset *ds,
 }
 
 void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
-		     const struct sbt_result *res,
+		     const struct sbt_result *res0,
 		     const struct sbt_report_opts *o)
 {
+	struct sbt_result sorted;
+	const struct sbt_result *res = res0;
+
+	/* out of memory: the analysis's order is still a report */
+	if (sbt_result_sorted(ds, res0, o, &sorted) == 0)
+		res = &sorted;
 	struct layout l = layout(ds, res, o);
 
 	text_sources(f, ds);
@@ -377,4 +408,6 @@ void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
 	sbt_cnt_text(f, ds, res, o);
 	verdicts(f, ds, res, o, &l);
 	callsites(f, ds, res, o, &l);
+	if (res == &sorted)
+		free(sorted.g);
 }

@@ -2,8 +2,11 @@
  * verdict.c - one group's verdict as a person reads it: what was found
  * first, then what the timer can resolve.
  *
- * Findings, in this order: steps over time, modes, a group that differs
- * from the others (--by), a spread broader than the timer's noise; then
+ * Findings: steps over time, modes, a group that differs from the
+ * others (--by), a spread broader than the timer's noise; ranked by size
+ * (how far each moves the region's time), those under 1 % of the typical
+ * time listed after the others as minor: a 0.1 % shift that 10^4
+ * samples resolve is real, yet not what a person chases first.  Then
  * the shifts it shared with other regions (the machine's, machine.c), the
  * warm-up and transient excursions (named, not alarms: a warm-up is the
  * process's, an excursion is short and returns).  Precision comes
@@ -49,10 +52,9 @@ static const char *by_word(enum sbt_by by)
 	}
 }
 
-static void modes(struct out *o, const struct sbt_score *s)
+static void modes(struct out *o, const struct sbt_score *s, double d)
 {
 	char a[32], c[32];
-	double d = s->modes[s->nmodes - 1].center_ns - s->modes[0].center_ns;
 
 	sbt_fmt_ns(a, sizeof a, d);
 	put(o, "%d modes %s %s (", s->nmodes, a,
@@ -114,6 +116,41 @@ static void machine(struct out *o, const struct sbt_group *g)
 		put(o, " (%zu samples left out)", g->machine_n);
 }
 
+/* A new finding of g of `size_ns` against a typical time `typ_ns`: the
+ * writer of its clause (empty when g->find is full). */
+static struct out finding(struct sbt_group *g, int kind, double size_ns,
+			  double typ_ns)
+{
+	struct sbt_finding *x;
+
+	if (g->nfind == SBT_MAX_FINDINGS)
+		return (struct out){ NULL, 0, 0 };
+	x = &g->find[g->nfind++];
+	x->kind = kind;
+	x->size_ns = size_ns;
+	x->rel = typ_ns > 0 ? size_ns / typ_ns : NAN;
+	x->minor = isfinite(x->rel) && x->rel < SBT_MINOR_SHARE;
+	x->text[0] = 0;
+	return (struct out){ x->text, sizeof x->text, 0 };
+}
+
+/* Major findings first, each part largest first (stable: a tie keeps
+ * the order found). */
+static void rank(struct sbt_group *g)
+{
+	for (int i = 1; i < g->nfind; i++) {
+		struct sbt_finding x = g->find[i];
+		int j = i;
+		while (j > 0 && (g->find[j - 1].minor > x.minor ||
+				 (g->find[j - 1].minor == x.minor &&
+				  g->find[j - 1].size_ns < x.size_ns))) {
+			g->find[j] = g->find[j - 1];
+			j--;
+		}
+		g->find[j] = x;
+	}
+}
+
 void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 {
 	const struct sbt_score *s = &g->score;
@@ -125,39 +162,65 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	g->verdict[0] = 0;
 	if (s->n == 0 || s->resolvable < 0) {
 		put(&o, "%s", s->verdict);
-		g->nfindings = 0;
+		g->nfindings = g->nfind = 0;
 		return;
 	}
-	for (int k = 0; k < p->nsteps; k++, f++) {
+	/* the findings, each with its size, into g->find */
+	g->nfind = 0;
+	for (int k = 0; k < p->nsteps; k++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k];
 		char at[32];
+		struct out c = finding(g, SBT_FIND_STEP,
+				       fabs(ph->level_ns - m0), m0);
 		sbt_fmt_ns(a, sizeof a, m0);
 		sbt_fmt_ns(b, sizeof b, ph->level_ns);
 		sbt_phase_when(p, p->step[k], 0, at, sizeof at);
-		put(&o, "%sstep at %s: %s -> %s (%+.1f %%)", f ? "; " : "",
-		    at, a, b, 100 * (ph->level_ns - m0) / m0);
+		put(&c, "step at %s: %s -> %s (%+.1f %%)", at, a, b,
+		    100 * (ph->level_ns - m0) / m0);
 	}
 	if (s->nmodes >= 2) {
-		put(&o, "%s", f++ ? "; " : "");
-		modes(&o, s);
+		double d = s->modes[s->nmodes - 1].center_ns -
+			   s->modes[0].center_ns;
+		struct out c = finding(g, SBT_FIND_MODES, d, s->median_ns);
+		modes(&c, s, d);
 	}
 	if (g->flagged) {
+		struct out c = finding(g, SBT_FIND_GROUP, fabs(g->delta_ns),
+				       fabs(g->delta_ns / g->delta_rel));
 		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
 		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		put(&o, "%sthis %s is %.1f %% %s than the others' median (%s; "
-		    "resolution %s)", f++ ? "; " : "", by_word(by),
-		    100 * fabs(g->delta_rel), g->delta_ns > 0 ? "slower" :
-		    "faster", a, b);
+		put(&c, "this %s is %.1f %% %s than the others' median (%s; "
+		    "resolution %s)", by_word(by), 100 * fabs(g->delta_rel),
+		    g->delta_ns > 0 ? "slower" : "faster", a, b);
 	}
 	if (s->broad && s->nmodes < 2) {
+		struct out c = finding(g, SBT_FIND_BROAD, s->excess_ns,
+				       s->median_ns);
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);
 		sbt_fmt_ns(b, sizeof b, s->excess_ns);
-		put(&o, "%sbroad: spread %s, %s beyond the timer's own",
-		    f++ ? "; " : "", a, b);
+		put(&c, "broad: spread %s, %s beyond the timer's own", a, b);
 	}
-	g->nfindings = f;
-	g->score.variation = f > 0;     /* the alarm: something was found */
+	rank(g);
+	g->nfindings = 0;
+	for (int k = 0; k < g->nfind; k++)
+		g->nfindings += !g->find[k].minor;
+	if (g->nfind && !g->nfindings)
+		put(&o, "no variation of %.0f %% or more; ",
+		    100 * SBT_MINOR_SHARE);
+	for (int k = 0; k < g->nfind; k++) {
+		const struct sbt_finding *x = &g->find[k];
+		if (x->minor && (k == 0 || !g->find[k - 1].minor))
+			put(&o, "%sminor (under %.0f %% of its time): ",
+			    k && g->find[k - 1].text[0] ? "; " : "",
+			    100 * SBT_MINOR_SHARE);
+		else if (k)
+			put(&o, "%s", x->minor ? ", " : "; ");
+		put(&o, "%s", x->text);
+	}
+	f = g->nfind;
+	/* the alarm: something worth chasing was found */
+	g->score.variation = g->nfindings > 0;
 	/* a handful of samples left out is not worth a clause (JSON has
 	 * machine_samples): 0.1 % of them, or a change the machine made */
 	int shared = g->machine_changes ||
@@ -165,6 +228,7 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	if (f == 0)
 		put(&o, shared ? "no variation of its own" :
 		    "no variation found");
+
 	if (shared)
 		machine(&o, g);
 	if (p->warmup_n || p->ntransients) {

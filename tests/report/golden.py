@@ -18,9 +18,9 @@ SRC = ('path', 'csv', 'pid', 'rank', 'threads', 'truncated', 'cycles',
        'te_p50_ns', 'te_p999_ns', 'kernel_entry_ns', 'counters')
 REG = ('name', 'api', 'thread', 'count', 'kept', 'dropped', 'migrated',
        'probes', 'te_ns', 'min_ns', 'median_ns', 'mean_ns', 'max_ns',
-       'p99_ns', 'quantum_ns', 'callsites')
+       'p99_ns', 'quantum_ns', 'callsites', 'total_ns', 'excl_ns', 'nested')
 CSV = ('region', 'api', 'thread', 'count', 'kept', 'dropped', 'min_ns',
-       'median_ns', 'max_ns', 'callsites')
+       'median_ns', 'max_ns', 'callsites', 'total_ns', 'excl_ns')
 
 
 def analyze(log, *args):
