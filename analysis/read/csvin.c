@@ -327,3 +327,33 @@ out:
 	fclose(fp);
 	return rc;
 }
+
+int sbt_csv_sniff(const char *path)
+{
+	char buf[CSV_MAX_LINE + 1], *line;
+	int col[NCOL], found = 0;
+	unsigned long ln = 0;
+	FILE *fp = fopen(path, "r");
+
+	if (!fp)
+		return 0;
+	/* the first line that is not blank or a comment: the header */
+	while (!found && (line = fgets(buf, sizeof buf, fp)) && ++ln < 1000) {
+		size_t len = strlen(line);
+		if (memchr(line, 0, len) != NULL || len == sizeof buf - 1)
+			break;              /* binary, or not a line at all */
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		if (ln == 1 && len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3))
+			line += 3, len -= 3;
+		size_t b = 0;
+		while (b < len && is_blank(line[b]))
+			b++;
+		if (b == len || line[b] == '#')
+			continue;
+		line[len] = 0;
+		found = header(line, len, ln, col, NULL, 0) == 0 ? 1 : -1;
+	}
+	fclose(fp);
+	return found == 1;
+}

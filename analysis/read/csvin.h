@@ -20,4 +20,8 @@
 int sbt_csv_read(const char *path, struct sbt_dataset *ds, char *err,
 		 size_t errlen);
 
+/* Does the file look like such a CSV (its header names 'region' and
+ * 'ns'), whatever its name?  1 or 0. */
+int sbt_csv_sniff(const char *path);
+
 #endif

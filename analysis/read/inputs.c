@@ -35,7 +35,13 @@ enum sbt_input sbt_input_kind(const char *path, enum sbt_input forced)
 		return forced;
 	if (sbt_is_log(path))
 		return SBT_IN_LOG;
-	if (sbt_is_summary(path) || sbt_ends_with(path, ".sbts"))
+	if (sbt_is_summary(path))
+		return SBT_IN_SUMMARY;
+	/* by content: a CSV named .txt is a CSV; then by name, so that a
+	 * damaged file gets the message of what it claims to be */
+	if (sbt_csv_sniff(path))
+		return SBT_IN_CSV;
+	if (sbt_ends_with(path, ".sbts"))
 		return SBT_IN_SUMMARY;
 	return sbt_ends_with(path, ".csv") ? SBT_IN_CSV : SBT_IN_LOG;
 }

@@ -48,14 +48,24 @@ void sbt_fig_hist(const double *v, size_t n, double lo, double hi,
 			h->max = h->count[b];
 }
 
-/* Column of x on the CDF's log axis. */
-static int cdf_col(const struct sbt_cdf *c, double lg_lo, double scale,
-		   double x)
+int sbt_cdf_col(const struct sbt_cdf *c, double x)
 {
+	double r;
+
 	if (!(x > c->lo))
 		return 0;
-	long k = (long)((log(x) - lg_lo) * scale);
+	r = c->log ? log(x / c->lo) / log(c->hi / c->lo)
+		   : (x - c->lo) / (c->hi - c->lo);
+	long k = (long)(r * SBT_FIG_COLS);
 	return k >= SBT_FIG_COLS ? SBT_FIG_COLS - 1 : (int)k;
+}
+
+double sbt_cdf_edge(const struct sbt_cdf *c, int j)
+{
+	double r = (double)j / SBT_FIG_COLS;
+
+	return c->log ? c->lo * pow(c->hi / c->lo, r)
+		      : c->lo + r * (c->hi - c->lo);
 }
 
 /* Order statistics of one column's values (reorders them). */
@@ -163,23 +173,115 @@ int sbt_fig_region(const struct sbt_dataset *ds, const struct sbt_result
 		sbt_fig_hist(v, k, fig->kmin, fig->kmax, g->quantum_ns,
 			     &fig->hist);
 
-	/* CDF axis: log, from a fraction of a quantum (a cost-corrected
-	 * duration can be 0) to the largest sample. */
+	/* CDF axis: the kept samples' range, half a quantum either side
+	 * (a cost-corrected duration can be 0); log when it spans more
+	 * than a decade.  Cut samples beyond it: counted apart. */
 	double q = g->quantum_ns > 0 ? g->quantum_ns : 1;
-	c->lo = fig->amin > q / 2 ? fig->amin : q / 2;
-	c->hi = fig->amax > c->lo * 1.01 ? fig->amax : c->lo * 1.01;
-	double lg = log(c->lo), scale = SBT_FIG_COLS / (log(c->hi) - lg);
+	double klo = k ? fig->kmin : fig->amin, khi = k ? fig->kmax : fig->amax;
+	c->lo = klo - q / 2, c->hi = khi + q / 2;
+	c->log = klo > 0 && khi / klo > 10;
+	if (c->log)
+		c->lo = klo * 0.97, c->hi = khi * 1.03;
+	c->clo = INFINITY, c->chi = -INFINITY;
 	for (size_t i = 0; i < k; i++)
-		c->kept[cdf_col(c, lg, scale, v[i])]++;
+		c->kept[sbt_cdf_col(c, v[i])]++;
 	for (size_t i = g->first; i < g->first + g->n; i++) {
 		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if ((s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) ==
+		if ((s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) !=
 		    SBT_SF_DROPPED)
-			c->dropped[cdf_col(c, lg, scale,
-					   sbt_sample_ns(ds, s, o))]++;
+			continue;
+		double x = sbt_sample_ns(ds, s, o);
+		if (k && x > c->hi) {
+			c->ncut++;
+			if (x < c->clo) c->clo = x;
+			if (x > c->chi) c->chi = x;
+		} else {
+			c->dropped[sbt_cdf_col(c, x)]++;
+		}
+	}
+	/* the cut samples' own columns, log-spaced over their range */
+	double cr = c->chi > c->clo ? log(c->chi / c->clo) : 0;
+	for (size_t i = g->first; c->ncut && i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if ((s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) !=
+		    SBT_SF_DROPPED)
+			continue;
+		double x = sbt_sample_ns(ds, s, o);
+		if (!(x > c->hi))
+			continue;
+		long j = cr > 0 && x > c->clo ? (long)(log(x / c->clo) / cr *
+						       SBT_CUT_COLS) : 0;
+		c->cut[j >= SBT_CUT_COLS ? SBT_CUT_COLS - 1 : j]++;
 	}
 	c->nkept = k, c->ndropped = fig->ndropped;
 	return fig_bands(ds, res, g, o, v, &fig->bands);
+}
+
+/* Group g's kept samples (and dropped ones' range) in lane columns over
+ * [t0, t1]; v scratch for g->n values. */
+static void fig_lane(const struct sbt_dataset *ds, const struct sbt_result
+		     *res, const struct sbt_group *g,
+		     const struct sbt_report_opts *o, double *v,
+		     struct sbt_lane *ln)
+{
+	size_t start[SBT_LANE_COLS + 1] = { 0 };
+	double scale = ln->t1 > ln->t0 ? SBT_LANE_COLS / (ln->t1 - ln->t0) : 0;
+
+#define LCOL(t) ((t) > ln->t0 && (size_t)(((t) - ln->t0) * scale) < \
+		 SBT_LANE_COLS ? (size_t)(((t) - ln->t0) * scale) : \
+		 (t) > ln->t0 ? SBT_LANE_COLS - 1 : 0)
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (s->flags & SBT_SF_PROBE)
+			continue;
+		struct sbt_band *b = &ln->col[LCOL(s->t_ns)];
+		if (s->flags & SBT_SF_DROPPED) {
+			float x = (float)sbt_sample_ns(ds, s, o);
+			if (!b->ndropped++ || x < b->dmin) b->dmin = x;
+			if (b->ndropped == 1 || x > b->dmax) b->dmax = x;
+		} else {
+			b->n++;
+		}
+	}
+	for (int c = 0; c < SBT_LANE_COLS; c++)
+		start[c + 1] = start[c] + ln->col[c].n;
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
+			v[start[LCOL(s->t_ns)]++] = sbt_sample_ns(ds, s, o);
+	}
+#undef LCOL
+	for (int c = 0; c < SBT_LANE_COLS; c++)
+		if (ln->col[c].n)
+			band_stats(v + start[c] - ln->col[c].n, ln->col[c].n,
+				   &ln->col[c]);
+}
+
+/* Which boxes of the region starting at b[0] (m of them) get lanes:
+ * flagged ones by |delta|, then the rest in order. */
+static void choose_lanes(struct sbt_box *b, size_t m, size_t *pick,
+			 size_t *npick)
+{
+	*npick = 0;
+	for (size_t k = 0; k < m && *npick < SBT_LANES; k++) {
+		size_t best = m;
+		for (size_t i = 0; i < m; i++) {
+			int taken = 0;
+			for (size_t j = 0; j < *npick; j++)
+				taken |= pick[j] == i;
+			if (taken || !b[i].flagged || !b[i].kept)
+				continue;
+			if (best == m || fabs(b[i].delta_rel) >
+			    fabs(b[best].delta_rel))
+				best = i;
+		}
+		if (best == m)
+			break;
+		pick[(*npick)++] = best;
+	}
+	for (size_t i = 0; i < m && *npick < SBT_LANES; i++)
+		if (!b[i].flagged && b[i].kept)
+			pick[(*npick)++] = i;
 }
 
 int sbt_boxes_capture(const struct sbt_dataset *ds,
@@ -208,6 +310,11 @@ int sbt_boxes_capture(const struct sbt_dataset *ds,
 		b->kept = k;
 		b->flagged = g->flagged;
 		b->delta_rel = g->delta_rel;
+		b->delta_ns = g->delta_ns;
+		b->resolution_ns = g->delta_resolution_ns;
+		for (int f = 0; f < g->nfind; f++)
+			if (g->find[f].kind == SBT_FIND_GROUP)
+				b->minor = g->find[f].minor;
 		b->p1 = b->q1 = b->median = b->q3 = b->p99 = NAN;
 		if (!k)
 			continue;
@@ -218,12 +325,45 @@ int sbt_boxes_capture(const struct sbt_dataset *ds,
 		b->p1 = sbt_quantile(v, k, 0.01);
 		b->p99 = sbt_quantile(v, k, 0.99);
 	}
+	/* lanes: a region's groups are consecutive in res->g */
+	for (size_t i = 0; i < res->ngroups;) {
+		size_t j = i, pick[SBT_LANES], np;
+		double t0 = INFINITY, t1 = -INFINITY;
+		while (j < res->ngroups && res->g[j].region == res->g[i].region)
+			j++;
+		for (size_t k = i; k < j; k++)
+			for (size_t x = res->g[k].first;
+			     x < res->g[k].first + res->g[k].n; x++) {
+				const struct sbt_sample *s =
+					&ds->s[res->order[x]];
+				if (s->flags & SBT_SF_PROBE)
+					continue;
+				if (s->t_ns < t0) t0 = s->t_ns;
+				if (s->t_ns > t1) t1 = s->t_ns;
+			}
+		choose_lanes(out->b + i, j - i, pick, &np);
+		for (size_t k = 0; k < np && t1 >= t0; k++) {
+			struct sbt_lane *ln = calloc(1, sizeof *ln);
+			if (!ln) {
+				free(v);
+				sbt_boxes_free(out);
+				return -1;
+			}
+			ln->t0 = t0, ln->t1 = t1;
+			fig_lane(ds, res, &res->g[i + pick[k]], o, v, ln);
+			out->b[i + pick[k]].lane = ln;
+			out->b[i + pick[k]].lane_rank = (int)k;
+		}
+		i = j;
+	}
 	free(v);
 	return 0;
 }
 
 void sbt_boxes_free(struct sbt_boxes *b)
 {
+	for (size_t i = 0; i < b->n; i++)
+		free(b->b[i].lane);
 	free(b->b);
 	memset(b, 0, sizeof *b);
 }

@@ -66,16 +66,21 @@ void sbt_plot_fmt(enum sbt_tick_fmt fmt, double v, char *buf, size_t len)
 	}
 }
 
-void sbt_plot_begin(struct sbt_plot *p, FILE *f, const char *kind,
-		    const char *title)
+void sbt_plot_frame(struct sbt_plot *p)
 {
-	p->f = f;
 	if (!p->w) p->w = 560;
 	if (!p->h) p->h = 240;
 	if (!p->ml) p->ml = 64;
 	if (!p->mr) p->mr = 16;
 	if (!p->mt) p->mt = 26;
 	if (!p->mb) p->mb = 40;
+}
+
+void sbt_plot_begin(struct sbt_plot *p, FILE *f, const char *kind,
+		    const char *title)
+{
+	p->f = f;
+	sbt_plot_frame(p);
 	fprintf(f, "<svg class=\"plot %s\" viewBox=\"0 0 %d %d\" "
 		"role=\"img\" xmlns=\"http://www.w3.org/2000/svg\"><title>",
 		kind, p->w, p->h);

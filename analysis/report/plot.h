@@ -20,7 +20,11 @@ struct sbt_plot {
 	enum sbt_tick_fmt xfmt, yfmt;
 };
 
-/* <svg class="plot ..."> with a <title>; sets the frame's geometry. */
+/* The frame's default size and margins, where p leaves them 0: what a
+ * plot whose height depends on its margins calls first. */
+void sbt_plot_frame(struct sbt_plot *p);
+/* <svg class="plot ..."> with a <title>; sets the frame's geometry
+ * (sbt_plot_frame). */
 void sbt_plot_begin(struct sbt_plot *p, FILE *f, const char *kind,
 		    const char *title);
 /* Axes, grid, ticks and the two axis labels. */

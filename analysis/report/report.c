@@ -166,7 +166,8 @@ static int cmp_sorted(const void *a, const void *b)
 
 int sbt_result_sorted(const struct sbt_dataset *ds,
 		      const struct sbt_result *res,
-		      const struct sbt_report_opts *o, struct sbt_result *out)
+		      const struct sbt_report_opts *o, struct sbt_result *out,
+		      size_t *perm)
 {
 	size_t n = res->ngroups ? res->ngroups : 1;
 	double *key = calloc(ds->nregions + 1, sizeof *key);
@@ -197,8 +198,11 @@ int sbt_result_sorted(const struct sbt_dataset *ds,
 	sort_ds = ds, sort_g = res->g;
 	sort_key = o->sort == SBT_SORT_NAME ? NULL : key;
 	qsort(ix, res->ngroups, sizeof *ix, cmp_sorted);
-	for (size_t i = 0; i < res->ngroups; i++)
+	for (size_t i = 0; i < res->ngroups; i++) {
 		out->g[i] = res->g[ix[i]];
+		if (perm)
+			perm[i] = ix[i];
+	}
 	sort_key = NULL;
 	free(key), free(ix);
 	return 0;

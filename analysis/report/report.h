@@ -36,10 +36,12 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds);
 
 const char *sbt_api_name(unsigned api);
 
-/* A copy of res->g in o->sort's order into *out (free out->g only).
- * 0, or -1 when out of memory. */
+/* A copy of res->g in o->sort's order into *out (free out->g only);
+ * perm[i] (when not NULL; room for res->ngroups) the index in res->g of
+ * out->g[i].  0, or -1 when out of memory. */
 int sbt_result_sorted(const struct sbt_dataset *ds,
 		      const struct sbt_result *res,
-		      const struct sbt_report_opts *o, struct sbt_result *out);
+		      const struct sbt_report_opts *o, struct sbt_result *out,
+		      size_t *perm);
 
 #endif

@@ -52,6 +52,21 @@ static const char css[] =
 "svg .fl text,svg text.fl{fill:#d62728}svg .bm{stroke:#1d3f6e;"
 "stroke-width:2}"
 "ol.stack{margin:2px 0 2px 18px;padding:0;font-size:12px}"
+"figure{margin:0}figcaption{margin:0 0 6px 8px}"
+"ul.findings{margin:4px 0;padding-left:20px}ul.findings li{margin:2px 0}"
+"ul.findings li.slow{color:#b00}ul.findings.minor{font-size:12px;"
+"color:#555}ul.notes{margin:4px 0;padding-left:20px;font-size:13px}"
+".sw{display:inline-block;width:14px;height:9px;margin:0 3px 0 10px;"
+"vertical-align:middle;border-radius:1px}.sw.kept,.sw.kl{background:"
+"#4878b0}.sw.al{background:#888}.sw.dr{background:#d62728}.sw.mode{"
+"background:#2a9d4a}.sw.td{background:#8a4fc0}.sw.bmm{background:#c5d5ea}"
+".sw.bq{background:#7fa3cf}.sw.med{background:#1d3f6e;height:3px}"
+".sw.lv,.sw.ph{background:#e07b00;height:3px}.sw.tr{background:#e07b00;"
+"opacity:.25}.sw.bx{background:#c5d5ea;border:1px solid #4878b0}"
+".sw.bm{background:#1d3f6e;width:3px}.sw.wh{background:#4878b0;"
+"height:2px}.sw.flb{background:#f4b5b5;border:1px solid #d62728}"
+"svg .ln{fill:#7fa3cf;opacity:.8}svg .ln.fl{fill:#f4b5b5;opacity:1}"
+"svg text.dl{fill:#d62728}svg text.ty.fl{fill:#d62728}"
 ".legend{font-size:12px;color:#555}"
 "@media print{body{max-width:none}section.region{break-before:page}"
 ".grid{grid-template-columns:1fr 1fr}}";
@@ -76,6 +91,41 @@ static void fmt_ns(char *b, size_t n, double v)
 
 /* ---- header: inputs and warnings --------------------------------------- */
 
+/* Source i's warnings, as the text report gives them (one <li> each). */
+static void source_notes(FILE *f, const struct sbt_dataset *ds, size_t i)
+{
+	const struct sbt_source *s = &ds->sources[i];
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	sbt_source_notes(m, ds, i, "");
+	if (s->truncated && !s->is_csv)
+		fputs("not closed cleanly: the process was killed, crashed or "
+		      "still ran\n", m);
+	if (fclose(m) != 0) {
+		free(buf);
+		return;
+	}
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		/* the counters' line is information, not a warning */
+		int info = !strncmp(line, "events:", 7) &&
+			   !strstr(line, "unavailable");
+		fprintf(f, "<li%s>", info ? "" : " class=\"warn\"");
+		if (ds->nsources > 1) {
+			fputs("<code>", f);
+			sbt_html_str(f, s->path);
+			fputs("</code>: ", f);
+		}
+		sbt_html_str(f, line);
+		fputs("</li>\n", f);
+	}
+	free(buf);
+}
+
 static void inputs(FILE *f, const struct sbt_html_in *in)
 {
 	const struct sbt_dataset *ds = in->ds;
@@ -84,8 +134,9 @@ static void inputs(FILE *f, const struct sbt_html_in *in)
 	fputs("<section id=\"inputs\"><h2>Inputs</h2><table><tr><th>log</th>"
 	      "<th>program</th><th>host</th><th>pid / rank</th><th>cpu</th>"
 	      "<th>clock</th><th>quantum</th><th>t<sub>e,std</sub> "
-	      "(p50, p99.9)</th><th>threads</th><th>dropped</th>"
-	      "<th>misuse and warnings</th></tr>\n", f);
+	      "(p50, p99.9)</th><th>threads</th><th title=\"samples the "
+	      "recorder could not write: no space left for the log\">lost "
+	      "by the recorder (log full)</th></tr>\n", f);
 	for (size_t i = 0; i < ds->nsources; i++) {
 		const struct sbt_source *s = &ds->sources[i];
 		fputs("<tr><td><code>", f);
@@ -102,34 +153,21 @@ static void inputs(FILE *f, const struct sbt_html_in *in)
 		fmt_ns(c, sizeof c, s->te_p999_ns);
 		fprintf(f, "</td><td>%.4f GHz wall%s</td><td class=\"n\">%.1f "
 			"ns</td><td class=\"n\">%s (%s, %s)</td><td class="
-			"\"n\">%u</td><td class=\"n\">%llu</td><td>",
+			"\"n\">%u</td><td class=\"n\">%llu</td></tr>\n",
 			s->tick_ns > 0 ? 1 / s->tick_ns : 0,
 			s->has_cycles ? ", cycles" : "", s->quantum_ns, a, b, c,
 			s->nthreads,
 			(unsigned long long)s->counters[SBT_CNT_DROPPED]);
-		for (int k = 0; k < SBT_CNT__N; k++)
-			if (s->counters[k] && k != SBT_CNT_THREADS &&
-			    k != SBT_CNT_DROPPED && sbt_counter_names[k])
-				fprintf(f, "<span class=\"warn\">%s: %llu</span> ",
-					sbt_counter_names[k],
-					(unsigned long long)s->counters[k]);
-		if (s->truncated)
-			fputs("<span class=\"warn\">not closed cleanly</span> ",
-			      f);
-		if (s->warning[0]) {
-			fputs("<span class=\"warn\">", f);
-			sbt_html_str(f, s->warning);
-			fputs("</span>", f);
-		}
-		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table>\n<ul class=\"notes\">\n", f);
+	for (size_t i = 0; i < ds->nsources; i++)
+		source_notes(f, ds, i);
 	for (size_t i = 0; in->o->cs && i < in->o->cs->nnotes; i++) {
-		fputs("<p class=\"warn\">call sites: ", f);
+		fputs("<li class=\"warn\">call sites: ", f);
 		sbt_html_str(f, in->o->cs->notes[i]);
-		fputs("</p>\n", f);
+		fputs("</li>\n", f);
 	}
-	fputs("</section>\n", f);
+	fputs("</ul></section>\n", f);
 }
 
 /* Shifts shared by several regions at one instant: the machine's. */
@@ -180,32 +218,172 @@ static void metric_source(FILE *f, const struct sbt_score *s)
 		sbt_html_str(f, s->metric_source);
 }
 
-static void summary(FILE *f, const struct sbt_html_in *in, const char *detail)
+/* A group as people name it in a sentence: "thread 3 (worker)". */
+static void group_name(FILE *f, const struct sbt_html_in *in,
+		       const struct sbt_box *b)
+{
+	fprintf(f, "%s ", sbt_by_name(in->o));
+	sbt_html_str(f, b->key);
+}
+
+/* The sentence of a group that differs from the others of its region. */
+static void group_finding(FILE *f, const struct sbt_html_in *in,
+			  const struct sbt_box *b)
+{
+	char a[32], r[32];
+
+	fmt_ns(a, sizeof a, fabs(b->delta_ns));
+	fmt_ns(r, sizeof r, b->resolution_ns);
+	group_name(f, in, b);
+	fprintf(f, " is %.1f %% %s than the others' median (%s; resolution "
+		"%s)", 100 * fabs(b->delta_rel), b->delta_ns > 0 ? "slower" :
+		"faster", a, r);
+}
+
+/* The findings of region group g, largest first: its own (steps with
+ * their time, modes, spread) and its groups that differ (the boxes);
+ * major ones, or with `minor` the minor ones.  How many were written. */
+static int findings(FILE *f, const struct sbt_html_in *in,
+		    const struct sbt_group *g, int minor, int named)
+{
+	const struct sbt_boxes *bx = in->boxes;
+	int n = 0;
+
+	for (int k = 0; k < g->nfind; k++) {
+		if (g->find[k].minor != minor)
+			continue;
+		fputs("<li>", f);
+		if (named) {
+			fputs("<b>", f);
+			sbt_html_str(f, in->ds->regions[g->region].name);
+			fputs("</b>: ", f);
+		}
+		sbt_html_str(f, g->find[k].text);
+		fputs("</li>\n", f);
+		n++;
+	}
+	for (size_t i = 0; bx && i < bx->n; i++) {
+		const struct sbt_box *b = &bx->b[i];
+		if (b->region != g->region || !b->flagged || b->minor != minor)
+			continue;
+		fprintf(f, "<li class=\"%s\">", b->delta_ns > 0 ? "slow" :
+			"fast");
+		if (named) {
+			fputs("<b>", f);
+			sbt_html_str(f, in->ds->regions[g->region].name);
+			fputs("</b>: ", f);
+		}
+		group_finding(f, in, b);
+		fputs("</li>\n", f);
+		n++;
+	}
+	/* Processor shifts (the speed probes) belong here too, one <li>
+	 * each, when the log has them. */
+	return n;
+}
+
+/* Shifts the machine made, as sentences (machine.c). */
+static int machine_findings(FILE *f, const struct sbt_html_in *in)
+{
+	const struct sbt_result *res = in->res;
+	size_t i;
+
+	for (i = 0; i < res->nev && i < 20; i++) {
+		const struct sbt_machine_event *e = &res->ev[i];
+		fprintf(f, "<li>the machine: at %.4g ms, %d regions", e->t_ns /
+			1e6, e->nregions);
+		if (e->cpu != SBT_CPU_UNKNOWN)
+			fprintf(f, " on cpu %u", e->cpu);
+		fprintf(f, " %s %.0f %% at once (not the code)</li>\n",
+			e->change > 0 ? "slowed" : "sped up",
+			100 * fabs(e->change));
+	}
+	return (int)i;
+}
+
+/* The page's summary in words: every major finding, then the minor. */
+static void summary_findings(FILE *f, const struct sbt_html_in *in,
+			     const struct sbt_result *res)
+{
+	int n = 0;
+
+	fputs("<section id=\"findings\"><h2>Findings</h2><ul class=\"findings"
+	      "\">\n", f);
+	for (size_t i = 0; i < res->ngroups; i++)
+		n += findings(f, in, &res->g[i], 0, 1);
+	n += machine_findings(f, in);
+	fputs("</ul>\n", f);
+	if (!n)
+		fputs("<p>No variation of 1 % or more of any region's time "
+		      "beyond what the timer and the samples resolve.</p>\n",
+		      f);
+	fputs("<details><summary>Minor findings (resolved, but under 1 % "
+	      "of the region's time)</summary><ul class=\"findings minor\">"
+	      "\n", f);
+	n = 0;
+	for (size_t i = 0; i < res->ngroups; i++)
+		n += findings(f, in, &res->g[i], 1, 1);
+	if (!n)
+		fputs("<li>none</li>\n", f);
+	fputs("</ul></details></section>\n", f);
+}
+
+static void share_cell(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, "<td class=\"n\">%.1f %%</td>", 100 * x);
+	else
+		fputs("<td class=\"n\">-</td>", f);
+}
+
+static void summary(FILE *f, const struct sbt_html_in *in,
+		    const struct sbt_result *res, const char *detail,
+		    const size_t *idx)
 {
 	const struct sbt_dataset *ds = in->ds;
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], t[32];
+	int own = 0;
 
+	for (size_t i = 0; i < res->ngroups; i++)
+		own |= res->g[i].nested;
 	fputs("<section id=\"summary\"><h2>Regions</h2><table><tr><th>region"
-	      "</th><th>api</th><th>samples</th><th>kept</th><th>dropped</th>"
-	      "<th>median</th><th>p99</th><th>t<sub>min</sub></th><th>t<sub>"
-	      "diff</sub></th><th>t<sub>min</sub>, t<sub>diff</sub> from</th>"
-	      "<th>verdict</th></tr>\n", f);
-	for (size_t i = 0; i < in->res->ngroups; i++) {
-		const struct sbt_group *g = &in->res->g[i];
+	      "</th><th title=\"the time of all its calls\">total</th><th "
+	      "title=\"of the time of the threads it ran on\">share</th>", f);
+	if (own)
+		fputs("<th title=\"its share without the regions nested in it"
+		      "\">own share</th>", f);
+	fputs("<th>api</th><th>calls</th><th>samples</th><th title=\"samples"
+	      " the OS-noise filter left out of the statistics\">cut by the "
+	      "OS filter</th><th>median</th><th>p99</th><th>t<sub>min</sub>"
+	      "</th><th>t<sub>diff</sub></th><th>t<sub>min</sub>, t<sub>diff"
+	      "</sub> from</th><th>verdict</th></tr>\n", f);
+	for (size_t i = 0; i < res->ngroups; i++) {
+		const struct sbt_group *g = &res->g[i];
 		fmt_ns(a, sizeof a, g->st.median);
 		fmt_ns(b, sizeof b, g->st.p99);
 		fmt_ns(c, sizeof c, g->score.t_min_ns);
 		fmt_ns(d, sizeof d, g->score.t_diff_ns);
+		sbt_plot_fmt(SBT_TICK_NS, g->total_ns, t, sizeof t);
 		fputs("<tr><td>", f);
-		if (detail[i])
-			fprintf(f, "<a href=\"#r%zu\">", i);
+		if (detail[idx[i]])
+			fprintf(f, "<a href=\"#r%zu\">", idx[i]);
 		sbt_html_str(f, ds->regions[g->region].name);
-		fprintf(f, "%s</td><td>%s</td><td class=\"n\">%zu</td><td "
-			"class=\"n\">%zu</td><td class=\"n\">%zu</td><td class="
-			"\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s"
-			"</td><td class=\"n\">%s</td><td>", detail[i] ? "</a>"
-			: "", sbt_api_name(ds->regions[g->region].api),
-			g->count, g->kept, g->dropped, a, b, c, d);
+		fprintf(f, "%s</td><td class=\"n\">%s</td>", detail[idx[i]] ?
+			"</a>" : "", t);
+		share_cell(f, g->share);
+		if (own) {
+			if (g->nested)
+				share_cell(f, g->excl_share);
+			else
+				fputs("<td></td>", f);
+		}
+		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class="
+			"\"n\">%zu</td><td class=\"n\">%zu</td><td class=\"n\">"
+			"%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			"<td class=\"n\">%s</td><td>",
+			sbt_api_name(ds->regions[g->region].api),
+			(unsigned long long)g->calls, g->count, g->dropped, a,
+			b, c, d);
 		metric_source(f, &g->score);
 		fputs("</td><td>", f);
 		sbt_html_str(f, g->verdict);
@@ -216,18 +394,32 @@ static void summary(FILE *f, const struct sbt_html_in *in, const char *detail)
 
 /* ---- the four plots ------------------------------------------------------ */
 
+/* A legend under a plot: <figcaption> with swatches (see the css). */
+static void caption(FILE *f, const char *html)
+{
+	fprintf(f, "<figcaption class=\"legend\">%s</figcaption></figure>\n",
+		html);
+}
+
+/* The histogram's header strip (above the frame): the t_diff bar on the
+ * first row, the modes' labels on the next two, so no label lies on a
+ * bar. */
+#define HIST_TD_Y   32
+#define HIST_MODE_Y 45
+
 static void hist_plot(FILE *f, const struct sbt_group *g,
 		      const struct sbt_region_fig *fig)
 {
 	const struct sbt_hist *h = &fig->hist;
 	struct sbt_plot p = { .xfmt = SBT_TICK_NS, .yfmt = SBT_TICK_COUNT,
-			      .ylog = 1 };
+			      .ylog = 1, .mt = 60 };
 	char a[32], b[32];
 	double pad = g->quantum_ns > 0 ? g->quantum_ns : 1;
 
 	p.x0 = h->lo, p.x1 = h->lo + h->nbins * h->width;
 	if (!(p.x1 > p.x0)) p.x0 -= pad, p.x1 += pad;
-	p.y0 = 0.7, p.y1 = h->max > 0 ? h->max * 2.0 : 10;
+	p.y0 = 0.7, p.y1 = h->max > 0 ? h->max * 1.5 : 10;
+	fputs("<figure>", f);
 	sbt_plot_begin(&p, f, "hist", "Histogram of kept samples (log count)");
 	sbt_plot_axes(&p, "duration (t_e,std removed)", "samples");
 	fputs("<path class=\"kept\" d=\"", f);
@@ -248,16 +440,18 @@ static void hist_plot(FILE *f, const struct sbt_group *g,
 		fprintf(f, "M%.1f %.1fV%.1fH%.1fV%.1fZ", x0, yb, y, x1, yb);
 	}
 	fputs("\"/>\n", f);
-	/* modes: where, how much */
+	/* modes: a line down through the frame from a label in the strip */
+	int right_edge = p.w - 4;
 	for (int m = 0; m < g->score.nmodes; m++) {
 		double x = sbt_plot_x(&p, g->score.modes[m].center_ns);
+		int y = HIST_MODE_Y + 11 * (m % 2);
 		fmt_ns(a, sizeof a, g->score.modes[m].center_ns);
-		int right = x > p.ml + 0.7 * (p.w - p.ml - p.mr);
+		int right = x > p.ml + 0.6 * (p.w - p.ml - p.mr);
 		fprintf(f, "<line class=\"mode\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f"
 			"\" y2=\"%d\"/><text class=\"ml\"%s x=\"%.1f\" y=\"%d\">"
-			"%s %.0f%%</text>\n", x, p.mt + 12 * (m % 3) + 4, x,
-			p.h - p.mb, right ? " text-anchor=\"end\"" : "",
-			right ? x - 3 : x + 3, p.mt + 12 * (m % 3) + 12, a,
+			"%s %.0f%%</text>\n", x, y - 8, x, p.h - p.mb,
+			right ? " text-anchor=\"end\"" : "",
+			right ? x - 3 : x + 3, y, a,
 			100 * g->score.modes[m].share);
 	}
 	/* t_diff as a bar from the first mode (or the median) */
@@ -266,21 +460,28 @@ static void hist_plot(FILE *f, const struct sbt_group *g,
 	if (isfinite(g->score.t_diff_ns) && isfinite(t0)) {
 		double xa = sbt_plot_x(&p, t0);
 		double xb = sbt_plot_x(&p, t0 + g->score.t_diff_ns);
-		int y = p.h - p.mb - 10;
+		int y = HIST_TD_Y;
+		if (xb < xa + 2)
+			xb = xa + 2;
 		fmt_ns(b, sizeof b, g->score.t_diff_ns);
+		/* the label beside the bar, on the side with room */
+		int left = xb + 90 > right_edge;
 		fprintf(f, "<path class=\"td\" d=\"M%.1f %dv-6v12v-6H%.1fv-6v12"
-			"\"/><text class=\"tdl\" x=\"%.1f\" y=\"%d\">t_diff %s"
-			"</text>\n", xa, y, xb > xa + 2 ? xb : xa + 2, xa + 2,
-			y - 8, b);
+			"\"/><text class=\"tdl\"%s x=\"%.1f\" y=\"%d\">t_diff %s"
+			"</text>\n", xa, y, xb, left ? " text-anchor=\"end\"" :
+			"", left ? xa - 4 : xb + 4, y + 4, b);
 	}
 	sbt_plot_end(&p);
+	caption(f, "<span class=\"sw kept\"></span>kept samples "
+		"<span class=\"sw mode\"></span>modes (centre, share) "
+		"<span class=\"sw td\"></span>t<sub>diff</sub> from the first "
+		"mode: the smallest difference one sample tells apart");
 }
 
 static void cdf_path(FILE *f, const struct sbt_plot *p, const struct sbt_cdf
 		     *c, const uint64_t *a, const uint64_t *b, uint64_t n,
 		     const char *cls)
 {
-	double r = log(c->hi / c->lo) / SBT_FIG_COLS;
 	uint64_t cum = 0;
 	double prev = -1;
 
@@ -292,11 +493,47 @@ static void cdf_path(FILE *f, const struct sbt_plot *p, const struct sbt_cdf
 		if (y == prev)
 			continue;
 		/* the step happens inside column j: draw it at its left */
-		fprintf(f, "H%.1fV%.1f", sbt_plot_x(p, c->lo * exp(j * r)),
+		fprintf(f, "H%.1fV%.1f", sbt_plot_x(p, sbt_cdf_edge(c, j)),
 			sbt_plot_y(p, y));
 		prev = y;
 	}
 	fprintf(f, "H%.1f\"/>\n", sbt_plot_x(p, c->hi));
+}
+
+/* The OS filter's cut samples beyond the kept range, in a strip of their
+ * own right of the frame: a tick per column that holds any, on a log
+ * scale over their range, which the two labels give. */
+#define CDF_STRIP 104
+
+static void cdf_cut_strip(FILE *f, const struct sbt_plot *p,
+			  const struct sbt_cdf *c)
+{
+	double x0 = p->w - CDF_STRIP + 14, x1 = p->w - 8;
+	double y0 = p->h - p->mb, y1 = p->mt;
+	double w = (x1 - x0) / SBT_CUT_COLS;
+	uint64_t mx = 1;
+	char a[32], b[32];
+
+	for (int j = 0; j < SBT_CUT_COLS; j++)
+		if (c->cut[j] > mx)
+			mx = c->cut[j];
+	fprintf(f, "<rect class=\"fr\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\"/><text class=\"dl\" x=\"%.1f\" y=\"%.1f\">cut "
+		"%llu</text>\n<path class=\"dr\" d=\"", x0, y1, x1 - x0, y0 - y1,
+		x0 + 2, y1 + 12, (unsigned long long)c->ncut);
+	for (int j = 0; j < SBT_CUT_COLS; j++)
+		if (c->cut[j]) {
+			/* height: log of the count, so one sample shows */
+			double hgt = 8 + (y0 - y1 - 30) * log1p((double)c->cut[j])
+				     / log1p((double)mx);
+			fprintf(f, "M%.1f %.1fv%.1f", x0 + (j + 0.5) * w, y0,
+				-hgt);
+		}
+	fmt_ns(a, sizeof a, c->clo);
+	fmt_ns(b, sizeof b, c->chi);
+	fprintf(f, "\"/>\n<text class=\"dl\" x=\"%.1f\" y=\"%.1f\">%s</text>"
+		"<text class=\"dl\" text-anchor=\"end\" x=\"%.1f\" y=\"%.1f\">"
+		"to %s</text>\n", x0, y0 + 13, a, x1, y0 + 26, b);
 }
 
 static void cdf_plot(FILE *f, const struct sbt_group *g,
@@ -304,61 +541,53 @@ static void cdf_plot(FILE *f, const struct sbt_group *g,
 {
 	const struct sbt_cdf *c = &fig->cdf;
 	struct sbt_plot p = { .xfmt = SBT_TICK_NS, .yfmt = SBT_TICK_FRAC,
-			      .xlog = 1, .y0 = 0, .y1 = 1 };
-	double r = log(c->hi / c->lo) / SBT_FIG_COLS;
+			      .xlog = c->log, .y0 = 0, .y1 = 1,
+			      .mr = c->ncut ? CDF_STRIP : 0 };
+	char html[512];
 
 	p.x0 = c->lo, p.x1 = c->hi;
-	sbt_plot_begin(&p, f, "cdf", "CDF before and after the OS filter");
-	sbt_plot_axes(&p, "duration (log scale)", "fraction below");
+	fputs("<figure>", f);
+	sbt_plot_begin(&p, f, "cdf", c->log ? "CDF before and after the OS "
+		       "filter (log scale)" : "CDF before and after the OS "
+		       "filter");
+	sbt_plot_axes(&p, "duration of the kept samples' range", "fraction "
+		      "below");
 	if (c->nkept + c->ndropped)
 		cdf_path(f, &p, c, c->kept, c->dropped, c->nkept + c->ndropped,
 			 "al");
 	if (c->nkept)
 		cdf_path(f, &p, c, c->kept, NULL, c->nkept, "kl");
-	/* dropped samples: a red tick per column that holds any */
+	/* cut samples within the kept range (the paper's filter may cut
+	 * there): a red tick per column that holds any */
 	fputs("<path class=\"dr\" d=\"", f);
 	for (int j = 0; j < SBT_FIG_COLS; j++)
 		if (c->dropped[j])
-			fprintf(f, "M%.1f %dv-8", sbt_plot_x(&p, c->lo *
-				exp((j + 0.5) * r)), p.h - p.mb);
+			fprintf(f, "M%.1f %dv-8", sbt_plot_x(&p, 0.5 *
+				(sbt_cdf_edge(c, j) + sbt_cdf_edge(c, j + 1))),
+				p.h - p.mb);
 	fputs("\"/>\n", f);
-	fprintf(f, "<text x=\"%d\" y=\"%d\"><tspan class=\"ml\" style=\"fill:"
-		"#4878b0\">&#9473; kept %zu</tspan>  <tspan style=\"fill:#888\">"
-		"&#9476; before filter %zu</tspan>  <tspan style=\"fill:#d62728\">"
-		"| dropped %zu</tspan></text>\n", p.ml + 6, p.mt + 14, g->kept,
-		g->count, g->dropped);
+	if (c->ncut)
+		cdf_cut_strip(f, &p, c);
 	sbt_plot_end(&p);
+	snprintf(html, sizeof html, "<span class=\"sw kl\"></span>kept by the "
+		 "OS-noise filter (%zu) <span class=\"sw al\"></span>all "
+		 "samples, before the filter (%zu) <span class=\"sw dr\">"
+		 "</span>cut by the filter (%zu)%s", g->kept, g->count,
+		 g->dropped, c->ncut ? ": those beyond the kept range in the "
+		 "strip on the right, on a scale of their own" : "");
+	caption(f, html);
 }
 
-static void time_plot(FILE *f, const struct sbt_group *g,
+/* Samples over time, the region's samples in one band. */
+static void time_band(FILE *f, const struct sbt_plot *pp,
+		      const struct sbt_group *g,
 		      const struct sbt_region_fig *fig)
 {
 	const struct sbt_bands *bd = &fig->bands;
-	struct sbt_plot p = { .xfmt = SBT_TICK_TIME, .yfmt = SBT_TICK_NS };
-	double pad = g->quantum_ns > 0 ? g->quantum_ns : 1, cw;
+	const struct sbt_plot p = *pp;
+	double cw = (double)(p.w - p.ml - p.mr) / SBT_FIG_COLS;
 	int c;
 
-	p.x0 = bd->t0, p.x1 = bd->t1 > bd->t0 ? bd->t1 : bd->t0 + 1;
-	p.y0 = fig->kmin, p.y1 = fig->kmax;
-	if (!(p.y1 > p.y0)) p.y0 -= pad, p.y1 += pad;
-	p.y1 += (p.y1 - p.y0) * 0.08;       /* room for dropped markers */
-	sbt_plot_begin(&p, f, "time", g->phases.nphases ? "Samples over time "
-		       "(per pixel: min-max, p10-p90, median)" : "Samples over "
-		       "time (several processes: each on its own clock)");
-	sbt_plot_axes(&p, "time since the process started", "duration");
-	/* shaded warm-up and transient phases */
-	for (int k = 0; k < g->phases.nphases; k++) {
-		const struct sbt_phase *ph = &g->phases.ph[k];
-		if (ph->kind == SBT_PH_LEVEL)
-			continue;
-		double xa = sbt_plot_x(&p, ph->t_begin_ns);
-		double xb = sbt_plot_x(&p, ph->t_end_ns);
-		fprintf(f, "<rect class=\"tr\" x=\"%.1f\" y=\"%d\" width=\"%.1f"
-			"\" height=\"%d\"><title>%s</title></rect>\n", xa, p.mt,
-			xb - xa > 1 ? xb - xa : 1, p.h - p.mt - p.mb,
-			ph->kind == SBT_PH_WARMUP ? "warm-up" : "transient");
-	}
-	cw = (double)(p.w - p.ml - p.mr) / SBT_FIG_COLS;
 	/* Column c covers times [t0 + c dt, t0 + (c+1) dt): draw it at its
 	 * centre, as wide as it is. */
 	double dt = (bd->t1 - bd->t0) / SBT_FIG_COLS;
@@ -393,22 +622,211 @@ static void time_plot(FILE *f, const struct sbt_group *g,
 				sbt_plot_y(&p, bd->col[c].dmax) - 0.75);
 	fputs("\"/>\n", f);
 #undef CX
-	/* levels and where they change */
+	/* levels */
+	for (int k = 0; k < g->phases.nphases && g->phases.nphases > 1; k++) {
+		const struct sbt_phase *ph = &g->phases.ph[k];
+		if (ph->kind == SBT_PH_LEVEL)
+			fprintf(f, "<line class=\"lv\" x1=\"%.1f\" y1=\"%.1f\" "
+				"x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				sbt_plot_x(&p, ph->t_begin_ns),
+				sbt_plot_y(&p, ph->level_ns),
+				sbt_plot_x(&p, ph->t_end_ns),
+				sbt_plot_y(&p, ph->level_ns));
+	}
+}
+
+/* A group's label at the left of its row: the key (shortened to fit the
+ * margin) and, flagged, how far it is from the others. */
+#define GROUP_KEY_MAX 14
+
+static void group_label(FILE *f, const struct sbt_box *b, int x, double y)
+{
+	int n = (int)strlen(b->key);
+
+	fprintf(f, "<text class=\"ty%s\" x=\"%d\" y=\"%.1f\">", b->flagged ?
+		" fl" : "", x, y);
+	if (n > GROUP_KEY_MAX) {
+		char k[GROUP_KEY_MAX + 1];
+		snprintf(k, sizeof k, "%.*s", GROUP_KEY_MAX - 1, b->key);
+		sbt_html_str(f, k);
+		fputs("~", f);
+	} else {
+		sbt_html_str(f, b->key);
+	}
+	if (b->flagged)
+		fprintf(f, " %+.1f%%", 100 * b->delta_rel);
+	fputs("<title>", f);
+	sbt_html_str(f, b->key);
+	fputs("</title></text>", f);
+}
+
+/* The region's groups with lanes (figures.c), in lane order. */
+static size_t lanes_of(const struct sbt_html_in *in, uint32_t region,
+		       const struct sbt_box **ln, size_t *ngroups)
+{
+	size_t n = 0;
+
+	*ngroups = 0;
+	for (size_t i = 0; in->boxes && i < in->boxes->n; i++) {
+		const struct sbt_box *b = &in->boxes->b[i];
+		if (b->region != region)
+			continue;
+		++*ngroups;
+		if (b->lane && b->lane_rank < SBT_LANES)
+			ln[b->lane_rank] = b, n++;
+	}
+	return n;
+}
+
+/* Samples over time, a lane per group: p10-p90 as a band, the median as
+ * a line, dropped samples as dots, all lanes on one duration scale. */
+#define LANE_ML 122
+
+static void time_lanes(FILE *f, const struct sbt_plot *p,
+		       const struct sbt_box *const *ln, size_t n, double lo,
+		       double hi)
+{
+	double lh = (double)(p->h - p->mt - p->mb) / (double)n;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct sbt_lane *L = ln[k]->lane;
+		double top = p->mt + lh * (double)k + 2, bot = top + lh - 4;
+		double dt = (L->t1 - L->t0) / SBT_LANE_COLS;
+#define LX(c) (L->t1 > L->t0 ? sbt_plot_x(p, L->t0 + ((c) + 0.5) * dt) : \
+	       (p->ml + p->w - p->mr) / 2.0)
+#define LY(v) (bot - (bot - top) * fmin(1, fmax(0, ((v) - lo) / (hi - lo))))
+		if (k)
+			fprintf(f, "<line class=\"gr\" x1=\"%d\" y1=\"%.0f\" "
+				"x2=\"%d\" y2=\"%.0f\"/>\n", p->ml, top - 2,
+				p->w - p->mr, top - 2);
+		/* the band as one polygon: p90 forward, p10 back */
+		fprintf(f, "<path class=\"ln%s\" d=\"", ln[k]->flagged ? " fl" :
+			"");
+		int first = 1;
+		for (int c = 0; c < SBT_LANE_COLS; c++)
+			if (L->col[c].n) {
+				fprintf(f, "%c%.0f %.0f", first ? 'M' : 'L',
+					LX(c), LY(L->col[c].p90));
+				first = 0;
+			}
+		for (int c = SBT_LANE_COLS - 1; c >= 0; c--)
+			if (L->col[c].n)
+				fprintf(f, "L%.0f %.0f", LX(c),
+					LY(L->col[c].p10));
+		fputs(first ? "\"/>" : "Z\"/>", f);
+		fputs("<path class=\"med\" d=\"", f);
+		first = 1;
+		for (int c = 0; c < SBT_LANE_COLS; c++)
+			if (L->col[c].n) {
+				fprintf(f, "%c%.0f %.0f", first ? 'M' : 'L',
+					LX(c), LY(L->col[c].p50));
+				first = 0;
+			}
+		fputs("\"/><path class=\"dr\" d=\"", f);
+		for (int c = 0; c < SBT_LANE_COLS; c++)
+			if (L->col[c].ndropped)
+				fprintf(f, "M%.0f %.0fh2v2h-2Z", LX(c) - 1,
+					LY(L->col[c].dmax) - 1);
+		fputs("\"/>\n", f);
+		group_label(f, ln[k], p->ml - 4, (top + bot) / 2 + 4);
+		fputc('\n', f);
+#undef LX
+#undef LY
+	}
+}
+
+static void time_plot(FILE *f, const struct sbt_html_in *in,
+		      const struct sbt_group *g,
+		      const struct sbt_region_fig *fig)
+{
+	const struct sbt_bands *bd = &fig->bands;
+	const struct sbt_box *ln[SBT_LANES];
+	struct sbt_plot p = { .xfmt = SBT_TICK_TIME, .yfmt = SBT_TICK_NS };
+	double pad = g->quantum_ns > 0 ? g->quantum_ns : 1;
+	size_t ngroups, n = lanes_of(in, g->region, ln, &ngroups);
+	char title[128], html[640], a[32], b[32];
+	double lo = INFINITY, hi = -INFINITY;
+
+	p.x0 = bd->t0, p.x1 = bd->t1 > bd->t0 ? bd->t1 : bd->t0 + 1;
+	if (n >= 2) {
+		/* one scale for every lane: their p10 .. p90 */
+		for (size_t k = 0; k < n; k++)
+			for (int c = 0; c < SBT_LANE_COLS; c++)
+				if (ln[k]->lane->col[c].n) {
+					lo = fmin(lo, ln[k]->lane->col[c].p10);
+					hi = fmax(hi, ln[k]->lane->col[c].p90);
+				}
+		if (!(hi > lo)) lo -= pad, hi += pad;
+		p.ml = LANE_ML;
+		sbt_plot_frame(&p);
+		int lh = n <= 4 ? 44 : 26;
+		p.h = p.mt + p.mb + lh * (int)n;
+		snprintf(title, sizeof title, "Samples over time by %s%s",
+			 sbt_by_name(in->o), ngroups > n ? " (flagged first)" :
+			 "");
+	} else {
+		p.y0 = fig->kmin, p.y1 = fig->kmax;
+		if (!(p.y1 > p.y0)) p.y0 -= pad, p.y1 += pad;
+		p.y1 += (p.y1 - p.y0) * 0.08;   /* room for dropped markers */
+		snprintf(title, sizeof title, "Samples over time%s",
+			 g->phases.nphases ? "" : " (several processes: each "
+			 "on its own clock)");
+	}
+	fputs("<figure>", f);
+	sbt_plot_begin(&p, f, "time", title);
+	if (n >= 2) {
+		struct sbt_plot q = p;
+		q.y0 = q.y1 = 0;                /* lanes: no duration ticks */
+		sbt_plot_axes(&q, "time since the process started", "");
+	} else {
+		sbt_plot_axes(&p, "time since the process started",
+			      "duration");
+	}
+	/* shaded warm-up and transient phases */
 	for (int k = 0; k < g->phases.nphases; k++) {
 		const struct sbt_phase *ph = &g->phases.ph[k];
+		if (ph->kind == SBT_PH_LEVEL)
+			continue;
 		double xa = sbt_plot_x(&p, ph->t_begin_ns);
 		double xb = sbt_plot_x(&p, ph->t_end_ns);
-		if (ph->kind == SBT_PH_LEVEL && g->phases.nphases > 1)
-			fprintf(f, "<line class=\"lv\" x1=\"%.1f\" y1=\"%.1f\" "
-				"x2=\"%.1f\" y2=\"%.1f\"/>\n", xa,
-				sbt_plot_y(&p, ph->level_ns), xb,
-				sbt_plot_y(&p, ph->level_ns));
-		if (k > 0)
-			fprintf(f, "<line class=\"ph\" x1=\"%.1f\" y1=\"%d\" "
-				"x2=\"%.1f\" y2=\"%d\"/>\n", xa, p.mt, xa,
-				p.h - p.mb);
+		fprintf(f, "<rect class=\"tr\" x=\"%.1f\" y=\"%d\" width=\"%.1f"
+			"\" height=\"%d\"><title>%s</title></rect>\n", xa, p.mt,
+			xb - xa > 1 ? xb - xa : 1, p.h - p.mt - p.mb,
+			ph->kind == SBT_PH_WARMUP ? "warm-up" : "transient");
+	}
+	if (n >= 2)
+		time_lanes(f, &p, ln, n, lo, hi);
+	else
+		time_band(f, &p, g, fig);
+	/* where the region's level changes */
+	for (int k = 1; k < g->phases.nphases; k++) {
+		double xa = sbt_plot_x(&p, g->phases.ph[k].t_begin_ns);
+		fprintf(f, "<line class=\"ph\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+			"y2=\"%d\"/>\n", xa, p.mt, xa, p.h - p.mb);
 	}
 	sbt_plot_end(&p);
+	if (n >= 2) {
+		fmt_ns(a, sizeof a, lo);
+		fmt_ns(b, sizeof b, hi);
+		snprintf(html, sizeof html, "a lane per %s%s, each from %s "
+			 "(bottom) to %s (top): <span class=\"sw bq\"></span>"
+			 "p10-p90 of a time slice <span class=\"sw med\"></span>"
+			 "median <span class=\"sw dr\"></span>cut by the "
+			 "OS filter <span class=\"sw flb\"></span>differs from "
+			 "the others <span class=\"sw ph\"></span>the region's "
+			 "level changes%s", sbt_by_name(in->o), ngroups > n ?
+			 " (the others not shown)" : "", a, b,
+			 ngroups > n ? "" : "");
+	} else {
+		snprintf(html, sizeof html, "per pixel column: <span class=\"sw "
+			 "bmm\"></span>min-max <span class=\"sw bq\"></span>"
+			 "p10-p90 <span class=\"sw med\"></span>median "
+			 "<span class=\"sw dr\"></span>cut by the OS filter "
+			 "<span class=\"sw lv\"></span>levels <span class=\"sw "
+			 "ph\"></span>level changes <span class=\"sw tr\">"
+			 "</span>warm-up, transient");
+	}
+	caption(f, html);
 }
 
 #define BOX_ROWS 40
@@ -419,12 +837,12 @@ static void box_plot(FILE *f, const struct sbt_html_in *in,
 	const struct sbt_boxes *bx = in->boxes;
 	const struct sbt_box *sel[BOX_ROWS];
 	size_t n = 0, total = 0;
-	struct sbt_plot p = { .xfmt = SBT_TICK_NS, .ml = 110 };
-	char title[96], a[32];
+	struct sbt_plot p = { .xfmt = SBT_TICK_NS, .ml = LANE_ML };
+	char title[128];
 
 	/* flagged groups first, then the others in order */
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < bx->n; i++) {
+		for (size_t i = 0; bx && i < bx->n; i++) {
 			const struct sbt_box *b = &bx->b[i];
 			if (b->region != g->region)
 				continue;
@@ -433,6 +851,8 @@ static void box_plot(FILE *f, const struct sbt_html_in *in,
 				continue;
 			sel[n++] = b;
 		}
+	/* the margins first: the height is theirs plus the rows' */
+	sbt_plot_frame(&p);
 	p.h = p.mt + p.mb + 18 * (int)(n ? n : 1) + 8;
 	if (p.h < 120) p.h = 120;
 	p.x0 = INFINITY, p.x1 = -INFINITY;
@@ -446,8 +866,12 @@ static void box_plot(FILE *f, const struct sbt_html_in *in,
 		p.x0 -= pad, p.x1 += pad;
 	}
 	p.y0 = 0, p.y1 = 1;
-	snprintf(title, sizeof title, "By %s: p1, quartiles, median, p99%s",
-		 sbt_by_name(in->o), total > n ? " (flagged first)" : "");
+	if (total > n)
+		snprintf(title, sizeof title, "By %s: %zu of %zu (flagged "
+			 "first)", sbt_by_name(in->o), n, total);
+	else
+		snprintf(title, sizeof title, "By %s", sbt_by_name(in->o));
+	fputs("<figure>", f);
 	sbt_plot_begin(&p, f, "groups", title);
 	p.yfmt = SBT_TICK_FRAC;
 	{
@@ -460,27 +884,26 @@ static void box_plot(FILE *f, const struct sbt_html_in *in,
 		const struct sbt_box *b = sel[i];
 		double y = p.mt + 10 + 18.0 * (double)i;
 		double xa = sbt_plot_x(&p, b->q1), xb = sbt_plot_x(&p, b->q3);
+		char a[32];
 		fprintf(f, "<g%s><line class=\"wh\" x1=\"%.1f\" y1=\"%.1f\" "
 			"x2=\"%.1f\" y2=\"%.1f\"/><rect class=\"bx%s\" x=\"%.1f\" "
 			"y=\"%.1f\" width=\"%.1f\" height=\"12\"/><line class="
-			"\"bm\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"ty\" x=\"%d\" y=\"%.1f\">",
+			"\"bm\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			b->flagged ? " class=\"fl\"" : "",
 			sbt_plot_x(&p, b->p1), y + 6, sbt_plot_x(&p, b->p99),
 			y + 6, b->flagged ? " fl" : "", xa, y,
 			xb - xa > 1 ? xb - xa : 1, sbt_plot_x(&p, b->median), y,
-			sbt_plot_x(&p, b->median), y + 12, p.ml - 4, y + 10);
-		sbt_html_str(f, b->key);
-		if (b->flagged)
-			fprintf(f, " %+.1f%%", 100 * b->delta_rel);
+			sbt_plot_x(&p, b->median), y + 12);
+		group_label(f, b, p.ml - 4, y + 10);
 		fmt_ns(a, sizeof a, b->median);
-		fprintf(f, "<title>median %s, %zu kept</title></text></g>\n", a,
+		fprintf(f, "<title>median %s, %zu kept</title></g>\n", a,
 			b->kept);
 	}
-	if (total > n)
-		fprintf(f, "<text x=\"%d\" y=\"%d\">%zu more not shown</text>\n",
-			p.ml, p.h - 22, total - n);
 	sbt_plot_end(&p);
+	caption(f, "<span class=\"sw bx\"></span>quartiles "
+		"<span class=\"sw bm\"></span>median <span class=\"sw wh\">"
+		"</span>p1-p99 <span class=\"sw flb\"></span>differs from the "
+		"others' median beyond what the samples resolve (by how much)");
 }
 
 /* ---- call sites ------------------------------------------------------------ */
@@ -552,7 +975,7 @@ static int region(FILE *f, const struct sbt_html_in *in, size_t i,
 		  double *v, struct sbt_region_fig *fig)
 {
 	const struct sbt_group *g = &in->res->g[i];
-	char a[32], b[32];
+	char a[32], b[32], t[32];
 
 	if (sbt_fig_region(in->ds, in->res, g, in->o, v, fig) != 0)
 		return -1;
@@ -561,16 +984,43 @@ static int region(FILE *f, const struct sbt_html_in *in, size_t i,
 	sbt_html_str(f, in->ds->regions[g->region].name);
 	fmt_ns(a, sizeof a, g->score.t_min_ns);
 	fmt_ns(b, sizeof b, g->score.t_diff_ns);
-	fprintf(f, "</h2><p class=\"verdict\">");
+	fprintf(f, "</h2>\n<ul class=\"findings\">\n");
+	if (!findings(f, in, g, 0, 0))
+		fputs("<li class=\"none\">no variation of 1 % or more of its "
+		      "time</li>\n", f);
+	fputs("</ul>\n", f);
+	{
+		/* the minor ones, after the others, in smaller print */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (m) {
+			int k = findings(m, in, g, 1, 0);
+			if (fclose(m) == 0 && k)
+				fprintf(f, "<p class=\"legend\">minor (under "
+					"1 %% of its time):</p><ul class=\""
+					"findings minor\">%s</ul>\n", buf);
+			free(buf);
+		}
+	}
+	fputs("<p class=\"verdict\">", f);
 	sbt_html_str(f, g->verdict);
-	fprintf(f, "</p><p class=\"legend\">%zu samples, %zu kept, %zu dropped "
-		"by the OS filter; t<sub>min</sub> %s, t<sub>diff</sub> %s from ",
-		g->count, g->kept, g->dropped, a, b);
+	sbt_plot_fmt(SBT_TICK_NS, g->total_ns, t, sizeof t);
+	fprintf(f, "</p><p class=\"legend\">total %s", t);
+	if (isfinite(g->share))
+		fprintf(f, " (%.1f %% of its threads' time%s", 100 * g->share,
+			g->nested ? "" : ")");
+	if (g->nested && isfinite(g->excl_share))
+		fprintf(f, "; %.1f %% without the regions nested in it)",
+			100 * g->excl_share);
+	fprintf(f, "; %zu samples, %zu kept, %zu cut by the OS filter; "
+		"t<sub>min</sub> %s, t<sub>diff</sub> %s from ", g->count,
+		g->kept, g->dropped, a, b);
 	metric_source(f, &g->score);
 	fputs("</p>\n<div class=\"grid\">\n", f);
 	hist_plot(f, g, fig);
 	cdf_plot(f, g, fig);
-	time_plot(f, g, fig);
+	time_plot(f, in, g, fig);
 	box_plot(f, in, g);
 	fputs("</div>\n", f);
 	sbt_cnt_html_group(f, in->ds, in->res, g);
@@ -619,13 +1069,15 @@ int sbt_html_write(FILE *f, const struct sbt_html_in *in)
 	size_t maxn = 1, ndetail = 0;
 	char *detail = choose(res), when[64];
 	double *v = NULL;
+	struct sbt_result sorted = { 0 };
+	size_t *perm = malloc((res->ngroups + 1) * sizeof *perm);
 	time_t now = time(NULL);
 	int rc = -1;
 
 	for (size_t i = 0; i < res->ngroups; i++)
 		if (res->g[i].n > maxn)
 			maxn = res->g[i].n;
-	if (!fig || !detail || !(v = malloc(maxn * sizeof *v)))
+	if (!fig || !detail || !perm || !(v = malloc(maxn * sizeof *v)))
 		goto out;
 	for (size_t i = 0; i < res->ngroups; i++)
 		ndetail += detail[i] != 0;
@@ -642,22 +1094,29 @@ int sbt_html_write(FILE *f, const struct sbt_html_in *in)
 	}
 	fprintf(f, "<br>written %s</p>\n", when);
 	inputs(f, in);
+	if (sbt_result_sorted(in->ds, res, in->o, &sorted, perm) != 0)
+		goto out;
+	summary_findings(f, in, &sorted);
 	machine(f, in);
-	summary(f, in, detail);
+	summary(f, in, &sorted, detail, perm);
 	if (ndetail < res->ngroups)
 		fprintf(f, "<p>Plots for the %zu regions with the most samples "
 			"(of %zu).</p>\n", ndetail, res->ngroups);
-	for (size_t i = 0; i < res->ngroups; i++)
-		if (detail[i] && region(f, in, i, v, fig) != 0)
+	for (size_t k = 0; k < res->ngroups; k++)
+		if (detail[perm[k]] && region(f, in, perm[k], v, fig) != 0)
 			goto out;
 	fprintf(f, "<p class=\"legend\">Durations are after filter_cost (the "
 		"timer's own cost t<sub>e,std</sub> removed). Kept: samples the "
-		"OS-noise filter kept; dropped: the ones it removed. t<sub>min"
+		"OS-noise filter kept; cut: the ones it left out of the "
+		"statistics (they still count in the totals); lost by the "
+		"recorder: samples it could not write (log full). t<sub>min"
 		"</sub>: the shortest region one sample times to 1 %%; t<sub>"
 		"diff</sub>: the smallest difference one sample tells apart."
 		"</p>\n<script>%s</script>\n</body></html>\n", script);
 	rc = ferror(f) ? -1 : 0;
 out:
+	free(sorted.g);
+	free(perm);
 	free(v);
 	free(detail);
 	free(fig);

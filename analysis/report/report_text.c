@@ -396,7 +396,7 @@ void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
 	const struct sbt_result *res = res0;
 
 	/* out of memory: the analysis's order is still a report */
-	if (sbt_result_sorted(ds, res0, o, &sorted) == 0)
+	if (sbt_result_sorted(ds, res0, o, &sorted, NULL) == 0)
 		res = &sorted;
 	struct layout l = layout(ds, res, o);
 
