@@ -3,13 +3,12 @@
  *
  * Naming.  The log is first created as a private temporary file (O_EXCL,
  * O_NOFOLLOW) next to its final name and then linked into place with
- * link(2), which never replaces an existing name.  If the name is taken:
- *   - by an sbtmark log whose writer is gone, we rename over it (a rerun
- *     replaces the previous run's region.log, as users expect);
- *   - by anything else (a live process's log, a fork child's parent, an
- *     exec predecessor, a file we did not write), we write NAME.<pid>[.N]
- *     instead and say so once.
- * So two processes never share one file, whatever the pattern.
+ * link(2), which never replaces an existing name.  If the name is taken
+ * - by an earlier run's log, a live process's, a fork child's parent's,
+ * an exec predecessor's or a file we did not write - we write the
+ * numbered sibling NAME.<pid>[.N] instead and say so once: no run's
+ * results are ever replaced behind the user's back, and two processes
+ * never share one file, whatever the pattern.
  */
 #include "logfile.h"
 #include "diag.h"
@@ -85,23 +84,6 @@ int sbt_log_expand(const char *pattern, char *out, size_t outlen)
 	return o ? 0 : -1;
 }
 
-/* Is `path` an sbtmark log whose writer no longer runs? */
-static int stale_log(const char *path)
-{
-	struct sbt_file_header h;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	int stale = 0;
-
-	if (fd < 0)
-		return 0;
-	if (read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
-	    memcmp(h.magic, SBT_LOG_MAGIC, 8) == 0 && h.pid != getpid() &&
-	    h.pid > 0 && kill(h.pid, 0) != 0 && errno == ESRCH)
-		stale = 1;
-	close(fd);
-	return stale;
-}
-
 /* "dir/region.log" -> "dir/region.<pid>.log" (then .<pid>.<n>.log). */
 static void alt_name(const char *path, int n, char *out, size_t outlen)
 {
@@ -130,16 +112,13 @@ static int place(const char *tmp, const char *want, char *got, size_t len)
 		snprintf(got, len, "%s", want);
 		return 0;
 	}
-	if (errno == EEXIST && stale_log(want) && rename(tmp, want) == 0) {
-		snprintf(got, len, "%s", want);
-		return 1;       /* tmp is gone already */
-	}
 	for (int n = 0; n < 100; n++) {
 		alt_name(want, n, alt, sizeof alt);
 		if (link(tmp, alt) == 0) {
 			snprintf(got, len, "%s", alt);
-			sbt_warn("%s is taken; this process (pid %d) "
-				     "writes %s", want, (int)getpid(), alt);
+			sbt_warn("%s exists (an earlier run's log, or "
+				 "another process's); this process (pid %d) "
+				 "writes %s", want, (int)getpid(), alt);
 			return 0;
 		}
 		if (errno != EEXIST)
@@ -187,7 +166,12 @@ struct sbt_logfile *sbt_log_create(const char *pattern, size_t reserve)
 	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0666);
 	if (fd < 0) {
-		sbt_warn("cannot create %s: %s", tmp, strerror(errno));
+		/* name the folder: that is what the user must fix */
+		int e = errno;
+		const char *slash = strrchr(want, '/');
+		sbt_warn("cannot create the log %s in %.*s: %s", want,
+			 slash ? (int)(slash - want) + (slash == want) : 1,
+			 slash ? want : ".", strerror(e));
 		return NULL;
 	}
 	lf = mmap(NULL, sizeof *lf, PROT_READ | PROT_WRITE,

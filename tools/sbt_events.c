@@ -2,6 +2,7 @@
  * sbt-events - the event names SBT_EVENTS accepts, for sbt-run.
  *
  *   sbt-events --list          every name known here, one per line
+ *   sbt-events --version       the version
  *   sbt-events --check LIST    exit 0 when every name of the comma-
  *                              separated LIST is known; else exit 2 and
  *                              name the first unknown one
@@ -29,8 +30,17 @@ static void check(const char *name, void *arg)
 	}
 }
 
+#ifndef SBT_VERSION
+#define SBT_VERSION "0.1.0"
+#endif
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--version") ||
+			  !strcmp(argv[1], "-V"))) {
+		printf("sbt-events %s\n", SBT_VERSION);
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		sbt_evname_list(stdout);
 		return ferror(stdout) ? 1 : 0;
@@ -49,6 +59,7 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: sbt-events --list | --check NAME[,NAME...]\n");
+	fprintf(stderr, "usage: sbt-events --list | --check NAME[,NAME...] | "
+		"--version\n");
 	return 2;
 }

@@ -861,14 +861,23 @@ static void t_files(void)
 	CHECK(lines_with(p.err, name) == 1, "taken: no message naming %s: %s",
 	      name, p.err);
 
-	/* a previous run's log (its writer is gone): replaced */
-	char *e5[] = { "SBT_OUTPUT=rerun.log", NULL };
+	/* a previous run's log (its writer is gone): kept, never replaced;
+	 * the rerun writes the numbered sibling and says so */
+	char *e5[] = { "SBT_OUTPUT=rerun.log", "SBT_QUIET=0", NULL };
 	run(&p, e5, argv);
+	pid_t first = p.pid;
 	run(&p, e5, argv);
 	load(&l, "rerun.log");
-	CHECK(l.rc == 0 && src(&l)->pid == p.pid, "rerun: log of pid %d, "
-	      "want %d", src(&l)->pid, (int)p.pid);
+	CHECK(l.rc == 0 && src(&l)->pid == first, "rerun: rerun.log of pid "
+	      "%d, want the first run's %d", src(&l)->pid, (int)first);
 	unload(&l);
+	snprintf(name, sizeof name, "rerun.%d.log", (int)p.pid);
+	load(&l, name);
+	CHECK(l.rc == 0 && src(&l)->pid == p.pid, "rerun: %s rc %d", name,
+	      l.rc);
+	unload(&l);
+	CHECK(lines_with(p.err, name) == 1 && lines_with(p.err, "exists") == 1,
+	      "rerun: no message naming %s: %s", name, p.err);
 
 	/* permissions from umask */
 	char *e6[] = { "SBT_OUTPUT=u27.log", NULL };

@@ -48,6 +48,10 @@ struct opts {
 	int json, cpu;
 };
 
+#ifndef SBT_VERSION
+#define SBT_VERSION "0.1.0"
+#endif
+
 static const char usage[] =
 "usage: sbt-calibrate [options]\n"
 "\n"
@@ -83,6 +87,7 @@ static const char usage[] =
 "      --json         print JSON instead of the table\n"
 "  -v, --verbose      print every batch's CV / overlap on stderr\n"
 "  -h, --help         this text\n"
+"  -V, --version      the version\n"
 "\n"
 "Examples:\n"
 "  sbt-calibrate --quick                   # a first look, ~1 minute\n"
@@ -162,6 +167,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "seed", 1, 0, O_SEED }, { "output", 1, 0, 'o' },
 		{ "json", 0, 0, O_JSON }, { "quick", 0, 0, O_QUICK },
 		{ "paper", 0, 0, O_PAPER }, { "help", 0, 0, 'h' },
+		{ "version", 0, 0, 'V' },
 		{ "verbose", 0, 0, 'v' },
 		{ 0, 0, 0, 0 } };
 	unsigned n = 0, p = ~0u, q = 0;
@@ -177,7 +183,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	for (int i = 0; i < SBT_NMETHODS; i++)
 		o->methods[i] = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:m:N:p:q:o:hv", lo, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":l:m:N:p:q:o:hvV", lo, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'l':
@@ -229,6 +235,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->preset = "paper";
 			o->cfg.n = 10000, o->cfg.p = 30, o->cfg.q = 80;
 			break;
+		case 'V':
+			printf("sbt-calibrate %s\n", SBT_VERSION);
+			exit(0);
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
