@@ -163,9 +163,19 @@ void sbt_plot_axes(const struct sbt_plot *p, const char *xlabel,
 	for (int i = 0; i < n; i++) {
 		double x = sbt_plot_x(p, t[i]);
 		sbt_plot_fmt(p->xfmt, t[i], b, sizeof b);
+		/* a label centred on its tick, but kept inside the viewBox
+		 * (SBT_PLOT_CHAR_W a character, generously) */
+		double half = strlen(b) * SBT_PLOT_CHAR_W / 2;
+		const char *anchor = "";
+		double tx = x;
+		if (x + half > p->w - 2)
+			anchor = " style=\"text-anchor:end\"", tx = p->w - 2;
+		else if (x - half < 2)
+			anchor = " style=\"text-anchor:start\"", tx = 2;
 		fprintf(f, "<line class=\"gr\" x1=\"%.1f\" y1=\"%.1f\" "
-			"x2=\"%.1f\" y2=\"%.1f\"/><text class=\"tx\" x=\"%.1f\" "
-			"y=\"%.1f\">%s</text>\n", x, y1, x, y0, x, y0 + 13, b);
+			"x2=\"%.1f\" y2=\"%.1f\"/><text class=\"tx\"%s x=\"%.1f\""
+			" y=\"%.1f\">%s</text>\n", x, y1, x, y0, anchor, tx,
+			y0 + 13, b);
 	}
 	n = ticks(p->y0, p->y1, p->ylog, t, 40);
 	for (int i = 0; i < n; i++) {

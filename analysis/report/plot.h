@@ -8,6 +8,10 @@
 
 #include <stdio.h>
 
+/* The widest a character of the plots' 11 px text gets, in px: what
+ * labels near an edge are kept inside the viewBox by. */
+#define SBT_PLOT_CHAR_W 6.5
+
 enum sbt_tick_fmt { SBT_TICK_NS, SBT_TICK_COUNT, SBT_TICK_FRAC,
 		    SBT_TICK_TIME };
 
@@ -17,7 +21,11 @@ struct sbt_plot {
 	int ml, mr, mt, mb;           /* margins around the data area   */
 	double x0, x1, y0, y1;        /* data range shown               */
 	int xlog, ylog;               /* log10 axes                     */
-	enum sbt_tick_fmt xfmt, yfmt;
+	/* The widest a character of the plots' 11 px text gets, in px: what
+ * labels near an edge are kept inside the viewBox by. */
+#define SBT_PLOT_CHAR_W 6.5
+
+enum sbt_tick_fmt xfmt, yfmt;
 };
 
 /* The frame's default size and margins, where p leaves them 0: what a
@@ -37,7 +45,11 @@ double sbt_plot_x(const struct sbt_plot *p, double x);
 double sbt_plot_y(const struct sbt_plot *p, double y);
 
 /* A duration, a count, a time as people read them on an axis. */
-void sbt_plot_fmt(enum sbt_tick_fmt fmt, double v, char *buf, size_t len);
+void sbt_plot_fmt(/* The widest a character of the plots' 11 px text gets, in px: what
+ * labels near an edge are kept inside the viewBox by. */
+#define SBT_PLOT_CHAR_W 6.5
+
+enum sbt_tick_fmt fmt, double v, char *buf, size_t len);
 
 /* Text for HTML/SVG content and attributes. */
 void sbt_html_str(FILE *f, const char *s);

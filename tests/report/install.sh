@@ -15,8 +15,9 @@ dest=$tmp/root
 meson install --no-rebuild --quiet -C "$build" --destdir "$dest" \
 	> "$tmp/install.out" 2>&1 || fail "meson install: $(cat "$tmp/install.out")"
 
-for f in libsbtmark.so sbt-run sbt-analyze sbt-calibrate sbtmark.h \
-	 sbtmark.pc sbt-analyze.1 sbt-run.1 sbt-calibrate.1 sbtmark.7; do
+for f in libsbtmark.so sbt-run sbt-analyze sbt-calibrate sbt-events \
+	 sbtmark.h sbtmark.pc sbt-analyze.1 sbt-run.1 sbt-calibrate.1 \
+	 sbt-events.1 sbtmark.7; do
 	[ -n "$(find "$dest" -name "$f" | head -1)" ] || fail "not installed: $f"
 done
 pcdir=$(dirname "$(find "$dest" -name sbtmark.pc | head -1)")
@@ -55,6 +56,14 @@ grep -q '^installed,sbtmark,321,' "$tmp/out.csv" ||
 	fail "counts: $(cat "$tmp/out.csv")"
 "$bindir/sbt-calibrate" --help > /dev/null || fail "installed sbt-calibrate"
 SBT_LIB=$lib "$bindir/sbt-run" -h > /dev/null || fail "installed sbt-run"
-man -l "$(find "$dest" -name sbt-analyze.1 | head -1)" > /dev/null 2>&1 ||
-	fail "man page does not format"
+# every installed tool: a man page that formats, and --version
+for tool in "$bindir"/*; do
+	name=$(basename "$tool")
+	page=$(find "$dest" -name "$name.1" | head -1)
+	[ -n "$page" ] || fail "$name is installed without a man page"
+	man -l "$page" > /dev/null 2>&1 || fail "$name.1 does not format"
+	out=$(SBT_LIB=$lib "$tool" --version 2>&1) ||
+		fail "$name --version: exit $?: $out"
+	case $out in "$name "[0-9]*) ;; *) fail "$name --version: $out" ;; esac
+done
 echo "install: $dest holds everything; pkg-config alone built the app"
