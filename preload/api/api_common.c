@@ -182,11 +182,3 @@ void *sbt_api_object(struct sbt_api_list *l, const void *owner,
 	return o;
 }
 
-int sbt_api_env_read(const char *name, int *cache)
-{
-	const char *e = getenv(name);
-	int v = e && *e && *e != '0';
-
-	__atomic_store_n(cache, v, __ATOMIC_RELAXED);
-	return v;
-}
