@@ -211,9 +211,8 @@ static void thread_exit(void *arg)
 	/* No marker of this thread may reach the memory once it is gone. */
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
 		if (t->hot_slots[i]) {
-			*t->hot_slots[i] = NULL;
-			if (t->hot_v3 & (1u << i))
-				t->hot_slots[i][1] = NULL;
+			t->hot_slots[i][0] = NULL;   /* struct sbt__tls */
+			t->hot_slots[i][1] = NULL;
 		}
 	me = NULL;
 	pthread_mutex_lock(&g.lock);

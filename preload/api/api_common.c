@@ -124,7 +124,7 @@ int sbt_api_pop_inner(struct sbt_api_stack *st, const void *key,
 	memmove(&st->e[i - 1], &st->e[i], (st->n - i) * sizeof st->e[0]);
 	st->n--;
 	if (id)
-		(void)sbt_rec_stop_id_read(id, t1, aux);
+		(void)sbt_hot_stop_id_at(id, t1, aux);
 	return (int)i - 1;
 }
 
