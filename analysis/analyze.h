@@ -98,7 +98,8 @@ struct sbt_group {
 					 left out of its own scoring    */
 	struct sbt_group_os os;       /* the kernel's record of it      */
 	/* How much of the run it took (totals.c). */
-	double total_ns;              /* inclusive: every call's time   */
+	double total_ns;              /* inclusive: every call's time,
+					 a cut sample at the median     */
 	double excl_ns;               /* less the regions nested in it  */
 	double thread_ns;             /* time of the threads it ran on  */
 	double share, excl_share;     /* total_ns, excl_ns / thread_ns  */

@@ -1108,8 +1108,8 @@ int sbt_html_write(FILE *f, const struct sbt_html_in *in)
 	fprintf(f, "<p class=\"legend\">Durations are after filter_cost (the "
 		"timer's own cost t<sub>e,std</sub> removed). Kept: samples the "
 		"OS-noise filter kept; cut: the ones it left out of the "
-		"statistics (they still count in the totals); lost by the "
-		"recorder: samples it could not write (log full). t<sub>min"
+		"statistics (in the totals at the median of the kept); lost "
+		"by the recorder: samples it could not write (log full). t<sub>min"
 		"</sub>: the shortest region one sample times to 1 %%; t<sub>"
 		"diff</sub>: the smallest difference one sample tells apart."
 		"</p>\n<script>%s</script>\n</body></html>\n", script);

@@ -235,7 +235,7 @@ static void table(FILE *f, const struct sbt_dataset *ds,
 	}
 	fprintf(f, "  (total: the time of all its calls; share: of the time "
 		"of the threads it ran on;%s\n   cut: samples the OS-noise "
-		"filter left out of the statistics, not of the total)\n",
+		"filter left out, in the total at the median)\n",
 		l->own ? "\n   own: its share without the regions nested in "
 		"it;" : "");
 	sampled(f, ds, res, o, l);

@@ -12,8 +12,11 @@
  * the stack without lying in it (regions stopped out of nesting order)
  * closes it: it and what follows are not counted as nested in it.
  *
- * Durations are the analyzed ones (filter_cost applied), of every sample,
- * the OS filter's cut ones too: the time was spent.  A sample recorded
+ * Durations are the analyzed ones (filter_cost applied), of every call;
+ * a sample the OS-noise filter cut counts at its group's median: its
+ * excess is the OS's (a preemption of milliseconds in a 10 ns region
+ * would otherwise make it look like the run's hot spot), its call still
+ * took the region's typical time.  A sample recorded
  * for 1 + skipped calls (SBT_SAMPLE, a capped log, the sample budget)
  * counts that many times, as the call estimates do; its own time is its
  * duration less its recorded children's.  So for any nesting
@@ -101,8 +104,8 @@ fail:
 	return -1;
 }
 
-/* own[i] -= each child's duration; parent[i] set on the parents. */
-static int sweep(const struct sbt_dataset *ds, const struct sbt_options *o,
+/* own[i] -= each child's time eff[]; parent[i] set on the parents. */
+static int sweep(const struct sbt_dataset *ds, const double *eff,
 		 const uint32_t *base, const uint32_t *by, size_t n,
 		 double *own, uint8_t *parent)
 {
@@ -121,7 +124,7 @@ static int sweep(const struct sbt_dataset *ds, const struct sbt_options *o,
 		       end)
 			sp--;
 		if (sp) {
-			own[st[sp - 1]] -= dur(ds, o, s);
+			own[st[sp - 1]] -= eff[by[k]];
 			parent[st[sp - 1]] = 1;
 		}
 		st[sp++] = by[k];
@@ -136,7 +139,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	uint32_t *base = thread_base(ds), *ix = NULL, *by = NULL;
 	uint32_t *mark = NULL;
 	uint8_t *parent = NULL;
-	double *key = NULL, *own = NULL, *t0 = NULL, *t1 = NULL;
+	double *key = NULL, *own = NULL, *eff = NULL, *t0 = NULL, *t1 = NULL;
 	size_t n = 0, nth, sz = (ds->n + 1);
 	int rc = -1;
 
@@ -147,6 +150,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    !(by = big_alloc(sz * sizeof *by)) ||
 	    !(key = big_alloc(sz * sizeof *key)) ||
 	    !(own = big_alloc(sz * sizeof *own)) ||
+	    !(eff = big_alloc(sz * sizeof *eff)) ||
 	    !(parent = big_alloc(sz)) ||
 	    !(t0 = malloc((nth + 1) * sizeof *t0)) ||
 	    !(t1 = malloc((nth + 1) * sizeof *t1)) ||
@@ -155,18 +159,29 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	memset(parent, 0, sz);
 	for (size_t k = 0; k < nth; k++)
 		t0[k] = INFINITY, t1[k] = -INFINITY, mark[k] = UINT32_MAX;
+	/* each sample's time: as analyzed, a cut one its group's median */
+	for (size_t i = 0; i < ds->n; i++)
+		eff[i] = dur(ds, o, &ds->s[i]);
+	for (size_t k = 0; k < res->ngroups; k++) {
+		const struct sbt_group *g = &res->g[k];
+		if (!g->dropped || !isfinite(g->st.median))
+			continue;
+		for (size_t j = g->first; j < g->first + g->n; j++)
+			if (ds->s[res->order[j]].flags & SBT_SF_DROPPED)
+				eff[res->order[j]] = g->st.median;
+	}
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		if (!counted(s))
 			continue;
 		uint32_t th = base[s->source] + s->thread;
-		own[i] = dur(ds, o, s);
+		own[i] = eff[i];
 		if (s->t_ns < t0[th]) t0[th] = s->t_ns;
 		if (s->t_ns + s->ns > t1[th]) t1[th] = s->t_ns + s->ns;
 		ix[n++] = (uint32_t)i;
 	}
 	if (order(ds, base, nth, ix, key, n, by) != 0 ||
-	    sweep(ds, o, base, by, n, own, parent) != 0)
+	    sweep(ds, eff, base, by, n, own, parent) != 0)
 		goto out;
 	for (size_t k = 0; k < res->ngroups; k++) {
 		struct sbt_group *g = &res->g[k];
@@ -179,7 +194,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 				continue;
 			double w = 1 + (double)s->skipped;
 			uint32_t th = base[s->source] + s->thread;
-			tot += w * dur(ds, o, s);
+			tot += w * eff[i];
 			ex += w * own[i];
 			g->nested |= parent[i];
 			if (mark[th] != k) {
@@ -200,6 +215,7 @@ out:
 	big_free(by, sz * sizeof *by);
 	big_free(key, sz * sizeof *key);
 	big_free(own, sz * sizeof *own);
+	big_free(eff, sz * sizeof *eff);
 	big_free(parent, sz);
 	return rc;
 }
