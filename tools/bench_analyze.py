@@ -20,6 +20,10 @@ the median wall time, samples/s, and the largest peak resident memory
             samples need 3.3 GB)
 --args "OPTIONS"
             more sbt-analyze options for every run, e.g. "--max-samples 0"
+--base SBT_ANALYZE
+            also another sbt-analyze (e.g. an earlier commit's build) on
+            the same log, interleaved run by run at each job count: both
+            medians and their ratio
 """
 import argparse, os, statistics, subprocess, sys, tempfile, time
 
@@ -48,6 +52,7 @@ def bench(a, b, n, d):
     print(out.strip().splitlines()[0])
     size = os.path.getsize(log)
     times = {j: [] for j in a.jobs}
+    btimes = {j: [] for j in a.jobs}
     rss = {j: 0 for j in a.jobs}
     htimes, hsize = [], 0
     html = os.path.join(d, "report.html")
@@ -56,6 +61,10 @@ def bench(a, b, n, d):
             dt, m = run(pin + [*ana, "-q", "--no-symbols", "-j", str(j), log])
             times[j].append(dt)
             rss[j] = max(rss[j], m)
+            if a.base:
+                dt, _ = run(pin + [a.base, *a.args.split(), "-q",
+                                   "--no-symbols", "-j", str(j), log])
+                btimes[j].append(dt)
         if a.html:
             dt, _ = run(pin + [*ana, "-q", "--no-symbols", "-j",
                                str(a.jobs[-1]), "--html", html, log])
@@ -68,6 +77,10 @@ def bench(a, b, n, d):
         print(f"  -j {j}: {med:.2f} s = {n / med / 1e6:.2f} million "
               f"samples/s; peak RSS {rss[j] / 1e6:.0f} MB = "
               f"{rss[j] / n:.1f} bytes/sample")
+    for j in a.jobs if a.base else ():
+        med, bmed = statistics.median(times[j]), statistics.median(btimes[j])
+        print(f"  -j {j}: {med:.2f} s against {bmed:.2f} s for the base "
+              f"({med / bmed:.2f}x)")
     if len(a.jobs) > 1:
         m0 = statistics.median(times[a.jobs[0]])
         for j in a.jobs[1:]:
@@ -103,6 +116,7 @@ def main():
     ap.add_argument("--cpu", type=int, default=None)
     ap.add_argument("--dir", default=None)
     ap.add_argument("--args", default="")
+    ap.add_argument("--base", default=None)
     a = ap.parse_args()
     a.jobs = [int(j) for j in a.jobs.split(",")]
     b = os.path.abspath(a.build)
