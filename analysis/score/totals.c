@@ -6,20 +6,22 @@
  * Nesting is read from the samples' windows, per thread: a sample lies
  * in another when it starts no earlier and ends no later (START reads
  * the clock after its bookkeeping and STOP before, so a nested window is
- * strictly inside its parent's).  Its innermost such sample is its
- * parent.  Sorted by start, longer first on a tie, one sweep with a stack
- * of open windows finds every parent.  A sample that overlaps the top of
- * the stack without lying in it (regions stopped out of nesting order)
- * closes it: it and what follows are not counted as nested in it.
+ * strictly inside its parent's).  A thread's samples taken in the order
+ * they ended - the order the reader pairs them in, checked, else sorted -
+ * are a post-order walk of the nesting: when a sample ends, the samples
+ * on the stack that started after it are its children (their own
+ * children were taken off when they ended), and it goes on the stack.
+ * Regions stopped out of nesting order (a window overlapping another
+ * without lying in it) are not nested in it.  One pass, a stack, no sort.
  *
  * Durations are the analyzed ones (filter_cost applied), of every call;
  * a sample the OS-noise filter cut counts at its group's median: its
  * excess is the OS's (a preemption of milliseconds in a 10 ns region
  * would otherwise make it look like the run's hot spot), its call still
- * took the region's typical time.  A sample recorded
- * for 1 + skipped calls (SBT_SAMPLE, a capped log, the sample budget)
- * counts that many times, as the call estimates do; its own time is its
- * duration less its recorded children's.  So for any nesting
+ * took the region's typical time.  A sample recorded for 1 + skipped
+ * calls (SBT_SAMPLE, a capped log, the sample budget) counts that many
+ * times, as the call estimates do; its own time is its time less its
+ * recorded children's.  So for any nesting
  *   inclusive(parent) = exclusive(parent) + sum of inclusive(children)
  * sample by sample, exactly when every call is recorded.
  *
@@ -28,7 +30,6 @@
  */
 #include "analyze.h"
 #include "bigmem.h"
-#include "sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,8 +42,8 @@ static int counted(const struct sbt_sample *s)
 			     SBT_SF_BEFORE_RESET));
 }
 
-/* Thread numbers dense over the dataset: source-major.  base[src] is
- * the first of source src's; base[nsources] the count. */
+/* Thread numbers dense over the dataset, source-major: base[src] is the
+ * first of source src's, base[nsources] how many. */
 static uint32_t *thread_base(const struct sbt_dataset *ds)
 {
 	uint32_t *base = calloc(ds->nsources + 1, sizeof *base);
@@ -59,163 +60,157 @@ static uint32_t *thread_base(const struct sbt_dataset *ds)
 	return base;
 }
 
-/* The analyzed duration of sample s. */
-static double dur(const struct sbt_dataset *ds, const struct sbt_options *o,
-		  const struct sbt_sample *s)
+struct totals {
+	const struct sbt_dataset *ds;
+	const struct sbt_options *o;
+	const struct sbt_result *res;
+	const uint32_t *gid;          /* sample -> group, UINT32_MAX: none */
+	double *tot, *ex;             /* per group                         */
+	int *nested;                  /* per group                         */
+};
+
+static double end_of(const struct sbt_sample *s)
 {
-	if (!(o->filters & SBT_F_COST))
-		return s->ns;
-	return s->ns - (o->cost_ns >= 0 ? o->cost_ns :
-			ds->sources[s->source].te_ns);
+	return s->t_ns + s->ns;
 }
 
-/* ix[0..n): the counted samples, sorted by start (longer first on a
- * tie) into out[], grouped by thread (stable).  key[] is scratch. */
-static int order(const struct sbt_dataset *ds, const uint32_t *base,
-		 size_t nth, uint32_t *ix, double *key, size_t n,
-		 uint32_t *out)
+/* The time sample i counts for: as analyzed, a cut one its group's
+ * median. */
+static double eff(const struct totals *t, uint32_t i)
 {
-	uint32_t *cnt = calloc(nth + 1, sizeof *cnt);
+	const struct sbt_sample *s = &t->ds->s[i];
+	double d = s->ns;
 
-	if (!cnt)
-		return -1;
-	for (size_t k = 0; k < n; k++)
-		key[k] = -ds->s[ix[k]].ns;
-	if (sbt_sort_keyed(key, ix, n) != 0)
-		goto fail;
-	for (size_t k = 0; k < n; k++)
-		key[k] = ds->s[ix[k]].t_ns;
-	if (sbt_sort_keyed(key, ix, n) != 0)
-		goto fail;
-	for (size_t k = 0; k < n; k++) {
-		const struct sbt_sample *s = &ds->s[ix[k]];
-		cnt[base[s->source] + s->thread + 1]++;
+	if (s->flags & SBT_SF_DROPPED) {
+		double m = t->res->g[t->gid[i]].st.median;
+		if (isfinite(m))
+			return m;
 	}
-	for (size_t t = 1; t < nth; t++)
-		cnt[t] += cnt[t - 1];
-	for (size_t k = 0; k < n; k++) {
-		const struct sbt_sample *s = &ds->s[ix[k]];
-		out[cnt[base[s->source] + s->thread]++] = ix[k];
-	}
-	free(cnt);
-	return 0;
-fail:
-	free(cnt);
-	return -1;
+	if (t->o->filters & SBT_F_COST)
+		d -= t->o->cost_ns >= 0 ? t->o->cost_ns :
+		     t->ds->sources[s->source].te_ns;
+	return d;
 }
 
-/* own[i] -= each child's time eff[]; parent[i] set on the parents. */
-static int sweep(const struct sbt_dataset *ds, const double *eff,
-		 const uint32_t *base, const uint32_t *by, size_t n,
-		 double *own, uint8_t *parent)
+/* For the rare thread whose samples are not in the order they ended
+ * (CSV input): by end, the inner one first on a tie. */
+static const struct sbt_sample *cmp_s;
+
+static int cmp_end(const void *a, const void *b)
 {
-	uint32_t *st = malloc((n + 1) * sizeof *st), cur = UINT32_MAX;
+	const struct sbt_sample *x = &cmp_s[*(const uint32_t *)a];
+	const struct sbt_sample *y = &cmp_s[*(const uint32_t *)b];
+	double ex = end_of(x), ey = end_of(y);
+
+	if (ex != ey)
+		return ex < ey ? -1 : 1;
+	return (x->t_ns < y->t_ns) - (x->t_ns > y->t_ns);
+}
+
+/* One thread's samples th[0..n), in the order they ended: each parent's
+ * children off the stack st[]. */
+static void thread_walk(struct totals *t, uint32_t *th, size_t n,
+			uint32_t *st)
+{
+	const struct sbt_sample *s = t->ds->s;
 	size_t sp = 0;
 
-	if (!st)
-		return -1;
-	for (size_t k = 0; k < n; k++) {
-		const struct sbt_sample *s = &ds->s[by[k]];
-		uint32_t th = base[s->source] + s->thread;
-		double end = s->t_ns + s->ns;
-		if (th != cur)
-			sp = 0, cur = th;
-		while (sp && ds->s[st[sp - 1]].t_ns + ds->s[st[sp - 1]].ns <
-		       end)
-			sp--;
-		if (sp) {
-			own[st[sp - 1]] -= eff[by[k]];
-			parent[st[sp - 1]] = 1;
+	for (size_t k = 1; k < n; k++)
+		if (end_of(&s[th[k]]) < end_of(&s[th[k - 1]])) {
+			cmp_s = s;
+			qsort(th, n, sizeof *th, cmp_end);
+			break;
 		}
-		st[sp++] = by[k];
+	for (size_t k = 0; k < n; k++) {
+		uint32_t p = th[k], g = t->gid[p];
+		double w = 1 + (double)s[p].skipped, b = s[p].t_ns;
+		while (sp && s[st[sp - 1]].t_ns >= b) {
+			t->ex[g] -= w * eff(t, st[--sp]);
+			t->nested[g] = 1;
+		}
+		st[sp++] = p;
 	}
-	free(st);
-	return 0;
 }
 
 int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	       struct sbt_result *res)
 {
-	uint32_t *base = thread_base(ds), *ix = NULL, *by = NULL;
-	uint32_t *mark = NULL;
-	uint8_t *parent = NULL;
-	double *key = NULL, *own = NULL, *eff = NULL, *t0 = NULL, *t1 = NULL;
-	size_t n = 0, nth, sz = (ds->n + 1);
+	uint32_t *base = thread_base(ds), *gid = NULL, *by = NULL;
+	uint32_t *cnt = NULL, *mark = NULL, *st = NULL;
+	double *t0 = NULL, *t1 = NULL, *tot = NULL, *ex = NULL;
+	int *nested = NULL;
+	size_t nth, sz = ds->n + 1, ng = res->ngroups + 1;
 	int rc = -1;
 
 	if (!base)
 		return -1;
 	nth = base[ds->nsources];
-	if (!(ix = big_alloc(sz * sizeof *ix)) ||
+	if (!(gid = big_alloc(sz * sizeof *gid)) ||
 	    !(by = big_alloc(sz * sizeof *by)) ||
-	    !(key = big_alloc(sz * sizeof *key)) ||
-	    !(own = big_alloc(sz * sizeof *own)) ||
-	    !(eff = big_alloc(sz * sizeof *eff)) ||
-	    !(parent = big_alloc(sz)) ||
+	    !(st = big_alloc(sz * sizeof *st)) ||
+	    !(cnt = calloc(nth + 1, sizeof *cnt)) ||
 	    !(t0 = malloc((nth + 1) * sizeof *t0)) ||
 	    !(t1 = malloc((nth + 1) * sizeof *t1)) ||
-	    !(mark = malloc((nth + 1) * sizeof *mark)))
+	    !(mark = malloc((nth + 1) * sizeof *mark)) ||
+	    !(tot = calloc(ng, sizeof *tot)) ||
+	    !(ex = calloc(ng, sizeof *ex)) ||
+	    !(nested = calloc(ng, sizeof *nested)))
 		goto out;
-	memset(parent, 0, sz);
+	memset(gid, 0xff, sz * sizeof *gid);
+	for (size_t k = 0; k < res->ngroups; k++)
+		for (size_t j = res->g[k].first; j < res->g[k].first +
+		     res->g[k].n; j++)
+			gid[res->order[j]] = (uint32_t)k;
+	struct totals t = { ds, o, res, gid, tot, ex, nested };
+	/* inclusive totals; threads' spans; samples by thread (stable) */
 	for (size_t k = 0; k < nth; k++)
 		t0[k] = INFINITY, t1[k] = -INFINITY, mark[k] = UINT32_MAX;
-	/* each sample's time: as analyzed, a cut one its group's median */
-	for (size_t i = 0; i < ds->n; i++)
-		eff[i] = dur(ds, o, &ds->s[i]);
-	for (size_t k = 0; k < res->ngroups; k++) {
-		const struct sbt_group *g = &res->g[k];
-		if (!g->dropped || !isfinite(g->st.median))
-			continue;
-		for (size_t j = g->first; j < g->first + g->n; j++)
-			if (ds->s[res->order[j]].flags & SBT_SF_DROPPED)
-				eff[res->order[j]] = g->st.median;
-	}
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
-		if (!counted(s))
+		if (!counted(s) || gid[i] == UINT32_MAX)
 			continue;
 		uint32_t th = base[s->source] + s->thread;
-		own[i] = eff[i];
+		double e = eff(&t, (uint32_t)i) * (1 + (double)s->skipped);
+		tot[gid[i]] += e;
+		ex[gid[i]] += e;
 		if (s->t_ns < t0[th]) t0[th] = s->t_ns;
-		if (s->t_ns + s->ns > t1[th]) t1[th] = s->t_ns + s->ns;
-		ix[n++] = (uint32_t)i;
+		if (end_of(s) > t1[th]) t1[th] = end_of(s);
+		cnt[th + 1]++;
 	}
-	if (order(ds, base, nth, ix, key, n, by) != 0 ||
-	    sweep(ds, eff, base, by, n, own, parent) != 0)
-		goto out;
+	for (size_t k = 1; k < nth; k++)
+		cnt[k] += cnt[k - 1];
+	for (size_t i = 0; i < ds->n; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		if (counted(s) && gid[i] != UINT32_MAX)
+			by[cnt[base[s->source] + s->thread]++] = (uint32_t)i;
+	}
+	/* cnt[th] is now the end of thread th's run in by[] */
+	for (size_t k = 0, from = 0; k < nth; from = cnt[k++])
+		thread_walk(&t, by + from, cnt[k] - from, st);
 	for (size_t k = 0; k < res->ngroups; k++) {
 		struct sbt_group *g = &res->g[k];
-		double tot = 0, ex = 0, span = 0;
-		g->nested = 0;
+		double span = 0;
 		for (size_t j = g->first; j < g->first + g->n; j++) {
-			uint32_t i = res->order[j];
-			const struct sbt_sample *s = &ds->s[i];
-			if (!counted(s))
-				continue;
-			double w = 1 + (double)s->skipped;
+			const struct sbt_sample *s = &ds->s[res->order[j]];
 			uint32_t th = base[s->source] + s->thread;
-			tot += w * eff[i];
-			ex += w * own[i];
-			g->nested |= parent[i];
-			if (mark[th] != k) {
-				mark[th] = (uint32_t)k;
-				span += t1[th] - t0[th];
-			}
+			if (!counted(s) || mark[th] == k)
+				continue;
+			mark[th] = (uint32_t)k;
+			span += t1[th] - t0[th];
 		}
-		g->total_ns = tot;
-		g->excl_ns = ex;
+		g->total_ns = tot[k];
+		g->excl_ns = ex[k];
+		g->nested = nested[k];
 		g->thread_ns = span;
-		g->share = span > 0 ? tot / span : NAN;
-		g->excl_share = span > 0 ? ex / span : NAN;
+		g->share = span > 0 ? tot[k] / span : NAN;
+		g->excl_share = span > 0 ? ex[k] / span : NAN;
 	}
 	rc = 0;
 out:
-	free(t0), free(t1), free(mark), free(base);
-	big_free(ix, sz * sizeof *ix);
+	free(t0), free(t1), free(mark), free(cnt), free(base);
+	free(tot), free(ex), free(nested);
+	big_free(gid, sz * sizeof *gid);
 	big_free(by, sz * sizeof *by);
-	big_free(key, sz * sizeof *key);
-	big_free(own, sz * sizeof *own);
-	big_free(eff, sz * sizeof *eff);
-	big_free(parent, sz);
+	big_free(st, sz * sizeof *st);
 	return rc;
 }
