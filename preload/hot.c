@@ -42,7 +42,7 @@ static const char probe_tag[] = "<probe>";
 
 static inline int busy_set(struct sbt_thread *t)
 {
-	t->hot.busy = 1;
+	__atomic_store_n(&t->hot.busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	return 1;
 }
@@ -61,14 +61,14 @@ static inline void busy_clear(struct sbt_thread *t)
 	uint32_t skipping = top_skipped(t);
 
 	SBT__FENCE();
-	t->hot.busy = skipping ? SBT__SKIPPING : 0;
+	__atomic_store_n(&t->hot.busy, skipping ? SBT__SKIPPING : 0, __ATOMIC_RELAXED);
 	SBT__FENCE();
 }
 
 /* A marker is running on the thread (a signal handler interrupted it). */
 static inline int in_marker(const struct sbt_thread *t)
 {
-	return t->hot.busy & 1;
+	return SBT__BUSY(&t->hot) & 1;
 }
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
@@ -128,9 +128,15 @@ static void add_counts(double *sum, const uint64_t *a, const uint64_t *b,
 
 /* ---- the general path ------------------------------------------------- */
 
-/* Room for n events, or NULL (the chunk is full and no new one). */
+/* Room for n events, or NULL (the chunk is full and no new one, or the
+ * log is closed).  The gate is shut: a CLOSE that came before waited for
+ * it (recorder.c, quiesce), so the state read here is final. */
 static struct sbt_event *room(struct sbt_thread *t, uint32_t n)
 {
+	if (SBT_UNLIKELY(sbt_thread_log_state() < 0)) {
+		sbt_count(SBT_CNT_AFTER_CLOSE);
+		return NULL;
+	}
 	if ((size_t)(t->chunk_end - t->hot.cur) < n &&
 	    !sbt_thread_refill(t, n))
 		return NULL;
@@ -143,7 +149,8 @@ static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
  * end sbt_thread_limit() chose (NULL for a cycle clock and after CLOSE). */
 static void unskip(struct sbt_thread *t)
 {
-	t->hot.end = t->hot.end_saved;
+	__atomic_store_n(&t->hot.end, __atomic_load_n(&t->hot.end_saved,
+			 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 
 /* Whether opening `region` now is misuse: then counted, gate reopened. */
@@ -176,13 +183,13 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	uint64_t v[SBT_COUNT_MAX + 2];
 	struct sbt_event *e;
 
-	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	if (start_misuse(t, region))
 		return SBT_EMISUSE;
 	if (t->probe_at && t->hot.cur >= t->probe_at) {
 		t->probe_at = NULL;
-		t->hot.end = slow_only(t) ? NULL : t->chunk_end;
+		__atomic_store_n(&t->hot.end, slow_only(t) ? NULL : t->chunk_end, __ATOMIC_RELAXED);
 		if (!(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
 			busy_clear(t);
 			probe(t, word, region);
@@ -230,7 +237,7 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	struct sbt__open *o;
 	struct sbt_event *e;
 
-	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
 	if (nc)                         /* the window closed at t1 */
 		sbt_ctrs_read(t->ctrs, v);
 
@@ -336,8 +343,11 @@ static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
 		k->left = gap + 1;
 		/* Only when the inline markers will take it: a skip needs
 		 * an open gate, a recorded call room before hot.end. */
-		if (again_ok && t->hot.end_saved && !top_skipped(t) &&
-		    (k->left > 1 || (t->hot.end && t->hot.cur < t->hot.end))) {
+		struct sbt__ev *end = SBT__END(&t->hot);
+		if (again_ok && __atomic_load_n(&t->hot.end_saved,
+						__ATOMIC_RELAXED) &&
+		    !top_skipped(t) &&
+		    (k->left > 1 || (end && t->hot.cur < end))) {
 			busy_clear(t);
 			return SBT_AGAIN;
 		}
@@ -352,7 +362,7 @@ static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
 		tag, NULL, SBT_EV_WORD(SBT_EV_SKIP, 0, site), region };
 	t->hot.depth = d + 1;
 	t->hot.nskip++;
-	t->hot.end = NULL;
+	__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
 	busy_clear(t);
 	return SBT_OK;
 }
@@ -404,9 +414,11 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 		return NULL;
 	}
 	/* Attaching or opening the log takes locks: an attached thread
-	 * keeps its busy gate closed meanwhile. */
+	 * keeps its busy gate closed meanwhile - as "waiting", so that a
+	 * CLOSE holding the lock does not wait for it (recorder.c). */
 	if (t)
-		busy_set(t);
+		__atomic_store_n(&t->hot.busy, SBT_BUSY_WAITING,
+				 __ATOMIC_RELAXED);
 	struct sbt_thread *was = t;
 	t = sbt_thread_enter(&fresh);
 	if (was)
@@ -416,7 +428,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	if (fresh && sbt_thread_refill(t, 2)) {
 		/* t_e,std through the same code as a region's markers; no
 		 * probe may interrupt the burst. */
-		t->hot.end = slow_only(t) ? NULL : t->chunk_end;
+		__atomic_store_n(&t->hot.end, slow_only(t) ? NULL : t->chunk_end, __ATOMIC_RELAXED);
 		sbt_header_calibrate(fresh, calib_pair, t);
 		sbt_thread_limit(t);
 	}
@@ -432,7 +444,7 @@ static inline struct sbt_thread *ready(int *rc)
 
 	/* end is NULL for a thread without a chunk, after CLOSE, and on a
 	 * thread that counts cycles: those take the long way. */
-	if (SBT_LIKELY(t && !t->hot.busy && t->hot.end))
+	if (SBT_LIKELY(t && !SBT__BUSY(&t->hot) && SBT__END(&t->hot)))
 		return t;
 	return ready_slow(rc);
 }
