@@ -227,9 +227,10 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 }
 
 /* STOP of `region`, whose clock read gave (t1, aux, c1), with the busy
- * gate closed by the caller; reopens it. */
+ * gate closed by the caller; reopens it.  pre: the counters as read
+ * right after the clock (stop_read), NULL to read them now. */
 static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
-		     uint32_t aux, uint64_t c1)
+		     uint32_t aux, uint64_t c1, const uint64_t *pre)
 {
 	uint32_t d = t->hot.depth, i = d, nc = counting(t), crossed = 0;
 	uint32_t n = 1 + cycling(t) + nc;
@@ -238,7 +239,9 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	struct sbt_event *e;
 
 	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
-	if (nc)                         /* the window closed at t1 */
+	if (nc && pre)                  /* the window closed at t1 */
+		memcpy(v, pre, nc * sizeof *v);
+	else if (nc)
 		sbt_ctrs_read(t->ctrs, v);
 
 	while (i > 0 && t->hot.stack[i - 1].region != region)
@@ -380,7 +383,7 @@ static __attribute__((noinline)) void probe(struct sbt_thread *t,
 		if (sbt__stop_fast(&t->hot, probe_tag, t1, aux))
 			return;
 		busy_set(t);
-		stop_slow(t, region, t1, aux, 0);
+		stop_slow(t, region, t1, aux, 0, NULL);
 		return;
 	}
 	busy_set(t);
@@ -388,7 +391,7 @@ static __attribute__((noinline)) void probe(struct sbt_thread *t,
 		uint64_t t1 = sbt_read_stop(&aux);
 		uint64_t c1 = cycles_now(t);
 		busy_set(t);
-		stop_slow(t, region, t1, aux, c1);
+		stop_slow(t, region, t1, aux, c1, NULL);
 	}
 }
 
@@ -443,8 +446,12 @@ static inline struct sbt_thread *ready(int *rc)
 	struct sbt_thread *t = sbt_me;
 
 	/* end is NULL for a thread without a chunk, after CLOSE, and on a
-	 * thread that counts cycles: those take the long way. */
-	if (SBT_LIKELY(t && !SBT__BUSY(&t->hot) && SBT__END(&t->hot)))
+	 * thread that counts cycles or events; only the first two take the
+	 * long way (room() sees CLOSE again, under the gate). */
+	if (SBT_LIKELY(t && !SBT__BUSY(&t->hot) &&
+		       (SBT__END(&t->hot) ||
+			(slow_only(t) && t->chunk &&
+			 sbt_thread_log_state() > 0))))
 		return t;
 	return ready_slow(rc);
 }
@@ -593,19 +600,40 @@ start_name(struct sbt_thread *t, const char *name, unsigned api,
 	return start_slow(t, s->word, s->region, s->flags ? NULL : name);
 }
 
-/* STOP by name, the clock read as (t1, aux), past the fast path. */
+/* What a STOP of a thread that counts cycles or events reads right after
+ * its clock, before any lookup: so that the counted span ends where the
+ * timed window does. */
+struct stop_read {
+	uint64_t c1;                    /* cycles, 0 without             */
+	const uint64_t *v;              /* counters, NULL: not read      */
+	uint64_t buf[SBT_COUNT_MAX + 2];
+};
+
+static inline void stop_read(struct stop_read *r)
+{
+	struct sbt_thread *t = sbt_me;
+
+	r->c1 = 0, r->v = NULL;
+	if (!t || in_marker(t))
+		return;
+	r->c1 = cycles_now(t);
+	if (counting(t)) {
+		sbt_ctrs_read(t->ctrs, r->buf);
+		r->v = r->buf;
+	}
+}
+
+/* STOP by name, the clock read as (t1, aux) and then r, past the fast
+ * path. */
 static __attribute__((noinline)) int
 stop_name(struct sbt_thread *t, const char *name, unsigned api,
-	  const void *ra, uint64_t t1, uint32_t aux)
+	  const void *ra, uint64_t t1, uint32_t aux,
+	  const struct stop_read *r)
 {
 	uint32_t d = t->hot.depth;
 	struct sbt_name_slot *s;
-	uint64_t c1;
 	sbt_id id;
 
-	if (SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
-		return SBT_OK;
-	c1 = cycles_now(t);
 	busy_set(t);
 	/* STOP(x) right after START(x) with the same read-only string: no
 	 * lookup at all. */
@@ -617,7 +645,7 @@ stop_name(struct sbt_thread *t, const char *name, unsigned api,
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
-	return stop_slow(t, id, t1, aux, c1);
+	return stop_slow(t, id, t1, aux, r->c1, r->v);
 }
 
 /* Each entry point: ready() (the fast path needs none: it refuses a
@@ -636,11 +664,13 @@ int sbt_rec_stop_slow(const char *name, unsigned api, const void *ra,
 		      uint64_t t1, uint32_t aux)
 {
 	struct sbt_thread *t;
+	struct stop_read r;
 	int rc;
 
+	stop_read(&r);
 	if (!(t = ready(&rc)))
 		return rc;
-	return stop_name(t, name, api, ra, t1, aux);
+	return stop_name(t, name, api, ra, t1, aux, &r);
 }
 
 int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
@@ -660,11 +690,13 @@ int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 		    const void *ra)
 {
 	struct sbt_thread *t;
+	struct stop_read r;
 	int rc;
 
+	stop_read(&r);
 	if (!(t = ready(&rc)))
 		return rc;
-	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux);
+	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux, &r);
 }
 
 int sbt_rec_start_id_slow(sbt_id id, const void *ra)
@@ -696,13 +728,14 @@ int sbt_rec_start_id_slow(sbt_id id, const void *ra)
 int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux)
 {
 	struct sbt_thread *t;
+	struct stop_read r;
 	int rc;
 
+	stop_read(&r);
 	if (!(t = ready(&rc)))
 		return rc;
-	uint64_t c1 = cycles_now(t);
 	busy_set(t);
-	return stop_slow(t, id, t1, aux, c1);
+	return stop_slow(t, id, t1, aux, r.c1, r.v);
 }
 
 /* ---- the rest of the API (cold) ---------------------------------------------- */
@@ -901,7 +934,7 @@ static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles)
 		uint64_t t1 = sbt_read_stop(&aux);
 		uint64_t c1 = cycles_now(t);
 		busy_set(t);
-		stop_slow(t, SBT_REGION_CALIB, t1, aux, c1);
+		stop_slow(t, SBT_REGION_CALIB, t1, aux, c1, NULL);
 	}
 	return last_pair(t, ticks, cycles);
 }
