@@ -163,7 +163,7 @@ static struct result read_variant(const char *path, size_t fsize)
 	      "line reason: '%s'", current, r.err);
 	CHECK(r.rc == -1 || ds.nsources == 1, "%s: %zu sources", current,
 	      ds.nsources);
-	CHECK((size_t)r.n * sizeof(struct sbt_record) <= fsize, "%s: %ld "
+	CHECK((size_t)r.n * 2 * sizeof(struct sbt_event) <= fsize, "%s: %ld "
 	      "samples from %zu bytes", current, r.n, fsize);
 	CHECK(ds.nregions <= fsize / 16 + 1, "%s: %zu regions from %zu bytes",
 	      current, ds.nregions, fsize);
