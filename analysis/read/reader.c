@@ -96,6 +96,7 @@ struct ctx {
 	int thin;                       /* a region is held in part      */
 	uint64_t holes, bad_chunks;
 	char *buf;
+	uint64_t bufsz;
 	/* Region ids are dense from 1 and each has a REGION entry in the
 	 * file, so a real id is below fsize / 16: larger ones are damage,
 	 * kept under one placeholder (`stray`) so the id map stays small. */
@@ -451,33 +452,52 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
+/* A window of a META chunk's payload in c->buf: [*wpos, *wpos + *wlen).
+ * Makes it hold [pos, pos + n), reading as much of the payload from pos
+ * on as the buffer takes: a chunk of small entries costs one read, not
+ * two per entry.  0 when the file does not hold it (cut short). */
+static int meta_window(struct ctx *c, uint64_t off, uint64_t used, uint64_t pos,
+		       uint64_t n, uint64_t *wpos, uint64_t *wlen)
+{
+	if (pos >= *wpos && pos + n <= *wpos + *wlen)
+		return 1;
+	uint64_t want = used - pos < c->bufsz ? used - pos : c->bufsz;
+	if (want < n || read_at(c, off + pos, c->buf, (size_t)want) != 0)
+		return 0;
+	*wpos = pos, *wlen = want;
+	return 1;
+}
+
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 {
-	uint64_t pos = 0;
+	uint64_t pos = 0, wpos = 0, wlen = 0;
 
 	while (pos + sizeof(struct sbt_meta) <= used) {
 		struct sbt_meta m;
-		uint64_t chunk_at = pos;
+		uint64_t at = pos;
 
-		if (read_at(c, off + pos, &m, sizeof m) != 0)
+		if (!meta_window(c, off, used, at, sizeof m, &wpos, &wlen))
 			return;
+		memcpy(&m, c->buf + (at - wpos), sizeof m);
 		pos += sizeof m;
 		if (m.len > used - pos || m.len > BUFSZ) {
 			warn(c, "corrupt meta entry at offset %llu",
-			     (unsigned long long)(off + chunk_at));
+			     (unsigned long long)(off + at));
 			return;
 		}
-		if (read_at(c, off + pos, c->buf, m.len) != 0)
+		if (!meta_window(c, off, used, at, sizeof m + m.len, &wpos,
+				 &wlen))
 			return;
+		const char *p = c->buf + (pos - wpos);
 		switch (m.type) {
-		case SBT_META_REGION: meta_region(c, c->buf, m.len); break;
-		case SBT_META_MODULE: meta_module(c, c->buf, m.len); break;
-		case SBT_META_BUILDID: meta_buildid(c, c->buf, m.len); break;
-		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
-		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
-		case SBT_META_THIN:   meta_thin(c, c->buf, m.len); break;
+		case SBT_META_REGION: meta_region(c, p, m.len); break;
+		case SBT_META_MODULE: meta_module(c, p, m.len); break;
+		case SBT_META_BUILDID: meta_buildid(c, p, m.len); break;
+		case SBT_META_SITE2:  meta_site2(c, p, m.len); break;
+		case SBT_META_OS:     meta_os(c, p, m.len); break;
+		case SBT_META_THIN:   meta_thin(c, p, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
-			(void)sbt_cnt_meta(c->ds, c->srci, c->buf, m.len);
+			(void)sbt_cnt_meta(c->ds, c->srci, p, m.len);
 			break;
 		default: break;         /* newer kinds: skip */
 		}
@@ -927,8 +947,10 @@ static int open_log(struct ctx *c, const char *path, struct stat *st,
 	c->stray = -1;
 	if (check_header(c, err, errlen) != 0)
 		return -1;
-	/* Every read into buf is at most BUFSZ and within the file. */
-	if (!(c->buf = malloc(c->fsize < BUFSZ ? c->fsize : BUFSZ)) ||
+	/* Every read into buf is at most bufsz and within the file; a META
+	 * entry (at most BUFSZ) fits with its header. */
+	c->bufsz = c->fsize < BUFSZ + 64 ? c->fsize : BUFSZ + 64;
+	if (!(c->buf = malloc(c->bufsz ? c->bufsz : 1)) ||
 	    !(c->src = sbt_ds_source(c->ds, path))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
