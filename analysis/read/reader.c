@@ -99,7 +99,9 @@ struct ctx {
 	uint64_t bufsz;
 	/* Region ids are dense from 1 and each has a REGION entry in the
 	 * file, so a real id is below fsize / 16: larger ones are damage,
-	 * kept under one placeholder (`stray`) so the id map stays small. */
+	 * kept under one placeholder (`stray`) so the id map stays small.
+	 * The same bound holds thread numbers (each thread that marked
+	 * wrote at least an event, or lost it to a full log). */
 	uint64_t max_id;
 	int64_t stray;
 };
@@ -815,8 +817,11 @@ static int walk(struct ctx *c, int pass)
 			off = next;
 			continue;
 		}
+		/* A thread number drives per-thread tables here and in
+		 * scoring: one beyond any the file could hold is damage. */
 		if (ch.magic != SBT_CHUNK_MAGIC || ch.size < ALIGN ||
-		    ch.size % ALIGN || (ch.type != SBT_CHUNK_META &&
+		    ch.size % ALIGN || ch.thread >= c->max_id ||
+		    (ch.type != SBT_CHUNK_META &&
 		    ch.type != SBT_CHUNK_PAD && ch.type != SBT_CHUNK_EVENTS)) {
 			if (pass == 0) {
 				c->bad_chunks++;
