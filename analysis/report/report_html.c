@@ -695,33 +695,39 @@ static void time_lanes(FILE *f, const struct sbt_plot *p,
 #define LX(c) (L->t1 > L->t0 ? sbt_plot_x(p, L->t0 + ((c) + 0.5) * dt) : \
 	       (p->ml + p->w - p->mr) / 2.0)
 #define LY(v) (bot - (bot - top) * fmin(1, fmax(0, ((v) - lo) / (hi - lo))))
+/* the left edge of column c (c = SBT_LANE_COLS: the right edge) */
+#define LX0(c) (L->t1 > L->t0 ? sbt_plot_x(p, L->t0 + (c) * dt) : \
+		(p->ml + p->w - p->mr) / 2.0)
 		if (k)
 			fprintf(f, "<line class=\"gr\" x1=\"%d\" y1=\"%.0f\" "
 				"x2=\"%d\" y2=\"%.0f\"/>\n", p->ml, top - 2,
 				p->w - p->mr, top - 2);
-		/* the band as one polygon: p90 forward, p10 back */
+		/* the band: a block per run of time slices with the same
+		 * p10..p90 (a clock's ticks repeat), none where the thread
+		 * had no sample; the median likewise, a level per run */
 		fprintf(f, "<path class=\"ln%s\" d=\"", ln[k]->flagged ? " fl" :
 			"");
-		int first = 1;
-		for (int c = 0; c < SBT_LANE_COLS; c++)
-			if (L->col[c].n) {
-				fprintf(f, "%c%.0f %.0f", first ? 'M' : 'L',
-					LX(c), LY(L->col[c].p90));
-				first = 0;
-			}
-		for (int c = SBT_LANE_COLS - 1; c >= 0; c--)
-			if (L->col[c].n)
-				fprintf(f, "L%.0f %.0f", LX(c),
-					LY(L->col[c].p10));
-		fputs(first ? "\"/>" : "Z\"/>", f);
-		fputs("<path class=\"med\" d=\"", f);
-		first = 1;
-		for (int c = 0; c < SBT_LANE_COLS; c++)
-			if (L->col[c].n) {
-				fprintf(f, "%c%.0f %.0f", first ? 'M' : 'L',
-					LX(c), LY(L->col[c].p50));
-				first = 0;
-			}
+		for (int c = 0, e; c < SBT_LANE_COLS; c = e) {
+			const struct sbt_band *x = &L->col[c];
+			for (e = c + 1; e < SBT_LANE_COLS && x->n &&
+			     L->col[e].n && L->col[e].p10 == x->p10 &&
+			     L->col[e].p90 == x->p90; e++)
+				;
+			if (x->n)
+				fprintf(f, "M%.0f %.0fH%.0fV%.0fH%.0fZ", LX0(c),
+					LY(x->p90) - 0.5, LX0(e), LY(x->p10) +
+					0.5, LX0(c));
+		}
+		fputs("\"/><path class=\"med\" d=\"", f);
+		for (int c = 0, e; c < SBT_LANE_COLS; c = e) {
+			const struct sbt_band *x = &L->col[c];
+			for (e = c + 1; e < SBT_LANE_COLS && x->n &&
+			     L->col[e].n && L->col[e].p50 == x->p50; e++)
+				;
+			if (x->n)
+				fprintf(f, "M%.0f %.0fH%.0f", LX0(c),
+					LY(x->p50), LX0(e));
+		}
 		fputs("\"/><path class=\"dr\" d=\"", f);
 		for (int c = 0; c < SBT_LANE_COLS; c++)
 			if (L->col[c].ndropped)
@@ -731,6 +737,7 @@ static void time_lanes(FILE *f, const struct sbt_plot *p,
 		group_label(f, ln[k], p->ml - 4, (top + bot) / 2 + 4);
 		fputc('\n', f);
 #undef LX
+#undef LX0
 #undef LY
 	}
 }
