@@ -1,9 +1,11 @@
 /*
  * html.h - sbt-analyze --html: one self-contained page (inline SVG and
- * CSS) with everything the text report says, and the pictures: per
- * region a histogram with the modes and t_diff marked, the CDF before and
- * after the OS filter, the samples over time with their phases, the
- * groups compared as boxes, and the call sites with their context.
+ * CSS) with everything the text report says - its warnings, the findings
+ * in words, the totals - and the pictures: per region a histogram with
+ * the modes and t_diff marked, the CDF of the kept range before and
+ * after the OS filter (the cut samples apart), the samples over time (a
+ * lane per thread or rank), the groups compared as boxes, and the call
+ * sites with their context.
  */
 #ifndef SBT_HTML_H
 #define SBT_HTML_H

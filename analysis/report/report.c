@@ -110,9 +110,12 @@ void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
 	for (int c = 0; c < SBT_CNT__N; c++)
 		if (s->counters[c] && c != SBT_CNT_THREADS &&
 		    sbt_counter_names[c])
-			fprintf(f, "%swarning: %s: %llu\n", pre,
+			fprintf(f, "%swarning: %s: %llu%s\n", pre,
 				sbt_counter_names[c],
-				(unsigned long long)s->counters[c]);
+				(unsigned long long)s->counters[c],
+				/* not the OS filter's cut: never recorded */
+				c == SBT_CNT_DROPPED ? " (samples lost by the "
+				"recorder: no space left for the log)" : "");
 	if (s->os_state == SBT_OS_UNAVAILABLE)
 		fprintf(f, "%sOS events: unavailable (%s)\n", pre, s->os_note);
 	else if (s->os_state == SBT_OS_ON && s->os_lost)

@@ -1,6 +1,8 @@
 /*
- * report_html.c - the HTML report: inputs, a summary of every region,
- * then per region four plots and its call sites.
+ * report_html.c - the HTML report: inputs and their warnings, the
+ * findings in words, a summary of every region (totals first), then per
+ * region its findings, four plots (each with its legend) and its call
+ * sites.
  *
  * The page is one file with no outside reference: SVG and CSS inline,
  * system fonts.  Plots are drawn from figures.c's reductions, so their
@@ -277,8 +279,9 @@ static int findings(FILE *f, const struct sbt_html_in *in,
 		fputs("</li>\n", f);
 		n++;
 	}
-	/* Processor shifts (the speed probes) belong here too, one <li>
-	 * each, when the log has them. */
+	/* Processor shifts found by the speed probes (SBT_EV_SPEED) belong
+	 * here, after the group findings: one <li> each, major or minor by
+	 * the same 1 % rule, counted in n. */
 	return n;
 }
 
