@@ -258,7 +258,8 @@ static void fig_lane(const struct sbt_dataset *ds, const struct sbt_result
 }
 
 /* Which boxes of the region starting at b[0] (m of them) get lanes:
- * flagged ones by |delta|, then the rest in order. */
+ * flagged ones by |delta| (those of a major finding first), then the
+ * rest in order. */
 static void choose_lanes(struct sbt_box *b, size_t m, size_t *pick,
 			 size_t *npick)
 {
@@ -271,8 +272,9 @@ static void choose_lanes(struct sbt_box *b, size_t m, size_t *pick,
 				taken |= pick[j] == i;
 			if (taken || !b[i].flagged || !b[i].kept)
 				continue;
-			if (best == m || fabs(b[i].delta_rel) >
-			    fabs(b[best].delta_rel))
+			if (best == m || b[i].minor < b[best].minor ||
+			    (b[i].minor == b[best].minor &&
+			     fabs(b[i].delta_rel) > fabs(b[best].delta_rel)))
 				best = i;
 		}
 		if (best == m)

@@ -638,6 +638,14 @@ static void time_band(FILE *f, const struct sbt_plot *pp,
 	}
 }
 
+/* Marked in red: a group that differs from the others by 1 % or more of
+ * its time; one that differs by less (a minor finding) is labelled with
+ * its difference but drawn like the rest. */
+static int loud(const struct sbt_box *b)
+{
+	return b->flagged && !b->minor;
+}
+
 /* A group's label at the left of its row: the key (shortened to fit the
  * margin) and, flagged, how far it is from the others. */
 #define GROUP_KEY_MAX 14
@@ -646,7 +654,7 @@ static void group_label(FILE *f, const struct sbt_box *b, int x, double y)
 {
 	int n = (int)strlen(b->key);
 
-	fprintf(f, "<text class=\"ty%s\" x=\"%d\" y=\"%.1f\">", b->flagged ?
+	fprintf(f, "<text class=\"ty%s\" x=\"%d\" y=\"%.1f\">", loud(b) ?
 		" fl" : "", x, y);
 	if (n > GROUP_KEY_MAX) {
 		char k[GROUP_KEY_MAX + 1];
@@ -708,7 +716,7 @@ static void time_lanes(FILE *f, const struct sbt_plot *p,
 		/* the band: a block per run of time slices with the same
 		 * p10..p90 (a clock's ticks repeat), none where the thread
 		 * had no sample; the median likewise, a level per run */
-		fprintf(f, "<path class=\"ln%s\" d=\"", ln[k]->flagged ? " fl" :
+		fprintf(f, "<path class=\"ln%s\" d=\"", loud(ln[k]) ? " fl" :
 			"");
 		for (int c = 0, e; c < SBT_LANE_COLS; c = e) {
 			const struct sbt_band *x = &L->col[c];
@@ -857,7 +865,7 @@ static void box_plot(FILE *f, const struct sbt_html_in *in,
 			if (b->region != g->region)
 				continue;
 			total += pass == 0;
-			if (!b->kept || !!b->flagged != !pass || n == BOX_ROWS)
+			if (!b->kept || loud(b) != !pass || n == BOX_ROWS)
 				continue;
 			sel[n++] = b;
 		}
@@ -899,9 +907,9 @@ static void box_plot(FILE *f, const struct sbt_html_in *in,
 			"x2=\"%.1f\" y2=\"%.1f\"/><rect class=\"bx%s\" x=\"%.1f\" "
 			"y=\"%.1f\" width=\"%.1f\" height=\"12\"/><line class="
 			"\"bm\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-			b->flagged ? " class=\"fl\"" : "",
+			loud(b) ? " class=\"fl\"" : "",
 			sbt_plot_x(&p, b->p1), y + 6, sbt_plot_x(&p, b->p99),
-			y + 6, b->flagged ? " fl" : "", xa, y,
+			y + 6, loud(b) ? " fl" : "", xa, y,
 			xb - xa > 1 ? xb - xa : 1, sbt_plot_x(&p, b->median), y,
 			sbt_plot_x(&p, b->median), y + 12);
 		group_label(f, b, p.ml - 4, y + 10);

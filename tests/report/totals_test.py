@@ -153,6 +153,9 @@ def case_minor(gen, d):
     check('thread 3 is 0.5 % slower' not in major and
           'thread 3 is 0.5 % slower' in minor.split('</details>')[0],
           'HTML: listed among the minor findings only')
+    check('class="bx fl"' not in page and 'class="ln fl"' not in page and
+          '+0.5%' in page, 'HTML: its box and lane not red, its label '
+          'says by how much')
     # 5 % slower: major
     subprocess.run([gen, log, '4', '3000', '5', '4000'], check=True)
     g = regions(log, '--by', 'thread')['outer/3']
