@@ -8,6 +8,7 @@
                                   the kernel's page faults as instants
   trace_test.py machine           a machine-wide shift (synthetic CSV) as
                                   a process-wide instant
+  trace_test.py crossed           overlapping samples clamped, and said
 
 Checked for every trace: it parses as JSON; complete events = the held
 samples (--dump, probes left out) or --trace-max; each track's events in
@@ -198,6 +199,28 @@ def case_machine(tmp):
                                                 for e in m])
 
 
+def case_crossed(tmp):
+    """Samples that overlap without nesting (a region stopped out of
+    order; here CSV) are clamped into their parent, and say by how much;
+    the rest is untouched."""
+    csv = os.path.join(tmp, 'x.csv')
+    with open(csv, 'w') as f:
+        f.write('region,ns,t_ns,thread\n')
+        f.write('outer,1000,0,0\ninner,300,200,0\n')       # nested
+        f.write('a,1000,5000,0\nb,1000,5500,0\n')          # crossed
+        f.write('c,100.4,9000,0\nd,0.6,9099.8,0\n')        # rounding
+    doc = trace(tmp, [csv], '--filter', 'none')
+    well_formed(doc, 6)
+    x = {e['name']: e for e in doc['traceEvents'] if e['ph'] == 'X'}
+    check(ns(x['b']['dur']) == 500 and x['b']['args']['clamped_ns'] == 500,
+          'b ends with a, 500 ns clamped: %s' % x['b'])
+    check(ns(x['inner']['dur']) == 300 and 'clamped_ns' not in
+          x['inner']['args'], 'a nested sample untouched')
+    check(ns(x['d']['ts']) + ns(x['d']['dur']) <=
+          ns(x['c']['ts']) + ns(x['c']['dur']),
+          'd inside c after rounding')
+
+
 def main():
     os.environ.pop('LD_PRELOAD', None)
     case = sys.argv[1]
@@ -205,7 +228,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='sbt-trace-')
     try:
         {'demo': case_demo, 'two': case_two, 'os': case_os,
-         'machine': case_machine}[case](tmp, *args)
+         'machine': case_machine, 'crossed': case_crossed}[case](tmp, *args)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()
