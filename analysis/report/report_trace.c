@@ -89,14 +89,18 @@ static void put_us(FILE *f, int64_t ns)
 		(unsigned)(a % 1000));
 }
 
-/* Events are separated by commas, not terminated: the JSON array
- * takes no trailing one. */
-static size_t nwritten;
+/* The output and how many events it holds: events are separated by
+ * commas, not terminated, as the JSON array takes no trailing one. */
+struct tw {
+	FILE  *f;
+	size_t n;
+};
 
-static FILE *ev_open(FILE *f)
+/* Start an event: its separator; returns the stream to write it to. */
+static FILE *ev_open(struct tw *w)
 {
-	fputs(nwritten++ ? ",\n" : "", f);
-	return f;
+	fputs(w->n++ ? ",\n" : "", w->f);
+	return w->f;
 }
 
 static int shown(const struct sbt_sample *s)
@@ -223,9 +227,10 @@ static const char *base_name(const char *p)
 	return b ? b + 1 : p;
 }
 
-static void put_meta(FILE *f, const struct sbt_dataset *ds,
+static void put_meta(struct tw *w, const struct sbt_dataset *ds,
 		     const struct axis *ax, const struct tev *ev, size_t n)
 {
+	FILE *f = w->f;
 	for (size_t k = 0; k < ds->nsources; k++) {
 		const struct sbt_source *s = &ds->sources[k];
 		char name[700];
@@ -239,11 +244,11 @@ static void put_meta(FILE *f, const struct sbt_dataset *ds,
 			len += snprintf(name + len, sizeof name - (size_t)len,
 					", %s", s->host);
 		snprintf(name + len, sizeof name - (size_t)len, ")");
-		fprintf(ev_open(f), "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,"
+		fprintf(ev_open(w), "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,"
 			"\"args\":{\"name\":", ax->pid[k]);
 		sbt_json_str(f, name);
 		fputs("}}", f);
-		fprintf(ev_open(f), "{\"ph\":\"M\",\"name\":"
+		fprintf(ev_open(w), "{\"ph\":\"M\",\"name\":"
 			"\"process_sort_index\",\"pid\":%d,\"args\":"
 			"{\"sort_index\":%zu}}", ax->pid[k], k);
 	}
@@ -251,25 +256,26 @@ static void put_meta(FILE *f, const struct sbt_dataset *ds,
 		if (j && ev[j].source == ev[j - 1].source &&
 		    ev[j].thread == ev[j - 1].thread)
 			continue;
-		fprintf(ev_open(f), "{\"ph\":\"M\",\"name\":\"thread_name\","
+		fprintf(ev_open(w), "{\"ph\":\"M\",\"name\":\"thread_name\","
 			"\"pid\":%d,\"tid\":%u,\"args\":{\"name\":"
 			"\"thread %u\"}}", ax->pid[ev[j].source],
 			ev[j].thread + 1, ev[j].thread);
-		fprintf(ev_open(f), "{\"ph\":\"M\",\"name\":"
+		fprintf(ev_open(w), "{\"ph\":\"M\",\"name\":"
 			"\"thread_sort_index\",\"pid\":%d,\"tid\":%u,"
 			"\"args\":{\"sort_index\":%u}}",
 			ax->pid[ev[j].source], ev[j].thread + 1, ev[j].thread);
 	}
 }
 
-static void put_sample(FILE *f, const struct sbt_dataset *ds,
+static void put_sample(struct tw *w, const struct sbt_dataset *ds,
 		       const struct axis *ax, const struct tev *e)
 {
+	FILE *f = w->f;
 	const struct sbt_sample *s = &ds->s[e->i];
 	const struct sbt_region *r = &ds->regions[s->region];
 	const struct sbt_source *src = &ds->sources[s->source];
 
-	fputs("{\"ph\":\"X\",\"name\":", ev_open(f));
+	fputs("{\"ph\":\"X\",\"name\":", ev_open(w));
 	sbt_json_str(f, r->name);
 	fprintf(f, ",\"cat\":\"%s\",\"pid\":%d,\"tid\":%u,\"ts\":",
 		sbt_api_name(r->api), ax->pid[s->source], s->thread + 1);
@@ -306,11 +312,11 @@ static void put_sample(FILE *f, const struct sbt_dataset *ds,
 
 /* SBT_EVENTS: per thread and event a counter track, each innermost
  * sample's count from its start to its end (leaves do not overlap). */
-static size_t put_counters(FILE *f, const struct sbt_dataset *ds,
+static void put_counters(struct tw *w, const struct sbt_dataset *ds,
 			   const struct axis *ax, const struct tev *ev,
 			   size_t n)
 {
-	size_t w = 0;
+	FILE *f = w->f;
 
 	for (size_t j = 0; ds->cnt && j < n; j++) {
 		if (!ev[j].leaf)
@@ -323,7 +329,7 @@ static size_t put_counters(FILE *f, const struct sbt_dataset *ds,
 				char track[SBT_CNT_NAME + 24];
 				snprintf(track, sizeof track, "%s (thread %u)",
 					 ds->cnt->name[k], ev[j].thread);
-				fputs("{\"ph\":\"C\",\"name\":", ev_open(f));
+				fputs("{\"ph\":\"C\",\"name\":", ev_open(w));
 				sbt_json_str(f, track);
 				fprintf(f, ",\"pid\":%d,\"ts\":",
 					ax->pid[ev[j].source]);
@@ -331,25 +337,23 @@ static size_t put_counters(FILE *f, const struct sbt_dataset *ds,
 				fputs(",\"args\":{", f);
 				sbt_json_str(f, ds->cnt->name[k]);
 				fprintf(f, ":%.0f}}", edge ? 0.0 : v);
-				w++;
 			}
 		}
 	}
-	return w;
 }
 
 /* The kernel's interruptions, at the start of the innermost sample. */
-static size_t put_os(FILE *f, const struct sbt_dataset *ds,
+static void put_os(struct tw *w, const struct sbt_dataset *ds,
 		     const struct axis *ax, const struct tev *ev, size_t n)
 {
-	size_t w = 0;
+	FILE *f = w->f;
 
 	for (size_t j = 0; j < n; j++) {
 		const struct sbt_sample *s = &ds->s[ev[j].i];
 		if (!ev[j].leaf || ds->sources[s->source].os_state != SBT_OS_ON ||
 		    !(s->switches || s->faults))
 			continue;
-		fprintf(ev_open(f), "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"OS: %s\","
+		fprintf(ev_open(w), "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"OS: %s\","
 			"\"cat\":\"os\",\"pid\":%d,\"tid\":%u,\"ts\":",
 			s->flags & SBT_SF_PREEMPTED ? "preempted" :
 			s->switches ? "switched out" : "page fault",
@@ -359,18 +363,17 @@ static size_t put_os(FILE *f, const struct sbt_dataset *ds,
 			"\"in\":", s->switches, s->faults);
 		sbt_json_str(f, ds->regions[s->region].name);
 		fputs("}}", f);
-		w++;
 	}
-	return w;
 }
 
 /* The machine's shifts (machine.c), process-wide instants. */
-static size_t put_machine(FILE *f, const struct sbt_dataset *ds,
+static void put_machine(struct tw *w, const struct sbt_dataset *ds,
 			  const struct sbt_result *res, const struct axis *ax)
 {
+	FILE *f = w->f;
 	for (size_t k = 0; res && k < res->nev; k++) {
 		const struct sbt_machine_event *e = &res->ev[k];
-		fprintf(ev_open(f), "{\"ph\":\"i\",\"s\":\"p\",\"name\":\"machine: "
+		fprintf(ev_open(w), "{\"ph\":\"i\",\"s\":\"p\",\"name\":\"machine: "
 			"%d regions %+.1f %%\",\"cat\":\"machine\",\"pid\":%d,"
 			"\"ts\":", e->nregions, 100 * e->change,
 			ax->pid[e->source]);
@@ -385,7 +388,6 @@ static size_t put_machine(FILE *f, const struct sbt_dataset *ds,
 		}
 		fputs("]}}", f);
 	}
-	return res ? res->nev : 0;
 }
 
 static void put_other(FILE *f, const struct sbt_dataset *ds,
@@ -418,6 +420,7 @@ int sbt_trace_write(FILE *f, const struct sbt_dataset *ds,
 		    const struct sbt_result *res, size_t max)
 {
 	struct axis ax = { 0 };
+	struct tw w = { f, 0 };
 	struct tev *ev = NULL;
 	size_t held, n;
 
@@ -427,16 +430,15 @@ int sbt_trace_write(FILE *f, const struct sbt_dataset *ds,
 		return -1;
 	}
 	nest(ev, n);
-	nwritten = 0;
 	fputs("{\"displayTimeUnit\":\"ns\",\n", f);
 	put_other(f, ds, &ax, held, n);
 	fputs("\"traceEvents\":[\n", f);
-	put_meta(f, ds, &ax, ev, n);
+	put_meta(&w, ds, &ax, ev, n);
 	for (size_t j = 0; j < n; j++)
-		put_sample(f, ds, &ax, &ev[j]);
-	put_counters(f, ds, &ax, ev, n);
-	put_os(f, ds, &ax, ev, n);
-	put_machine(f, ds, res, &ax);
+		put_sample(&w, ds, &ax, &ev[j]);
+	put_counters(&w, ds, &ax, ev, n);
+	put_os(&w, ds, &ax, ev, n);
+	put_machine(&w, ds, res, &ax);
 	fputs("\n]}\n", f);
 	free(ev), free(ax.off), free(ax.pid);
 	return ferror(f) ? -1 : 0;
