@@ -313,8 +313,7 @@ static void put_sample(struct tw *w, const struct sbt_dataset *ds,
 /* SBT_EVENTS: per thread and event a counter track, each innermost
  * sample's count from its start to its end (leaves do not overlap). */
 static void put_counters(struct tw *w, const struct sbt_dataset *ds,
-			   const struct axis *ax, const struct tev *ev,
-			   size_t n)
+			 const struct axis *ax, const struct tev *ev, size_t n)
 {
 	FILE *f = w->f;
 
@@ -344,7 +343,7 @@ static void put_counters(struct tw *w, const struct sbt_dataset *ds,
 
 /* The kernel's interruptions, at the start of the innermost sample. */
 static void put_os(struct tw *w, const struct sbt_dataset *ds,
-		     const struct axis *ax, const struct tev *ev, size_t n)
+		   const struct axis *ax, const struct tev *ev, size_t n)
 {
 	FILE *f = w->f;
 
