@@ -206,7 +206,7 @@ def caliper(tmp, prog):
         timeout=60)
     if 'cali-standin: 0 calls' not in p.stderr:
         fail('calls reached the stand-in under the preload: ' + p.stderr)
-    rows = dump_samples(os.environ['SBT_ANALYZE'], log, tmp)
+    rows = dump_samples(log, tmp)
     for child, parent in [('main', 'run'), ('loop/steps', 'main'),
                           ('iteration#steps', 'loop/steps'),
                           ('compute', 'iteration#steps'),

@@ -58,7 +58,7 @@ def check_app(log, tmp):
     expect(log, want_app(), {'stop_without_start': 2})
     check(True, 'kernels, regions, fences, deep copies, sections: %d each'
           % STEPS)
-    rows = dump_samples(os.environ['SBT_ANALYZE'], log, tmp)
+    rows = dump_samples(log, tmp)
     for child, parent in [('fill', 'step'), ('sum', 'step'),
                           ('scan', 'step'), ('inner', 'step'),
                           ('sync', 'step'), ('deep_copy b=a', 'step'),
@@ -106,7 +106,7 @@ def case_threads(tmp, prog):
         want[('k%d' % t, 'kokkos')] = [1000]
     expect(log, want, {'stop_without_start': 1})
     check(True, '4 threads x 1000: per-thread kernel ids and names exact')
-    rows = dump_samples(os.environ['SBT_ANALYZE'], log, tmp)
+    rows = dump_samples(log, tmp)
     for t in range(4):
         n = uncontained(rows, 'k%d' % t, 'work')
         check(n == 0, 'k%d inside work (%d outside)' % (t, n))

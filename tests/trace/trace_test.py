@@ -106,7 +106,7 @@ def well_formed(doc, want_x):
 
 def case_demo(tmp, demo):
     log = record([demo], tmp, 'demo.log')
-    held = dump_samples(ANA, log, tmp)
+    held = dump_samples(log, tmp)
     doc = trace(tmp, [log], '--trace-max', '0')
     xs, leaves = well_formed(doc, len(held))
     threads = {(r['source'], r['thread']) for r in held}
@@ -134,7 +134,7 @@ def case_demo(tmp, demo):
 def case_two(tmp, demo):
     a = record([demo], tmp, 'a.log')
     b = record([demo], tmp, 'b.log')
-    na, nb = len(dump_samples(ANA, a, tmp)), len(dump_samples(ANA, b, tmp))
+    na, nb = len(dump_samples(a, tmp)), len(dump_samples(b, tmp))
     doc = trace(tmp, [a, b])
     well_formed(doc, na + nb)
     t = tracks(doc)
@@ -151,7 +151,7 @@ def case_two(tmp, demo):
 def case_os(tmp, os_app):
     log = record([os_app, 'pages', '300'], tmp, 'os.log',
                  {'SBT_EVENTS': 'page-faults'})
-    held = dump_samples(ANA, log, tmp)
+    held = dump_samples(log, tmp)
     doc = trace(tmp, [log])
     xs, leaves = well_formed(doc, len(held))
     counted = [e for e in xs if 'page-faults' in e['args']]
