@@ -42,6 +42,9 @@ def sh(cmd, cwd, env=None, ok=True):
 def run(cmd, cwd, log='region.log'):
     env = dict(os.environ, LD_PRELOAD=os.environ['SBT_LIB'],
                SBT_OUTPUT=log, SBT_QUIET='1')
+    # a log is never replaced: this run's must not meet an earlier one's
+    if os.path.exists(os.path.join(cwd, log)):
+        os.unlink(os.path.join(cwd, log))
     sh(cmd, cwd, env)
     return os.path.join(cwd, log)
 
