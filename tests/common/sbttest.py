@@ -49,6 +49,8 @@ def record(tmp, name, app, args, quiet=True, **sbt):
     SBT_* settings by name without the prefix (sample='hot:16',
     max_mb='4'), None for unset.  Returns (log path, CompletedProcess)."""
     log = os.path.join(tmp, name + '.log')
+    if os.path.exists(log):     # never replaced by the recorder: go first
+        os.unlink(log)
     env = preloaded(log, **sbt)
     if not quiet:
         env.pop('SBT_QUIET', None)

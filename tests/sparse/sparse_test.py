@@ -66,7 +66,9 @@ def apis(tmp):
         name = os.path.basename(app)
         got = []
         for sample in (None, '*:3'):
-            log = os.path.join(tmp, name + '.log')
+            # a log of its own each: the recorder never replaces one
+            log = os.path.join(tmp, '%s-%s.log' % (name, 'sampled' if sample
+                                                   else 'all'))
             env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log,
                        INTEL_LIBITTNOTIFY64=LIB, NVTX_INJECTION64_PATH=LIB)
             env.pop('SBT_SAMPLE', None)
