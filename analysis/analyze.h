@@ -57,7 +57,7 @@ struct sbt_group_os {
 /* One finding of a group (verdict.c), with its size: how far it moves
  * the region's time.  A finding under SBT_MINOR_SHARE of the region's
  * typical time is minor: resolved, yet not what a person chases first. */
-#define SBT_MAX_FINDINGS 6
+#define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 3)  /* steps, modes, group, broad */
 #define SBT_MINOR_SHARE  0.01
 enum sbt_finding_kind { SBT_FIND_STEP, SBT_FIND_MODES, SBT_FIND_GROUP,
 			SBT_FIND_BROAD };
