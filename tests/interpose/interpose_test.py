@@ -175,10 +175,54 @@ def mixed(tmp, prog):
     return 0
 
 
+def itt_all(tmp, prog, layout):
+    """Every entry point of ittnotify's api_list offered to the collector:
+    each one taken and called, or declined as without a collector."""
+    log, out = run_app([prog, os.environ['SBT_LIB'], layout], tmp,
+                       preload=False)
+    if not out.startswith('ok 156 '):
+        fail('itt_all said %r' % out)
+    expect(log, {('all_task', 'itt'): [10], ('itt.all/frame', 'itt'): [5],
+                 ('itt_all_named_fn', 'itt'): [3]})
+    return 0
+
+
+# Runtimes that embed ITT, built here as a user would, run under sbt-run
+# (which names libsbtmark.so as their ITT collector).
+RUNTIME_APPS = {
+    'libomp': ('omp_app.c', ['clang', '-O1', '-fopenmp'], [],
+               'omp done 4 x 20\n'),
+    'tbb': ('tbb_app.cpp', ['g++', '-O1'], ['-ltbb'], 'tbb done 499500\n'),
+}
+
+
+def itt_runtime(tmp, which, sbt_run, srcdir):
+    src, cmd, libs, want = RUNTIME_APPS[which]
+    if not shutil.which(cmd[0]):
+        print('SKIP: no %s' % cmd[0], file=sys.stderr)
+        return SKIP
+    compile_or_skip(cmd + [os.path.join(srcdir, src), '-o', 'app'] + libs,
+                    tmp)
+    log = os.path.join(tmp, 'app.log')
+    env = dict(os.environ)
+    env['SBT_LIB'] = os.environ['SBT_LIB']
+    p = subprocess.run([sbt_run, '-o', log, '--', './app'], cwd=tmp,
+                       env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 0 or p.stdout != want:
+        fail('%s under sbt-run: exit %d, output %r' % (which, p.returncode,
+                                                      p.stdout))
+    if not os.path.exists(log):
+        fail('no log written')
+    return 0
+
+
 CASES = {'likwid-c-example': likwid_c_example,
          'likwid-f-example': likwid_f_example,
          'likwid-nest': likwid_nest, 'papi': papi, 'itt': itt,
-         'nvtx': nvtx, 'mixed': mixed}
+         'nvtx': nvtx, 'mixed': mixed, 'itt-all': itt_all,
+         'itt-runtime': itt_runtime}
 
 
 def main():
