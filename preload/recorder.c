@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -253,6 +254,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->tid = (int32_t)syscall(SYS_gettid);
 	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
+	t->omp_thread = -1;
 	t->next = g.threads;
 	if (g.threads)
 		g.threads->prev = t;
@@ -333,6 +335,34 @@ void sbt_thread_limit(struct sbt_thread *t)
 		t->hot.end = NULL;
 }
 
+/* META THREAD: who t is, from now on (FORMAT.md).  The name is the
+ * kernel's comm (prctl: also a name set by pthread_setname_np). */
+static void thread_meta(const struct sbt_thread *t)
+{
+	struct sbt_meta_thread m;
+	char name[17] = "";
+	int cpu;
+
+	(void)prctl(PR_GET_NAME, name, 0, 0, 0);
+	m = (struct sbt_meta_thread){ .thread = t->index, .tid = t->tid,
+		.omp_thread = t->omp_thread, .omp_level = t->omp_level,
+		.t = sbt_clock_stop(&cpu) };
+	sbt_regions_meta(SBT_META_THREAD, &m, sizeof m, name,
+			 (uint32_t)strnlen(name, 16));
+}
+
+void sbt_rec_thread_omp(int32_t omp_thread, uint32_t level)
+{
+	struct sbt_thread *t = sbt_thread_attach();
+
+	if (!t || (t->omp_thread == omp_thread && t->omp_level == level))
+		return;
+	t->omp_thread = omp_thread;
+	t->omp_level = level;
+	if (t->chunk)                  /* else its first chunk says it */
+		thread_meta(t);
+}
+
 int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 {
 	struct sbt_chunk *c;
@@ -352,6 +382,8 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	/* Off any timed window, the gate shut (or a fresh log, far below
 	 * the first step): a level rise takes the regions lock. */
 	sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size);
+	if (!t->chunk)                 /* the thread's first in this log */
+		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);

@@ -95,6 +95,13 @@ enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK, SBT_SLOT__N };
 SBT_HIDDEN void *sbt_rec_api_state(unsigned slot, size_t size,
 				   void (*fini)(void *));
 
+/* The calling thread's OpenMP thread number and nesting level (OMPT,
+ * libgomp's entry points).  A META THREAD entry says so from now on when
+ * they changed and the thread already records; a thread's first entry,
+ * with its tid and name, comes with its first chunk.  Cold: a compare
+ * when nothing changed, never inside a timed window. */
+SBT_HIDDEN void sbt_rec_thread_omp(int32_t omp_thread, uint32_t level);
+
 /* Process-level. */
 SBT_HIDDEN int sbt_rec_init(void);          /* open the log now          */
 SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */

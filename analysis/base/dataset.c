@@ -233,6 +233,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		for (size_t m = 0; m < ds->sources[i].nmodules; m++)
 			free(ds->sources[i].modules[m].path);
 		free(ds->sources[i].modules);
+		free(ds->sources[i].thr);
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);

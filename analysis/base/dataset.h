@@ -77,6 +77,19 @@ struct sbt_region {
 	                                beyond the sample budget              */
 };
 
+/* Who a thread of a source was (META THREAD, read/threads.c), indexed
+ * by its sbtmark thread number.  A thread's later entries overwrite the
+ * earlier; OMP_VARIES says its OpenMP number was not always the same. */
+struct sbt_thread_info {
+	int32_t  tid;                /* 0: no entry for this thread           */
+	int32_t  omp_thread;         /* OpenMP thread number, -1: unknown     */
+	uint32_t omp_level;          /* OpenMP nesting level, 0: none         */
+	uint32_t flags;              /* SBT_TI_*                              */
+	char     name[16];           /* comm (15 bytes at most), NUL-ended   */
+};
+
+#define SBT_TI_OMP_VARIES 1u         /* two different OpenMP numbers seen */
+
 /* One input file: a log of one process, or a CSV file. */
 struct sbt_source {
 	char    *path;
@@ -113,6 +126,8 @@ struct sbt_source {
 		uint8_t build_id[SBT_BUILDID_MAX];
 	} *modules;
 	size_t   nmodules;
+	struct sbt_thread_info *thr; /* META THREAD, by thread; owned       */
+	uint32_t nthr;               /* entries of thr                       */
 };
 
 struct sbt_counters;           /* counters.h */
