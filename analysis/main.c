@@ -4,6 +4,7 @@
 #include "analyze.h"
 #include "bysite.h"
 #include "callsites.h"
+#include "omp_names.h"
 #include "html.h"
 #include "inputs.h"
 #include "profile.h"
@@ -516,6 +517,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ro.cs = sites = &cs;
+	if (sbt_omp_names(&ds, symbols) != 0) {
+		sbt_status_done();
+		fputs("sbt-analyze: out of memory\n", stderr);
+		sbt_callsites_free(&cs);
+		sbt_ds_free(&ds);
+		return 2;
+	}
 
 	/* HTML: the groups compared, then the regions plotted; the text,
 	 * CSV or JSON on stdout reuses the per-region analysis when it is

@@ -90,6 +90,26 @@ long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 	return (long)ds->nregions - 1;
 }
 
+int sbt_ds_rename(struct sbt_dataset *ds, size_t r, const char *name)
+{
+	size_t len = strlen(name);
+	struct sbt_region *g = &ds->regions[r];
+	char *n;
+
+	for (size_t j = hash(name, len, g->api) & (ds->rindex_cap - 1);
+	     ds->rindex_cap && ds->rindex[j];
+	     j = (j + 1) & (ds->rindex_cap - 1)) {
+		const struct sbt_region *h = &ds->regions[ds->rindex[j] - 1];
+		if (h->api == g->api && !strcmp(h->name, name))
+			return 1;
+	}
+	if (!(n = strdup(name)))
+		return -1;
+	free(g->name);
+	g->name = n;
+	return reindex(ds, ds->rindex_cap ? ds->rindex_cap : 1024);
+}
+
 struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds)
 {
 	if (ds->n == ds->cap) {

@@ -144,6 +144,9 @@ struct sbt_dataset {
 /* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */
 long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 		   uint32_t api);
+/* Give region r the name `name` (same api).  0; 1 when another region
+ * of its api has that name (nothing changed); -1 when out of memory. */
+int sbt_ds_rename(struct sbt_dataset *ds, size_t r, const char *name);
 /* Append one sample; returns it (zeroed but for region/source), or NULL. */
 struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds);
 /* A new zeroed source; NULL on OOM. */

@@ -282,11 +282,27 @@ static void put_frame(struct sbt_symaddr *out, Dwarf_Die *fn, const char *file,
  * was inlined into are its parents in the concrete DIE tree (not the
  * scopes of its abstract definition, which is what getscopes lists after
  * an inlined instance). */
+/* The CU holding pc, found by walking every unit: libdw (up to 0.190)
+ * finds a CU by .debug_aranges only, which clang does not emit. */
+static Dwarf_Die *cu_scan(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *bias,
+			  Dwarf_Die *mem)
+{
+	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
+	Dwarf_CU *unit = NULL;
+
+	if (!dw)
+		return NULL;
+	while (dwarf_get_units(dw, unit, &unit, NULL, NULL, mem, NULL) == 0)
+		if (dwarf_haspc(mem, pc - *bias) > 0)
+			return mem;
+	return NULL;
+}
+
 static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *scopes = NULL;
-	Dwarf_Die *chain = NULL;
+	Dwarf_Die *chain = NULL, cumem;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	const char *file = NULL;
@@ -295,6 +311,11 @@ static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
 
 	if (l)
 		file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+	if (!cu && (cu = cu_scan(mod, pc, &bias, &cumem)) != NULL) {
+		Dwarf_Line *dl = dwarf_getsrc_die(cu, pc - bias);
+		if (dl && (file = dwarf_linesrc(dl, NULL, NULL)) != NULL)
+			(void)dwarf_lineno(dl, &line);
+	}
 	if (cu) {
 		n = dwarf_getscopes(cu, pc - bias, &scopes);
 		if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
