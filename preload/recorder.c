@@ -522,8 +522,14 @@ static void after_fork_child(void)
 	}
 }
 
+/* api_omp.c: says whether an OpenMP runtime went unrecorded.  Weak:
+ * the recorder does not depend on the APIs above it. */
+extern void sbt_omp_finish(void) __attribute__((weak, visibility("hidden")));
+
 __attribute__((destructor)) static void sbt_fini(void)
 {
+	if (sbt_omp_finish)
+		sbt_omp_finish();
 	os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)

@@ -43,6 +43,12 @@ struct sbt_omp_site {
 SBT_HIDDEN const struct sbt_omp_site *sbt_omp_site(unsigned kind,
 						   const void *ra);
 
+/* Set once OMPT is on (api_ompt.c): libgomp's path (api_gomp.c) then
+ * stays out of the way of a runtime that serves both (libomp exports
+ * GOMP_*).  Checked at exit: a runtime neither reaches is counted. */
+SBT_HIDDEN extern int sbt_ompt_active;
+SBT_HIDDEN void sbt_omp_finish(void);
+
 /* Nesting levels tracked per thread; deeper ones are not recorded. */
 #define SBT_OMP_DEPTH 8
 

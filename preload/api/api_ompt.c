@@ -71,8 +71,6 @@ enum { ompt_work_loop = 1, ompt_work_sections = 2,
 
 /* ---- state ---------------------------------------------------------------- */
 
-/* Set once OMPT is on: libgomp's path (api_gomp.c) then stays out of
- * the way of a runtime that serves both (libomp exports GOMP_*). */
 int sbt_ompt_active;
 
 /* ---- callbacks -------------------------------------------------------------- */
