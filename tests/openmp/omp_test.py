@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""omp_test.py - an unmodified OpenMP app recorded under sbt-run.
+
+  omp_test.py SBT_RUN LABELS CC EXTRA_PCT [busy]
+
+Builds tests/openmp/omp_app.c with CC (clang: LLVM's libomp, recorded
+through OMPT; gcc: libgomp, recorded through its interposed entry
+points), runs 200 parallel regions of 4 threads under sbt-run, thread 3's
+share EXTRA_PCT percent bigger, and checks `sbt-analyze --by thread
+--format json`:
+  - exactly two OpenMP regions, "omp parallel @ omp_app.c:L" and "omp
+    barrier @ omp_app.c:L", L the line of the parallel pragma;
+  - each with 200 samples on each of 4 threads, OpenMP threads 0-3, and
+    the log's thread labels "omp 0" .. "omp 3";
+  - EXTRA_PCT > 0: OpenMP thread 3's share flagged slower, the verdict
+    naming it and the others' barrier wait (> 0); no other flagged
+    slower.  EXTRA_PCT 0: no share flagged.
+With `busy` a busy loop shares a cpu with the app throughout.  The
+imbalance planted is 30 %, not the issue's 5 %: 200 samples resolve a
+fraction of a percent, but equal shares of a 4-thread team on this 2-cpu
+VM differed by up to 5.2 % with a busy co-runner (the cores' speeds), so
+a share is flagged from 10 % on (analysis/score/groups.c); 30 % is far
+beyond both.
+Exit 0 pass, 1 fail, 77 skip (no such compiler).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
+from sbttest import check, done  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def die_with_parent():
+    """In a child: SIGKILL when this test dies, even by a timeout."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
+
+
+def main():
+    sbt_run, labels = map(os.path.abspath, sys.argv[1:3])
+    cc, pct = sys.argv[3], int(sys.argv[4])
+    busy = len(sys.argv) > 5 and sys.argv[5] == 'busy'
+    if not shutil.which(cc):
+        print('SKIP: no ' + cc, file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_app.c')
+    line = next(i + 1 for i, t in enumerate(open(src))
+                if '#pragma omp parallel' in t)
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run([cc, '-O2', '-g', '-fopenmp', src, '-o',
+                        os.path.join(tmp, 'omp_app')], check=True)
+        log = os.path.join(tmp, 'omp.log')
+        env = dict(os.environ)
+        env.pop('LD_PRELOAD', None)
+        hog = None
+        if busy:
+            hog = subprocess.Popen(['sh', '-c', 'while :; do :; done'],
+                                   preexec_fn=die_with_parent)
+        try:
+            p = subprocess.run([sbt_run, '-o', log, '--', './omp_app',
+                                '200', str(pct)], cwd=tmp, env=env,
+                               capture_output=True, text=True, timeout=120)
+        finally:
+            if hog:
+                hog.kill()
+                hog.wait()
+        check(p.returncode == 0, 'exit status %d (%s)' % (p.returncode,
+                                                         p.stderr.strip()))
+        check(p.stdout == 'omp_app: 200 regions, 800 implicit tasks (%s)\n'
+              % p.stdout[-3:-2], 'normal output: %r' % p.stdout)
+        a = subprocess.run([os.environ['SBT_ANALYZE'], '--by', 'thread',
+                            '--format', 'json', log], capture_output=True,
+                           text=True, env=env)
+        check(a.returncode == 0, 'sbt-analyze exit %d' % a.returncode)
+        doc = json.loads(a.stdout)
+        lab = subprocess.run([labels, log], capture_output=True, text=True,
+                             env=env).stdout.split('\n')
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    omp = [g for g in doc['regions'] if g['api'] == 'openmp']
+    names = sorted({g['name'] for g in omp})
+    par = 'omp parallel @ omp_app.c:%d' % line
+    bar = 'omp barrier @ omp_app.c:%d' % line
+    check(names == [bar, par], 'regions %s, want %s' % (names, [bar, par]))
+    for name in (par, bar):
+        gs = [g for g in omp if g['name'] == name]
+        check(sorted(g['count'] for g in gs) == [200] * 4,
+              '%s: samples per thread %s' % (name,
+                                             [g['count'] for g in gs]))
+        check(sorted(g.get('omp_thread', -1) for g in gs) == [0, 1, 2, 3],
+              '%s: OpenMP threads %s' % (name, [g.get('omp_thread')
+                                                for g in gs]))
+    got = sorted(t.split()[-1] for t in lab if t.split()[-2:-1] == ['omp'])
+    check(got == ['0', '1', '2', '3'], 'thread labels %s' % lab)
+
+    shares = [g for g in omp if g['name'] == par]
+    slow = [g for g in shares if g['flagged'] and g['delta_ns'] > 0]
+    if pct > 0:
+        check([g.get('omp_thread') for g in slow] == [3],
+              'flagged slower: OpenMP threads %s, want [3] (%s)'
+              % ([g.get('omp_thread') for g in slow],
+                 [(g.get('omp_thread'), g['delta_rel']) for g in shares]))
+        check(all(g['delta_rel'] > 0.15 for g in slow),
+              'thread 3 slower by %s' % [g['delta_rel'] for g in slow])
+        for g in slow:
+            check(re.search(r'OpenMP thread 3 is [0-9.]+ % slower',
+                            g['verdict']) is not None, g['verdict'])
+            check('the others wait' in g['verdict'] and
+                  g.get('others_wait_ns', 0) > 0,
+                  'the others\' wait: %s' % g.get('others_wait_ns'))
+    else:
+        check(not [g for g in shares if g['flagged']],
+              'flagged with equal shares: %s'
+              % [(g.get('omp_thread'), g['delta_rel']) for g in shares
+                 if g['flagged']])
+    done()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
