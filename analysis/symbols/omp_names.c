@@ -26,9 +26,10 @@ int sbt_omp_names(struct sbt_dataset *ds, int symbols)
 		if (sbt_symbolize_addr(&ds->sources[g->source], g->site, &a) ||
 		    a.nframes < 1)
 			continue;
-		/* the outermost frame at the address: the function the
-		 * pragma is in, not a function inlined into it */
-		f = &a.f[a.nframes - 1];
+		/* the innermost frame: the pragma's own line, also when
+		 * the construct's body was inlined (clang's outlined
+		 * .omp_outlined._debug__ into .omp_outlined.) */
+		f = &a.f[0];
 		if (!f->file[0] || f->line <= 0)
 			continue;
 		file = strrchr(f->file, '/') ? strrchr(f->file, '/') + 1

@@ -9,7 +9,7 @@
  *     construct's regions, found by codeptr_ra, into parallel_data for
  *     the team's threads;
  *   implicit_task begin: OpenMP thread `index`, level + 1; "omp
- *     parallel" STARTs.  The initial task (flag ompt_task_initial) is
+ *     parallel" STARTs.  The initial task (flag SBT_OMPT_TASK_INITIAL) is
  *     not a parallel region's: not recorded.
  *   sync_region begin of the closing barrier (implicit_parallel, or
  *     5.0's implicit barrier at the task's level): the share STOPs;
@@ -22,10 +22,10 @@
  * completes or is switched out).  They are off by default: their
  * callbacks come per loop and per task, the regions' per region.
  *
- * The ABI below is ours, written from the OpenMP 5.1 specification
- * (section 4, "OMPT interface"): libomp-14-dev's omp-tools.h sits in a
- * clang-versioned directory that gcc does not search, so it is not
- * included; tests/openmp/ompt_abi.c checks these values against it.
+ * The ABI (ompt_abi.h) is ours, written from the OpenMP 5.1
+ * specification: libomp-14-dev's omp-tools.h sits in a clang-versioned
+ * directory gcc does not search; tests/openmp/ompt_abi.c checks ours
+ * against it.
  */
 #include "api_omp.h"
 #include "api_common.h"
@@ -33,41 +33,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* ---- the OMPT ABI (OpenMP 5.1, 4.4) ------------------------------------ */
-
-typedef union { uint64_t value; void *ptr; } ompt_data_t;
-typedef void (*ompt_interface_fn_t)(void);
-typedef ompt_interface_fn_t (*ompt_function_lookup_t)(const char *);
-typedef int (*ompt_set_callback_t)(int event, void (*cb)(void));
-typedef int (*ompt_initialize_t)(ompt_function_lookup_t, int,
-				 ompt_data_t *);
-typedef void (*ompt_finalize_t)(ompt_data_t *);
-typedef struct {
-	ompt_initialize_t initialize;
-	ompt_finalize_t finalize;
-	ompt_data_t tool_data;
-} ompt_start_tool_result_t;
-
-enum {
-	ompt_callback_parallel_begin = 3, ompt_callback_parallel_end = 4,
-	ompt_callback_task_create = 5, ompt_callback_task_schedule = 6,
-	ompt_callback_implicit_task = 7, ompt_callback_sync_region_wait = 16,
-	ompt_callback_work = 20, ompt_callback_sync_region = 23,
-};
-enum { ompt_set_error = 0, ompt_set_never = 1 };
-enum { ompt_scope_begin = 1, ompt_scope_end = 2, ompt_scope_beginend = 3 };
-enum {
-	ompt_sync_region_barrier = 1, ompt_sync_region_barrier_implicit = 2,
-	ompt_sync_region_barrier_explicit = 3,
-	ompt_sync_region_barrier_implementation = 4,
-	ompt_sync_region_barrier_implicit_workshare = 8,
-	ompt_sync_region_barrier_implicit_parallel = 9,
-	ompt_sync_region_barrier_teams = 10,
-};
-enum { ompt_task_initial = 1, ompt_task_implicit = 2, ompt_task_explicit = 4 };
-enum { ompt_task_complete = 1, ompt_task_cancel = 3 };
-enum { ompt_work_loop = 1, ompt_work_sections = 2,
-       ompt_work_single_executor = 3 };
+#include "ompt_abi.h"
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -75,8 +41,8 @@ int sbt_ompt_active;
 
 /* ---- callbacks -------------------------------------------------------------- */
 
-static void on_parallel_begin(ompt_data_t *task, const void *frame,
-			      ompt_data_t *par, unsigned req, int flags,
+static void on_parallel_begin(sbt_ompt_data *task, const void *frame,
+			      sbt_ompt_data *par, unsigned req, int flags,
 			      const void *ra)
 {
 	(void)task, (void)frame, (void)req, (void)flags;
@@ -86,76 +52,76 @@ static void on_parallel_begin(ompt_data_t *task, const void *frame,
 
 /* parallel_data holds the construct (parallel_begin ran before any
  * implicit task of the region). */
-static void on_implicit_task(int endpoint, ompt_data_t *par,
-			     ompt_data_t *task, unsigned n, unsigned index,
+static void on_implicit_task(int endpoint, sbt_ompt_data *par,
+			     sbt_ompt_data *task, unsigned n, unsigned index,
 			     int flags)
 {
 	struct sbt_omp_thr *o;
 
 	(void)task, (void)n;
-	if (flags & ompt_task_initial)
+	if (flags & SBT_OMPT_TASK_INITIAL)
 		return;
 	if (!(o = sbt_omp_thr()))
 		return;
-	if (endpoint == ompt_scope_begin)
-		sbt_omp_enter(o, par ? par->ptr : NULL, (int)index); else if (endpoint == ompt_scope_end) {
+	if (endpoint == SBT_OMPT_BEGIN)
+		sbt_omp_enter(o, par ? par->ptr : NULL, (int)index); else if (endpoint == SBT_OMPT_END) {
 		sbt_omp_leave(o);
 	}
 }
 
 static int closing_kind(int kind)
 {
-	return kind == ompt_sync_region_barrier_implicit_parallel ||
-	       kind == ompt_sync_region_barrier_implicit;
+	return kind == SBT_OMPT_BARRIER_IMPLICIT_PARALLEL ||
+	       kind == SBT_OMPT_BARRIER_IMPLICIT;
 }
 
-static void on_sync_region(int kind, int endpoint, ompt_data_t *par,
-			   ompt_data_t *task, const void *ra)
+static void on_sync_region(int kind, int endpoint, sbt_ompt_data *par,
+			   sbt_ompt_data *task, const void *ra)
 {
 	struct sbt_omp_thr *o;
 
 	(void)par, (void)task, (void)ra;
-	if (endpoint == ompt_scope_begin && closing_kind(kind) &&
+	if (endpoint == SBT_OMPT_BEGIN && closing_kind(kind) &&
 	    (o = sbt_omp_thr()))
 		sbt_omp_share_end(o);
 }
 
-static void on_sync_region_wait(int kind, int endpoint, ompt_data_t *par,
-				ompt_data_t *task, const void *ra)
+static void on_sync_region_wait(int kind, int endpoint, sbt_ompt_data *par,
+				sbt_ompt_data *task, const void *ra)
 {
 	struct sbt_omp_thr *o = sbt_omp_thr();
 
 	(void)par, (void)task;
 	if (!o)
 		return;
-	if (endpoint == ompt_scope_end) {
+	if (endpoint == SBT_OMPT_END) {
 		sbt_omp_wait_end(o);
 		return;
 	}
-	if (endpoint != ompt_scope_begin)
+	if (endpoint != SBT_OMPT_BEGIN)
 		return;
-	if (kind == ompt_sync_region_barrier_implicit_parallel ||
-	    (kind == ompt_sync_region_barrier_implicit && !ra))
+	if (kind == SBT_OMPT_BARRIER_IMPLICIT_PARALLEL ||
+	    (kind == SBT_OMPT_BARRIER_IMPLICIT && !ra))
 		sbt_omp_wait_begin(o, NULL);      /* the closing barrier */
 	else if (!ra)
 		return;                           /* nowhere to name it */
-	else if (kind == ompt_sync_region_barrier ||
-		 kind == ompt_sync_region_barrier_implicit ||
-		 kind == ompt_sync_region_barrier_explicit ||
-		 kind == ompt_sync_region_barrier_implicit_workshare)
+	else if (kind == SBT_OMPT_BARRIER ||
+		 kind == SBT_OMPT_BARRIER_IMPLICIT ||
+		 kind == SBT_OMPT_BARRIER_EXPLICIT ||
+		 kind == SBT_OMPT_BARRIER_IMPLICIT_WORKSHARE)
 		sbt_omp_wait_begin(o, sbt_omp_site(SBT_OMP_BARRIER, ra));
 }
 
 /* ---- SBT_OMP_DETAIL: worksharing and explicit tasks ------------------------ */
 
-static void on_work(int wstype, int endpoint, ompt_data_t *par,
-		    ompt_data_t *task, uint64_t count, const void *ra)
+static void on_work(int wstype, int endpoint, sbt_ompt_data *par,
+		    sbt_ompt_data *task, uint64_t count, const void *ra)
 {
 	struct sbt_omp_thr *o = sbt_omp_thr();
 	struct sbt_omp_lv *v;
-	unsigned kind = wstype == ompt_work_loop ? SBT_OMP_LOOP :
-			wstype == ompt_work_sections ? SBT_OMP_SECTIONS :
-			wstype == ompt_work_single_executor ? SBT_OMP_SINGLE :
+	unsigned kind = wstype == SBT_OMPT_WORK_LOOP ? SBT_OMP_LOOP :
+			wstype == SBT_OMPT_WORK_SECTIONS ? SBT_OMP_SECTIONS :
+			wstype == SBT_OMPT_WORK_SINGLE_EXECUTOR ? SBT_OMP_SINGLE :
 			SBT_OMP__N;
 
 	(void)par, (void)task, (void)count;
@@ -163,11 +129,11 @@ static void on_work(int wstype, int endpoint, ompt_data_t *par,
 	    o->level > SBT_OMP_DEPTH)
 		return;
 	v = &o->lv[o->level - 1];
-	if (endpoint == ompt_scope_begin && !v->work) {
+	if (endpoint == SBT_OMPT_BEGIN && !v->work) {
 		const struct sbt_omp_site *w = sbt_omp_site(kind, ra);
 		if (w && sbt_hot_start_id(w->id, w->ra) == SBT_OK)
 			v->work = w->id;
-	} else if (endpoint == ompt_scope_end && v->work) {
+	} else if (endpoint == SBT_OMPT_END && v->work) {
 		(void)sbt_hot_stop_id(v->work);
 		v->work = 0;
 	}
@@ -176,18 +142,18 @@ static void on_work(int wstype, int endpoint, ompt_data_t *par,
 /* An explicit task's data holds its construct; a task runs between the
  * schedule that switches to it and the one that switches away (done or
  * suspended: each stretch on a thread is a sample). */
-static void on_task_create(ompt_data_t *enc, const void *frame,
-			   ompt_data_t *task, int flags, int deps,
+static void on_task_create(sbt_ompt_data *enc, const void *frame,
+			   sbt_ompt_data *task, int flags, int deps,
 			   const void *ra)
 {
 	(void)enc, (void)frame, (void)deps;
 	if (task)
-		task->ptr = (flags & ompt_task_explicit) ?
+		task->ptr = (flags & SBT_OMPT_TASK_EXPLICIT) ?
 			    (void *)sbt_omp_site(SBT_OMP_TASK, ra) : NULL;
 }
 
-static void on_task_schedule(ompt_data_t *prior, int status,
-			     ompt_data_t *next)
+static void on_task_schedule(sbt_ompt_data *prior, int status,
+			     sbt_ompt_data *next)
 {
 	const struct sbt_omp_site *p = prior ? prior->ptr : NULL;
 	const struct sbt_omp_site *n = next ? next->ptr : NULL;
@@ -203,46 +169,46 @@ static void on_task_schedule(ompt_data_t *prior, int status,
 
 static int detail = -1;          /* SBT_OMP_DETAIL, read once */
 
-static int set(ompt_set_callback_t set_cb, int event, void (*cb)(void))
+static int set(sbt_ompt_set_callback set_cb, int event, void (*cb)(void))
 {
 	int r = set_cb(event, cb);
-	return r != ompt_set_error && r != ompt_set_never;
+	return r != SBT_OMPT_SET_ERROR && r != SBT_OMPT_SET_NEVER;
 }
 
-static int initialize(ompt_function_lookup_t lookup, int dev,
-		      ompt_data_t *data)
+static int initialize(sbt_ompt_lookup lookup, int dev,
+		      sbt_ompt_data *data)
 {
-	ompt_set_callback_t set_cb;
+	sbt_ompt_set_callback set_cb;
 
 	(void)dev, (void)data;
 	*(void **)&set_cb = (void *)lookup("ompt_set_callback");
 	if (!set_cb)
 		return 0;                 /* 0: the runtime drops the tool */
 	/* Without these four there is nothing to record. */
-	if (!set(set_cb, ompt_callback_parallel_begin,
-		 (void (*)(void))on_parallel_begin) ||
-	    !set(set_cb, ompt_callback_implicit_task,
-		 (void (*)(void))on_implicit_task) ||
-	    !set(set_cb, ompt_callback_sync_region,
-		 (void (*)(void))on_sync_region) ||
-	    !set(set_cb, ompt_callback_sync_region_wait,
-		 (void (*)(void))on_sync_region_wait)) {
+	if (!set(set_cb, SBT_OMPT_CB_PARALLEL_BEGIN,
+		 (sbt_ompt_fn)on_parallel_begin) ||
+	    !set(set_cb, SBT_OMPT_CB_IMPLICIT_TASK,
+		 (sbt_ompt_fn)on_implicit_task) ||
+	    !set(set_cb, SBT_OMPT_CB_SYNC_REGION,
+		 (sbt_ompt_fn)on_sync_region) ||
+	    !set(set_cb, SBT_OMPT_CB_SYNC_REGION_WAIT,
+		 (sbt_ompt_fn)on_sync_region_wait)) {
 		sbt_warn("OMPT: the OpenMP runtime refused a callback; its "
 			 "parallel regions are not recorded");
 		return 0;
 	}
 	if (sbt_api_env_flag("SBT_OMP_DETAIL", &detail)) {
-		(void)set(set_cb, ompt_callback_work, (void (*)(void))on_work);
-		(void)set(set_cb, ompt_callback_task_create,
-			  (void (*)(void))on_task_create);
-		(void)set(set_cb, ompt_callback_task_schedule,
-			  (void (*)(void))on_task_schedule);
+		(void)set(set_cb, SBT_OMPT_CB_WORK, (sbt_ompt_fn)on_work);
+		(void)set(set_cb, SBT_OMPT_CB_TASK_CREATE,
+			  (sbt_ompt_fn)on_task_create);
+		(void)set(set_cb, SBT_OMPT_CB_TASK_SCHEDULE,
+			  (sbt_ompt_fn)on_task_schedule);
 	}
 	__atomic_store_n(&sbt_ompt_active, 1, __ATOMIC_RELEASE);
 	return 1;
 }
 
-static void finalize(ompt_data_t *data)
+static void finalize(sbt_ompt_data *data)
 {
 	(void)data;
 }
@@ -251,10 +217,10 @@ static void finalize(ompt_data_t *data)
  * NULL declines.  An inert recorder (SBT_DISABLE, secure-exec) has no
  * thread state to give: sbt_rec_active() says so only after a log is
  * open, so ask the thread layer instead. */
-SBT_API ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
+SBT_API sbt_ompt_start_result *ompt_start_tool(unsigned omp_version,
 						  const char *runtime)
 {
-	static ompt_start_tool_result_t res = { initialize, finalize,
+	static sbt_ompt_start_result res = { initialize, finalize,
 						{ 0 } };
 
 	(void)omp_version, (void)runtime;

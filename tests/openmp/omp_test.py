@@ -2,6 +2,7 @@
 """omp_test.py - an unmodified OpenMP app recorded under sbt-run.
 
   omp_test.py SBT_RUN LABELS CC EXTRA_PCT [busy]
+  omp_test.py SBT_RUN LABELS detail
 
 Builds tests/openmp/omp_app.c with CC (clang: LLVM's libomp, recorded
 through OMPT; gcc: libgomp, recorded through its interposed entry
@@ -43,7 +44,61 @@ def die_with_parent():
     ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
 
 
+def pragma_line(src, what):
+    return next(i + 1 for i, t in enumerate(open(src))
+                if '#pragma omp ' + what in t)
+
+
+def detail(sbt_run):
+    """omp_detail.c (clang): with SBT_OMP_DETAIL=1 each thread's part of
+    50 loops, the single, 100 tasks; without, none of those - the
+    loops' barrier waits either way."""
+    if not shutil.which('clang'):
+        print('SKIP: no clang', file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_detail.c')
+    par, loop, single, task = (pragma_line(src, w) for w in
+                               ('parallel', 'for', 'single', 'task'))
+    base = {'omp parallel @ omp_detail.c:%d' % par: 4,
+            'omp barrier @ omp_detail.c:%d' % par: 4,
+            'omp barrier @ omp_detail.c:%d' % loop: 200,
+            'omp barrier @ omp_detail.c:%d' % single: 4}
+    more = {'omp loop @ omp_detail.c:%d' % loop: 200,
+            'omp single @ omp_detail.c:%d' % single: 1,
+            'omp task @ omp_detail.c:%d' % task: 100}
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run(['clang', '-O2', '-g', '-fopenmp', src, '-o',
+                        os.path.join(tmp, 'omp_detail')], check=True)
+        for on in ('1', '0'):
+            log = os.path.join(tmp, 'd%s.log' % on)
+            env = dict(os.environ, SBT_OMP_DETAIL=on)
+            env.pop('LD_PRELOAD', None)
+            p = subprocess.run([sbt_run, '-o', log, '--', './omp_detail',
+                                '50', '100'], cwd=tmp, env=env,
+                               capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0 and
+                  p.stdout == 'omp_detail: 50 loops, 100 tasks\n',
+                  'exit %d, output %r' % (p.returncode, p.stdout))
+            a = subprocess.run([os.environ['SBT_ANALYZE'], '--format',
+                                'json', log], capture_output=True,
+                               text=True, env=env)
+            doc = json.loads(a.stdout)
+            got = {g['name']: g['count'] for g in doc['regions']}
+            want = dict(base, **more) if on == '1' else base
+            check(got == want, 'SBT_OMP_DETAIL=%s: %s, want %s'
+                  % (on, sorted(got.items()), sorted(want.items())))
+            cnt = doc['sources'][0]['counters']
+            check(not any(v for k, v in cnt.items() if k != 'threads'),
+                  'counters %s' % cnt)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
 def main():
+    if sys.argv[3] == 'detail':
+        return detail(os.path.abspath(sys.argv[1]))
     sbt_run, labels = map(os.path.abspath, sys.argv[1:3])
     cc, pct = sys.argv[3], int(sys.argv[4])
     busy = len(sys.argv) > 5 and sys.argv[5] == 'busy'
