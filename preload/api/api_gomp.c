@@ -58,22 +58,26 @@ static void *next(void **cache, const char *name)
 	return f;
 }
 
+/* Every thread of the team calls barrier(), recorded or not (no state:
+ * out of memory, inert): a barrier some threads skipped would hang the
+ * rest. */
 static void trampoline(void *p)
 {
 	const struct wrap *w = p;
 	struct sbt_omp_thr *o = sbt_omp_thr();
 
-	if (!o) {
-		w->fn(w->data);
-		return;
-	}
-	sbt_omp_enter(o, w->site, thread_num());
+	if (o)
+		sbt_omp_enter(o, w->site, thread_num());
 	w->fn(w->data);
-	sbt_omp_share_end(o);
-	sbt_omp_wait_begin(o, NULL);
+	if (o) {
+		sbt_omp_share_end(o);
+		sbt_omp_wait_begin(o, NULL);
+	}
 	barrier();
-	sbt_omp_wait_end(o);
-	sbt_omp_leave(o);
+	if (o) {
+		sbt_omp_wait_end(o);
+		sbt_omp_leave(o);
+	}
 }
 
 /* Whether to record this region: the functions we call in the team
