@@ -510,20 +510,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sbt_status("symbolizing %zu call sites", ds.nsites);
-	if (sbt_callsites_build(&ds, symbols, &cs) != 0) {
+	if (sbt_omp_names(&ds, symbols) != 0 ||
+	    sbt_callsites_build(&ds, symbols, &cs) != 0) {
 		sbt_status_done();
 		fputs("sbt-analyze: out of memory\n", stderr);
 		sbt_ds_free(&ds);
 		return 2;
 	}
 	ro.cs = sites = &cs;
-	if (sbt_omp_names(&ds, symbols) != 0) {
-		sbt_status_done();
-		fputs("sbt-analyze: out of memory\n", stderr);
-		sbt_callsites_free(&cs);
-		sbt_ds_free(&ds);
-		return 2;
-	}
 
 	/* HTML: the groups compared, then the regions plotted; the text,
 	 * CSV or JSON on stdout reuses the per-region analysis when it is

@@ -428,6 +428,8 @@ int sbt_rec_close(void)
 	return SBT_OK;
 }
 
+int sbt_rec_inert(void) { return g.inert; }
+
 int sbt_rec_active(void)
 {
 	return atomic_load(&g.state) == LOG_OPEN;

@@ -107,6 +107,7 @@ SBT_HIDDEN int sbt_rec_init(void);          /* open the log now          */
 SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */
 SBT_HIDDEN int sbt_rec_close(void);         /* finish; markers go inert  */
 SBT_HIDDEN int sbt_rec_active(void);        /* 1 if recording            */
+SBT_HIDDEN int sbt_rec_inert(void);         /* 1: SBT_DISABLE, secure-exec */
 SBT_HIDDEN const char *sbt_rec_log_path(void); /* NULL until open       */
 /* The calling thread's last sample (calibration tools). */
 SBT_HIDDEN int sbt_rec_last(uint64_t *ticks, uint64_t *cycles);

@@ -90,19 +90,29 @@ long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 	return (long)ds->nregions - 1;
 }
 
-int sbt_ds_rename(struct sbt_dataset *ds, size_t r, const char *name)
+long sbt_ds_find(const struct sbt_dataset *ds, const char *name,
+		 uint32_t api)
 {
 	size_t len = strlen(name);
+
+	if (!ds->rindex_cap)
+		return -1;
+	for (size_t j = hash(name, len, api) & (ds->rindex_cap - 1);
+	     ds->rindex[j]; j = (j + 1) & (ds->rindex_cap - 1)) {
+		const struct sbt_region *h = &ds->regions[ds->rindex[j] - 1];
+		if (h->api == api && !strcmp(h->name, name))
+			return (long)ds->rindex[j] - 1;
+	}
+	return -1;
+}
+
+int sbt_ds_rename(struct sbt_dataset *ds, size_t r, const char *name)
+{
 	struct sbt_region *g = &ds->regions[r];
 	char *n;
 
-	for (size_t j = hash(name, len, g->api) & (ds->rindex_cap - 1);
-	     ds->rindex_cap && ds->rindex[j];
-	     j = (j + 1) & (ds->rindex_cap - 1)) {
-		const struct sbt_region *h = &ds->regions[ds->rindex[j] - 1];
-		if (h->api == g->api && !strcmp(h->name, name))
-			return 1;
-	}
+	if (sbt_ds_find(ds, name, g->api) >= 0)
+		return 1;
 	if (!(n = strdup(name)))
 		return -1;
 	free(g->name);

@@ -144,6 +144,9 @@ struct sbt_dataset {
 /* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */
 long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 		   uint32_t api);
+/* The region of (name, api), or -1. */
+long sbt_ds_find(const struct sbt_dataset *ds, const char *name,
+		 uint32_t api);
 /* Give region r the name `name` (same api).  0; 1 when another region
  * of its api has that name (nothing changed); -1 when out of memory. */
 int sbt_ds_rename(struct sbt_dataset *ds, size_t r, const char *name);

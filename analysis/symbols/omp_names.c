@@ -6,38 +6,79 @@
 #include "symbolize.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* "<construct> @ file:line" for OpenMP region r in buf; 0, or -1 when it
+ * is not such a region or its address has no line. */
+static int line_name(const struct sbt_dataset *ds, size_t r, char *buf,
+		     size_t len)
+{
+	const struct sbt_region *g = &ds->regions[r];
+	const char *at = strstr(g->name, " @ "), *file;
+	const struct sbt_symframe *f;
+	struct sbt_symaddr a;
+
+	if (g->api != SBT_API_OPENMP || !at || !strstr(at, "+0x") ||
+	    !g->site || g->source >= ds->nsources)
+		return -1;
+	if (sbt_symbolize_addr(&ds->sources[g->source], g->site, &a) ||
+	    a.nframes < 1)
+		return -1;
+	/* the innermost frame: the pragma's own line, also when the
+	 * construct's body was inlined (clang's outlined
+	 * .omp_outlined._debug__ into .omp_outlined.) */
+	f = &a.f[0];
+	if (!f->file[0] || f->line <= 0)
+		return -1;
+	file = strrchr(f->file, '/') ? strrchr(f->file, '/') + 1 : f->file;
+	snprintf(buf, len, "%.*s @ %s:%d", (int)(at - g->name), g->name, file,
+		 f->line);
+	return 0;
+}
+
+/*
+ * One pragma can have several code addresses - a loop around it
+ * unrolled, a function holding it inlined twice: those constructs are
+ * one region, the first one's, their samples and sites moved to it.
+ * Regions held in different shares (the sample budget) stay apart.
+ */
 int sbt_omp_names(struct sbt_dataset *ds, int symbols)
 {
-	if (!symbols)
-		return 0;
-	for (size_t r = 0; r < ds->nregions; r++) {
-		const struct sbt_region *g = &ds->regions[r];
-		const char *at = strstr(g->name, " @ ");
-		const struct sbt_symframe *f;
-		struct sbt_symaddr a;
-		char name[600];
-		const char *file;
+	uint32_t *into;
+	int merged = 0;
 
-		if (g->api != SBT_API_OPENMP || !at || !strstr(at, "+0x") ||
-		    !g->site || g->source >= ds->nsources)
+	if (!symbols || !ds->nregions)
+		return 0;
+	if (!(into = malloc(ds->nregions * sizeof *into)))
+		return -1;
+	for (size_t r = 0; r < ds->nregions; r++) {
+		char name[600];
+		long e;
+		int rc;
+
+		into[r] = (uint32_t)r;
+		if (line_name(ds, r, name, sizeof name) != 0)
 			continue;
-		if (sbt_symbolize_addr(&ds->sources[g->source], g->site, &a) ||
-		    a.nframes < 1)
-			continue;
-		/* the innermost frame: the pragma's own line, also when
-		 * the construct's body was inlined (clang's outlined
-		 * .omp_outlined._debug__ into .omp_outlined.) */
-		f = &a.f[0];
-		if (!f->file[0] || f->line <= 0)
-			continue;
-		file = strrchr(f->file, '/') ? strrchr(f->file, '/') + 1
-					     : f->file;
-		snprintf(name, sizeof name, "%.*s @ %s:%d",
-			 (int)(at - g->name), g->name, file, f->line);
-		if (sbt_ds_rename(ds, r, name) < 0)
+		if ((rc = sbt_ds_rename(ds, r, name)) < 0) {
+			free(into);
 			return -1;
+		}
+		if (rc == 1 && (e = sbt_ds_find(ds, name, SBT_API_OPENMP)) >= 0 &&
+		    ds->regions[e].keep == ds->regions[r].keep) {
+			into[r] = (uint32_t)e;
+			ds->regions[e].total += ds->regions[r].total;
+			ds->regions[r].total = 0;
+			merged = 1;
+		}
 	}
+	if (merged) {
+		for (size_t i = 0; i < ds->n; i++)
+			ds->s[i].region = into[ds->s[i].region];
+		for (size_t i = 0; i < ds->nsites; i++)
+			if (ds->sites[i].region < ds->nregions)
+				ds->sites[i].region = into[ds->sites[i].region];
+	}
+	free(into);
 	return 0;
 }

@@ -13,8 +13,9 @@
 #include "dataset.h"
 
 /* Rename every such region of ds whose address symbolizes to a file
- * and line (symbols = 0: none).  Two constructs on one line keep their
- * object+offset names after the first.  0, or -1 when out of memory. */
+ * and line (symbols = 0: none); constructs of one line become one region.
+ * Before anything is analyzed or reported (it moves samples between
+ * regions).  0, or -1 when out of memory. */
 int sbt_omp_names(struct sbt_dataset *ds, int symbols);
 
 #endif

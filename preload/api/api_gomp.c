@@ -86,7 +86,8 @@ static int wrap_on(const void *ra, struct wrap *w, gomp_fn fn, void *data)
 {
 	static void *tn, *bar;
 
-	if (__atomic_load_n(&sbt_ompt_active, __ATOMIC_ACQUIRE))
+	if (sbt_rec_inert() || __atomic_load_n(&sbt_ompt_active,
+						  __ATOMIC_ACQUIRE))
 		return 0;
 	*(void **)&thread_num = next(&tn, "omp_get_thread_num");
 	*(void **)&barrier = next(&bar, "GOMP_barrier");

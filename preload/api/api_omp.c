@@ -124,7 +124,8 @@ void sbt_omp_finish(void)
 	void *f = dlsym(RTLD_DEFAULT, "omp_get_thread_num");
 	Dl_info di;
 
-	if (!f || __atomic_load_n(&sbt_ompt_active, __ATOMIC_ACQUIRE) ||
+	if (!f || sbt_rec_inert() ||
+	    __atomic_load_n(&sbt_ompt_active, __ATOMIC_ACQUIRE) ||
 	    (dladdr(f, &di) && di.dli_fname && strstr(di.dli_fname, "libgomp")))
 		return;
 	sbt_count(SBT_CNT_OMP_UNRECORDED);
