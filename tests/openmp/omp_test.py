@@ -3,6 +3,7 @@
 
   omp_test.py SBT_RUN LABELS CC EXTRA_PCT [busy]
   omp_test.py SBT_RUN LABELS detail
+  omp_test.py SBT_RUN LABELS nested CC
 
 Builds tests/openmp/omp_app.c with CC (clang: LLVM's libomp, recorded
 through OMPT; gcc: libgomp, recorded through its interposed entry
@@ -96,9 +97,51 @@ def detail(sbt_run):
     done()
 
 
+def nested(sbt_run, labels, cc):
+    """omp_nested.c: 10 x 2 outer shares, 40 inner ones, each pragma one
+    region (clang unrolls the loop: ten addresses), inner threads at
+    nesting level 2."""
+    if not shutil.which(cc):
+        print('SKIP: no ' + cc, file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_nested.c')
+    outer = pragma_line(src, 'parallel')
+    inner = outer + 2
+    want = {'omp parallel @ omp_nested.c:%d' % outer: 20,
+            'omp barrier @ omp_nested.c:%d' % outer: 20,
+            'omp parallel @ omp_nested.c:%d' % inner: 40,
+            'omp barrier @ omp_nested.c:%d' % inner: 40}
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run([cc, '-O2', '-g', '-fopenmp', src, '-o',
+                        os.path.join(tmp, 'omp_nested')], check=True)
+        log = os.path.join(tmp, 'n.log')
+        env = dict(os.environ)
+        env.pop('LD_PRELOAD', None)
+        p = subprocess.run([sbt_run, '-o', log, '--', './omp_nested'],
+                           cwd=tmp, env=env, capture_output=True, text=True,
+                           timeout=120)
+        check(p.returncode == 0 and p.stdout == 'omp_nested: 80\n',
+              'exit %d, output %r' % (p.returncode, p.stdout))
+        a = subprocess.run([os.environ['SBT_ANALYZE'], '--format', 'json',
+                            log], capture_output=True, text=True, env=env)
+        got = {g['name']: g['count'] for g in json.loads(a.stdout)['regions']}
+        check(got == want, '%s: %s, want %s' % (cc, sorted(got.items()),
+                                                sorted(want.items())))
+        lab = subprocess.run([labels, log], capture_output=True, text=True,
+                             env=env).stdout.split('\n')
+        check(any(t.split()[3:4] == ['2'] for t in lab if t),
+              'no thread at nesting level 2: %s' % lab)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
 def main():
     if sys.argv[3] == 'detail':
         return detail(os.path.abspath(sys.argv[1]))
+    if sys.argv[3] == 'nested':
+        return nested(*map(os.path.abspath, sys.argv[1:3]), sys.argv[4])
     sbt_run, labels = map(os.path.abspath, sys.argv[1:3])
     cc, pct = sys.argv[3], int(sys.argv[4])
     busy = len(sys.argv) > 5 and sys.argv[5] == 'busy'
