@@ -204,9 +204,9 @@ def itt_all(tmp, prog, layout):
 # Runtimes that embed ITT, built here as a user would, run under sbt-run
 # (which names libsbtmark.so as their ITT collector).
 RUNTIME_APPS = {
-    'libomp': ('omp_app.c', ['clang', '-O1', '-fopenmp'], [],
+    'libomp': ('itt_omp_app.c', ['clang', '-O1', '-fopenmp'], [],
                'omp done 4 x 20\n'),
-    'tbb': ('tbb_app.cpp', ['g++', '-O1'], ['-ltbb'], 'tbb done 499500\n'),
+    'tbb': ('itt_tbb_app.cpp', ['g++', '-O1'], ['-ltbb'], 'tbb done 499500\n'),
 }
 
 

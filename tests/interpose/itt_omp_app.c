@@ -1,5 +1,5 @@
 /*
- * omp_app.c - an OpenMP app with nothing of ours in it.  LLVM's libomp
+ * itt_omp_app.c - an OpenMP app with nothing of ours in it.  LLVM's libomp
  * carries its own ITT calls: under sbt-run it loads libsbtmark.so as its
  * ITT collector (issue 22: it aborted when a stub answered NULL).
  */

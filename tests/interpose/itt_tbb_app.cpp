@@ -1,4 +1,4 @@
-// tbb_app.cpp - a TBB app with nothing of ours in it.  libtbb and
+// itt_tbb_app.cpp - a TBB app with nothing of ours in it.  libtbb and
 // libtbbmalloc each carry ITT's static part and load libsbtmark.so as
 // their collector under sbt-run.
 #include <tbb/parallel_for.h>
