@@ -4,6 +4,7 @@
   omp_test.py SBT_RUN LABELS CC EXTRA_PCT [busy]
   omp_test.py SBT_RUN LABELS detail
   omp_test.py SBT_RUN LABELS nested CC
+  omp_test.py SBT_RUN LABELS unrecorded
 
 Builds tests/openmp/omp_app.c with CC (clang: LLVM's libomp, recorded
 through OMPT; gcc: libgomp, recorded through its interposed entry
@@ -137,7 +138,53 @@ def nested(sbt_run, labels, cc):
     done()
 
 
+def unrecorded(sbt_run):
+    """omp_marked.c (clang): with OMP_TOOL=disabled libomp reaches
+    neither path - the header says so once, no OpenMP region; without,
+    its regions and counter 0.  Our markers inside are recorded both
+    ways."""
+    if not shutil.which('clang'):
+        print('SKIP: no clang', file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_marked.c')
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run(['clang', '-O2', '-g', '-fopenmp', '-DSBT_MARKER',
+                        '-I', os.path.join(HERE, '..', '..', 'markers'),
+                        src, '-o', os.path.join(tmp, 'omp_marked')],
+                       check=True)
+        for tool in ('disabled', 'enabled'):
+            log = os.path.join(tmp, tool + '.log')
+            env = dict(os.environ, OMP_TOOL=tool)
+            env.pop('LD_PRELOAD', None)
+            p = subprocess.run([sbt_run, '-o', log, '--', './omp_marked'],
+                               cwd=tmp, env=env, capture_output=True,
+                               text=True, timeout=120)
+            check(p.returncode == 0 and p.stdout == 'omp_marked: 10\n',
+                  'exit %d, output %r' % (p.returncode, p.stdout))
+            a = subprocess.run([os.environ['SBT_ANALYZE'], '--format',
+                                'json', log], capture_output=True,
+                               text=True, env=env)
+            doc = json.loads(a.stdout)
+            got = sorted((g['name'].split(' @ ')[0], g['count'])
+                         for g in doc['regions'])
+            n = doc['sources'][0]['counters']['openmp_unrecorded']
+            if tool == 'disabled':
+                check(n == 1 and got == [('inside', 10)],
+                      'OMP_TOOL=disabled: counter %d, regions %s' % (n, got))
+            else:
+                check(n == 0 and got == [('inside', 10),
+                                         ('omp barrier', 10),
+                                         ('omp parallel', 10)],
+                      'OMP_TOOL=enabled: counter %d, regions %s' % (n, got))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
 def main():
+    if sys.argv[3] == 'unrecorded':
+        return unrecorded(os.path.abspath(sys.argv[1]))
     if sys.argv[3] == 'detail':
         return detail(os.path.abspath(sys.argv[1]))
     if sys.argv[3] == 'nested':
