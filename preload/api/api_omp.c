@@ -88,6 +88,21 @@ const struct sbt_omp_site *sbt_omp_site(unsigned kind, const void *ra)
 	return e;
 }
 
+int sbt_omp_level(void)
+{
+	static void *get;
+	static int tried;
+	int (*f)(void);
+
+	if (!__atomic_load_n(&tried, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&get, dlsym(RTLD_DEFAULT, "omp_get_level"),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&tried, 1, __ATOMIC_RELEASE);
+	}
+	*(void **)&f = __atomic_load_n(&get, __ATOMIC_RELAXED);
+	return f ? f() : 0;
+}
+
 struct sbt_omp_thr *sbt_omp_thr_slow(void)
 {
 	return sbt_rec_api_state(SBT_SLOT_OMP, sizeof(struct sbt_omp_thr),

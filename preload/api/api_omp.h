@@ -60,6 +60,8 @@ SBT_HIDDEN void sbt_omp_finish(void);
  */
 struct sbt_omp_thr {
 	uint32_t level;
+	uint32_t outer;                   /* the outermost level entered
+					     so far, 0: none yet          */
 	struct sbt_omp_lv {
 		sbt_id share;             /* "omp parallel" open, or 0       */
 		sbt_id closing;           /* its closing barrier's region    */
@@ -81,17 +83,31 @@ static inline struct sbt_omp_thr *sbt_omp_thr(void)
 	return sbt_omp_thr_slow();
 }
 
+/* The runtime's omp_get_level(), looked up once: the nesting level of
+ * the region the thread is in (a worker of an inner team is at level 2
+ * though it never ran the outer region itself).  0 when not found. */
+SBT_HIDDEN int sbt_omp_level(void);
+
 /* The thread enters an implicit task of parallel construct `p` (NULL:
  * not recorded) as OpenMP thread `num`: its share starts.  The START's
  * clock read is the last thing done. */
 static inline void sbt_omp_enter(struct sbt_omp_thr *o,
 				 const struct sbt_omp_site *p, int num)
 {
-	uint32_t l = o->level++;
+	uint32_t l = o->level++, nest;
 
 	if (l >= SBT_OMP_DEPTH)
 		return;
-	sbt_rec_thread_omp(num, l + 1);
+	/* The thread is known by its number at its outermost level: one
+	 * that alternates between levels 1 and 2 (nested regions) says
+	 * who it is once, not twice a region. */
+	nest = (uint32_t)sbt_omp_level();
+	if (!nest)
+		nest = l + 1;
+	if (!o->outer || nest <= o->outer) {
+		o->outer = nest;
+		sbt_rec_thread_omp(num, nest);
+	}
 	if (!p) {
 		o->lv[l] = (struct sbt_omp_lv){ 0 };
 		return;
