@@ -3,9 +3,11 @@
  * built by tools/bench_omp.py with clang (libomp) and gcc (libgomp) and
  * run with and without the recorder.
  *
- *   bench_omp OPS REGIONS      ns per region: the median over batches of
- *                              100 regions, each thread's body OPS
- *                              dependent multiply-adds (0: empty)
+ *   bench_omp OPS REGIONS [THREADS]
+ *                              ns per region of THREADS (2) threads: the
+ *                              median over batches of 100 regions, each
+ *                              thread's body OPS dependent multiply-adds
+ *                              (0: empty)
  *   bench_omp calibrate NS     OPS for a body of about NS ns (serial,
  *                              no parallel region)
  */
@@ -52,20 +54,21 @@ int main(int argc, char **argv)
 		printf("%lu\n", (unsigned long)(n * ns / best) + (sink & 0));
 		return 0;
 	}
-	if (argc != 3)
+	if (argc != 3 && argc != 4)
 		return 2;
+	int nt = argc == 4 ? atoi(argv[3]) : 2;
 	unsigned long ops = strtoul(argv[1], NULL, 10);
 	int regions = atoi(argv[2]), nb = regions / 100;
 	double *b = malloc(sizeof *b * (size_t)(nb > 0 ? nb : 1));
 
 	for (int i = 0; i < 200; i++) {          /* warm the team up */
-#pragma omp parallel num_threads(2) reduction(+ : sink)
+#pragma omp parallel num_threads(nt) reduction(+ : sink)
 		sink += work(ops, (unsigned long)i);
 	}
 	for (int k = 0; k < nb; k++) {
 		double t0 = now_ns();
 		for (int i = 0; i < 100; i++) {
-#pragma omp parallel num_threads(2) reduction(+ : sink)
+#pragma omp parallel num_threads(nt) reduction(+ : sink)
 			sink += work(ops, (unsigned long)i);
 		}
 		b[k] = (now_ns() - t0) / 100;
