@@ -11,8 +11,8 @@
 
 /* "<construct> @ file:line" for OpenMP region r in buf; 0, or -1 when it
  * is not such a region or its address has no line. */
-static int line_name(const struct sbt_dataset *ds, size_t r, char *buf,
-		     size_t len)
+static int line_name(const struct sbt_dataset *ds, size_t r,
+		     struct sbt_symsess **ss, char *buf, size_t len)
 {
 	const struct sbt_region *g = &ds->regions[r];
 	const char *at = strstr(g->name, " @ "), *file;
@@ -22,8 +22,10 @@ static int line_name(const struct sbt_dataset *ds, size_t r, char *buf,
 	if (g->api != SBT_API_OPENMP || !at || !strstr(at, "+0x") ||
 	    !g->site || g->source >= ds->nsources)
 		return -1;
-	if (sbt_symbolize_addr(&ds->sources[g->source], g->site, &a) ||
-	    a.nframes < 1)
+	if (!ss[g->source] &&
+	    !(ss[g->source] = sbt_symsess_open(&ds->sources[g->source])))
+		return -1;
+	if (sbt_symbolize_addr(ss[g->source], g->site, &a) || a.nframes < 1)
 		return -1;
 	/* the innermost frame: the pragma's own line, also when the
 	 * construct's body was inlined (clang's outlined
@@ -45,25 +47,27 @@ static int line_name(const struct sbt_dataset *ds, size_t r, char *buf,
  */
 int sbt_omp_names(struct sbt_dataset *ds, int symbols)
 {
+	struct sbt_symsess **ss;
 	uint32_t *into;
-	int merged = 0;
+	int merged = 0, rc = 0;
 
 	if (!symbols || !ds->nregions)
 		return 0;
-	if (!(into = malloc(ds->nregions * sizeof *into)))
+	into = malloc(ds->nregions * sizeof *into);
+	ss = calloc(ds->nsources ? ds->nsources : 1, sizeof *ss);
+	if (!into || !ss) {
+		free(into), free(ss);
 		return -1;
+	}
 	for (size_t r = 0; r < ds->nregions; r++) {
 		char name[600];
 		long e;
-		int rc;
 
 		into[r] = (uint32_t)r;
-		if (line_name(ds, r, name, sizeof name) != 0)
+		if (line_name(ds, r, ss, name, sizeof name) != 0)
 			continue;
-		if ((rc = sbt_ds_rename(ds, r, name)) < 0) {
-			free(into);
-			return -1;
-		}
+		if ((rc = sbt_ds_rename(ds, r, name)) < 0)
+			break;
 		if (rc == 1 && (e = sbt_ds_find(ds, name, SBT_API_OPENMP)) >= 0 &&
 		    ds->regions[e].keep == ds->regions[r].keep) {
 			into[r] = (uint32_t)e;
@@ -71,6 +75,14 @@ int sbt_omp_names(struct sbt_dataset *ds, int symbols)
 			ds->regions[r].total = 0;
 			merged = 1;
 		}
+	}
+	for (size_t i = 0; i < ds->nsources; i++)
+		if (ss[i])
+			sbt_symsess_close(ss[i]);
+	free(ss);
+	if (rc < 0) {
+		free(into);
+		return -1;
 	}
 	if (merged) {
 		for (size_t i = 0; i < ds->n; i++)

@@ -29,6 +29,7 @@
  */
 #include "api_omp.h"
 #include "api_common.h"
+#include "config.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -167,8 +168,6 @@ static void on_task_schedule(sbt_ompt_data *prior, int status,
 
 /* ---- the tool's entry points ------------------------------------------------ */
 
-static int detail = -1;          /* SBT_OMP_DETAIL, read once */
-
 static int set(sbt_ompt_set_callback set_cb, int event, void (*cb)(void))
 {
 	int r = set_cb(event, cb);
@@ -197,7 +196,7 @@ static int initialize(sbt_ompt_lookup lookup, int dev,
 			 "parallel regions are not recorded");
 		return 0;
 	}
-	if (sbt_api_env_flag("SBT_OMP_DETAIL", &detail)) {
+	if (sbt_cfg(SBT_CFG_OMP_DETAIL)) {
 		(void)set(set_cb, SBT_OMPT_CB_WORK, (sbt_ompt_fn)on_work);
 		(void)set(set_cb, SBT_OMPT_CB_TASK_CREATE,
 			  (sbt_ompt_fn)on_task_create);
