@@ -65,15 +65,21 @@ static void on_implicit_task(int endpoint, sbt_ompt_data *par,
 	if (!(o = sbt_omp_thr()))
 		return;
 	if (endpoint == SBT_OMPT_BEGIN)
-		sbt_omp_enter(o, par ? par->ptr : NULL, (int)index); else if (endpoint == SBT_OMPT_END) {
+		sbt_omp_enter(o, par ? par->ptr : NULL, (int)index);
+	else if (endpoint == SBT_OMPT_END)
 		sbt_omp_leave(o);
-	}
 }
 
-static int closing_kind(int kind)
+/* The region's closing barrier: 5.1's implicit_parallel; before it (5.0
+ * runtimes) "implicit", told from a worksharing construct's by its code
+ * address - none, or the parallel construct's own. */
+static int closing(const struct sbt_omp_thr *o, int kind, const void *ra)
 {
-	return kind == SBT_OMPT_BARRIER_IMPLICIT_PARALLEL ||
-	       kind == SBT_OMPT_BARRIER_IMPLICIT;
+	if (kind == SBT_OMPT_BARRIER_IMPLICIT_PARALLEL)
+		return 1;
+	return kind == SBT_OMPT_BARRIER_IMPLICIT && (!ra ||
+	       (o->level > 0 && o->level <= SBT_OMP_DEPTH &&
+		ra == o->lv[o->level - 1].ra));
 }
 
 static void on_sync_region(int kind, int endpoint, sbt_ompt_data *par,
@@ -81,9 +87,9 @@ static void on_sync_region(int kind, int endpoint, sbt_ompt_data *par,
 {
 	struct sbt_omp_thr *o;
 
-	(void)par, (void)task, (void)ra;
-	if (endpoint == SBT_OMPT_BEGIN && closing_kind(kind) &&
-	    (o = sbt_omp_thr()))
+	(void)par, (void)task;
+	if (endpoint == SBT_OMPT_BEGIN && (o = sbt_omp_thr()) &&
+	    closing(o, kind, ra))
 		sbt_omp_share_end(o);
 }
 
@@ -101,9 +107,8 @@ static void on_sync_region_wait(int kind, int endpoint, sbt_ompt_data *par,
 	}
 	if (endpoint != SBT_OMPT_BEGIN)
 		return;
-	if (kind == SBT_OMPT_BARRIER_IMPLICIT_PARALLEL ||
-	    (kind == SBT_OMPT_BARRIER_IMPLICIT && !ra))
-		sbt_omp_wait_begin(o, NULL);      /* the closing barrier */
+	if (closing(o, kind, ra))
+		sbt_omp_wait_begin(o, NULL);
 	else if (!ra)
 		return;                           /* nowhere to name it */
 	else if (kind == SBT_OMPT_BARRIER ||
