@@ -65,27 +65,40 @@ static struct sbt_omp_site *probe(unsigned kind, const void *ra)
 	return NULL;
 }
 
+/* The names are made outside the lock (interning the same name twice
+ * gives the same id), so the lock nests no other and is held across
+ * fork by the handlers below without an order to keep. */
 const struct sbt_omp_site *sbt_omp_site(unsigned kind, const void *ra)
 {
 	struct sbt_omp_site *e;
+	sbt_id id, id2;
 
 	if (kind >= SBT_OMP__N || !ra)
 		return NULL;
 	e = probe(kind, ra);
 	if (SBT_LIKELY(e && e->ra))
 		return e;
+	id = make(kind, ra);
+	id2 = kind == SBT_OMP_PARALLEL ? make(SBT_OMP_BARRIER, ra) : 0;
 	pthread_mutex_lock(&table_lock);
 	if ((e = probe(kind, ra)) && !e->ra) {
 		e->kind = kind;
-		e->id = make(kind, ra);
-		e->id2 = kind == SBT_OMP_PARALLEL ? make(SBT_OMP_BARRIER, ra)
-						  : 0;
+		e->id = id;
+		e->id2 = id2;
 		__atomic_store_n(&e->ra, ra, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&table_lock);
 	if (!e)
 		sbt_count(SBT_CNT_TOO_MANY_REGIONS);
 	return e;
+}
+
+static void fork_lock(void) { pthread_mutex_lock(&table_lock); }
+static void fork_unlock(void) { pthread_mutex_unlock(&table_lock); }
+
+__attribute__((constructor)) static void omp_setup(void)
+{
+	pthread_atfork(fork_lock, fork_unlock, fork_unlock);
 }
 
 int sbt_omp_level(void)
