@@ -21,8 +21,9 @@
  * not derived, and is the same quantity OMPT reports.
  *
  * Not covered: GCC's pre-4.9 entry points (GOMP_parallel_start/_end:
- * the encountering thread calls fn itself, outside any entry point),
- * teams, and worksharing detail (SBT_OMP_DETAIL is OMPT's).  A runtime
+ * the encountering thread calls fn itself, outside any entry point;
+ * counted as openmp_unrecorded), teams, and worksharing detail
+ * (SBT_OMP_DETAIL is OMPT's).  A runtime
  * serving both paths (LLVM's libomp exports GOMP_*) is recorded through
  * OMPT only: these pass straight through once OMPT is on.
  */
@@ -135,6 +136,20 @@ SBT_API void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned n,
 		f(trampoline, &w, n, count, fl);
 	else
 		f(fn, data, n, count, fl);
+}
+
+/* GCC before 4.9: the encountering thread calls fn itself between
+ * GOMP_parallel_start and GOMP_parallel_end, outside any entry point of
+ * ours - its share cannot be timed alike.  Passed through, said at exit
+ * (openmp_unrecorded). */
+SBT_API void GOMP_parallel_start(gomp_fn fn, void *data, unsigned n)
+{
+	static void *real;
+	void (*f)(gomp_fn, void *, unsigned);
+
+	*(void **)&f = next(&real, "GOMP_parallel_start");
+	__atomic_store_n(&sbt_omp_unrecorded, 1, __ATOMIC_RELAXED);
+	f(fn, data, n);
 }
 
 /* The loop entry points: with a chunk size, and without (runtime). */

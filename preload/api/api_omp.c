@@ -143,15 +143,23 @@ void sbt_omp_leave(struct sbt_omp_thr *o)
 	o->level--;
 }
 
-/* At exit: an OpenMP runtime is loaded, OMPT did not start, and it is
- * not libgomp (whose entry points api_gomp.c interposes) - e.g. libomp
- * with OMP_TOOL=disabled, or a runtime with neither interface.  Said
+int sbt_omp_unrecorded;
+
+/* At exit: a region ran through an entry point we do not record, or an
+ * OpenMP runtime is loaded, OMPT did not start, and it is not libgomp
+ * (whose entry points api_gomp.c interposes) - e.g. libomp with
+ * OMP_TOOL=disabled, or a runtime with neither interface.  Said
  * once, on stderr and (when there is a log) in its header. */
 void sbt_omp_finish(void)
 {
 	void *f = dlsym(RTLD_DEFAULT, "omp_get_thread_num");
 	Dl_info di;
 
+	if (!sbt_rec_inert() &&
+	    __atomic_load_n(&sbt_omp_unrecorded, __ATOMIC_RELAXED)) {
+		sbt_count(SBT_CNT_OMP_UNRECORDED);
+		return;
+	}
 	if (!f || sbt_rec_inert() ||
 	    __atomic_load_n(&sbt_ompt_active, __ATOMIC_ACQUIRE) ||
 	    (dladdr(f, &di) && di.dli_fname && strstr(di.dli_fname, "libgomp")))

@@ -47,6 +47,9 @@ SBT_HIDDEN const struct sbt_omp_site *sbt_omp_site(unsigned kind,
  * stays out of the way of a runtime that serves both (libomp exports
  * GOMP_*).  Checked at exit: a runtime neither reaches is counted. */
 SBT_HIDDEN extern int sbt_ompt_active;
+/* Set when a region ran that no path records (api_gomp.c: GCC's pre-4.9
+ * GOMP_parallel_start); counted at exit. */
+SBT_HIDDEN extern int sbt_omp_unrecorded;
 SBT_HIDDEN void sbt_omp_finish(void);
 
 /* Nesting levels tracked per thread; deeper ones are not recorded. */

@@ -142,7 +142,7 @@ def unrecorded(sbt_run):
     """omp_marked.c (clang): with OMP_TOOL=disabled libomp reaches
     neither path - the header says so once, no OpenMP region; without,
     its regions and counter 0.  Our markers inside are recorded both
-    ways."""
+    ways.  omp_old_abi.c (gcc): GCC's pre-4.9 entry points, counted."""
     if not shutil.which('clang'):
         print('SKIP: no clang', file=sys.stderr)
         return 77
@@ -177,6 +177,26 @@ def unrecorded(sbt_run):
                                          ('omp barrier', 10),
                                          ('omp parallel', 10)],
                       'OMP_TOOL=enabled: counter %d, regions %s' % (n, got))
+        # GCC's pre-4.9 entry points on libgomp: passed through, counted
+        subprocess.run(['gcc', '-O1', '-fopenmp', '-DSBT_MARKER', '-I',
+                        os.path.join(HERE, '..', '..', 'markers'),
+                        os.path.join(HERE, 'omp_old_abi.c'), '-o',
+                        os.path.join(tmp, 'old')], check=True)
+        log = os.path.join(tmp, 'old.log')
+        env = dict(os.environ)
+        env.pop('LD_PRELOAD', None)
+        p = subprocess.run([sbt_run, '-o', log, '--', './old'], cwd=tmp,
+                           env=env, capture_output=True, text=True,
+                           timeout=120)
+        check(p.returncode == 0 and p.stdout == 'omp_old_abi: 2\n',
+              'old ABI: exit %d, output %r' % (p.returncode, p.stdout))
+        a = subprocess.run([os.environ['SBT_ANALYZE'], '--format', 'json',
+                            log], capture_output=True, text=True, env=env)
+        doc = json.loads(a.stdout)
+        n = doc['sources'][0]['counters']['openmp_unrecorded']
+        got = sorted(g['name'] for g in doc['regions'])
+        check(n == 1 and got == ['outside'],
+              'old ABI: counter %d, regions %s' % (n, got))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()
