@@ -32,7 +32,6 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
-
 typedef void (*gomp_fn)(void *);
 
 struct wrap {
@@ -41,8 +40,9 @@ struct wrap {
 	const struct sbt_omp_site *site;
 };
 
-static int (*thread_num)(void);
-static void (*barrier)(void);
+/* libgomp's omp_get_thread_num and GOMP_barrier: resolved by wrap_on()
+ * before any trampoline runs, read by the team's threads. */
+static void *thread_num_fn, *barrier_fn;
 
 /* The next definition of `name` (libgomp's), looked up once. */
 static void *next(void **cache, const char *name)
@@ -66,7 +66,12 @@ static void trampoline(void *p)
 {
 	const struct wrap *w = p;
 	struct sbt_omp_thr *o = sbt_omp_thr();
+	int (*thread_num)(void);
+	void (*barrier)(void);
 
+	*(void **)&thread_num = __atomic_load_n(&thread_num_fn,
+						__ATOMIC_ACQUIRE);
+	*(void **)&barrier = __atomic_load_n(&barrier_fn, __ATOMIC_ACQUIRE);
 	if (o)
 		sbt_omp_enter(o, w->site, thread_num());
 	w->fn(w->data);
@@ -85,13 +90,11 @@ static void trampoline(void *p)
  * found, and OMPT not already recording it. */
 static int wrap_on(const void *ra, struct wrap *w, gomp_fn fn, void *data)
 {
-	static void *tn, *bar;
-
 	if (sbt_rec_inert() || __atomic_load_n(&sbt_ompt_active,
 						  __ATOMIC_ACQUIRE))
 		return 0;
-	*(void **)&thread_num = next(&tn, "omp_get_thread_num");
-	*(void **)&barrier = next(&bar, "GOMP_barrier");
+	(void)next(&thread_num_fn, "omp_get_thread_num");
+	(void)next(&barrier_fn, "GOMP_barrier");
 	*w = (struct wrap){ fn, data, sbt_omp_site(SBT_OMP_PARALLEL, ra) };
 	return w->site != NULL;
 }
