@@ -66,7 +66,7 @@ struct sbt_finding {
 	double size_ns;               /* the shift or spread             */
 	double rel;                   /* size_ns / the typical time      */
 	int    minor;                 /* rel < SBT_MINOR_SHARE           */
-	char   text[168];             /* the clause, as the verdict says */
+	char   text[200];             /* the clause, as the verdict says */
 };
 
 struct sbt_group {
@@ -97,6 +97,11 @@ struct sbt_group {
 	size_t machine_n;             /* samples in shifted periods,
 					 left out of its own scoring    */
 	struct sbt_group_os os;       /* the kernel's record of it      */
+	/* An OpenMP parallel region by thread (groups.c): the other
+	 * threads' mean wait at its closing barrier, and that wait's share
+	 * of their time in the region (share + wait).  NAN otherwise. */
+	double others_wait_ns, others_wait_rel;
+	int    omp_thread;            /* its OpenMP thread number, -1   */
 	/* How much of the run it took (totals.c). */
 	double total_ns;              /* inclusive: every call's time,
 					 a cut sample at the median     */
@@ -142,6 +147,12 @@ int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
 /* Compare every group with the other groups of its region (groups.c):
  * sets flagged / delta_*.  res->g sorted as sbt_analyze leaves it. */
 void sbt_groups_compare(struct sbt_result *res, double eps);
+
+/* OpenMP parallel regions by thread (groups.c): for each group of an
+ * "omp parallel @ LOC" region, the other threads' wait at "omp barrier
+ * @ LOC" (others_wait_*) and its OpenMP thread number when the log says
+ * (omp_thread).  After sbt_groups_compare. */
+void sbt_groups_omp(struct sbt_result *res, const struct sbt_dataset *ds);
 
 /* Every group's total_ns, excl_ns, thread_ns, shares and nested
  * (totals.c), from the durations as o analyzes them.  0 or -1 (OOM). */

@@ -5,6 +5,7 @@
 #include "analyze.h"
 #include "bysite.h"
 #include "callsites.h"
+#include "omp_names.h"
 #include "html.h"
 #include "inputs.h"
 #include "profile.h"
@@ -558,7 +559,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sbt_status("symbolizing %zu call sites", ds.nsites);
-	if (sbt_callsites_build(&ds, symbols, o.jobs, &cs) != 0) {
+	if (sbt_omp_names(&ds, symbols) != 0 ||
+	    sbt_callsites_build(&ds, symbols, o.jobs, &cs) != 0) {
 		sbt_status_done();
 		fputs("sbt-analyze: out of memory\n", stderr);
 		sbt_ds_free(&ds);

@@ -9,7 +9,7 @@ pkgs="gcc make meson ninja-build pkg-config python3
 libunwind-dev libdw-dev libelf-dev libpfm4-dev zlib1g-dev
 likwid libpapi-dev openmpi-bin libopenmpi-dev gfortran
 python3-numpy python3-scipy python3-sklearn
-clang libclang-rt-14-dev
+clang libclang-rt-14-dev libomp-14-dev libtbb-dev
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 g++ chromium libtrilinos-kokkos-dev"
 

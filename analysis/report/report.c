@@ -9,6 +9,7 @@
 #include "report_util.h"
 #include "report_counters.h"
 #include "sbtlog.h"
+#include "threads.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,17 +48,6 @@ const char *sbt_by_name(const struct sbt_report_opts *o)
 	return (unsigned)o->by < sizeof n / sizeof *n ? n[o->by] : "";
 }
 
-/* A thread as people know it.  Until the reader keeps the log's META
- * THREAD entries (their name, OpenMP number, tid), the sbtmark index in
- * order of first marker: the one call to change when it does. */
-static const char *thread_label(const struct sbt_dataset *ds, uint32_t src,
-				uint32_t thread, char *buf, size_t len)
-{
-	(void)ds, (void)src;
-	snprintf(buf, len, "%u", thread);
-	return buf;
-}
-
 void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 		   const struct sbt_report_opts *o, char *out, size_t n)
 {
@@ -80,7 +70,9 @@ void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 	switch (o->by) {
 	case SBT_BY_THREAD: {
 		char t[64];
-		thread_label(ds, g->source, g->key, t, sizeof t);
+		/* its OpenMP number, name or tid (META THREAD); the
+		 * first-marker index only when the log has none */
+		sbt_thread_label(ds, g->source, g->key, t, sizeof t);
 		if (ds->nsources > 1)
 			snprintf(out, n, "%d/%s", src->rank >= 0 ? src->rank :
 				 src->pid, t);

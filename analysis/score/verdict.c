@@ -188,11 +188,23 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	if (g->flagged) {
 		struct out c = finding(g, SBT_FIND_GROUP, fabs(g->delta_ns),
 				       fabs(g->delta_ns / g->delta_rel));
+		char who[48];
 		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
 		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		put(&c, "this %s is %.1f %% %s than the others' median (%s; "
-		    "resolution %s)", by_word(by), 100 * fabs(g->delta_rel),
+		if (by == SBT_BY_THREAD && g->omp_thread >= 0)
+			snprintf(who, sizeof who, "OpenMP thread %d",
+				 g->omp_thread);
+		else
+			snprintf(who, sizeof who, "this %s", by_word(by));
+		put(&c, "%s is %.1f %% %s than the others' median (%s; "
+		    "resolution %s)", who, 100 * fabs(g->delta_rel),
 		    g->delta_ns > 0 ? "slower" : "faster", a, b);
+		/* what a slow share costs: the others' wait for it */
+		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
+			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
+			put(&c, "; the others wait %s at each barrier (%.1f %% "
+			    "of the region)", a, 100 * g->others_wait_rel);
+		}
 	}
 	if (s->broad && s->nmodes < 2) {
 		struct out c = finding(g, SBT_FIND_BROAD, s->excess_ns,
