@@ -220,10 +220,16 @@ static void metric_source(FILE *f, const struct sbt_score *s)
 		sbt_html_str(f, s->metric_source);
 }
 
-/* A group as people name it in a sentence: "thread 3 (worker)". */
+/* A group as people name it in a sentence: "thread 3", "thread
+ * worker", "OpenMP thread 2", "rank 5". */
 static void group_name(FILE *f, const struct sbt_html_in *in,
 		       const struct sbt_box *b)
 {
+	if (!strncmp(b->key, "omp ", 4)) {
+		fputs("OpenMP thread ", f);
+		sbt_html_str(f, b->key + 4);
+		return;
+	}
 	fprintf(f, "%s ", sbt_by_name(in->o));
 	sbt_html_str(f, b->key);
 }
