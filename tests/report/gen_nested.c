@@ -11,8 +11,11 @@
  * exactly those; thread THREADS-1 is SLOW % slower in both.  Thread 0's
  * OS record holds one page fault and a LOST run of 2738 events.
  *
- * usage: gen_nested FILE THREADS N SLOW_PERCENT [OUTER_NS]
+ * usage: gen_nested FILE THREADS N SLOW_PERCENT [OUTER_NS [LABELS]]
  *   OUTER_NS: outer's work instead of 1000 ns (inner's: 0.4 of it)
+ *   LABELS: "omp": each thread's META THREAD gives OpenMP number
+ *           THREADS-1-index; "name": the name "solver-<A+index>";
+ *           "none" (default): no META THREAD, as older logs
  */
 #include "../common/logbuild.h"
 
@@ -24,12 +27,13 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 5 && argc != 6) {
+	if (argc < 5 || argc > 7) {
 		fprintf(stderr, "usage: gen_nested FILE THREADS N SLOW%% "
-			"[OUTER_NS]\n");
+			"[OUTER_NS [omp|name|none]]\n");
 		return 2;
 	}
-	double base = argc == 6 ? atof(argv[5]) : 1000;
+	double base = argc >= 6 ? atof(argv[5]) : 1000;
+	const char *labels = argc == 7 ? argv[6] : "none";
 	uint32_t nth = (uint32_t)atoi(argv[2]);
 	long n = atol(argv[3]);
 	double slow = atof(argv[4]) / 100;
@@ -66,6 +70,17 @@ int main(int argc, char **argv)
 		uint64_t site = 0x401000 + r * 0x10;
 		lb_region(m, r, SBT_API_SBTMARK, site, names[r - 1]);
 		lb_site(m, r, r, &site, 1);
+	}
+	for (uint32_t th = 0; th < nth && strcmp(labels, "none"); th++) {
+		struct sbt_meta_thread mt = {
+			.thread = th, .tid = 1000 + (int32_t)th, .omp_thread = -1,
+			.t = 1000 };
+		char name[16];
+		if (!strcmp(labels, "omp"))
+			mt.omp_thread = (int32_t)(nth - 1 - th), mt.omp_level = 1;
+		snprintf(name, sizeof name, "solver-%c", 'A' + (int)(th % 26));
+		lb_meta(m, SBT_META_THREAD, &mt, sizeof mt, name,
+			(uint32_t)strlen(name));
 	}
 	uint64_t end = 0;
 	for (uint32_t th = 0; th < nth; th++) {

@@ -2,7 +2,7 @@
 """html_test.py - the HTML page as a person looks at it, for any number of
 groups.
 
-    html_test.py GEN_NESTED groups|size       (SBT_ANALYZE from the env)
+    html_test.py GEN_NESTED groups|labels|size  (SBT_ANALYZE from the env)
 
 groups: for 1, 2, 4, 16 and 64 threads (gen_nested: nested regions, the
 last thread 5 % slower, thread 0's OS events partly lost), sbt-analyze
@@ -14,6 +14,8 @@ last thread 5 % slower, thread 0's OS events partly lost), sbt-analyze
     top and in its regions' findings, and its time lane is marked;
   - the text report's warning of lost OS events is on the page;
   - the page references nothing outside itself.
+labels: threads with META THREAD entries (OpenMP numbers, names) are
+called so in the text rows, the findings and the lanes.
 size: a 10^7-sample log (4 threads x 2 regions) gives a page of at most
 0.1 MiB.
 """
@@ -184,6 +186,30 @@ def case_groups(gen, d):
     check(not ext, 'self-contained: %r' % ext[:3])
 
 
+def case_labels(gen, d):
+    """Threads named as users know them (META THREAD): OpenMP numbers, or
+    unique names; the slow thread by that name in words and lanes."""
+    for kind, who, lane in (('omp', 'OpenMP thread 0', 'omp 0'),
+                            ('name', 'thread solver-D', 'solver-D')):
+        log = os.path.join(d, kind + '.log')
+        html = os.path.join(d, kind + '.html')
+        subprocess.run([gen, log, '4', '2000', '5', '1000', kind],
+                       check=True)
+        text = analyze(log, html, '--by', 'thread')
+        page = open(html).read()
+        top = page.split('<section id="findings">')[1].split('</ul>')[0]
+        check('%s is 5.0 %% slower' % who in top, '%s: "%s is 5.0 %% '
+              'slower" leads the findings' % (kind, who))
+        check(re.search(r'<text class="ty fl"[^>]*>%s \+5\.0%%' % lane,
+                        page), '%s: its red lane and box say %r'
+              % (kind, lane))
+        keys = {m.group(1) for m in re.finditer(
+            r'^(?:outer|inner) +(.+?) +[\d.]+ (?:s|ms|us|ns) ', text, re.M)}
+        want = ({'omp %d' % i for i in range(4)} if kind == 'omp' else
+                {'solver-%s' % c for c in 'ABCD'})
+        check(keys == want, '%s: text rows keyed %r' % (kind, sorted(keys)))
+
+
 def case_size(gen, d):
     log = os.path.join(d, 'big.log')
     html = os.path.join(d, 'big.html')
@@ -200,7 +226,8 @@ def main():
     gen, case = os.path.abspath(sys.argv[1]), sys.argv[2]
     with tempfile.TemporaryDirectory(prefix='sbt-html-',
                                      dir=os.environ.get('TMPDIR')) as d:
-        {'groups': case_groups, 'size': case_size}[case](gen, d)
+        {'groups': case_groups, 'size': case_size,
+         'labels': case_labels}[case](gen, d)
     done()
 
 
