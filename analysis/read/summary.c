@@ -9,6 +9,7 @@
  * summary is added to the dataset only once it has been read whole.
  */
 #include "summary.h"
+#include "threads.h"
 #include "counters.h"
 #include "thin.h"
 
@@ -82,6 +83,26 @@ static void put_source(struct out *o, const struct sbt_source *s)
 
 /* SBT_EVENTS' counts (counters.h): the source's events, then a column of
  * counts per event and one of running shares; a u32 0 when none. */
+/* The log's META THREAD entries, as the reader kept them (version 2):
+ * what reports call its threads by. */
+static void put_threads(struct out *o, const struct sbt_source *s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->nthr; i++)
+		n += s->thr[i].tid != 0;
+	put_u32(o, n);
+	for (uint32_t i = 0; i < s->nthr; i++) {
+		const struct sbt_thread_info *t = &s->thr[i];
+		if (!t->tid)
+			continue;
+		put_u32(o, i), put_u32(o, (uint32_t)t->tid);
+		put_u32(o, (uint32_t)t->omp_thread), put_u32(o, t->omp_level);
+		put_u32(o, t->flags);
+		put_str(o, t->name);
+	}
+}
+
 static void put_counters(struct out *o, const struct sbt_dataset *ds,
 			 uint32_t src)
 {
@@ -178,6 +199,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	PUT_COLUMN(&o, ds, uint16_t, faults);
 	PUT_COLUMN(&o, ds, uint32_t, skipped);
 	put_counters(&o, ds, src);
+	put_threads(&o, &ds->sources[src]);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -568,6 +590,34 @@ static int get_counters(struct in *in, struct sbt_dataset *ds, size_t n)
 	return in->why ? -1 : 0;
 }
 
+/* The threads part into src: each entry as the log's META THREAD said
+ * it (threads.c keeps them), its flags as the reader left them. */
+static int get_threads(struct in *in, struct sbt_source *src)
+{
+	uint32_t n = get_u32(in);
+
+	if (in->why || !plausible(in, n, 24))
+		return in->why = in->why ? in->why : "damaged (threads)", -1;
+	for (uint32_t i = 0; i < n && !in->why; i++) {
+		struct {
+			struct sbt_meta_thread m;
+			char name[sizeof src->thr->name];
+		} e = { { 0 }, "" };
+		e.m.thread = get_u32(in);
+		e.m.tid = (int32_t)get_u32(in);
+		e.m.omp_thread = (int32_t)get_u32(in);
+		e.m.omp_level = get_u32(in);
+		uint32_t flags = get_u32(in);
+		if (get_str(in, e.name, sizeof e.name, NULL) != 0 || in->why)
+			break;
+		if (e.m.tid == 0 || sbt_threads_note(src, &e, (uint32_t)(
+		    sizeof e.m + strlen(e.name))) != 0)
+			return in->why = "damaged (a thread)", -1;
+		src->thr[e.m.thread].flags = flags & SBT_TI_OMP_VARIES;
+	}
+	return in->why ? -1 : 0;
+}
+
 /* The summary at path read whole into `part`, a dataset of its own.
  * 0, or -1 with in->why set. */
 static int read_part(struct in *in, struct sbt_dataset *part)
@@ -630,7 +680,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	GET_COLUMN(in, part, 0, n, uint16_t, switches, 1);
 	GET_COLUMN(in, part, 0, n, uint16_t, faults, 1);
 	GET_COLUMN(in, part, 0, n, uint32_t, skipped, 1);
-	if (get_counters(in, part, (size_t)n) != 0)
+	if (get_counters(in, part, (size_t)n) != 0 ||
+	    get_threads(in, src) != 0)
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

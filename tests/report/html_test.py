@@ -208,6 +208,16 @@ def case_labels(gen, d):
         want = ({'omp %d' % i for i in range(4)} if kind == 'omp' else
                 {'solver-%s' % c for c in 'ABCD'})
         check(keys == want, '%s: text rows keyed %r' % (kind, sorted(keys)))
+        # a summary of the log keeps what the threads were called
+        sums = os.path.join(d, kind + '.sbts')
+        p = subprocess.run([ANALYZE, '-q', '--summary', sums, log],
+                           capture_output=True, text=True)
+        stext = subprocess.run([ANALYZE, '-q', '--by', 'thread', sums],
+                               capture_output=True, text=True).stdout
+        skeys = {m.group(1) for m in re.finditer(
+            r'^(?:outer|inner) +(.+?) +[\d.]+ (?:s|ms|us|ns) ', stext, re.M)}
+        check(p.returncode == 0 and skeys == want, '%s: its summary\'s rows '
+              'keyed alike: %r' % (kind, sorted(skeys)))
 
 
 def case_size(gen, d):
