@@ -161,6 +161,20 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 	return (long)ds->nsites++;
 }
 
+struct sbt_speed *sbt_ds_speed(struct sbt_dataset *ds)
+{
+	if (ds->nspeed == ds->cap_speed) {
+		size_t cap = ds->cap_speed ? 2 * ds->cap_speed : 256;
+		void *n = realloc(ds->speed, cap * sizeof *ds->speed);
+		if (!n)
+			return NULL;
+		ds->speed = n, ds->cap_speed = cap;
+	}
+	struct sbt_speed *p = &ds->speed[ds->nspeed++];
+	memset(p, 0, sizeof *p);
+	return p;
+}
+
 int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 {
 	uint32_t *rmap = malloc((part->nregions + 1) * sizeof *rmap);
@@ -215,6 +229,13 @@ int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 	}
 	if (sbt_cnt_append(ds, part, first, src0) != 0)
 		goto out;
+	for (size_t i = 0; i < part->nspeed; i++) {
+		struct sbt_speed *d = sbt_ds_speed(ds);
+		if (!d)
+			goto out;
+		*d = part->speed[i];
+		d->source += src0;
+	}
 	rc = 0;
 out:
 	free(rmap);
@@ -236,6 +257,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
+	free(ds->speed);
 	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
 }

@@ -113,6 +113,20 @@ struct sbt_source {
 		uint8_t build_id[SBT_BUILDID_MAX];
 	} *modules;
 	size_t   nmodules;
+	/* Speed probes (version 5): the workload's dependent ops from META
+	 * SPEED, 0 when the log has none. */
+	uint32_t speed_ops, speed_cadence_us;
+};
+
+/* One speed probe (version 5, SBT_EV_SPEED): its source's fixed
+ * register-only workload, timed on one thread.  The processor's speed
+ * there and then is speed_ops / ns. */
+struct sbt_speed {
+	double   t_ns;               /* start, ns since its source's start    */
+	double   ns;                 /* duration, t_e,std not subtracted      */
+	uint32_t thread;             /* thread index within its source        */
+	uint32_t source;             /* index into dataset.sources            */
+	uint16_t cpu;                /* 0xffff when unknown                   */
 };
 
 struct sbt_counters;           /* counters.h */
@@ -124,6 +138,7 @@ struct sbt_dataset {
 	uint32_t *rindex; size_t rindex_cap;  /* name -> region, dataset.c */
 	struct sbt_source *sources; size_t nsources, cap_sources;
 	struct sbt_site *sites; size_t nsites, cap_sites;
+	struct sbt_speed *speed; size_t nspeed, cap_speed; /* in log order */
 };
 
 /* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */
@@ -137,6 +152,8 @@ struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path);
  * 0); its index, or -1 on OOM. */
 long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 		 const uint64_t *frames, uint32_t depth);
+/* Append one speed probe; returns it (zeroed), or NULL on OOM. */
+struct sbt_speed *sbt_ds_speed(struct sbt_dataset *ds);
 /* Make room for `more` samples at once (avoids repeated growth). */
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
 /* Move everything of `part` to the end of ds (regions merged by name,

@@ -471,6 +471,21 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
+/* The speed probes' workload (version 5): without it SPEED events have
+ * no scale, but their ratios between runs of one recorder still hold. */
+static void meta_speed(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_speed ms;
+
+	if (len < sizeof ms) {
+		warn(c, "short SPEED meta entry (damaged log)");
+		return;
+	}
+	memcpy(&ms, p, sizeof ms);
+	c->src->speed_ops = ms.ops;
+	c->src->speed_cadence_us = ms.cadence_us;
+}
+
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 {
 	uint64_t pos = 0;
@@ -500,6 +515,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
 		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
 		case SBT_META_THIN:   meta_thin(c, c->buf, m.len); break;
+		case SBT_META_SPEED:  meta_speed(c, c->buf, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
 			(void)sbt_cnt_meta(c->ds, c->srci, c->buf, m.len);
 			break;
@@ -767,6 +783,24 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 /* The events of a chunk's [off, off + room): applied to its thread's
  * state when ch is given, else only measured.  Returns the bytes of the
  * stream (up to its first zero word), or -1 when out of memory. */
+/* A speed probe joins the dataset's speed series; it is not a sample
+ * and does not touch the thread's open regions. */
+static int ev_speed(struct ctx *c, const struct sbt_event *e,
+		    uint32_t thread)
+{
+	struct sbt_speed *p = sbt_ds_speed(c->ds);
+
+	if (!p)
+		return -1;
+	p->t_ns = e->t >= c->h.start_ticks ?
+		  (double)(e->t - c->h.start_ticks) * c->src->tick_ns : 0;
+	p->ns = (double)SBT_EV_ID(e->word) * c->src->tick_ns;
+	p->thread = thread;
+	p->source = c->srci;
+	p->cpu = ev_cpu(c, e->aux);
+	return 0;
+}
+
 static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 			   const struct sbt_chunk *ch)
 {
@@ -838,6 +872,16 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 				if (!c->counting &&
 				    sbt_cnt_event(c->ds, c->srci, &ts->cnt,
 						  SBT_EV_ID(e->word), e->t))
+					return -1;
+				break;
+			case SBT_EV_SPEED:
+				if (c->h.version < 5) {
+					warn(c, "a SPEED event in a version %u"
+					     " log (damaged log)", c->h.version);
+					return (int64_t)(pos + i * sizeof *e);
+				}
+				if (!c->counting &&
+				    ev_speed(c, e, ch->thread) != 0)
 					return -1;
 				break;
 			case SBT_EV_RESET: {
