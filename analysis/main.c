@@ -3,6 +3,8 @@
  */
 #include "analyze.h"
 #include "bysite.h"
+#include "compare.h"
+#include "report_compare.h"
 #include "callsites.h"
 #include "html.h"
 #include "inputs.h"
@@ -31,6 +33,7 @@
 static const char usage[] =
 "usage: sbt-analyze [options] LOG|SUMMARY [LOG|SUMMARY...]\n"
 "       sbt-analyze --summary OUT [options] LOG [LOG...]\n"
+"       sbt-analyze [options] --compare BASE... -- NEW...\n"
 "\n"
 "Summarize sbtmark logs (or CSV samples from any tool) per region, after\n"
 "removing the timer's own cost and samples hit by OS noise.\n"
@@ -72,6 +75,16 @@ static const char usage[] =
 "                             or srun the ranks share the logs out.\n"
 "                             'sbt-analyze *.sbts' reports as the logs would\n"
 "                             (at most --max-samples, default 1000000, each)\n"
+"  --compare BASE... -- NEW...\n"
+"                             did a change help: the new runs against the\n"
+"                             base runs, region by region (or by thread,\n"
+"                             rank, host): change, resolution, verdict;\n"
+"                             options go before --compare\n"
+"  --fail-if-slower PCT       with --compare: exit 3 when a region is\n"
+"                             slower by more than PCT % and beyond its\n"
+"                             resolution (normalized by the processor's\n"
+"                             speed where both sides have speed probes)\n"
+"  --regions A,B              with --fail-if-slower: only these regions\n"
 "  -q, --quiet                no progress line on stderr\n"
 "  -h, --help                 this help\n"
 "  -V, --version              version\n"
@@ -91,10 +104,12 @@ static const char usage[] =
 "  sbt-analyze --by rank sums/*.sbts\n"
 "  sbt-analyze --input-format csv papi_samples.csv\n"
 "  sbt-analyze --filter none --dump samples.csv region.log\n"
+"  sbt-analyze --compare before*.log -- after*.log\n"
+"  sbt-analyze --fail-if-slower 2 --compare base.sbts -- new.log\n"
 "\n"
 "Exit status: 0 ok, 1 an input was damaged or cut short (what was valid\n"
 "is reported) or a damaged summary was left out, 2 bad usage or an\n"
-"unreadable input.\n";
+"unreadable input, 3 (--fail-if-slower) a region was slower.\n";
 
 static int pick(const char *arg, const char *opt, const char *const *names)
 {
@@ -326,6 +341,130 @@ static int summarize(int n, char **paths, const char *out,
 	return j.status;
 }
 
+/* ---- --compare -------------------------------------------------------- */
+
+struct side {
+	struct sbt_dataset ds;
+	struct sbt_result res;
+	int analyzed;
+};
+
+/* Read one side's inputs and analyze them as one input set: 0, 1 (an
+ * input was damaged; what was valid is kept) or 2. */
+static int side_read(struct side *s, int n, char **paths,
+		     enum sbt_input input, unsigned long long budget,
+		     const struct sbt_options *o, const char *what)
+{
+	int status;
+
+	if (n == 0) {
+		fprintf(stderr, "sbt-analyze: --compare: no %s input (usage: "
+			"--compare BASE... -- NEW...)\n", what);
+		return 2;
+	}
+	if (sbt_inputs_plan(&s->ds, n, paths, input, budget) != 0)
+		return 2;
+	status = sbt_inputs_read(&s->ds, n, paths, input, o->jobs);
+	if (status == 2)
+		return 2;
+	if (s->ds.nsources == 0) {
+		fprintf(stderr, "sbt-analyze: no %s input could be read\n",
+			what);
+		return 2;
+	}
+	if (analyze(&s->ds, o, 0, &s->res) != 0)
+		return 2;
+	s->analyzed = 1;
+	return status;
+}
+
+/* The gate's verdict for CI logs, whatever the output format. */
+static void gate_note(const struct sbt_cmp *c)
+{
+	const char *sep = "";
+
+	fprintf(stderr, "sbt-analyze: slower than %g %%:", c->co.fail_pct);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct sbt_cmp_row *r = &c->rows[i];
+		const struct sbt_cmp_change *j = c->speed ? &r->norm : &r->raw;
+		if (!r->tripped)
+			continue;
+		fprintf(stderr, "%s %s%s%s (+%.3g %%)", sep, r->name,
+			r->label[0] ? " " : "", r->label, 100 * j->rel);
+		sep = ",";
+	}
+	fputc('\n', stderr);
+}
+
+/* sbt-analyze [options] --compare BASE... -- NEW...: argv[at] is
+ * "--compare".  Exit status: the worse of the sides' reading (0, 1, 2),
+ * else SBT_EXIT_SLOWER when the gate tripped, else 0. */
+static int compare_main(int argc, char **argv, int at,
+			const struct sbt_options *o,
+			const struct sbt_report_opts *ro, const char *html,
+			enum sbt_input input, unsigned long long budget,
+			const struct sbt_cmp_opts *co)
+{
+	struct side sb = { 0 }, sn = { 0 };
+	struct sbt_cmp cmp;
+	int dd = at + 1, status, s2;
+
+	while (dd < argc && strcmp(argv[dd], "--"))
+		dd++;
+	if (dd == argc) {
+		fputs("sbt-analyze: --compare BASE... -- NEW...: no '--' "
+		      "before the new side\n", stderr);
+		return 2;
+	}
+	/* The two sides share the one budget, as in a report of both. */
+	if (budget)
+		budget = budget / 2 ? budget / 2 : 1;
+	status = side_read(&sb, dd - at - 1, argv + at + 1, input, budget, o,
+			   "base");
+	if (status != 2) {
+		s2 = side_read(&sn, argc - dd - 1, argv + dd + 1, input,
+			       budget, o, "new");
+		status = s2 > status ? s2 : status;
+	}
+	if (status == 2)
+		goto out;
+	struct sbt_cmp_side b = { &sb.ds, &sb.res, o, (int)sb.ds.nsources };
+	struct sbt_cmp_side n = { &sn.ds, &sn.res, o, (int)sn.ds.nsources };
+	sbt_status("comparing");
+	if (sbt_compare(&b, &n, co, &cmp) != 0) {
+		sbt_status_done();
+		fputs("sbt-analyze: out of memory\n", stderr);
+		status = 2;
+		goto out;
+	}
+	sbt_status_done();
+	sbt_report_compare(stdout, &cmp, &b, &n, ro);
+	if (html) {
+		FILE *f = fopen(html, "w");
+		if (!f || sbt_html_compare(f, &cmp, &b, &n, ro) != 0 ||
+		    fclose(f) != 0) {
+			fprintf(stderr, "sbt-analyze: cannot write %s: %s\n",
+				html, strerror(errno));
+			status = 2;
+		}
+	}
+	if (fflush(stdout) != 0)
+		status = 2;
+	if (cmp.ntripped)
+		gate_note(&cmp);
+	if (status == 0 && cmp.ntripped)
+		status = SBT_EXIT_SLOWER;
+	sbt_compare_free(&cmp);
+out:
+	sbt_status_done();
+	if (sb.analyzed)
+		sbt_result_free(&sb.res);
+	if (sn.analyzed)
+		sbt_result_free(&sn.res);
+	sbt_ds_free(&sb.ds), sbt_ds_free(&sn.ds);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -346,6 +485,8 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		{ "max-samples", required_argument, 0, 'M' },
 		{ "summary", required_argument, 0, 'U' },
+		{ "fail-if-slower", required_argument, 0, 'G' },
+		{ "regions", required_argument, 0, 'R' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
@@ -373,6 +514,16 @@ int main(int argc, char **argv)
 	int budget_set = 0;
 	const char *summary = NULL;
 	char *end;
+	struct sbt_cmp_opts co = { .fail_pct = NAN };
+	int at = 0;                     /* argv[at] is --compare, if any */
+
+	/* --compare splits the command: options before it, then the two
+	 * sides around '--' (which getopt would eat). */
+	for (int i = 1; i < argc && !at; i++)
+		if (!strcmp(argv[i], "--compare"))
+			at = i;
+		else if (!strcmp(argv[i], "--"))
+			break;
 
 	/* The pipeline allocates and frees per-group scratch of up to a
 	 * region's size; keep freed memory for reuse instead of handing it
@@ -381,7 +532,8 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	setlocale(LC_CTYPE, "");        /* sparklines: is the terminal UTF-8 */
 
-	while ((c = getopt_long(argc, argv, "hVqj:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(at ? at : argc, argv, "hVqj:", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'b': {
 			int b = pick(optarg, "--by", bys);
@@ -426,6 +578,16 @@ int main(int argc, char **argv)
 			budget_set = 1;
 			break;
 		case 'U': summary = optarg; break;
+		case 'G':
+			errno = 0;
+			co.fail_pct = strtod(optarg, &end);
+			if (errno || *end || !(co.fail_pct >= 0)) {
+				fprintf(stderr, "sbt-analyze: --fail-if-slower "
+					"wants a non-negative percentage\n");
+				return 2;
+			}
+			break;
+		case 'R': co.regions = optarg; break;
 		case 'c':
 			errno = 0;
 			o.cost_ns = strtod(optarg, &end);
@@ -452,7 +614,25 @@ int main(int argc, char **argv)
 			  return 2;
 		}
 	}
-	if (optind >= argc) {
+	if (!at && (isfinite(co.fail_pct) || co.regions)) {
+		fputs("sbt-analyze: --fail-if-slower and --regions go with "
+		      "--compare\n", stderr);
+		return 2;
+	}
+	if (co.regions && !isfinite(co.fail_pct)) {
+		fputs("sbt-analyze: --regions limits --fail-if-slower\n",
+		      stderr);
+		return 2;
+	}
+	if (at && (optind < at || summary || dump || by_site)) {
+		fprintf(stderr, "sbt-analyze: --compare: %s\n", optind < at ?
+			"inputs go after --compare (BASE... -- NEW...)" :
+			summary ? "not with --summary" : dump ?
+			"not with --dump" : "call sites differ between builds:"
+			" --by thread, cpu, rank or host");
+		return 2;
+	}
+	if (!at && optind >= argc) {
 		fputs("sbt-analyze: no input (try --help)\n", stderr);
 		return 2;
 	}
@@ -486,6 +666,11 @@ int main(int argc, char **argv)
 		o.prefer_profile = level != NULL;
 	}
 	sbt_status_init(quiet);
+	if (at) {
+		co.by = o.by;
+		return compare_main(argc, argv, at, &o, &ro, html, input,
+				    budget, &co);
+	}
 	if (summary)
 		return summarize(argc - optind, argv + optind, summary, input,
 				 budget_set ? budget :
