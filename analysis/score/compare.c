@@ -447,74 +447,68 @@ static int share_moved(double pb, double pn, size_t nb, size_t nn)
 	return fabs(pn - pb) >= SHARE_MIN && fabs(pn - pb) > SBT_SCORE_Z * sd;
 }
 
-/* The modes and steps that changed between gb and gn. */
+/* The base mode within MODE_TOL of center c (the nearest), or -1. */
+static int near_mode(const struct sbt_score *s, double c)
+{
+	int best = -1;
+
+	for (int i = 0; i < s->nmodes; i++) {
+		double m = s->modes[i].center_ns;
+		if (fabs(c - m) <= MODE_TOL * m &&
+		    (best < 0 || fabs(c - m) < fabs(c - s->modes[best].center_ns)))
+			best = i;
+	}
+	return best;
+}
+
+/* The modes and steps that changed between gb and gn.  A mode is matched
+ * to the nearest mode of the other side within MODE_TOL; modes of one
+ * side that match the same mode are one mode the finder split (it does,
+ * on a few ns), so their shares add up before they are compared. */
 static void distribution(const struct sbt_group *gb,
 			 const struct sbt_group *gn, struct out *o)
 {
 	const struct sbt_score *b = &gb->score, *n = &gn->score;
-	int used_b[SBT_SCORE_MAX_MODES] = { 0 }, match[SBT_SCORE_MAX_MODES];
+	double got[SBT_SCORE_MAX_MODES] = { 0 };
 	char c0[32], c1[32];
 	const char *sep = "";
 
-	/* Each new mode to the nearest base mode within MODE_TOL; equal
-	 * counts pair in order (a whole region that moved keeps its modes). */
 	for (int j = 0; j < n->nmodes; j++) {
-		match[j] = -1;
-		if (b->nmodes == n->nmodes) {
-			match[j] = j;
+		int i = near_mode(b, n->modes[j].center_ns);
+		sbt_fmt_ns(c1, sizeof c1, n->modes[j].center_ns);
+		if (i >= 0) {
+			got[i] += n->modes[j].share;
 			continue;
 		}
-		double best = INFINITY;
-		for (int i = 0; i < b->nmodes; i++) {
-			double cb = b->modes[i].center_ns;
-			double d = fabs(n->modes[j].center_ns - cb);
-			if (!used_b[i] && d <= MODE_TOL * cb && d < best)
-				best = d, match[j] = i;
-		}
-		if (match[j] >= 0)
-			used_b[match[j]] = 1;
+		put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
+		    100 * n->modes[j].share);
+		sep = "; ";
 	}
-	if (b->nmodes == n->nmodes)
-		for (int i = 0; i < b->nmodes; i++)
-			used_b[i] = 1;
-	for (int j = 0; j < n->nmodes; j++) {
-		const struct sbt_mode *mn = &n->modes[j];
-		sbt_fmt_ns(c1, sizeof c1, mn->center_ns);
-		if (match[j] < 0) {
-			put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
-			    100 * mn->share);
-			sep = "; ";
-			continue;
-		}
-		const struct sbt_mode *mb = &b->modes[match[j]];
-		if (b->nmodes + n->nmodes > 2 &&
-		    share_moved(mb->share, mn->share, b->n, n->n)) {
-			sbt_fmt_ns(c0, sizeof c0, mb->center_ns);
-			put(o, "%smode at %s%s%s: share %.0f %% -> %.0f %%",
-			    sep, c0, strcmp(c0, c1) ? " -> " : "",
-			    strcmp(c0, c1) ? c1 : "", 100 * mb->share,
-			    100 * mn->share);
-			sep = "; ";
-		}
-	}
-	for (int i = 0; i < b->nmodes; i++)
-		if (!used_b[i]) {
-			sbt_fmt_ns(c0, sizeof c0, b->modes[i].center_ns);
+	for (int i = 0; i < b->nmodes; i++) {
+		sbt_fmt_ns(c0, sizeof c0, b->modes[i].center_ns);
+		int seen = 0;
+		for (int j = 0; j < n->nmodes && !seen; j++)
+			seen = near_mode(b, n->modes[j].center_ns) == i;
+		if (!seen) {
 			put(o, "%sthe mode at %s (%.0f %%) vanished", sep, c0,
 			    100 * b->modes[i].share);
 			sep = "; ";
+		} else if (b->nmodes + n->nmodes > 2 &&
+			   share_moved(b->modes[i].share, got[i], b->n, n->n)) {
+			put(o, "%smode at %s: share %.0f %% -> %.0f %%", sep,
+			    c0, 100 * b->modes[i].share, 100 * got[i]);
+			sep = "; ";
 		}
-	if (gn->phases.nsteps > gb->phases.nsteps) {
+	}
+	/* Steps: only where one side has none (this VM's host moves a
+	 * region by a few % now and then: steps in both are its). */
+	if (gb->phases.nsteps == 0 && gn->phases.nsteps > 0) {
 		char line[200];
 		sbt_phase_line(&gn->phases, line, sizeof line);
-		put(o, "%snew %s", sep, gn->phases.nsteps > 1 ? "steps" :
-		    "step");
-		put(o, " (%s)", line);
-		sep = "; ";
-	} else if (gn->phases.nsteps < gb->phases.nsteps) {
-		put(o, "%sthe base run's %s gone", sep,
-		    gb->phases.nsteps - gn->phases.nsteps > 1 ? "steps are" :
-		    "step is");
+		put(o, "%sa step in the new run (%s)", sep, line);
+	} else if (gb->phases.nsteps > 0 && gn->phases.nsteps == 0) {
+		put(o, "%sthe base run's step%s gone", sep,
+		    gb->phases.nsteps > 1 ? "s are" : " is");
 	}
 }
 

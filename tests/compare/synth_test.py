@@ -92,6 +92,9 @@ def main():
     p, d, r = compare([bn], [wn])
     check('assumes an equal machine' in d['machine']['note'],
           'no probes: ' + d['machine']['note'])
+    check(r['solve']['raw']['change'] == 'slower',
+          'without probes the same windows read as slower (%.1f %%)' %
+          r['solve']['raw']['delta_pct'])
     p, d, r = compare([b], [wn])
     check('no speed probes in the new run' in d['machine']['note'],
           'probes on one side: ' + d['machine']['note'])
