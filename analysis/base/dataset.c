@@ -161,18 +161,17 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 	return (long)ds->nsites++;
 }
 
-struct sbt_speed *sbt_ds_speed(struct sbt_dataset *ds)
+int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p)
 {
-	if (ds->nspeed == ds->cap_speed) {
-		size_t cap = ds->cap_speed ? 2 * ds->cap_speed : 256;
-		void *n = realloc(ds->speed, cap * sizeof *ds->speed);
+	if (ds->nprobes == ds->cap_probes) {
+		size_t cap = ds->cap_probes ? 2 * ds->cap_probes : 256;
+		void *n = realloc(ds->probes, cap * sizeof *ds->probes);
 		if (!n)
-			return NULL;
-		ds->speed = n, ds->cap_speed = cap;
+			return -1;
+		ds->probes = n, ds->cap_probes = cap;
 	}
-	struct sbt_speed *p = &ds->speed[ds->nspeed++];
-	memset(p, 0, sizeof *p);
-	return p;
+	ds->probes[ds->nprobes++] = *p;
+	return 0;
 }
 
 int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
@@ -229,12 +228,11 @@ int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 	}
 	if (sbt_cnt_append(ds, part, first, src0) != 0)
 		goto out;
-	for (size_t i = 0; i < part->nspeed; i++) {
-		struct sbt_speed *d = sbt_ds_speed(ds);
-		if (!d)
+	for (size_t i = 0; i < part->nprobes; i++) {
+		struct sbt_probe p = part->probes[i];
+		p.source += src0;
+		if (sbt_ds_probe(ds, &p) != 0)
 			goto out;
-		*d = part->speed[i];
-		d->source += src0;
 	}
 	rc = 0;
 out:
@@ -257,7 +255,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
-	free(ds->speed);
+	free(ds->probes);
 	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
 }

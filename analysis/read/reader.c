@@ -471,19 +471,16 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
-/* The speed probes' workload (version 5): without it SPEED events have
- * no scale, but their ratios between runs of one recorder still hold. */
-static void meta_speed(struct ctx *c, const char *p, uint32_t len)
+/* The speed probes' workload and cadence (version 5). */
+static void meta_speed(struct ctx *c, const void *p, uint32_t len)
 {
-	struct sbt_meta_speed ms;
+	struct sbt_meta_speed m;
 
-	if (len < sizeof ms) {
-		warn(c, "short SPEED meta entry (damaged log)");
+	if (len < sizeof m)
 		return;
-	}
-	memcpy(&ms, p, sizeof ms);
-	c->src->speed_ops = ms.ops;
-	c->src->speed_cadence_us = ms.cadence_us;
+	memcpy(&m, p, sizeof m);
+	c->src->speed_ops = m.ops;
+	c->src->speed_cadence_us = m.cadence_us;
 }
 
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
@@ -783,22 +780,21 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 /* The events of a chunk's [off, off + room): applied to its thread's
  * state when ch is given, else only measured.  Returns the bytes of the
  * stream (up to its first zero word), or -1 when out of memory. */
-/* A speed probe joins the dataset's speed series; it is not a sample
- * and does not touch the thread's open regions. */
+/* A SPEED event (version 5): a probe into the dataset's series.  -1 when
+ * out of memory.  (The speed branch also reads SBT_SPEED_SPAN here.) */
 static int ev_speed(struct ctx *c, const struct sbt_event *e,
 		    uint32_t thread)
 {
-	struct sbt_speed *p = sbt_ds_speed(c->ds);
+	uint64_t span = SBT_EV_ID(e->word);
 
-	if (!p)
-		return -1;
-	p->t_ns = e->t >= c->h.start_ticks ?
-		  (double)(e->t - c->h.start_ticks) * c->src->tick_ns : 0;
-	p->ns = (double)SBT_EV_ID(e->word) * c->src->tick_ns;
-	p->thread = thread;
-	p->source = c->srci;
-	p->cpu = ev_cpu(c, e->aux);
-	return 0;
+	if (c->counting)
+		return 0;
+	struct sbt_probe p = {
+		.t_ns = e->t >= c->h.start_ticks ?
+			(double)(e->t - c->h.start_ticks) * c->src->tick_ns : 0,
+		.ns = (double)span * c->src->tick_ns,
+		.thread = thread, .source = c->srci, .cpu = ev_cpu(c, e->aux) };
+	return sbt_ds_probe(c->ds, &p);
 }
 
 static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
@@ -880,9 +876,9 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 					     " log (damaged log)", c->h.version);
 					return (int64_t)(pos + i * sizeof *e);
 				}
-				if (!c->counting &&
-				    ev_speed(c, e, ch->thread) != 0)
+				if (ev_speed(c, e, ch->thread) != 0)
 					return -1;
+				ts->last = NULL, ts->last_start = 0;
 				break;
 			case SBT_EV_RESET: {
 				double t = e->t >= c->h.start_ticks ?

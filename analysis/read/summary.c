@@ -134,21 +134,21 @@ static void put_speed(struct out *o, const struct sbt_dataset *ds,
 
 	put_u32(o, ds->sources[src].speed_ops);
 	put_u32(o, ds->sources[src].speed_cadence_us);
-	for (size_t i = 0; i < ds->nspeed; i++)
-		n += ds->speed[i].source == src;
+	for (size_t i = 0; i < ds->nprobes; i++)
+		n += ds->probes[i].source == src;
 	put_u64(o, n);
-	for (size_t i = 0; i < ds->nspeed; i++)
-		if (ds->speed[i].source == src)
-			put_f64(o, ds->speed[i].t_ns);
-	for (size_t i = 0; i < ds->nspeed; i++)
-		if (ds->speed[i].source == src)
-			put_f64(o, ds->speed[i].ns);
-	for (size_t i = 0; i < ds->nspeed; i++)
-		if (ds->speed[i].source == src)
-			put_u32(o, ds->speed[i].thread);
-	for (size_t i = 0; i < ds->nspeed; i++)
-		if (ds->speed[i].source == src) {
-			uint16_t cpu = ds->speed[i].cpu;
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_f64(o, ds->probes[i].t_ns);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_f64(o, ds->probes[i].ns);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_u32(o, ds->probes[i].thread);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src) {
+			uint16_t cpu = ds->probes[i].cpu;
 			put(o, &cpu, sizeof cpu);
 		}
 }
@@ -613,19 +613,19 @@ static int get_speed(struct in *in, struct sbt_dataset *part)
 	if (in->why || !plausible(in, n, 8) || n > SIZE_MAX / 64)
 		return in->why = in->why ? in->why : "damaged (speed probes)",
 		       -1;
-	if (n && !(part->speed = calloc((size_t)n, sizeof *part->speed)))
+	if (n && !(part->probes = calloc((size_t)n, sizeof *part->probes)))
 		return in->why = "out of memory", -1;
-	part->nspeed = part->cap_speed = (size_t)n;
+	part->nprobes = part->cap_probes = (size_t)n;
 	for (size_t i = 0; i < n && !in->why; i++)
-		part->speed[i].t_ns = get_f64(in);
+		part->probes[i].t_ns = get_f64(in);
 	for (size_t i = 0; i < n && !in->why; i++)
-		part->speed[i].ns = get_f64(in);
+		part->probes[i].ns = get_f64(in);
 	for (size_t i = 0; i < n && !in->why; i++)
-		part->speed[i].thread = get_u32(in);
+		part->probes[i].thread = get_u32(in);
 	for (size_t i = 0; i < n && !in->why; i++)
-		get(in, &part->speed[i].cpu, sizeof part->speed[i].cpu);
+		get(in, &part->probes[i].cpu, sizeof part->probes[i].cpu);
 	for (size_t i = 0; i < n && !in->why; i++) {
-		const struct sbt_speed *p = &part->speed[i];
+		const struct sbt_probe *p = &part->probes[i];
 		if (!(p->t_ns >= 0 && p->t_ns < 1e300 && p->ns >= 0 &&
 		      p->ns < 1e300) || p->thread >= (1u << 24))
 			in->why = "damaged (a speed probe)";

@@ -146,12 +146,12 @@ static int speed_read(const struct sbt_cmp_side *s, struct speed *sp,
 	memset(out, 0, sizeof *out);
 	out->per_op_ns = out->se_ns = NAN;
 	sp->n = 0;
-	if (!ds->nspeed)
+	if (!ds->nprobes)
 		return sp->p = NULL, 0;
-	if (!(sp->p = malloc(ds->nspeed * sizeof *sp->p)))
+	if (!(sp->p = malloc(ds->nprobes * sizeof *sp->p)))
 		return -1;
-	for (size_t i = 0; i < ds->nspeed; i++) {
-		const struct sbt_speed *q = &ds->speed[i];
+	for (size_t i = 0; i < ds->nprobes; i++) {
+		const struct sbt_probe *q = &ds->probes[i];
 		const struct sbt_source *src = &ds->sources[q->source];
 		double ns = q->ns - cost_of(s->o, src);
 		if (!(ns > 0))
