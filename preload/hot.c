@@ -33,8 +33,6 @@
 #include <math.h>
 #include <string.h>
 
-#define likely(x)   __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define CS_FILLING ((const char *)1)   /* struct sbt_csite being written */
 
@@ -434,7 +432,7 @@ static inline struct sbt_thread *ready(int *rc)
 
 	/* end is NULL for a thread without a chunk, after CLOSE, and on a
 	 * thread that counts cycles: those take the long way. */
-	if (likely(t && !t->hot.busy && t->hot.end))
+	if (SBT_LIKELY(t && !t->hot.busy && t->hot.end))
 		return t;
 	return ready_slow(rc);
 }
@@ -472,11 +470,9 @@ static inline struct sbt_name_slot *lookup(struct sbt_thread *t,
 					   const char *name, unsigned api,
 					   const void *ra)
 {
-	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
+	struct sbt_name_slot *s = sbt_name_cached(t, name, ra);
 
-	if (likely(s->ra == ra && s->name == name && !s->flags))
-		return s;
-	return name_miss(s, ra, name, api);
+	return s ? s : name_miss(sbt_name_slot(t, ra, name), ra, name, api);
 }
 
 /* START word of region `id` at `ra`; 0 when no site can be had.  Takes
@@ -495,24 +491,21 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 	return s->word;
 }
 
-/* Hand the thread's fast-path state to an object's inline markers;
- * v3: *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
-static void publish(struct sbt_thread *t, struct sbt_hot **hot, int v3)
+/* Hand the thread's fast-path state to an object's inline markers:
+ * *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
+static void publish(struct sbt_thread *t, struct sbt_hot **hot)
 {
 	for (int i = 0; i < SBT_HOT_SLOTS; i++) {
 		if (t->hot_slots[i] == hot)
 			break;
 		if (!t->hot_slots[i]) {
 			t->hot_slots[i] = hot;
-			if (v3)
-				t->hot_v3 |= 1u << i;
 			break;
 		}
 	}
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
 		if (t->hot_slots[i] == hot) {
-			if (v3)
-				hot[1] = NULL;
+			hot[1] = NULL;
 			*hot = &t->hot;
 			return;
 		}
@@ -552,7 +545,7 @@ static void fill_site(struct sbt_csite *cs, const char *name,
 static inline int start_word(struct sbt_thread *t, uint32_t word,
 			     sbt_id region, const char *tag)
 {
-	if (likely(sbt__start_fast(&t->hot, word, region, tag)))
+	if (SBT_LIKELY(sbt__start_fast(&t->hot, word, region, tag)))
 		return SBT_OK;
 	busy_set(t);
 	return start_slow(t, word, region, tag);
@@ -561,11 +554,11 @@ static inline int start_word(struct sbt_thread *t, uint32_t word,
 /* START by name, past the fast path. */
 static __attribute__((noinline)) int
 start_name(struct sbt_thread *t, const char *name, unsigned api,
-	   const void *ra, struct sbt_csite *cs, int skipw)
+	   const void *ra, struct sbt_csite *cs)
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
-	if (likely(s->ra == ra && s->name == name && !s->flags))
+	if (SBT_LIKELY(s->ra == ra && s->name == name && !s->flags))
 		return start_word(t, s->word, s->region, name);
 	busy_set(t);
 	if (!(s->ra == ra && s->name == name &&
@@ -574,17 +567,17 @@ start_name(struct sbt_thread *t, const char *name, unsigned api,
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
-	/* A sampled region's site gets its SKIP word, for inline markers
-	 * that know it (skipw); older ones would record every call. */
+	/* A sampled region's site gets its SKIP word: the inline markers
+	 * skip calls by themselves. */
 	if (cs && !s->flags)
 		fill_site(cs, name, s->word, s->region);
-	else if (cs && skipw && s->flags == SBT_SLOT_SAMPLED)
+	else if (cs && s->flags == SBT_SLOT_SAMPLED)
 		fill_site(cs, name, SBT_EV_WORD(SBT_EV_SKIP, 0,
 						SBT_EV_ID(s->word)), s->region);
 	if (s->flags & SBT_SLOT_SAMPLED)
 		return start_sampled(t, s->word, s->region,
 				     s->flags & SBT_SLOT_VERIFY ? NULL : name,
-				     skipw && cs);
+				     cs != NULL);
 	return start_slow(t, s->word, s->region, s->flags ? NULL : name);
 }
 
@@ -598,7 +591,7 @@ stop_name(struct sbt_thread *t, const char *name, unsigned api,
 	uint64_t c1;
 	sbt_id id;
 
-	if (likely(sbt__stop_fast(&t->hot, name, t1, aux)))
+	if (SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
 		return SBT_OK;
 	c1 = cycles_now(t);
 	busy_set(t);
@@ -615,31 +608,19 @@ stop_name(struct sbt_thread *t, const char *name, unsigned api,
 	return stop_slow(t, id, t1, aux, c1);
 }
 
-/* Each entry point: the inline fast path on a cache hit, else the same
- * through ready() and the general path.  The fast path needs no ready():
- * it refuses a thread without a chunk or with its gate shut. */
-int sbt_rec_start(const char *name, unsigned api, const void *ra)
+/* Each entry point: ready() (the fast path needs none: it refuses a
+ * thread without a chunk or with its gate shut), then the general path. */
+int sbt_rec_start_slow(const char *name, unsigned api, const void *ra)
 {
-	struct sbt_thread *t = sbt_me;
-	struct sbt_name_slot *s;
+	struct sbt_thread *t;
 	int rc;
 
-	if (likely(t != NULL) && likely((s = sbt_name_cached(t, name, ra)) != NULL) &&
-	    likely(sbt__start_fast(&t->hot, s->word, s->region, name)))
-		return SBT_OK;
 	if (!(t = ready(&rc)))
 		return rc;
-	return start_name(t, name, api, ra, NULL, 0);
+	return start_name(t, name, api, ra, NULL);
 }
 
-/* STOP reads the clock before anything else, even before finding its
- * thread: whatever follows is outside the recorded window. */
-int sbt_rec_stop(const char *name, unsigned api, const void *ra)
-{
-	return sbt_hot_stop(name, api, ra);
-}
-
-int sbt_rec_stop_read(const char *name, unsigned api, const void *ra,
+int sbt_rec_stop_slow(const char *name, unsigned api, const void *ra,
 		      uint64_t t1, uint32_t aux)
 {
 	struct sbt_thread *t;
@@ -651,7 +632,7 @@ int sbt_rec_stop_read(const char *name, unsigned api, const void *ra,
 }
 
 int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-		     struct sbt_hot **hot, int skipw, const void *ra)
+		     struct sbt_hot **hot, const void *ra)
 {
 	struct sbt_thread *t;
 	int rc;
@@ -659,8 +640,8 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 	if (!(t = ready(&rc)))
 		return rc;
 	if (hot && *hot != &t->hot)
-		publish(t, hot, skipw);
-	return start_name(t, name, SBT_API_SBTMARK, ra, cs, skipw);
+		publish(t, hot);
+	return start_name(t, name, SBT_API_SBTMARK, ra, cs);
 }
 
 int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
@@ -674,7 +655,7 @@ int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux);
 }
 
-static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
+int sbt_rec_start_id_slow(sbt_id id, const void *ra)
 {
 	struct sbt_site_slot *s;
 	struct sbt_thread *t;
@@ -700,23 +681,7 @@ static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 	return start_slow(t, word, id, NULL);
 }
 
-int sbt_rec_start_id(sbt_id id, const void *ra)
-{
-	struct sbt_thread *t = sbt_me;
-	uint32_t word;
-
-	if (likely(t != NULL) && likely((word = sbt_site_cached(t, id, ra))) &&
-	    likely(sbt__start_fast(&t->hot, word, id, NULL)))
-		return SBT_OK;
-	return start_id(id, ra);
-}
-
-int sbt_rec_stop_id(sbt_id id)
-{
-	return sbt_hot_stop_id(id);
-}
-
-int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux)
+int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux)
 {
 	struct sbt_thread *t;
 	int rc;

@@ -15,6 +15,7 @@
  *   - every attached thread is on g.threads (under g.lock), so CLOSE can
  *     shut every thread's fast path.
  */
+#include "config.h"
 #include "recorder.h"
 #include "cap.h"
 #include "clock.h"
@@ -95,20 +96,15 @@ int sbt_thread_log_state(void)
 
 __attribute__((constructor)) static void sbt_setup(void)
 {
-	const char *out = getenv("SBT_OUTPUT");
-
-	sbt_diag_quiet((int)sbt_env_long("SBT_QUIET", 0, 0, 1));
+	sbt_config_load();
 	/* Secure execution (setuid etc.): the environment is not the
 	 * user's to trust, and the log would be written with privileges. */
-	if (getauxval(AT_SECURE) || sbt_env_long("SBT_DISABLE", 0, 0, 1))
+	if (getauxval(AT_SECURE) || sbt_cfg(SBT_CFG_DISABLE))
 		g.inert = 1;
-	strncpy(g.pattern, out && *out ? out : "region.log",
-		sizeof g.pattern - 1);
-	g.probe_period = (uint32_t)sbt_env_long("SBT_PROBE_PERIOD", 64, 0,
-						1000000);
-	(void)sbt_sample_setup();
-	g.reserve = (size_t)sbt_env_long("SBT_LOG_MAX_MB", 65536, 2,
-					 1L << 24) << 20;
+	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
+	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
+	(void)sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
+	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
 	/* SBT_MAX_MB thins before the cap; past it the log is full */
 	uint64_t cap = sbt_cap_setup();
 	if (cap && cap < g.reserve)
@@ -121,8 +117,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 static void clock_ready(void)
 {
 	if (!atomic_load(&g.clk_ready)) {
-		sbt_clock_setup(&g.clk,
-				(int)sbt_env_long("SBT_CYCLES", 1, 0, 1));
+		sbt_clock_setup(&g.clk, (int)sbt_cfg(SBT_CFG_CYCLES));
 		atomic_store(&g.clk_ready, 1);
 	}
 }
@@ -216,9 +211,8 @@ static void thread_exit(void *arg)
 	/* No marker of this thread may reach the memory once it is gone. */
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
 		if (t->hot_slots[i]) {
-			*t->hot_slots[i] = NULL;
-			if (t->hot_v3 & (1u << i))
-				t->hot_slots[i][1] = NULL;
+			t->hot_slots[i][0] = NULL;   /* struct sbt__tls */
+			t->hot_slots[i][1] = NULL;
 		}
 	me = NULL;
 	pthread_mutex_lock(&g.lock);

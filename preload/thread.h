@@ -78,8 +78,6 @@ struct sbt_thread {
 	uint32_t nreplay;
 	struct sbt_event replay[2 * SBT_HOT_DEPTH];
 	struct sbt_hot **hot_slots[SBT_HOT_SLOTS];
-	uint32_t hot_v3;               /* bit i: hot_slots[i][1] is the
-					  object's skip pointer too      */
 	void *api[SBT_SLOT__MAX];      /* sbt_rec_api_state() blocks      */
 	void (*api_fini[SBT_SLOT__MAX])(void *);
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];
