@@ -664,6 +664,24 @@ out:
 	return rc;
 }
 
+int sbt_cmp_unmatched(const struct sbt_cmp *c, char *name, size_t len)
+{
+	for (const char *p = c->co.regions; p && *p; ) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p), i;
+		for (i = 0; i < c->nrows; i++)
+			if (!c->rows[i].side && strlen(c->rows[i].name) == l &&
+			    !strncmp(c->rows[i].name, p, l))
+				break;
+		if (i == c->nrows) {
+			snprintf(name, len, "%.*s", (int)l, p);
+			return 1;
+		}
+		p += l + (e != NULL);
+	}
+	return 0;
+}
+
 void sbt_compare_free(struct sbt_cmp *c)
 {
 	free(c->rows);

@@ -99,6 +99,10 @@ int sbt_compare(const struct sbt_cmp_side *base,
 		struct sbt_cmp *out);
 void sbt_compare_free(struct sbt_cmp *c);
 
+/* A name of --regions that no region on both sides has (a gate that
+ * cannot judge it must not pass silently): 1 with it in name, else 0. */
+int sbt_cmp_unmatched(const struct sbt_cmp *c, char *name, size_t len);
+
 /* The exit status of a tripped --fail-if-slower gate. */
 #define SBT_EXIT_SLOWER 3
 

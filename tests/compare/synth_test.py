@@ -126,6 +126,11 @@ def main():
           'bi' in p.stdout.split('TRIPPED by')[1],
           'text names the regions that tripped the gate')
     check('slower than 1 %' in p.stderr, 'stderr names the gate')
+    p, _, _ = compare([b], [c], '--fail-if-slower', '1', '--regions',
+                      'solve,slove', fmt='text')
+    check(p.returncode == 2 and "'slove'" in p.stderr,
+          'a --regions name on no side: exit %d, %s' %
+          (p.returncode, p.stderr.strip().splitlines()[-1:]))
 
     # 4. region sets that differ
     e = gen(P('e.log'), '--seed', '5', 'solve:1000', 'extra:500')
