@@ -43,9 +43,12 @@ static void machine_line(char *buf, size_t len, const struct sbt_cmp *c)
 				 c->sn.slow_probes);
 		return;
 	}
-	snprintf(buf, len, "no speed probes %s: the comparison assumes an "
-		 "equal machine", c->probes_b ? "in the new run" :
-		 c->probes_n ? "in the base run" : "on either side");
+	snprintf(buf, len, "%s: the comparison assumes an equal machine",
+		 c->probes_b && c->probes_n ? "the two sides' speed probes "
+		 "time different workloads" : c->probes_b ?
+		 "no speed probes in the new run" : c->probes_n ?
+		 "no speed probes in the base run" :
+		 "no speed probes on either side");
 }
 
 static void inputs_text(FILE *f, const char *what,

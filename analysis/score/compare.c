@@ -112,8 +112,7 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Mark the slow probes of source `src` (its probes are p[a..b) after
- * sorting by source first). */
+/* Mark the slow probes among p[a..b), the probes of one source. */
 static int mark_slow(struct probe *p, size_t a, size_t b)
 {
 	size_t n = b - a;
@@ -179,6 +178,21 @@ static int speed_read(const struct sbt_cmp_side *s, struct speed *sp,
 		sbt_trimmed_mean(v, k, &out->per_op_ns, &out->se_ns);
 	free(v);
 	return 0;
+}
+
+/* The ops of the probes' workload in ds (0: no META SPEED), -1 when its
+ * logs disagree, -2 without probes. */
+static long probe_ops(const struct sbt_dataset *ds)
+{
+	long ops = -2;
+
+	for (size_t k = 0; k < ds->nprobes; k++) {
+		long o = (long)ds->sources[ds->probes[k].source].speed_ops;
+		if (ops != -2 && ops != o)
+			return -1;
+		ops = o;
+	}
+	return ops;
 }
 
 /* Is a sample of (source, thread) starting at t in a slow window: is the
@@ -625,7 +639,9 @@ int sbt_compare(const struct sbt_cmp_side *base,
 	    speed_read(nw, &sn, &c->sn) != 0)
 		goto out;
 	c->probes_b = c->sb.probes > 0, c->probes_n = c->sn.probes > 0;
+	/* per-op times compare only between the same workload */
 	c->speed = c->probes_b && c->probes_n &&
+		   probe_ops(base->ds) == probe_ops(nw->ds) &&
 		   isfinite(c->sb.per_op_ns) && isfinite(c->sn.per_op_ns) &&
 		   c->sb.per_op_ns > 0;
 	if (c->speed) {
