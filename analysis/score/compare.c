@@ -461,56 +461,79 @@ static int share_moved(double pb, double pn, size_t nb, size_t nn)
 	return fabs(pn - pb) >= SHARE_MIN && fabs(pn - pb) > SBT_SCORE_Z * sd;
 }
 
-/* The base mode within MODE_TOL of center c (the nearest), or -1. */
-static int near_mode(const struct sbt_score *s, double c)
+/* A side's modes with those closer than MODE_TOL to their neighbour
+ * merged (the finder splits one mode on a few ns of a 10 ns clock):
+ * shares summed, centers weighted by them.  Returns how many. */
+static int merged(const struct sbt_score *s, struct sbt_mode *m)
+{
+	int k = 0;
+
+	for (int i = 0; i < s->nmodes; i++) {      /* ascending centers */
+		const struct sbt_mode *x = &s->modes[i];
+		if (k && x->center_ns - m[k - 1].center_ns <=
+		    MODE_TOL * m[k - 1].center_ns) {
+			double w = m[k - 1].share + x->share;
+			m[k - 1].center_ns = w > 0 ? (m[k - 1].center_ns *
+				m[k - 1].share + x->center_ns * x->share) / w :
+				m[k - 1].center_ns;
+			m[k - 1].share = w;
+		} else {
+			m[k++] = *x;
+		}
+	}
+	return k;
+}
+
+/* The mode of m[0..k) within MODE_TOL of center c (the nearest), or -1. */
+static int near_mode(const struct sbt_mode *m, int k, double c)
 {
 	int best = -1;
 
-	for (int i = 0; i < s->nmodes; i++) {
-		double m = s->modes[i].center_ns;
-		if (fabs(c - m) <= MODE_TOL * m &&
-		    (best < 0 || fabs(c - m) < fabs(c - s->modes[best].center_ns)))
+	for (int i = 0; i < k; i++)
+		if (fabs(c - m[i].center_ns) <= MODE_TOL * m[i].center_ns &&
+		    (best < 0 || fabs(c - m[i].center_ns) <
+				 fabs(c - m[best].center_ns)))
 			best = i;
-	}
 	return best;
 }
 
-/* The modes and steps that changed between gb and gn.  A mode is matched
- * to the nearest mode of the other side within MODE_TOL; modes of one
- * side that match the same mode are one mode the finder split (it does,
- * on a few ns), so their shares add up before they are compared. */
+/* The modes and steps that changed between gb and gn.  Each side's modes
+ * merged where the finder split one (merged()), a new mode is matched to
+ * the nearest base mode within MODE_TOL; shares of new modes matching
+ * one base mode add up before they are compared. */
 static void distribution(const struct sbt_group *gb,
 			 const struct sbt_group *gn, struct out *o)
 {
-	const struct sbt_score *b = &gb->score, *n = &gn->score;
+	struct sbt_mode mb[SBT_SCORE_MAX_MODES], mn[SBT_SCORE_MAX_MODES];
+	int kb = merged(&gb->score, mb), kn = merged(&gn->score, mn);
 	double got[SBT_SCORE_MAX_MODES] = { 0 };
+	int seen[SBT_SCORE_MAX_MODES] = { 0 };
 	char c0[32], c1[32];
 	const char *sep = "";
 
-	for (int j = 0; j < n->nmodes; j++) {
-		int i = near_mode(b, n->modes[j].center_ns);
-		sbt_fmt_ns(c1, sizeof c1, n->modes[j].center_ns);
+	/* one mode a side: its move is the change itself */
+	for (int j = 0; kb + kn > 2 && j < kn; j++) {
+		int i = near_mode(mb, kb, mn[j].center_ns);
 		if (i >= 0) {
-			got[i] += n->modes[j].share;
+			got[i] += mn[j].share;
+			seen[i] = 1;
 			continue;
 		}
+		sbt_fmt_ns(c1, sizeof c1, mn[j].center_ns);
 		put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
-		    100 * n->modes[j].share);
+		    100 * mn[j].share);
 		sep = "; ";
 	}
-	for (int i = 0; i < b->nmodes; i++) {
-		sbt_fmt_ns(c0, sizeof c0, b->modes[i].center_ns);
-		int seen = 0;
-		for (int j = 0; j < n->nmodes && !seen; j++)
-			seen = near_mode(b, n->modes[j].center_ns) == i;
-		if (!seen) {
+	for (int i = 0; kb + kn > 2 && i < kb; i++) {
+		sbt_fmt_ns(c0, sizeof c0, mb[i].center_ns);
+		if (!seen[i]) {
 			put(o, "%sthe mode at %s (%.0f %%) vanished", sep, c0,
-			    100 * b->modes[i].share);
+			    100 * mb[i].share);
 			sep = "; ";
-		} else if (b->nmodes + n->nmodes > 2 &&
-			   share_moved(b->modes[i].share, got[i], b->n, n->n)) {
+		} else if (share_moved(mb[i].share, got[i], gb->score.n,
+				       gn->score.n)) {
 			put(o, "%smode at %s: share %.0f %% -> %.0f %%", sep,
-			    c0, 100 * b->modes[i].share, 100 * got[i]);
+			    c0, 100 * mb[i].share, 100 * got[i]);
 			sep = "; ";
 		}
 	}

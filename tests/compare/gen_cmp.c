@@ -18,6 +18,8 @@
  *   --speed F       processor slowness (default 1: 1.05 = 5 % slower)
  *   --slow P        share of slow windows (default 0)
  *   --no-probes     no speed probes (and no META SPEED)
+ *   --rank R        the header's MPI rank (default -1: none)
+ *   --host NAME     the header's host (default synthhost)
  *   --damage        an unknown event kind half way through thread 0
  *   REGION          name:ns[:ns2:share2]  (a second mode: ns2 with
  *                   probability share2)
@@ -99,7 +101,8 @@ static uint64_t ticks(struct gen *g, double ns)
 int main(int argc, char **argv)
 {
 	struct region r[MAXR];
-	int nr = 0, n = 20000, threads = 1, probes = 1, damage = 0;
+	int nr = 0, n = 20000, threads = 1, probes = 1, damage = 0, rank = -1;
+	const char *host = "synthhost";
 	double speed = 1, slow = 0;
 	struct gen g = { 1 };
 	const char *path = argc > 1 ? argv[1] : NULL;
@@ -116,6 +119,10 @@ int main(int argc, char **argv)
 			speed = atof(argv[++i]);
 		else if (!strcmp(a, "--slow") && i + 1 < argc)
 			slow = atof(argv[++i]);
+		else if (!strcmp(a, "--rank") && i + 1 < argc)
+			rank = atoi(argv[++i]);
+		else if (!strcmp(a, "--host") && i + 1 < argc)
+			host = argv[++i];
 		else if (!strcmp(a, "--no-probes"))
 			probes = 0;
 		else if (!strcmp(a, "--damage"))
@@ -159,10 +166,11 @@ int main(int argc, char **argv)
 	h.te_min_ticks = 20, h.te_p50_ticks = 20, h.te_p999_ticks = 40;
 	h.te_samples = 1000;
 	h.kernel_entry_ns = 200;
-	h.pid = 4242, h.ppid = 1, h.rank = -1, h.nranks = -1;
+	h.pid = 4242 + (rank > 0 ? rank : 0), h.ppid = 1;
+	h.rank = rank, h.nranks = rank >= 0 ? 64 : -1;
 	h.start_ticks = 1000000;
 	h.probe_period = 16;
-	strcpy(h.host, "synthhost");
+	snprintf(h.host, sizeof h.host, "%s", host);
 	strcpy(h.cpu_model, "synthetic cpu");
 	strcpy(h.exe, "/nonexistent/gen-cmp");
 	h.counters[SBT_CNT_THREADS] = (uint64_t)threads;

@@ -178,6 +178,21 @@ def main():
           all(r['io thread %d' % t]['normalized']['change'] == 'none'
               for t in (0, 1)), '--by thread: each thread against itself')
 
+    # --by rank and --by host: rank 1 (on host hb) got slower, rank 0 not
+    rk = {}
+    for side, slow in (('b', 'solve:1000'), ('n', 'solve:1030')):
+        rk[side] = [gen(P('%s-r0.log' % side), '--seed', '%d1' % len(side),
+                        '--rank', '0', '--host', 'ha', 'solve:1000'),
+                    gen(P('%s-r1.log' % side), '--seed', '%d2' % len(side),
+                        '--rank', '1', '--host', 'hb', slow)]
+    for by, k0, k1 in (('rank', 'rank 0', 'rank 1'),
+                       ('host', 'host ha', 'host hb')):
+        p, d, r = compare(rk['b'], rk['n'][::-1], '--by', by)
+        check(r['solve ' + k0]['normalized']['change'] == 'none' and
+              r['solve ' + k1]['normalized']['change'] == 'slower',
+              '--by %s: like with like (%s none, %s slower), inputs in '
+              'any order' % (by, k0, k1))
+
     # 8. HTML: overlays written
     h = P('cmp.html')
     p, _, _ = compare([b], [c], '--html', h, fmt='text')
