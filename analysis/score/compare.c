@@ -429,27 +429,42 @@ static void decide(const struct sbt_cmp_row *r, double base, double nw,
 		    c->delta_ns > 0 ? 1 : -1;
 }
 
-/* "2.1 % faster (-21 ns; resolves 0.3 %)", "no change beyond 0.4 %". */
+/* "2.1 % faster (-21 ns; resolves 0.3 %)", "no change beyond 0.4 %
+ * (population)".  Percentages of a region whose time is near nothing
+ * (the threshold beyond its time) say nothing: then ns only. */
 static void change_words(struct out *o, const struct sbt_cmp_change *c,
 			 double base)
 {
-	char d[32];
+	int pct = base > 0 && c->threshold_ns < base;
+	char d[32], r[32];
 
 	if (!isfinite(c->delta_ns)) {
 		put(o, "no samples to compare");
 		return;
 	}
 	if (c->change == 0) {
-		put(o, "no change beyond %.2g %% (%s)",
-		    100 * c->threshold_ns / base,
-		    sbt_cmp_bound_name(c->bound));
+		sbt_fmt_ns(r, sizeof r, c->threshold_ns);
+		if (pct)
+			put(o, "no change beyond %.2g %% (%s)",
+			    100 * c->threshold_ns / base,
+			    sbt_cmp_bound_name(c->bound));
+		else
+			put(o, "no change beyond %s (%s)", r,
+			    sbt_cmp_bound_name(c->bound));
 		return;
 	}
 	sbt_fmt_ns(d, sizeof d, fabs(c->delta_ns));
-	put(o, "%.3g %% %s (%s%s; resolves %.2g %%%s)", 100 * fabs(c->rel),
-	    c->change > 0 ? "slower" : "faster", c->change > 0 ? "+" : "-", d,
-	    100 * c->resolution_ns / base,
-	    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
+	sbt_fmt_ns(r, sizeof r, c->resolution_ns);
+	if (pct)
+		put(o, "%.3g %% %s (%s%s; resolves %.2g %%%s)",
+		    100 * fabs(c->rel), c->change > 0 ? "slower" : "faster",
+		    c->change > 0 ? "+" : "-", d,
+		    100 * c->resolution_ns / base,
+		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
+	else
+		put(o, "%s%s %s (resolves %s%s)", c->change > 0 ? "+" : "-",
+		    d, c->change > 0 ? "slower" : "faster", r,
+		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
 }
 
 /* A share change of mode pair (pb, pn) beyond binomial noise. */
