@@ -46,7 +46,7 @@
 
 #define SLOW_MIN      0.02     /* a probe this much slower marks a window */
 #define SLOW_SIGMAS   5.0      /* ... or this many robust sds if more      */
-#define SHARE_MIN     0.05     /* a mode's share change worth naming       */
+#define SHARE_MIN     0.05     /* a mode's share (change) worth naming     */
 #define MODE_TOL      0.10     /* modes this close (relative) are one      */
 
 const char *sbt_cmp_bound_name(int bound)
@@ -534,6 +534,8 @@ static void distribution(const struct sbt_group *gb,
 			seen[i] = 1;
 			continue;
 		}
+		if (mn[j].share < SHARE_MIN)
+			continue;       /* a percent of slow moments: noise */
 		sbt_fmt_ns(c1, sizeof c1, mn[j].center_ns);
 		put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
 		    100 * mn[j].share);
@@ -541,12 +543,12 @@ static void distribution(const struct sbt_group *gb,
 	}
 	for (int i = 0; kb + kn > 2 && i < kb; i++) {
 		sbt_fmt_ns(c0, sizeof c0, mb[i].center_ns);
-		if (!seen[i]) {
+		if (!seen[i] && mb[i].share >= SHARE_MIN) {
 			put(o, "%sthe mode at %s (%.0f %%) vanished", sep, c0,
 			    100 * mb[i].share);
 			sep = "; ";
-		} else if (share_moved(mb[i].share, got[i], gb->score.n,
-				       gn->score.n)) {
+		} else if (seen[i] && share_moved(mb[i].share, got[i],
+						  gb->score.n, gn->score.n)) {
 			put(o, "%smode at %s: share %.0f %% -> %.0f %%", sep,
 			    c0, 100 * mb[i].share, 100 * got[i]);
 			sep = "; ";

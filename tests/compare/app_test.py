@@ -6,8 +6,11 @@
 tests/compare/cmp_app (register-only chains of known length) run with the
 recorder: twice as a base (grow +0 %, second mode of `modal` 10 %), twice
 again the same, and once changed (grow +10 %, modal's second mode 30 %).
-  - the same app, two runs a side: "no change" for every region;
-  - changed: grow slower by 10 % more than steady (the same runs' own
+  - the same app, two runs a side: "no change" for every region, bounded
+    by the run-to-run spread; one run a side: every region moved alike
+    (within 3 % of `steady`: the machine's drift, not the code's; with a
+    busy co-runner two regions of one run were seen 2.6 % apart);
+  - changed: grow slower by 10 % (+-3 %) more than steady (the same runs' own
     reference: the machine drifts a few % between runs here, and no speed
     probe is recorded yet to tell it), modal's share change named; the
     gate trips at 5 % (grow) but not at 15 %.
@@ -54,8 +57,17 @@ def main():
 
     p, r = compare(b, s)
     for name in ('steady', 'grow', 'modal'):
-        check(r[name]['raw']['change'] == 'none',
+        check(r[name]['raw']['change'] == 'none' and
+              r[name]['raw']['bound'] == 'run-to-run spread',
               'same app, 2 runs a side: %s: %s' % (name, r[name]['verdict']))
+    # One run a side, unchanged: whatever the machine did between the
+    # runs, it did to every region alike.
+    p, r = compare(b[:1], s[:1])
+    st = r['steady']['raw']['delta_pct']
+    for name in ('grow', 'modal'):
+        check(abs(r[name]['raw']['delta_pct'] - st) <= 3,
+              'same app, 1 run a side: %s moved %+.2f %%, steady %+.2f %%'
+              % (name, r[name]['raw']['delta_pct'], st))
     # One run a side: the machine's drift between runs (a few % on this
     # VM, seen) is not the code's, and without speed probes (the recorder
     # does not write them yet) nothing can tell it apart.  So the effect
@@ -65,7 +77,7 @@ def main():
                    'steady,grow')
     g, st = r['grow']['raw'], r['steady']['raw']
     check(g['change'] == 'slower' and
-          abs(g['delta_pct'] - st['delta_pct'] - 10) <= 1.5,
+          abs(g['delta_pct'] - st['delta_pct'] - 10) <= 3,
           'grow +10 %% work: %s (steady %+.2f %%)' %
           (r['grow']['verdict'], st['delta_pct']))
     m = re.findall(r'mode at [0-9.]+ [un]?s: share (\d+) % -> (\d+) %',
