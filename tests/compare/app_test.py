@@ -9,8 +9,8 @@ again the same, and once changed (grow +10 %, modal's second mode 30 %).
   - the same app, two runs a side: "no change" for every region, bounded
     by the run-to-run spread; one run a side: grow moved as steady did
     (within 3 %: the machine's drift, not the code's; with a busy
-    co-runner two regions of one run were seen 2.6 % apart) and modal's
-    mode shares did not change;
+    co-runner two regions of one run were seen 2.6 % apart) and no mode
+    share of modal moved by 10 points (5 was seen under a busy co-runner);
   - changed: grow slower by 10 % (+-3 %) more than steady (the same runs' own
     reference: the machine drifts a few % between runs here, and no speed
     probe is recorded yet to tell it), modal's share change named; the
@@ -65,15 +65,21 @@ def main():
     # runs, it did to every region alike.
     # (modal's slow mode holds 10 %: right at the trimmed mean's 10 % trim,
     # where its mean moves by percents with the share the filters keep, so
-    # modal is judged by its modes: no share change named.)
+    # modal is judged by its modes.  With a busy co-runner the filters kept
+    # 5 % of one run's slow mode against 10 % of the other's (the longer
+    # samples are preempted more often): a share change of 5 points can be
+    # the machine's, 20 cannot.)
     p, r = compare(b[:1], s[:1])
     st = r['steady']['raw']['delta_pct']
     check(abs(r['grow']['raw']['delta_pct'] - st) <= 3,
           'same app, 1 run a side: grow moved %+.2f %%, steady %+.2f %%'
           % (r['grow']['raw']['delta_pct'], st))
-    check('share' not in r['modal']['distribution'],
-          'same app, 1 run a side: modal: no share change named (%s)' %
-          r['modal']['distribution'])
+    moved = [abs(int(a) - int(b)) for a, b in
+             re.findall(r'share (\d+) % -> (\d+) %',
+                        r['modal']['distribution'])]
+    check(all(m < 10 for m in moved),
+          'same app, 1 run a side: modal: no share moved 10 points (%s)' %
+          (r['modal']['distribution'] or 'none named'))
     # One run a side: the machine's drift between runs (a few % on this
     # VM, seen) is not the code's, and without speed probes (the recorder
     # does not write them yet) nothing can tell it apart.  So the effect
