@@ -569,7 +569,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sbt_status("symbolizing %zu call sites", ds.nsites);
-	if (sbt_callsites_build(&ds, symbols, &cs) != 0) {
+	if (sbt_callsites_build(&ds, symbols, o.jobs, &cs) != 0) {
 		sbt_status_done();
 		fputs("sbt-analyze: out of memory\n", stderr);
 		sbt_ds_free(&ds);

@@ -253,9 +253,10 @@ struct sbt_hot {
  * signal handler interrupting one, and leaves the work to the recorder. */
 static inline __attribute__((always_inline)) int sbt__enter(struct sbt_hot *t)
 {
-	if (__builtin_expect(t->busy != 0, 0))
+	if (__builtin_expect(__atomic_load_n(&t->busy, __ATOMIC_RELAXED) != 0,
+			     0))
 		return 0;
-	t->busy = 1;
+	__atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	return 1;
 }
@@ -263,8 +264,13 @@ static inline __attribute__((always_inline)) int sbt__enter(struct sbt_hot *t)
 static inline __attribute__((always_inline)) void sbt__leave(struct sbt_hot *t)
 {
 	SBT__FENCE();
-	t->busy = 0;
+	__atomic_store_n(&t->busy, 0, __ATOMIC_RELAXED);
 }
+
+/* The fast path's end: CLOSE clears it from another thread (relaxed
+ * atomics are plain moves; the recorder's CLOSE pays for the ordering). */
+#define SBT__END(t) __atomic_load_n(&(t)->end, __ATOMIC_RELAXED)
+#define SBT__BUSY(t) __atomic_load_n(&(t)->busy, __ATOMIC_RELAXED)
 
 #ifdef SBT_HAVE_CLOCK
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
@@ -284,7 +290,7 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 		return 0;
 	d = t->depth;
 	e = t->cur;
-	if (__builtin_expect(e >= t->end || d >= SBT_HOT_DEPTH, 0))
+	if (__builtin_expect(e >= SBT__END(t) || d >= SBT_HOT_DEPTH, 0))
 		goto refuse;
 	for (uint32_t i = 0; i < d; i++)
 		if (__builtin_expect(t->stack[i].region == region, 0))
@@ -346,9 +352,9 @@ sbt__skip_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	t->stack[d].region = region;
 	t->depth = d + 1;
 	if (t->nskip++ == 0)
-		t->end = 0;            /* other markers: the recorder's     */
+		__atomic_store_n(&t->end, 0, __ATOMIC_RELAXED);            /* other markers: the recorder's     */
 	SBT__FENCE();
-	t->busy = SBT__SKIPPING;
+	__atomic_store_n(&t->busy, SBT__SKIPPING, __ATOMIC_RELAXED);
 	return 2;
 refuse:
 	sbt__leave(t);
@@ -363,23 +369,23 @@ sbt__unskip_fast(struct sbt_hot *t, const char *tag)
 {
 	uint32_t d;
 
-	if (t->busy != SBT__SKIPPING)
+	if (SBT__BUSY(t) != SBT__SKIPPING)
 		return 0;
-	t->busy = 1;
+	__atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	d = t->depth;
 	if (__builtin_expect(d == 0 || !tag || t->stack[d - 1].tag != tag,
 			     0)) {
 		SBT__FENCE();
-		t->busy = SBT__SKIPPING;
+		__atomic_store_n(&t->busy, SBT__SKIPPING, __ATOMIC_RELAXED);
 		return 0;
 	}
 	t->depth = --d;
 	if (--t->nskip == 0)
-		t->end = t->end_saved;
+		__atomic_store_n(&t->end, t->end_saved, __ATOMIC_RELAXED);
 	SBT__FENCE();
-	t->busy = d && t->stack[d - 1].word >= SBT__SKIP_WORD ?
-		  SBT__SKIPPING : 0;
+	__atomic_store_n(&t->busy, d && t->stack[d - 1].word >=
+			 SBT__SKIP_WORD ? SBT__SKIPPING : 0, __ATOMIC_RELAXED);
 	return 1;
 }
 
@@ -412,7 +418,7 @@ sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
 		return 0;
 	d = t->depth;
 	e = t->cur;
-	if (__builtin_expect(d == 0 || e >= t->end || !tag ||
+	if (__builtin_expect(d == 0 || e >= SBT__END(t) || !tag ||
 			     t->stack[d - 1].tag != tag, 0)) {
 		sbt__leave(t);
 		return 0;
@@ -523,7 +529,7 @@ static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
 			(void)sbt_marker_stop_at(tag, t1, aux);
 	} else if ((t = sbt__tls.skip) != 0 && sbt__unskip_fast(t, tag)) {
 		/* back on the clock unless a skipped call is innermost */
-		if (t->busy != SBT__SKIPPING) {
+		if (SBT__BUSY(t) != SBT__SKIPPING) {
 			sbt__tls.hot = t;
 			sbt__tls.skip = 0;
 		}

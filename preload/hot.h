@@ -61,7 +61,7 @@ static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
 	if (!sbt__enter(h))
 		return 0;
 	d = h->depth;
-	if (SBT_UNLIKELY(d == 0 || h->cur >= h->end ||
+	if (SBT_UNLIKELY(d == 0 || h->cur >= SBT__END(h) ||
 			 h->stack[d - 1].region != id ||
 			 !h->stack[d - 1].ev)) {
 		sbt__leave(h);

@@ -37,6 +37,9 @@
 #define SBT_CACHE_SLOTS 256            /* name cache per thread          */
 #define SBT_SITE_SLOTS  64             /* (ra, region) cache per thread  */
 #define SBT_HOT_SLOTS   4              /* app objects holding our pointer */
+/* hot.busy while a marker waits for the recorder's lock (attaching,
+ * opening the log): shut to signal handlers (bit 0), no event in flight. */
+#define SBT_BUSY_WAITING 3u
 #define SBT_SLOT__MAX   4              /* per-thread API states          */
 
 /* (return address, name pointer) -> region, and its site there. */
