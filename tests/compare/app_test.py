@@ -22,19 +22,16 @@ drift, so no verdict flips with a busy or a memory-streaming co-runner
 import json, os, re, subprocess, sys, tempfile
 
 APP = sys.argv[1]
-LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
+ANALYZE = os.environ['SBT_ANALYZE']
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
-from sbttest import check, done  # noqa: E402
+from sbttest import check, done, record  # noqa: E402
 
 N = '60000'
 
 
 def run(tmp, name, grow, share):
-    log = os.path.join(tmp, name + '.log')
-    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log)
-    p = subprocess.run([APP, N, grow, share], env=env, capture_output=True,
-                       text=True, timeout=120)
+    log, p = record(tmp, name, APP, [N, grow, share])
     if not os.path.exists(log):
         sys.exit('no log from cmp_app: ' + p.stderr)
     return log
