@@ -67,7 +67,8 @@ static void meta(struct sbt_chunk *c, uint16_t type, const void *a,
 	m->type = type;
 	m->len = alen + blen;
 	memcpy(m + 1, a, alen);
-	memcpy((char *)(m + 1) + alen, b, blen);
+	if (blen)
+		memcpy((char *)(m + 1) + alen, b, blen);
 	c->used += (sizeof *m + alen + blen + 7) & ~7u;
 }
 
