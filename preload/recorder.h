@@ -94,7 +94,7 @@ SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds,
  * way).  Returns the calling thread's zeroed block of `size` bytes for
  * `slot`, allocated on first use; at thread exit fini(block) runs (when
  * not NULL) and the block is freed.  NULL when out of memory or inert. */
-enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK };
+enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK, SBT_SLOT_KOKKOS };
 SBT_HIDDEN void *sbt_rec_api_state(unsigned slot, size_t size,
 				   void (*fini)(void *));
 

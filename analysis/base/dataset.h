@@ -92,6 +92,8 @@ struct sbt_source {
 	int      truncated;          /* log not closed cleanly / cut short    */
 	int      has_cycles;
 	int32_t  pid, rank;
+	uint64_t start_unix_ns;      /* CLOCK_REALTIME at t_ns 0; 0: unknown
+	                                (CSV, summaries)                      */
 	char     host[64];
 	char     exe[512];
 	char     cpu_model[64];

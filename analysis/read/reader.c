@@ -247,6 +247,7 @@ static void fill_source(struct ctx *c)
 	s->has_cycles = !!(h->clocks & SBT_CLOCK_CYCLES);
 	s->pid = h->pid;
 	s->rank = h->rank;
+	s->start_unix_ns = h->start_unix_ns;
 	s->probe_period = h->probe_period;
 	copy_str(s->host, sizeof s->host, h->host, sizeof h->host);
 	copy_str(s->exe, sizeof s->exe, h->exe, sizeof h->exe);

@@ -175,7 +175,53 @@ def mixed(tmp, prog):
     return 0
 
 
-CASES = {'likwid-c-example': likwid_c_example,
+def caliper(tmp, prog):
+    """The stand-in library is linked, the preload answers every call:
+    counts exact per thread, nesting kept, misuse counted."""
+    sys.path.insert(0, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), '..', 'common'))
+    from sbttest import dump_samples, uncontained
+    env = {'CALI_STANDIN_REPORT': '1'}
+    p = subprocess.run([prog], cwd=tmp, env=dict(os.environ, **env),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=60)
+    if 'cali-standin: 0 calls' in p.stderr or 'done' not in p.stdout:
+        fail('without the preload the stand-in is not called: ' + p.stderr)
+    log, out = run_app([prog], tmp, env)
+    if 'done' not in out or 'disagrees' in out:
+        fail('app output: ' + out)
+    c = lambda n: (n, 'caliper')                           # noqa: E731
+    steps = [40, 40]
+    expect(log, {c('run'): [1, 1], c('main'): [1, 1],
+                 c('loop/steps'): [1, 1], c('iteration#steps'): steps,
+                 c('compute'): steps, c('halo'): steps, c('byname'): steps,
+                 c('kernel/k1'): steps, c('custom/x'): [3],
+                 c('a'): [1], c('b'): [1]},
+           {'stop_without_start': 3, 'crossed_nesting': 1, 'bad_name': 1})
+    # run as a separate process: the stand-in's report comes at its exit
+    p = subprocess.run([prog], cwd=tmp, env=dict(
+        os.environ, LD_PRELOAD=os.environ['SBT_LIB'],
+        SBT_OUTPUT=os.path.join(tmp, 'again.log'), **env),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        timeout=60)
+    if 'cali-standin: 0 calls' not in p.stderr:
+        fail('calls reached the stand-in under the preload: ' + p.stderr)
+    rows = dump_samples(log, tmp)
+    for child, parent in [('main', 'run'), ('loop/steps', 'main'),
+                          ('iteration#steps', 'loop/steps'),
+                          ('compute', 'iteration#steps'),
+                          ('halo', 'iteration#steps'),
+                          ('byname', 'iteration#steps'),
+                          ('kernel/k1', 'iteration#steps')]:
+        n = uncontained(rows, child, parent)
+        if n:
+            fail('%d samples of %s outside %s' % (n, child, parent))
+    if uncontained(rows, 'compute', 'halo') != 80:
+        fail('compute inside halo?')
+    return 0
+
+
+CASES = {'caliper': caliper, 'likwid-c-example': likwid_c_example,
          'likwid-f-example': likwid_f_example,
          'likwid-nest': likwid_nest, 'papi': papi, 'itt': itt,
          'nvtx': nvtx, 'mixed': mixed}
