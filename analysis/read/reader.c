@@ -456,6 +456,18 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
+/* The speed probes' workload and cadence (version 5). */
+static void meta_speed(struct ctx *c, const void *p, uint32_t len)
+{
+	struct sbt_meta_speed m;
+
+	if (len < sizeof m)
+		return;
+	memcpy(&m, p, sizeof m);
+	c->src->speed_ops = m.ops;
+	c->src->speed_cadence_us = m.cadence_us;
+}
+
 /* A window of a META chunk's payload in c->buf: [*wpos, *wpos + *wlen).
  * Makes it hold [pos, pos + n), reading as much of the payload from pos
  * on as the buffer takes: a chunk of small entries costs one read, not
@@ -505,6 +517,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 				warn(c, "a THREAD entry left out (damaged "
 				     "log or out of memory)");
 			break;
+		case SBT_META_SPEED:  meta_speed(c, p, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
 			(void)sbt_cnt_meta(c->ds, c->srci, p, m.len);
 			break;
@@ -708,6 +721,23 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 /* The events of a chunk's [off, off + room): applied to its thread's
  * state when ch is given, else only measured.  Returns the bytes of the
  * stream (up to its first zero word), or -1 when out of memory. */
+/* A SPEED event (version 5): a probe into the dataset's series.  -1 when
+ * out of memory.  (The speed branch also reads SBT_SPEED_SPAN here.) */
+static int ev_speed(struct ctx *c, const struct sbt_event *e,
+		    uint32_t thread)
+{
+	uint64_t span = SBT_EV_ID(e->word);
+
+	if (c->counting)
+		return 0;
+	struct sbt_probe p = {
+		.t_ns = e->t >= c->h.start_ticks ?
+			(double)(e->t - c->h.start_ticks) * c->src->tick_ns : 0,
+		.ns = (double)span * c->src->tick_ns,
+		.thread = thread, .source = c->srci, .cpu = ev_cpu(c, e->aux) };
+	return sbt_ds_probe(c->ds, &p);
+}
+
 static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 			   const struct sbt_chunk *ch)
 {
@@ -775,6 +805,16 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 				    sbt_cnt_event(c->ds, c->srci, &ts->cnt,
 						  SBT_EV_ID(e->word), e->t))
 					return -1;
+				break;
+			case SBT_EV_SPEED:
+				if (c->h.version < 5) {
+					warn(c, "a SPEED event in a version %u"
+					     " log (damaged log)", c->h.version);
+					return (int64_t)(pos + i * sizeof *e);
+				}
+				if (ev_speed(c, e, ch->thread) != 0)
+					return -1;
+				ts->last = NULL, ts->last_start = 0;
 				break;
 			case SBT_EV_RESET: {
 				double t = e->t >= c->h.start_ticks ?

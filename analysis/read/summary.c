@@ -83,7 +83,7 @@ static void put_source(struct out *o, const struct sbt_source *s)
 
 /* SBT_EVENTS' counts (counters.h): the source's events, then a column of
  * counts per event and one of running shares; a u32 0 when none. */
-/* The log's META THREAD entries, as the reader kept them (version 2):
+/* The log's META THREAD entries, as the reader kept them (version 3):
  * what reports call its threads by. */
 static void put_threads(struct out *o, const struct sbt_source *s)
 {
@@ -146,6 +146,34 @@ static void put_counters(struct out *o, const struct sbt_dataset *ds,
 		    SBT_SF_MIGRATED | SBT_SF_BEFORE_RESET |                \
 		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST)
 
+/* Version 2: the source's speed probes, all of them (a few per ms of
+ * the run at most), column by column. */
+static void put_speed(struct out *o, const struct sbt_dataset *ds,
+		      uint32_t src)
+{
+	uint64_t n = 0;
+
+	put_u32(o, ds->sources[src].speed_ops);
+	put_u32(o, ds->sources[src].speed_cadence_us);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		n += ds->probes[i].source == src;
+	put_u64(o, n);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_f64(o, ds->probes[i].t_ns);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_f64(o, ds->probes[i].ns);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_u32(o, ds->probes[i].thread);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src) {
+			uint16_t cpu = ds->probes[i].cpu;
+			put(o, &cpu, sizeof cpu);
+		}
+}
+
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 		      uint32_t src, char *err, size_t errlen)
 {
@@ -199,6 +227,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	PUT_COLUMN(&o, ds, uint16_t, faults);
 	PUT_COLUMN(&o, ds, uint32_t, skipped);
 	put_counters(&o, ds, src);
+	put_speed(&o, ds, src);
 	put_threads(&o, &ds->sources[src]);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
@@ -216,6 +245,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 
 struct in {
 	gzFile f;
+	uint32_t version;               /* of the summary being read */
 	uint64_t fsize;                 /* compressed bytes on disk */
 	const char *why;                /* first problem met        */
 };
@@ -411,12 +441,13 @@ static int open_in(struct in *in, const char *path, char *err, size_t errlen)
 			 "damaged (header)");
 		return -1;
 	}
-	if (v != SBT_SUMMARY_VERSION) {
+	if (v < 1 || v > SBT_SUMMARY_VERSION) {
 		snprintf(err, errlen, "summary format version %u; this "
-			 "sbt-analyze reads version %u", v,
+			 "sbt-analyze reads versions 1 to %u", v,
 			 SBT_SUMMARY_VERSION);
 		return -1;
 	}
+	in->version = v;
 	return 0;
 }
 
@@ -620,6 +651,38 @@ static int get_threads(struct in *in, struct sbt_source *src)
 
 /* The summary at path read whole into `part`, a dataset of its own.
  * 0, or -1 with in->why set. */
+/* Version 2: the speed probes of the summary's one source (0). */
+static int get_speed(struct in *in, struct sbt_dataset *part)
+{
+	struct sbt_source *src = &part->sources[0];
+	uint64_t n;
+
+	src->speed_ops = get_u32(in);
+	src->speed_cadence_us = get_u32(in);
+	n = get_u64(in);
+	if (in->why || !plausible(in, n, 8) || n > SIZE_MAX / 64)
+		return in->why = in->why ? in->why : "damaged (speed probes)",
+		       -1;
+	if (n && !(part->probes = calloc((size_t)n, sizeof *part->probes)))
+		return in->why = "out of memory", -1;
+	part->nprobes = part->cap_probes = (size_t)n;
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->probes[i].t_ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->probes[i].ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->probes[i].thread = get_u32(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		get(in, &part->probes[i].cpu, sizeof part->probes[i].cpu);
+	for (size_t i = 0; i < n && !in->why; i++) {
+		const struct sbt_probe *p = &part->probes[i];
+		if (!(p->t_ns >= 0 && p->t_ns < 1e300 && p->ns >= 0 &&
+		      p->ns < 1e300) || p->thread >= (1u << 24))
+			in->why = "damaged (a speed probe)";
+	}
+	return in->why ? -1 : 0;
+}
+
 static int read_part(struct in *in, struct sbt_dataset *part)
 {
 	struct sbt_source *src = sbt_ds_source(part, NULL);
@@ -681,7 +744,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	GET_COLUMN(in, part, 0, n, uint16_t, faults, 1);
 	GET_COLUMN(in, part, 0, n, uint32_t, skipped, 1);
 	if (get_counters(in, part, (size_t)n) != 0 ||
-	    get_threads(in, src) != 0)
+	    (in->version >= 2 && get_speed(in, part) != 0) ||
+	    (in->version >= 3 && get_threads(in, src) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))
