@@ -57,6 +57,7 @@ def bench(a, b, n, d):
     size = os.path.getsize(log)
     times = {j: [] for j in a.jobs}
     btimes = {j: [] for j in a.jobs}
+    brss = {j: 0 for j in a.jobs}
     rss = {j: 0 for j in a.jobs}
     htimes, hsize = [], 0
     html = os.path.join(d, "report.html")
@@ -66,9 +67,10 @@ def bench(a, b, n, d):
             times[j].append(dt)
             rss[j] = max(rss[j], m)
             if a.base:
-                dt, _ = run(pin + [a.base, *a.args.split(), "-q",
+                dt, m = run(pin + [a.base, *a.args.split(), "-q",
                                    "--no-symbols", "-j", str(j), log])
                 btimes[j].append(dt)
+                brss[j] = max(brss[j], m)
         if a.html:
             dt, _ = run(pin + [*ana, "-q", "--no-symbols", "-j",
                                str(a.jobs[-1]), "--html", html, log])
@@ -84,7 +86,8 @@ def bench(a, b, n, d):
     for j in a.jobs if a.base else ():
         med, bmed = statistics.median(times[j]), statistics.median(btimes[j])
         print(f"  -j {j}: {med:.2f} s against {bmed:.2f} s for the base "
-              f"({med / bmed:.2f}x)")
+              f"({med / bmed:.2f}x); peak RSS {rss[j] / 1e6:.0f} against "
+              f"{brss[j] / 1e6:.0f} MB")
     if len(a.jobs) > 1:
         m0 = statistics.median(times[a.jobs[0]])
         for j in a.jobs[1:]:
