@@ -28,6 +28,7 @@
 #include "counters.h"
 #include "header.h"
 #include "hot.h"
+#include "speed.h"
 
 #include <assert.h>
 #include <math.h>
@@ -192,6 +193,10 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 		}
 		sbt_thread_limit(t);
 	}
+	/* A tick before the window opens (not in the calibration burst). */
+	if (t->tick_at && t->hot.cur >= t->tick_at &&
+	    !(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0)))
+		sbt_speed_tick(t, 0);
 	e = room(t, n);
 	if (e) {
 		e->word = word;
@@ -270,6 +275,10 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	/* Pop, closing the gap when the region was not innermost. */
 	memmove(o, o + 1, (d - i) * sizeof *o);
 	t->hot.depth = d - 1;
+	/* A tick after the window closed. */
+	if (t->tick_at && t->hot.cur >= t->tick_at &&
+	    region != SBT_REGION_CALIB)
+		sbt_speed_tick(t, t1);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	busy_clear(t);
 	return SBT_OK;
@@ -869,7 +878,7 @@ static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		uint32_t k = SBT_EV_KIND(e->word);
 		if (k == SBT_EV_CYCLES)
 			c1 = e->t;
-		else if (k == SBT_EV_COUNT)
+		else if (k == SBT_EV_COUNT || k == SBT_EV_SPEED)
 			continue;
 		else if (k == SBT_EV_STOP)
 			s = e;

@@ -218,6 +218,13 @@ fail:
 	return NULL;
 }
 
+int sbt_os_half(const struct sbt_os *o)
+{
+	uint64_t head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);
+
+	return head - o->tail > o->size / 2;
+}
+
 void sbt_os_close(struct sbt_os *o)
 {
 	if (o)

@@ -161,6 +161,19 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 	return (long)ds->nsites++;
 }
 
+int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p)
+{
+	if (ds->nprobes == ds->cap_probes) {
+		size_t cap = ds->cap_probes ? 2 * ds->cap_probes : 256;
+		void *n = realloc(ds->probes, cap * sizeof *ds->probes);
+		if (!n)
+			return -1;
+		ds->probes = n, ds->cap_probes = cap;
+	}
+	ds->probes[ds->nprobes++] = *p;
+	return 0;
+}
+
 int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 {
 	uint32_t *rmap = malloc((part->nregions + 1) * sizeof *rmap);
@@ -215,6 +228,12 @@ int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 	}
 	if (sbt_cnt_append(ds, part, first, src0) != 0)
 		goto out;
+	for (size_t i = 0; i < part->nprobes; i++) {
+		struct sbt_probe p = part->probes[i];
+		p.source += src0;
+		if (sbt_ds_probe(ds, &p) != 0)
+			goto out;
+	}
 	rc = 0;
 out:
 	free(rmap);
@@ -236,6 +255,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
+	free(ds->probes);
 	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
 }

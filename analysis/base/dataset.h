@@ -28,6 +28,16 @@ enum sbt_sflag {
 	 * source has os_state SBT_OS_ON: */
 	SBT_SF_PREEMPTED = 1u << 13, /* preempted at least once               */
 	SBT_SF_OS_LOST  = 1u << 14,  /* events lost nearby: counts may be low */
+	SBT_SF_SPEED    = 1u << 15,  /* its thread's processor ran off speed
+	                                (score/speed.c): the processor's      */
+};
+
+/* One speed probe (SBT_SPEED_US): the processor's own speed at t_ns. */
+struct sbt_probe {
+	double   t_ns;               /* ns since its source's start           */
+	double   ns;                 /* the fixed workload's duration         */
+	uint32_t thread, source;
+	uint16_t cpu;                /* 0xffff when unknown                   */
 };
 
 /* One timed region instance.  56 bytes. */
@@ -100,6 +110,8 @@ struct sbt_source {
 	uint32_t os_state;           /* enum sbt_os_state (format/sbtlog.h)   */
 	char     os_note[64];        /* why unavailable or off                */
 	uint64_t os_lost;            /* events the kernel lost, at least      */
+	uint32_t speed_ops;          /* probe workload (META SPEED), 0: none  */
+	uint32_t speed_cadence_us;
 	/* SBT_MAX_MB: the cap (0: none) and the final thinning level K;
 	 * level k was in force from thin_at_ns[k] (ns since the log's start,
 	 * thin_at_ns[0] = 0) on.  Samples are held equalized to level K. */
@@ -124,6 +136,8 @@ struct sbt_dataset {
 	uint32_t *rindex; size_t rindex_cap;  /* name -> region, dataset.c */
 	struct sbt_source *sources; size_t nsources, cap_sources;
 	struct sbt_site *sites; size_t nsites, cap_sites;
+	struct sbt_probe *probes; size_t nprobes, cap_probes; /* by source,
+	                                thread, then time                     */
 };
 
 /* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */
@@ -137,6 +151,8 @@ struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path);
  * 0); its index, or -1 on OOM. */
 long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 		 const uint64_t *frames, uint32_t depth);
+/* Append one speed probe; -1 on OOM. */
+int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p);
 /* Make room for `more` samples at once (avoids repeated growth). */
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
 /* Move everything of `part` to the end of ds (regions merged by name,

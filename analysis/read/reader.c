@@ -52,6 +52,8 @@ struct reset { uint32_t id, thread; double t_ns; };
 
 struct open_ev {
 	uint64_t t0, c0;
+	uint64_t out;                  /* ticks of recorder detours inside
+					  it (SPEED spans): not its time  */
 	uint32_t site, flags;
 	uint16_t cpu;
 	int      has_c;
@@ -471,6 +473,18 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
+/* The speed probes' workload and cadence (version 5). */
+static void meta_speed(struct ctx *c, const void *p, uint32_t len)
+{
+	struct sbt_meta_speed m;
+
+	if (len < sizeof m)
+		return;
+	memcpy(&m, p, sizeof m);
+	c->src->speed_ops = m.ops;
+	c->src->speed_cadence_us = m.cadence_us;
+}
+
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 {
 	uint64_t pos = 0;
@@ -500,6 +514,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
 		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
 		case SBT_META_THIN:   meta_thin(c, c->buf, m.len); break;
+		case SBT_META_SPEED:  meta_speed(c, c->buf, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
 			(void)sbt_cnt_meta(c->ds, c->srci, c->buf, m.len);
 			break;
@@ -740,7 +755,8 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	/* room was reserved for the whole chunk */
 	struct sbt_sample *s = &c->ds->s[c->ds->n++];
 	s->score = 0;
-	s->ns = e->t >= o.t0 ? (double)(e->t - o.t0) * tns : 0;
+	s->ns = e->t >= o.t0 + o.out ? (double)(e->t - o.t0 - o.out) * tns :
+		0;
 	s->cycles = 0;
 	s->t_ns = t_ns;
 	s->region = site;       /* raw site id: mapped by finish() */
@@ -762,6 +778,30 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 		s->cycles = (double)o.c0;
 		ts->last = s;
 	}
+}
+
+/* A SPEED event (version 5): a probe into the dataset's series, or a
+ * detour's span (SBT_SPEED_SPAN) taken out of every START open across
+ * it.  -1 when out of memory. */
+static int ev_speed(struct ctx *c, struct tstate *ts,
+		    const struct sbt_event *e, uint32_t thread)
+{
+	uint64_t span = SBT_EV_ID(e->word);
+
+	if (SBT_EV_FLAGS(e->word) & SBT_SPEED_SPAN) {
+		for (uint32_t i = 0; i < ts->n; i++)
+			if (ts->open[i].t0 <= e->t)
+				ts->open[i].out += span;
+		return 0;
+	}
+	if (c->counting)
+		return 0;
+	struct sbt_probe p = {
+		.t_ns = e->t >= c->h.start_ticks ?
+			(double)(e->t - c->h.start_ticks) * c->src->tick_ns : 0,
+		.ns = (double)span * c->src->tick_ns,
+		.thread = thread, .source = c->srci, .cpu = ev_cpu(c, e->aux) };
+	return sbt_ds_probe(c->ds, &p);
 }
 
 /* The events of a chunk's [off, off + room): applied to its thread's
@@ -839,6 +879,16 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 				    sbt_cnt_event(c->ds, c->srci, &ts->cnt,
 						  SBT_EV_ID(e->word), e->t))
 					return -1;
+				break;
+			case SBT_EV_SPEED:
+				if (c->h.version < 5) {
+					warn(c, "a SPEED event in a version %u"
+					     " log (damaged log)", c->h.version);
+					return (int64_t)(pos + i * sizeof *e);
+				}
+				if (ev_speed(c, ts, e, ch->thread) != 0)
+					return -1;
+				ts->last = NULL, ts->last_start = 0;
 				break;
 			case SBT_EV_RESET: {
 				double t = e->t >= c->h.start_ticks ?
