@@ -7,6 +7,7 @@
  * contain every separator one could pick).
  */
 #include "report_util.h"
+#include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
 
@@ -102,7 +103,7 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 {
 	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
 	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
-	      "faults", f);
+	      "faults,state", f);
 	sbt_cnt_dump_header(f, ds);
 	fputc('\n', f);
 	for (size_t i = 0; i < ds->n; i++) {
@@ -126,6 +127,7 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else
 			fputs("-1,-1,-1", f);
+		fprintf(f, ",%s", sbt_speed_state(s));
 		sbt_cnt_dump_sample(f, ds, i);
 		fputc('\n', f);
 	}

@@ -10,6 +10,7 @@
  * one was not).  Printing puts each region on its own page.
  */
 #include "html.h"
+#include "report_speed.h"
 #include "report_counters.h"
 #include "plot.h"
 #include "report_util.h"
@@ -642,6 +643,7 @@ int sbt_html_write(FILE *f, const struct sbt_html_in *in)
 	}
 	fprintf(f, "<br>written %s</p>\n", when);
 	inputs(f, in);
+	sbt_speed_html(f, in->ds, in->res);   /* the processor first */
 	machine(f, in);
 	summary(f, in, detail);
 	if (ndetail < res->ngroups)

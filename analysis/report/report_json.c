@@ -11,6 +11,7 @@
  * frames expanded ("inlined": true: inlined into the next frame).
  */
 #include "report_util.h"
+#include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
 
@@ -139,8 +140,9 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 		p->transient_n);
 	sbt_json_num(f, "transient_max_rel", p->ntransients ?
 		     p->transient_max : NAN, 0);
-	fprintf(f, "\"machine_changes\": %d, \"machine_samples\": %zu, ",
-		g->machine_changes, g->machine_n);
+	fprintf(f, "\"machine_changes\": %d, \"machine_samples\": %zu, "
+		"\"processor_samples\": %zu, ", g->machine_changes, g->machine_n,
+		g->speed_n);
 	fprintf(f, "\"flagged\": %s, ", g->flagged ? "true" : "false");
 	sbt_json_num(f, "delta_ns", g->delta_ns, 0);
 	sbt_json_num(f, "delta_rel", g->delta_rel, 0);
@@ -322,5 +324,7 @@ void sbt_report_json(FILE *f, const struct sbt_dataset *ds,
 	}
 	fputs("\n],\n\"machine_events\": [", f);
 	json_machine(f, ds, res);
-	fputs("\n]}\n", f);
+	fputs("\n],\n", f);
+	sbt_speed_json(f, ds, res);
+	fputs("}\n", f);
 }

@@ -6,6 +6,7 @@
  */
 #include "report_util.h"
 #include "report_counters.h"
+#include "report_speed.h"
 #include "spark.h"
 #include "stats.h"
 #include "sbtlog.h"
@@ -358,8 +359,9 @@ static void machine(FILE *f, const struct sbt_dataset *ds,
 		     r++)
 			fprintf(f, "%s%s", r ? ", " : "",
 				ds->regions[e->regions[r]].name);
-		fprintf(f, "%s): the machine, not the code\n",
-			e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." : "");
+		fprintf(f, "%s): the machine, not the code%s\n",
+			e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." : "",
+			sbt_speed_machine_note(res, i));
 	}
 }
 
@@ -370,6 +372,7 @@ void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
 	struct layout l = layout(ds, res, o);
 
 	text_sources(f, ds);
+	sbt_speed_text(f, ds, res);     /* the processor's, before the code */
 	table(f, ds, res, o, &l);
 	if (o->spark)
 		sparks(f, ds, res, o, &l);
