@@ -110,6 +110,7 @@ struct sbt_source {
 	uint32_t os_state;           /* enum sbt_os_state (format/sbtlog.h)   */
 	char     os_note[64];        /* why unavailable or off                */
 	uint64_t os_lost;            /* events the kernel lost, at least      */
+	uint32_t os_pages;           /* ring pages per thread at the start    */
 	uint32_t speed_ops;          /* probe workload (META SPEED), 0: none  */
 	uint32_t speed_cadence_us;
 	/* SBT_MAX_MB: the cap (0: none) and the final thinning level K;

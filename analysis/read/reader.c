@@ -259,6 +259,7 @@ static void fill_source(struct ctx *c)
 							 : SBT_OS_NONE;
 	copy_str(s->os_note, sizeof s->os_note, h->os_note,
 		 sizeof h->os_note);
+	s->os_pages = h->os_pages;
 	s->max_mb = h->max_mb;
 	s->thin_level = h->thin_level < SBT_THIN_MAX ? h->thin_level
 						     : SBT_THIN_MAX;

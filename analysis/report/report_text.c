@@ -20,6 +20,24 @@
 #define STACK_LINES 6          /* callers shown per site (JSON has all)  */
 #define SPARK_W     48
 
+/* Lost kernel events, and what to set: the recorder drains its rings
+ * at marker calls, so a loss means one marker-free stretch (a long
+ * region) outran the ring; four times the pages holds four times it. */
+static void os_lost_text(FILE *f, const struct sbt_source *s)
+{
+	unsigned pages = s->os_pages ? s->os_pages : 16, want = 4 * pages;
+
+	if (want > 1024)
+		want = 1024;
+	fprintf(f, "#   OS events: at least %llu lost (ring full) in a stretch "
+		"with no marker call; the samples there are marked and their "
+		"counts may be low", (unsigned long long)s->os_lost);
+	if (want > pages)
+		fprintf(f, "; set SBT_OS_PAGES=%u (was %u) or mark the long "
+			"region in parts", want, pages);
+	fputc('\n', f);
+}
+
 static void text_sources(FILE *f, const struct sbt_dataset *ds)
 {
 	for (size_t i = 0; i < ds->nsources; i++) {
@@ -48,9 +66,7 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 			fprintf(f, "#   OS events: unavailable (%s)\n",
 				s->os_note);
 		else if (s->os_state == SBT_OS_ON && s->os_lost)
-			fprintf(f, "#   OS events: at least %llu lost (ring full): "
-				"counts may be low\n",
-				(unsigned long long)s->os_lost);
+			os_lost_text(f, s);
 		if (s->max_mb && s->thin_level)
 			fprintf(f, "#   SBT_MAX_MB %u: thinned from %.3f s on, "
 				"1 call in %.0f held at the end (level %u)\n",

@@ -5,8 +5,10 @@
  *   nested    N calls of "outer", constant work around 4 calls of "inner"
  *   attr      20,000 "constant" calls, N "touch" calls each writing one
  *             fresh page, 200 "sleep" calls of 50 us each
- *   faults    one "burst" region touching N fresh pages, then 100 calls
- *             of "after" (a burst of faults inside one open region)
+ *   faults    N calls of "touch", each writing one fresh page, back to
+ *             back (a burst of N faults), then 100 calls of "after"
+ *   inside    one "burst" region touching N fresh pages (no marker call
+ *             to drain at), then 1000 calls of "after"
  *   omp       4 threads, each N calls of "work" (OpenMP-like fan-out)
  * Prints the marking time in ns (from the first START to the last STOP).
  */
@@ -75,7 +77,7 @@ int main(int argc, char **argv)
 	double t0 = now_ns();
 
 	if (n <= 0) {
-		fprintf(stderr, "usage: speed_app lone|nested|attr|faults|omp"
+		fprintf(stderr, "usage: speed_app lone|nested|attr|faults|inside|omp"
 			" N\n");
 		return 2;
 	}
@@ -116,11 +118,23 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(mode, "faults")) {
 		char *p = fresh_pages(n);
+		for (long i = 0; i < n; i++) {
+			SBT_MARKER_START("touch");
+			touch(p + i * pg);
+			SBT_MARKER_STOP("touch");
+		}
+		for (long i = 0; i < 100; i++) {
+			SBT_MARKER_START("after");
+			x = spin(x, 200);
+			SBT_MARKER_STOP("after");
+		}
+	} else if (!strcmp(mode, "inside")) {
+		char *p = fresh_pages(n);
 		SBT_MARKER_START("burst");
 		for (long i = 0; i < n; i++)
 			touch(p + i * pg);
 		SBT_MARKER_STOP("burst");
-		for (long i = 0; i < 100; i++) {
+		for (long i = 0; i < 1000; i++) {
 			SBT_MARKER_START("after");
 			x = spin(x, 200);
 			SBT_MARKER_STOP("after");
