@@ -125,6 +125,27 @@ static void put_counters(struct out *o, const struct sbt_dataset *ds,
 		    SBT_SF_MIGRATED | SBT_SF_BEFORE_RESET |                \
 		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST)
 
+/* Version 2: the speed probes (score/speed.c), all of them: a few per
+ * millisecond of marking, and the processor's timeline needs each. */
+static void put_probes(struct out *o, const struct sbt_dataset *ds,
+		       uint32_t src)
+{
+	const struct sbt_source *s = &ds->sources[src];
+	uint64_t n = 0;
+
+	put_u32(o, s->speed_ops), put_u32(o, s->speed_cadence_us);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		n += ds->probes[i].source == src;
+	put_u64(o, n);
+	for (size_t i = 0; i < ds->nprobes; i++) {
+		const struct sbt_probe *p = &ds->probes[i];
+		if (p->source != src)
+			continue;
+		put_f64(o, p->t_ns), put_f64(o, p->ns);
+		put_u32(o, p->thread), put_u32(o, p->cpu);
+	}
+}
+
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 		      uint32_t src, char *err, size_t errlen)
 {
@@ -178,6 +199,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	PUT_COLUMN(&o, ds, uint16_t, faults);
 	PUT_COLUMN(&o, ds, uint32_t, skipped);
 	put_counters(&o, ds, src);
+	put_probes(&o, ds, src);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -194,6 +216,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 
 struct in {
 	gzFile f;
+	uint32_t version;               /* 1 or 2                   */
 	uint64_t fsize;                 /* compressed bytes on disk */
 	const char *why;                /* first problem met        */
 };
@@ -389,12 +412,13 @@ static int open_in(struct in *in, const char *path, char *err, size_t errlen)
 			 "damaged (header)");
 		return -1;
 	}
-	if (v != SBT_SUMMARY_VERSION) {
+	if (v < 1 || v > SBT_SUMMARY_VERSION) {
 		snprintf(err, errlen, "summary format version %u; this "
-			 "sbt-analyze reads version %u", v,
+			 "sbt-analyze reads versions 1 to %u", v,
 			 SBT_SUMMARY_VERSION);
 		return -1;
 	}
+	in->version = v;
 	return 0;
 }
 
@@ -570,6 +594,40 @@ static int get_counters(struct in *in, struct sbt_dataset *ds, size_t n)
 
 /* The summary at path read whole into `part`, a dataset of its own.
  * 0, or -1 with in->why set. */
+/* Version 2's speed probes, checked as samples are. */
+static int get_probes(struct in *in, struct sbt_dataset *part)
+{
+	struct sbt_source *s = &part->sources[0];
+	uint64_t n;
+
+	if (in->version < 2)
+		return 0;
+	s->speed_ops = get_u32(in);
+	s->speed_cadence_us = get_u32(in);
+	n = get_u64(in);
+	if (in->why || !plausible(in, n, 24)) {
+		in->why = in->why ? in->why : "damaged (probe count)";
+		return -1;
+	}
+	for (uint64_t i = 0; i < n && !in->why; i++) {
+		struct sbt_probe p = { 0 };
+		p.t_ns = get_f64(in), p.ns = get_f64(in);
+		p.thread = get_u32(in);
+		uint32_t cpu = get_u32(in);
+		if (in->why)
+			break;
+		if (!(p.t_ns >= 0 && p.t_ns < 1e300 && p.ns >= 0 &&
+		      p.ns < 1e300) || p.thread >= (1u << 24) || cpu > 0xffff) {
+			in->why = "damaged (a speed probe)";
+			break;
+		}
+		p.cpu = (uint16_t)cpu;
+		if (sbt_ds_probe(part, &p) != 0)
+			in->why = "out of memory";
+	}
+	return in->why ? -1 : 0;
+}
+
 static int read_part(struct in *in, struct sbt_dataset *part)
 {
 	struct sbt_source *src = sbt_ds_source(part, NULL);
@@ -630,7 +688,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	GET_COLUMN(in, part, 0, n, uint16_t, switches, 1);
 	GET_COLUMN(in, part, 0, n, uint16_t, faults, 1);
 	GET_COLUMN(in, part, 0, n, uint32_t, skipped, 1);
-	if (get_counters(in, part, (size_t)n) != 0)
+	if (get_counters(in, part, (size_t)n) != 0 ||
+	    get_probes(in, part) != 0)
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))
