@@ -296,6 +296,10 @@ static void json_machine(FILE *f, const struct sbt_dataset *ds,
 		else
 			fputs("\"cpu\": null, ", f);
 		sbt_json_num(f, "change", e->change, 0);
+		/* the second witness: did the speed probes see it? */
+		fprintf(f, "\"speed_probes\": %s, ", !res->ev_probes ||
+			res->ev_probes[i] < 0 ? "null" : res->ev_probes[i] ?
+			"\"agree\"" : "\"held\"");
 		fprintf(f, "\"nregions\": %d, \"regions\": [", e->nregions);
 		for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS;
 		     r++) {
