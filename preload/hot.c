@@ -193,10 +193,22 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 		}
 		sbt_thread_limit(t);
 	}
-	/* A tick before the window opens (not in the calibration burst). */
+	/* A tick before the window opens, when no region is open (not in
+	 * the calibration burst).  Inside open regions it waits for the
+	 * next STOP, whose clock read starts its span: the whole detour,
+	 * the STOP's own way through here included, comes out of them. */
+	int tick_in = 0;
 	if (t->tick_at && t->hot.cur >= t->tick_at &&
-	    !(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0)))
-		sbt_speed_tick(t, 0);
+	    !(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
+		if (d == 0) {
+			sbt_speed_tick(t, 0);
+		} else if (!t->tick_in) {
+			/* this START's own way through here is the detour's
+			 * too: from now to its clock read (SBT_SPEED_SPAN) */
+			t->tick_in = sbt_read_stop(&aux);
+			tick_in = 1;
+		}
+	}
 	e = room(t, n);
 	if (e) {
 		e->word = word;
@@ -211,6 +223,8 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	t->hot.stack[d] = (struct sbt__open){ tag, (struct sbt__ev *)e, word,
 					      region };
 	t->hot.depth = d + 1;
+	if (tick_in)
+		t->tick_ev = (struct sbt__ev *)e;   /* NULL: no START read */
 	busy_clear(t);
 	if (e) {
 		/* Counters, cycles, then the clock: the window opens last. */
@@ -275,7 +289,7 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	/* Pop, closing the gap when the region was not innermost. */
 	memmove(o, o + 1, (d - i) * sizeof *o);
 	t->hot.depth = d - 1;
-	/* A tick after the window closed. */
+	/* A tick after the window closed; its span from this STOP's read. */
 	if (t->tick_at && t->hot.cur >= t->tick_at &&
 	    region != SBT_REGION_CALIB)
 		sbt_speed_tick(t, t1);

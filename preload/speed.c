@@ -86,22 +86,31 @@ uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux)
 	return b - a;
 }
 
+/* Ticks as an event id (SBT_EV_ID_BITS). */
+static uint32_t clamp(uint64_t ticks)
+{
+	return ticks < SBT_MAX_SITES ? (uint32_t)ticks : SBT_MAX_SITES - 1;
+}
+
+/* Room for one event at hot.cur (a new chunk when needed); 0: none. */
+static int room(struct sbt_thread *t)
+{
+	return t->chunk_end > t->hot.cur || sbt_thread_refill(t, 1);
+}
+
 /* Append one SPEED event; 0 when the log has no room. */
 static int put(struct sbt_thread *t, uint32_t flags, uint64_t ticks,
 	       uint64_t at, uint32_t aux)
 {
 	struct sbt_event *e;
-	uint32_t id = ticks < SBT_MAX_SITES ? (uint32_t)ticks :
-		      SBT_MAX_SITES - 1;
 
-	if ((size_t)(t->chunk_end - t->hot.cur) < 1 &&
-	    !sbt_thread_refill(t, 1))
+	if (!room(t))
 		return 0;
 	e = (struct sbt_event *)t->hot.cur;
 	e->t = at;
 	e->aux = aux;
 	SBT__FENCE();                  /* the word commits the event */
-	e->word = SBT_EV_WORD(SBT_EV_SPEED, flags, id);
+	e->word = SBT_EV_WORD(SBT_EV_SPEED, flags, clamp(ticks));
 	t->hot.cur++;
 	return 1;
 }
@@ -122,23 +131,30 @@ static uint32_t next_gap(struct sbt_thread *t, uint64_t now, uint64_t left)
 	return gap < 1 ? 1 : gap > GAP_MAX ? GAP_MAX : (uint32_t)gap;
 }
 
+/* The next tick's place, and the fast path's limit with it. */
+static void set_limit(struct sbt_thread *t)
+{
+	t->tick_at = t->tick_from + t->tick_gap;
+	if (t->tick_at > t->chunk_end)
+		t->tick_at = t->chunk_end;
+	sbt_thread_limit(t);
+}
+
 void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 {
 	uint64_t per = sbt_speed_period(), a, b, t0, dur, left = per;
-	uint32_t aux;
-	int did = 0;
+	uint32_t aux = 0;
 
-	(void)now;
 	if (!per || !t->chunk) {
 		t->tick_at = NULL;
 		return;
 	}
-	a = sbt_read_stop(&aux);       /* the detour starts here */
-	did = sbt_thread_os_tick(t);
+	/* The detour starts here, or at the STOP that brought us */
+	a = now ? now : sbt_read_stop(&aux);
+	(void)sbt_thread_os_tick(t);
 	if (S.cadence_us && a >= t->speed_due) {
 		dur = sbt_speed_probe(&t0, &aux);
-		if (put(t, 0, dur, t0, aux))
-			did = 1;
+		put(t, 0, dur, t0, aux);
 		/* On a grid while the ticks keep up: a tick late by a
 		 * little does not stretch the cadence. */
 		t->speed_due = t->speed_due + per > t0 ? t->speed_due + per :
@@ -146,18 +162,38 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	} else if (S.cadence_us) {
 		left = t->speed_due - a;
 	}
-	/* Inside open regions: the detour's span, for the reader to take
-	 * out of them (nothing of it may count as the regions' time). */
-	if (did && t->hot.depth) {
-		b = sbt_read_stop(&aux);
-		put(t, SBT_SPEED_SPAN, b - a, a, aux);
-	}
 	t->tick_gap = next_gap(t, a, left);
 	t->tick_seen = a;
-	t->tick_done = 0;
-	t->tick_from = t->hot.cur;
-	t->tick_at = t->hot.cur + t->tick_gap;
-	if (t->tick_at > t->chunk_end)
-		t->tick_at = t->chunk_end;
-	sbt_thread_limit(t);
+	/* Inside open regions: the detour's span, for the reader to take
+	 * out of them (nothing of it may count as the regions' time); and
+	 * the way of the START that met tick_at, from where it came into
+	 * the recorder to its clock read: a START that opened after it is
+	 * spared by the reader, as its clock read came later.  Read last:
+	 * after these two events only the marker's return is left. */
+	if (t->hot.depth) {
+		if (t->tick_in && t->tick_ev && t->tick_ev->t > t->tick_in)
+			put(t, SBT_SPEED_SPAN, t->tick_ev->t - t->tick_in,
+			    t->tick_in, aux);
+		/* claimed now, committed by its word after the last read
+		 * (the gate is shut: nothing else writes meanwhile) */
+		struct sbt_event *e = room(t) ?
+			(struct sbt_event *)t->hot.cur++ : NULL;
+		t->tick_done = 0;
+		t->tick_from = t->hot.cur;
+		set_limit(t);
+		if (e) {
+			b = sbt_read_stop(&aux);
+			e->t = a;
+			e->aux = aux;
+			SBT__FENCE();
+			e->word = SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
+					      clamp(b - a));
+		}
+	} else {
+		t->tick_done = 0;
+		t->tick_from = t->hot.cur;
+		set_limit(t);
+	}
+	t->tick_in = 0;
+	t->tick_ev = NULL;
 }

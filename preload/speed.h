@@ -13,10 +13,11 @@
  * the fast path stops at t->tick_at (thread.h), an event count chosen
  * from the thread's observed rate of events, so that the fast path itself
  * gains not one instruction.  Nothing runs inside a timed window: a tick
- * comes before a START's clock read or after a STOP's.  When a region of
- * the thread is open the detour's whole span, read by two more clock
- * reads, follows as a SPEED event flagged SBT_SPEED_SPAN, for the reader
- * to take out of the enclosing samples.
+ * comes before a START's clock read with no region open, else after a
+ * STOP's.  When a region of the thread is open the detour's span - from
+ * that STOP's clock read to a read at the tick's very end, and the way of
+ * a START that met the limit first - follows as SPEED events flagged
+ * SBT_SPEED_SPAN, for the reader to take out of the enclosing samples.
  */
 #ifndef SBT_SPEED_H
 #define SBT_SPEED_H
@@ -40,10 +41,11 @@ SBT_HIDDEN void sbt_speed_meta(void);
  * *aux the first read's. */
 SBT_HIDDEN uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux);
 
-/* The general path met t->tick_at (or owes a tick): probe and drain as
- * due, then set the next tick_at.  `now`: wall ticks of a clock read the
- * marker made already, or 0.  Busy gate shut by the caller; never
- * between a START's read and its STOP's. */
+/* The general path met t->tick_at: probe and drain as due, then set the
+ * next tick_at.  `now`: wall ticks of the STOP's clock read that brought
+ * it here (the detour's span starts there), or 0 with no region open.
+ * Busy gate shut by the caller; never between a START's read and its
+ * STOP's. */
 SBT_HIDDEN void sbt_speed_tick(struct sbt_thread *t, uint64_t now);
 
 #endif

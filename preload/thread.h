@@ -80,6 +80,9 @@ struct sbt_thread {
 					  the current chunk's start       */
 	uint64_t tick_seen;            /* wall ticks at the last tick     */
 	uint64_t speed_due;            /* wall ticks: the next speed probe*/
+	uint64_t tick_in;              /* a START inside open regions met
+					  tick_at here (wall ticks), 0: no */
+	struct sbt__ev *tick_ev;       /* ... and wrote this START event  */
 	struct sbt_chunk *chunk;       /* current EVENTS chunk            */
 	struct sbt__ev *chunk_end;     /* its end                         */
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */

@@ -30,6 +30,9 @@ enum sbt_sflag {
 	SBT_SF_OS_LOST  = 1u << 14,  /* events lost nearby: counts may be low */
 	SBT_SF_SPEED    = 1u << 15,  /* its thread's processor ran off speed
 	                                (score/speed.c): the processor's      */
+	SBT_SF_DETOUR   = 1u << 16,  /* a recorder detour (a speed probe, a
+	                                drain) inside it was taken out of its
+	                                time (SPEED flagged SPAN)             */
 };
 
 /* One speed probe (SBT_SPEED_US): the processor's own speed at t_ns. */

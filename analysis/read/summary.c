@@ -123,7 +123,7 @@ static void put_counters(struct out *o, const struct sbt_dataset *ds,
  * analysis's own marking, made again when summaries are analyzed. */
 #define KEPT_FLAGS (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_CROSSED |        \
 		    SBT_SF_MIGRATED | SBT_SF_BEFORE_RESET |                \
-		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST)
+		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST | SBT_SF_DETOUR)
 
 /* Version 2: the speed probes (score/speed.c), all of them: a few per
  * millisecond of marking, and the processor's timeline needs each. */

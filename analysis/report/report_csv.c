@@ -103,7 +103,7 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 {
 	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
 	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
-	      "faults,state", f);
+	      "faults,state,detour", f);
 	sbt_cnt_dump_header(f, ds);
 	fputc('\n', f);
 	for (size_t i = 0; i < ds->n; i++) {
@@ -127,7 +127,8 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else
 			fputs("-1,-1,-1", f);
-		fprintf(f, ",%s", sbt_speed_state(s));
+		fprintf(f, ",%s,%d", sbt_speed_state(s),
+			!!(s->flags & SBT_SF_DETOUR));
 		sbt_cnt_dump_sample(f, ds, i);
 		fputc('\n', f);
 	}

@@ -18,6 +18,9 @@
  *             along: --by cpu flags cpu 1 by its probes
  *   span      a recorder detour (SPEED flagged SPAN) inside an open
  *             region is taken out of that sample, not of others
+ *   witness   two regions of a thread step +10 % together while the
+ *             probes hold: a machine event, and the report says the
+ *             probes held (the two witnesses disagree)
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -311,6 +314,47 @@ static void span(void)
 	sbt_ds_free(&ds);
 }
 
+static void witness(void)
+{
+	struct synlog L;
+	struct gen g = { 15 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "a");
+	syn_region(&L, 2, "b");
+	syn_speed_meta(&L, 200, 100);
+	for (uint64_t i = 0; i < 50000; i++) {
+		double t = 2000.0 * (double)i, f = t >= 50e6 ? 1.1 : 1;
+		uint64_t la = (uint64_t)gen_read(&g, 300 * f + gen_exp(&g, 2),
+						 10);
+		uint64_t lb = (uint64_t)gen_read(&g, 500 * f + gen_exp(&g, 2),
+						 10);
+		syn_pair(&L, 0, 1, (uint64_t)t, (uint64_t)t + la, 0);
+		syn_pair(&L, 0, 2, (uint64_t)t + 800, (uint64_t)t + 800 + lb, 0);
+		if (i % 50 == 0)
+			syn_speed(&L, 0, (uint64_t)t + 1500, (uint64_t)gen_read(
+				  &g, 60 + gen_exp(&g, 1), 10), 0, 0);
+	}
+	syn_write(&L, "witness.log");
+	if (run("witness.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "witness: analysis failed");
+		return;
+	}
+	CHECK(r.speed.nsh == 0, "witness: %zu processor shifts", r.speed.nsh);
+	CHECK(r.nev >= 1 && r.ev_probes && r.ev_probes[0] == 0,
+	      "witness: %zu machine events, probes %d", r.nev,
+	      r.ev_probes ? r.ev_probes[0] : -9);
+	char *t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "the speed probes held") != NULL,
+	      "witness: report says\n%.600s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	h_tmpdir();
@@ -319,5 +363,6 @@ int main(void)
 	constant();
 	cpus();
 	span();
+	witness();
 	return h_done();
 }
