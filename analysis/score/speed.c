@@ -73,22 +73,20 @@ static int push_shift(struct sbt_speed *sp, const struct sbt_speed_shift *s)
 	return 0;
 }
 
-/* The cpu most of p[a..b) ran on. */
+/* The cpu most of p[a..b) ran on: the majority vote (Boyer-Moore), which
+ * is the majority when there is one, and some cpu of them otherwise. */
 static unsigned main_cpu(const struct sbt_probe *p, size_t a, size_t b)
 {
-	unsigned best = SBT_CPU_UNKNOWN;
-	size_t best_n = 0;
+	unsigned cand = SBT_CPU_UNKNOWN;
+	size_t votes = 0;
 
 	for (size_t i = a; i < b; i++) {
-		size_t n = 0;
-		for (size_t j = a; j < b && n <= best_n + (b - j); j++)
-			n += p[j].cpu == p[i].cpu;
-		if (n > best_n)
-			best_n = n, best = p[i].cpu;
-		if (2 * best_n > b - a)
-			break;
+		if (!votes)
+			cand = p[i].cpu, votes = 1;
+		else
+			votes += p[i].cpu == cand ? 1 : (size_t)-1;
 	}
-	return best;
+	return cand;
 }
 
 /* One thread's probes p[0..n), in time order: its timeline and shifts.
@@ -186,30 +184,50 @@ done:
 	return 0;
 }
 
+/* The shift of (source, thread) whose window holds t, or NULL.  Shifts
+ * come out of thread_timeline by source, thread, then time, their
+ * windows apart: a binary search. */
+static struct sbt_speed_shift *shift_at(struct sbt_speed *sp, uint32_t src,
+					uint32_t thread, double t)
+{
+	size_t lo = 0, hi = sp->nsh;
+
+	while (lo < hi) {               /* first shift not before (src,th,t) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sbt_speed_shift *h = &sp->sh[mid];
+		if (h->source < src || (h->source == src &&
+		    (h->thread < thread || (h->thread == thread &&
+					    h->t1_ns <= t))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == sp->nsh)
+		return NULL;
+	struct sbt_speed_shift *h = &sp->sh[lo];
+	return h->source == src && h->thread == thread && t >= h->t0_ns &&
+	       t < h->t1_ns ? h : NULL;
+}
+
 /* Mark every region sample inside a shift's window as the processor's,
- * and name the regions it touched.  Probes are sorted by source, thread;
- * shifts come out in that order too. */
+ * and name the regions it touched. */
 static void mark(struct sbt_dataset *ds, struct sbt_speed *sp)
 {
-	for (size_t i = 0; i < ds->n; i++) {
+	for (size_t i = 0; i < ds->n && sp->nsh; i++) {
 		struct sbt_sample *x = &ds->s[i];
-		x->flags &= ~(uint32_t)SBT_SF_SPEED;
-		for (size_t k = 0; k < sp->nsh; k++) {
-			struct sbt_speed_shift *h = &sp->sh[k];
-			if (h->source != x->source || h->thread != x->thread ||
-			    x->t_ns < h->t0_ns || x->t_ns >= h->t1_ns)
-				continue;
-			x->flags |= SBT_SF_SPEED;
-			if (x->flags & SBT_SF_PROBE)
-				break;
-			h->samples++;
-			int seen = 0;
-			for (int r = 0; r < h->nregions && !seen; r++)
-				seen = h->regions[r] == x->region;
-			if (!seen && h->nregions < SBT_SPEED_MAX_REGIONS)
-				h->regions[h->nregions++] = x->region;
-			break;
-		}
+		struct sbt_speed_shift *h = shift_at(sp, x->source, x->thread,
+						     x->t_ns);
+		if (!h)
+			continue;
+		x->flags |= SBT_SF_SPEED;
+		if (x->flags & SBT_SF_PROBE)
+			continue;
+		h->samples++;
+		int seen = 0;
+		for (int r = 0; r < h->nregions && !seen; r++)
+			seen = h->regions[r] == x->region;
+		if (!seen && h->nregions < SBT_SPEED_MAX_REGIONS)
+			h->regions[h->nregions++] = x->region;
 	}
 }
 

@@ -11,7 +11,7 @@ Cases (each runs speed_app under the recorder and reads the log back):
             a share of the CPU time: 18 % of it with 300 ns regions.)
   nested    "outer" around 4 "inner" calls of constant work, probes every
             20 us: the outer samples a tick fell in (its span taken out)
-            read as the others of the same run, within 2 quanta
+            read as the others of the same run, within 2 quanta + 1 %
   busy      a lone constant region with a busy loop on its cpu: no
             finding of its own
   faults    20,000 fresh pages touched, one a marker call: all 20,000
@@ -112,7 +112,11 @@ def case_nested():
           'one)' % len(inner))
     if len(ns['1']) >= 200:
         med = {d: v[len(v) // 2] for d, v in ns.items()}
-        check(abs(med['1'] - med['0']) <= 2 * q + 1e-6,
+        # what is left of a tick (the call into the recorder before the
+        # START's first read, the return after the last, caches and
+        # branch history) measured 1-2 quanta here: allowed 2 quanta
+        # and the method's 1 %
+        check(abs(med['1'] - med['0']) <= 2 * q + 0.01 * med['0'] + 1e-6,
               'outer median %.1f ns with a tick taken out, %.1f ns without'
               % (med['1'], med['0']))
 
