@@ -875,9 +875,10 @@ done:
 	return SBT_OK;
 }
 
-/* The thread's last pair: its STOP, in the current chunk, and the START
- * it closes, there or in the chunk before (a SKIP event, being single,
- * can leave a pair split across two chunks). */
+/* The thread's last pair: its STOP, in the current chunk or the one
+ * before (a speed probe after it may have opened a new chunk), and the
+ * START it closes, there or in the chunk before (a SKIP event, being
+ * single, can leave a pair split across two chunks). */
 static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		     uint64_t *cycles)
 {
@@ -888,15 +889,21 @@ static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 	if (!c)
 		return SBT_EMISUSE;
 	first = chunk_events(t, c, &end);
-	for (e = end; e-- > first && !s; ) {
-		uint32_t k = SBT_EV_KIND(e->word);
-		if (k == SBT_EV_CYCLES)
-			c1 = e->t;
-		else if (k == SBT_EV_COUNT || k == SBT_EV_SPEED)
-			continue;
-		else if (k == SBT_EV_STOP)
-			s = e;
-		else
+	for (int hop = 0; !s && hop < 2; hop++) {
+		for (e = end; e-- > first && !s; ) {
+			uint32_t k = SBT_EV_KIND(e->word);
+			if (k == SBT_EV_CYCLES)
+				c1 = e->t;
+			else if (k == SBT_EV_COUNT || k == SBT_EV_SPEED)
+				continue;
+			else if (k == SBT_EV_STOP)
+				s = e;
+			else
+				return SBT_EMISUSE;
+		}
+		if (!s && (!hop && (c = sbt_thread_chunk_at(c->prev))))
+			first = chunk_events(t, c, &end);
+		else if (!s)
 			return SBT_EMISUSE;
 	}
 	for (int hop = 0; s && hop < 2; hop++) {
