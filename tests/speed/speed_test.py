@@ -110,7 +110,16 @@ def case_nested():
     check(len(ns['1']) >= 200, '%d outer samples held a tick' % len(ns['1']))
     check(not inner, '%d inner samples held a tick (none is open across '
           'one)' % len(inner))
-    if len(ns['1']) >= 200:
+    # Under a sanitizer the recorder's own code runs several times slower,
+    # and so does what a span cannot hold (the call into the recorder
+    # before the START's first read): 140 ns were seen.  The sizes are
+    # checked in the normal build; here only the accounting above.
+    with open(LIB, 'rb') as f:
+        lib = f.read()
+    sanitized = b'__asan_init' in lib or b'__tsan_init' in lib
+    if sanitized:
+        print('note: sanitizer build: the residual is not checked')
+    if len(ns['1']) >= 200 and not sanitized:
         med = {d: v[len(v) // 2] for d, v in ns.items()}
         # what is left of a tick (the call into the recorder before the
         # START's first read, the return after the last, caches and
