@@ -237,8 +237,6 @@ static void os_excess(const struct sbt_dataset *ds,
 				 : NAN;
 }
 
-/* Filter and summarize one group, find its phases; sets up g->score's
- * metrics, and in `in` what score_group needs. */
 /* The OS-noise filter on one log's n samples of a group (v: ns, y:
  * cycles or NULL); raises *cut to the cut it made.  t: scratch. */
 static void filter_run(const struct sbt_options *o, double *v, double *y,
@@ -268,6 +266,8 @@ static void filter_run(const struct sbt_options *o, double *v, double *y,
 		*cut = r.cut;
 }
 
+/* Filter and summarize one group, find its phases; sets up g->score's
+ * metrics, and in `in` what score_group needs. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx,
 		     struct scratch *w, struct sbt_score_in *in)
@@ -423,8 +423,6 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	return 0;
 }
 
-/* Score a group's steady samples: kept, and in no warm-up, excursion or
- * machine-wide shift; and its probes but those of machine shifts. */
 void sbt_group_total(const struct sbt_group *g, double *total_ns,
 		     double *se_ns)
 {
@@ -440,6 +438,8 @@ void sbt_group_total(const struct sbt_group *g, double *total_ns,
 			 sqrt(1 - f);
 }
 
+/* Score a group's steady samples: kept, and in no warm-up, excursion or
+ * machine-wide shift; and its probes but those of machine shifts. */
 static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		       struct sbt_group *g, const uint32_t *idx,
 		       struct scratch *w, const struct sbt_score_in *in)
@@ -655,6 +655,8 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			g->region = s->region;
 			g->source = s->source;
 			g->key = key_of(ds, s, o->by);
+			g->others_wait_ns = g->others_wait_rel = NAN;
+			g->omp_thread = -1;
 		}
 	for (size_t k = 0; k < m.n; k++) {
 		res->g[k].first = cnt[k];
@@ -681,6 +683,8 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
 	if (o->by != SBT_BY_NONE)
 		sbt_groups_compare(res, SBT_SCORE_EPS);
+	if (o->by == SBT_BY_THREAD)
+		sbt_groups_omp(res, ds);
 	for (size_t k = 0; k < res->ngroups; k++)
 		sbt_verdict(&res->g[k], o->by);
 	rc = 0;

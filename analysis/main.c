@@ -1,13 +1,17 @@
 /*
  * main.c - sbt-analyze: command line, inputs, pipeline, output.
  */
+#include "launchers.h"
 #include "analyze.h"
 #include "bysite.h"
+#include "compare_cmd.h"
 #include "callsites.h"
+#include "omp_names.h"
 #include "html.h"
 #include "inputs.h"
 #include "profile.h"
 #include "report.h"
+#include "report_trace.h"
 #include "status.h"
 #include "summary.h"
 #include "thin.h"
@@ -31,6 +35,7 @@
 static const char usage[] =
 "usage: sbt-analyze [options] LOG|SUMMARY [LOG|SUMMARY...]\n"
 "       sbt-analyze --summary OUT [options] LOG [LOG...]\n"
+"       sbt-analyze [options] --compare BASE... -- NEW...\n"
 "\n"
 "Summarize sbtmark logs (or CSV samples from any tool) per region, after\n"
 "removing the timer's own cost and samples hit by OS noise.\n"
@@ -43,6 +48,11 @@ static const char usage[] =
 "                             plots (histogram, CDF, samples over time,\n"
 "                             groups compared, call sites)\n"
 "  --spark                    text: a sparkline of each distribution\n"
+"  --trace FILE               also write the samples on a timeline (Chrome\n"
+"                             Trace Event JSON: open it in ui.perfetto.dev\n"
+"                             or chrome://tracing)\n"
+"  --trace-max N              at most N samples on it (default 1000000),\n"
+"                             taken evenly over time; 0: all\n"
 "  --filter none|cost|os|all  which filters to apply (default: all)\n"
 "  --os-filter default|paper  OS-noise cut: ours, or the paper's literal\n"
 "                             beta search (default: default)\n"
@@ -72,6 +82,16 @@ static const char usage[] =
 "                             or srun the ranks share the logs out.\n"
 "                             'sbt-analyze *.sbts' reports as the logs would\n"
 "                             (at most --max-samples, default 1000000, each)\n"
+"  --compare BASE... -- NEW...\n"
+"                             did a change help: the new runs against the\n"
+"                             base runs, region by region (or by thread,\n"
+"                             rank, host): change, resolution, verdict;\n"
+"                             options go before --compare\n"
+"  --fail-if-slower PCT       with --compare: exit 3 when a region is\n"
+"                             slower by more than PCT % and beyond its\n"
+"                             resolution (normalized by the processor's\n"
+"                             speed where both sides have speed probes)\n"
+"  --regions A,B              with --fail-if-slower: only these regions\n"
 "  -q, --quiet                no progress line on stderr\n"
 "  -h, --help                 this help\n"
 "  -V, --version              version\n"
@@ -91,10 +111,12 @@ static const char usage[] =
 "  sbt-analyze --by rank sums/*.sbts\n"
 "  sbt-analyze --input-format csv papi_samples.csv\n"
 "  sbt-analyze --filter none --dump samples.csv region.log\n"
+"  sbt-analyze --compare before*.log -- after*.log\n"
+"  sbt-analyze --fail-if-slower 2 --compare base.sbts -- new.log\n"
 "\n"
 "Exit status: 0 ok, 1 an input was damaged or cut short (what was valid\n"
 "is reported) or a damaged summary was left out, 2 bad usage or an\n"
-"unreadable input.\n";
+"unreadable input, 3 (--fail-if-slower) a region was slower.\n";
 
 static int pick(const char *arg, const char *opt, const char *const *names)
 {
@@ -187,15 +209,35 @@ static int write_html(const char *path, const struct sbt_dataset *ds,
 	return 0;
 }
 
+/* --trace: the samples on a timeline. */
+static int write_trace(const char *path, const struct sbt_dataset *ds,
+		       const struct sbt_result *res, unsigned long long max)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	rc = sbt_trace_write(f, ds, res, (size_t)max);
+	if (fclose(f) != 0 || rc != 0) {
+		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
+			errno ? ": " : "", errno ? strerror(errno) : "");
+		return -1;
+	}
+	return 0;
+}
+
 /* This process's share of the logs under a launcher (mpirun, srun):
  * *rank of *size, or 0 of 1 outside one. */
 static void launcher(int *rank, int *size)
 {
 	static const char *const vars[][2] = {
-		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
-		{ "PMIX_RANK", "OMPI_COMM_WORLD_SIZE" },
-		{ "PMI_RANK", "PMI_SIZE" },
-		{ "SLURM_PROCID", "SLURM_NTASKS" },
+#define SBT_X_VARS(rank, size, who) { rank, size },
+		SBT_LAUNCHERS(SBT_X_VARS)
+#undef SBT_X_VARS
 	};
 
 	*rank = 0, *size = 1;
@@ -346,6 +388,10 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		{ "max-samples", required_argument, 0, 'M' },
 		{ "summary", required_argument, 0, 'U' },
+		{ "fail-if-slower", required_argument, 0, 'G' },
+		{ "regions", required_argument, 0, 'R' },
+		{ "trace", required_argument, 0, 'T' },
+		{ "trace-max", required_argument, 0, 'X' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
@@ -371,8 +417,19 @@ int main(int argc, char **argv)
 	int c, status = 0, symbols = 1, quiet = 0, by_site = 0;
 	unsigned long long budget = SBT_MAX_SAMPLES_DEFAULT;
 	int budget_set = 0;
-	const char *summary = NULL;
+	const char *summary = NULL, *trace = NULL;
+	unsigned long long trace_max = SBT_TRACE_MAX_DEFAULT;
 	char *end;
+	struct sbt_cmp_opts co = { .fail_pct = NAN };
+	int at = 0;                     /* argv[at] is --compare, if any */
+
+	/* --compare splits the command: options before it, then the two
+	 * sides around '--' (which getopt would eat). */
+	for (int i = 1; i < argc && !at; i++)
+		if (!strcmp(argv[i], "--compare"))
+			at = i;
+		else if (!strcmp(argv[i], "--"))
+			break;
 
 	/* The pipeline allocates and frees per-group scratch of up to a
 	 * region's size; keep freed memory for reuse instead of handing it
@@ -381,7 +438,8 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	setlocale(LC_CTYPE, "");        /* sparklines: is the terminal UTF-8 */
 
-	while ((c = getopt_long(argc, argv, "hVqj:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(at ? at : argc, argv, "hVqj:", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'b': {
 			int b = pick(optarg, "--by", bys);
@@ -426,6 +484,26 @@ int main(int argc, char **argv)
 			budget_set = 1;
 			break;
 		case 'U': summary = optarg; break;
+		case 'G':
+			errno = 0;
+			co.fail_pct = strtod(optarg, &end);
+			if (errno || *end || !(co.fail_pct >= 0)) {
+				fprintf(stderr, "sbt-analyze: --fail-if-slower "
+					"wants a non-negative percentage\n");
+				return 2;
+			}
+			break;
+		case 'R': co.regions = optarg; break;
+		case 'T': trace = optarg; break;
+		case 'X':
+			errno = 0;
+			trace_max = strtoull(optarg, &end, 10);
+			if (errno || *end || *optarg == '-' || !*optarg) {
+				fprintf(stderr, "sbt-analyze: --trace-max "
+					"wants a number of events (0: all)\n");
+				return 2;
+			}
+			break;
 		case 'c':
 			errno = 0;
 			o.cost_ns = strtod(optarg, &end);
@@ -452,7 +530,26 @@ int main(int argc, char **argv)
 			  return 2;
 		}
 	}
-	if (optind >= argc) {
+	if (!at && (isfinite(co.fail_pct) || co.regions)) {
+		fputs("sbt-analyze: --fail-if-slower and --regions go with "
+		      "--compare\n", stderr);
+		return 2;
+	}
+	if (co.regions && !isfinite(co.fail_pct)) {
+		fputs("sbt-analyze: --regions limits --fail-if-slower\n",
+		      stderr);
+		return 2;
+	}
+	if (at && (optind < at || summary || dump || trace || by_site)) {
+		fprintf(stderr, "sbt-analyze: --compare: %s\n", optind < at ?
+			"inputs go after --compare (BASE... -- NEW...)" :
+			summary ? "not with --summary" : dump ?
+			"not with --dump" : trace ? "not with --trace" :
+			"call sites differ between builds: --by thread, cpu, "
+			"rank or host");
+		return 2;
+	}
+	if (!at && optind >= argc) {
 		fputs("sbt-analyze: no input (try --help)\n", stderr);
 		return 2;
 	}
@@ -486,6 +583,11 @@ int main(int argc, char **argv)
 		o.prefer_profile = level != NULL;
 	}
 	sbt_status_init(quiet);
+	if (at) {
+		co.by = o.by;
+		return sbt_compare_cmd(argc, argv, at, &o, &ro, html, input,
+				       budget, &co);
+	}
 	if (summary)
 		return summarize(argc - optind, argv + optind, summary, input,
 				 budget_set ? budget :
@@ -509,7 +611,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sbt_status("symbolizing %zu call sites", ds.nsites);
-	if (sbt_callsites_build(&ds, symbols, &cs) != 0) {
+	if (sbt_omp_names(&ds, symbols) != 0 ||
+	    sbt_callsites_build(&ds, symbols, o.jobs, &cs) != 0) {
 		sbt_status_done();
 		fputs("sbt-analyze: out of memory\n", stderr);
 		sbt_ds_free(&ds);
@@ -549,6 +652,8 @@ int main(int argc, char **argv)
 	}
 	sbt_status_done();
 	sbt_report(stdout, &ds, &res, &ro);
+	if (trace && write_trace(trace, &ds, &res, trace_max) != 0)
+		status = 2;
 	if (dump) {
 		FILE *f = strcmp(dump, "-") ? fopen(dump, "w") : stdout;
 		if (!f || sbt_dump(f, &ds) != 0 ||

@@ -1,5 +1,5 @@
 /*
- * sbtlog.h - the sbtmark log format, version 5 (2 to 4 still read).
+ * sbtlog.h - the sbtmark log format, version 5 (the only one read).
  *
  * This header is the one contract between the recorder (preload/) and the
  * analyzer (analysis/).  FORMAT.md next to it explains the layout in prose;
@@ -37,10 +37,7 @@
 #include <stdint.h>
 
 #define SBT_LOG_MAGIC      "SBTMARK"          /* 8 bytes with the NUL */
-#define SBT_LOG_VERSION    5u                 /* the one written       */
-#define SBT_LOG_VERSION_SPARSE 3u             /* development logs: to  */
-#define SBT_LOG_VERSION_DENSE 2u              /* be dropped (issue 23) */
-#define SBT_LOG_VERSION_MIN 1u                /* oldest version read   */
+#define SBT_LOG_VERSION    5u                 /* written and read      */
 #define SBT_HEADER_SIZE    4096u
 #define SBT_CHUNK_MAGIC    0x43544253u        /* "SBTC" */
 
@@ -82,7 +79,10 @@ enum sbt_hflag {
 	  "regions still open when a thread exited")                         \
 	X(THREADS, "threads", NULL)     /* threads that recorded: no misuse */ \
 	X(OS_MISSED, "os_events_missed",                                     \
-	  "a thread's OS events could not be opened (fds or locked memory)")
+	  "a thread's OS events could not be opened (fds or locked memory)") \
+	X(OMP_UNRECORDED, "openmp_unrecorded",                               \
+	  "an OpenMP runtime ran that neither OMPT nor libgomp's entry "     \
+	  "points reach: its parallel regions are not recorded")
 
 enum sbt_counter {
 #define SBT_X_ENUM(name, key, text) SBT_CNT_##name,

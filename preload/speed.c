@@ -17,6 +17,7 @@
  * gets a gap of one event, i.e. at most one probe a marker call.
  */
 #include "speed.h"
+#include "config.h"
 #include "recorder.h"
 #include "thread.h"
 
@@ -36,8 +37,7 @@ static struct {
 
 void sbt_speed_setup(void)
 {
-	S.cadence_us = (uint32_t)sbt_env_long("SBT_SPEED_US", 100, 0,
-					      10000000);
+	S.cadence_us = (uint32_t)sbt_cfg(SBT_CFG_SPEED_US);
 }
 
 /* Ticks come every cadence; with probes off, every 100 us still, for the

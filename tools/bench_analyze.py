@@ -3,7 +3,8 @@
 
     tools/bench_analyze.py BUILD_DIR [--samples N[,N...]] [--reps R]
                            [--jobs J[,J...]] [--html] [--summary]
-                           [--cpu C] [--dir DIR] [--args "OPTIONS"]
+                           [--compare] [--cpu C] [--dir DIR]
+                           [--args "OPTIONS"]
 
 For each N (default 10^7): records a log of N samples with bench-record
 under the preload, then runs sbt-analyze on it R times for each job
@@ -15,6 +16,9 @@ the median wall time, samples/s, and the largest peak resident memory
             medians, their ratio and the HTML file's size
 --summary   also `sbt-analyze --summary` of the log: its time, the
             summary's size, and the time to analyze the summary
+--compare   also a second log of N samples, and interleaved: `sbt-analyze
+            LOG LOG2` (analyzing both) against `sbt-analyze --compare LOG
+            -- LOG2`, both medians and their ratio (-j: the last given)
 --cpu C     pin every run with taskset (then all jobs share one core)
 --dir DIR   where the log goes (default: a temporary directory; 10^8
             samples need 3.3 GB)
@@ -79,6 +83,23 @@ def bench(a, b, n, d):
         print(f"  with --html (-j {a.jobs[-1]}): {hmed:.2f} s "
               f"({hmed / med:.2f}x the text report); HTML "
               f"{hsize / 2**20:.2f} MiB")
+    if a.compare:
+        log2 = os.path.join(d, "big2.log")
+        subprocess.run([os.path.join(b, "tools", "bench-record"), str(n)],
+                       env=dict(env, SBT_OUTPUT=log2), check=True,
+                       capture_output=True)
+        both, cmp = [], []
+        j = str(a.jobs[-1])
+        for _ in range(a.reps):
+            both.append(run(pin + [*ana, "-q", "--no-symbols", "-j", j,
+                                   log, log2])[0])
+            cmp.append(run(pin + [*ana, "-q", "--no-symbols", "-j", j,
+                                  "--compare", log, "--", log2])[0])
+        mb, mc = statistics.median(both), statistics.median(cmp)
+        print(f"  two logs of {n} samples (-j {j}), median of {a.reps}: "
+              f"analyzing both {mb:.2f} s, --compare {mc:.2f} s "
+              f"({mc / mb:.2f}x)")
+        os.unlink(log2)
     if a.summary:
         sb = os.path.join(d, "big.sbts")
         dt, m = run(pin + [*ana, "-q", "--summary", sb, log])
@@ -100,6 +121,7 @@ def main():
     ap.add_argument("--jobs", default="1,%d" % os.cpu_count())
     ap.add_argument("--html", action="store_true")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--compare", action="store_true")
     ap.add_argument("--cpu", type=int, default=None)
     ap.add_argument("--dir", default=None)
     ap.add_argument("--args", default="")

@@ -11,15 +11,15 @@
  * corrupt or zeroed chunk header the reader moves on to the next 4 KiB
  * boundary and looks for a valid chunk there.
  *
- * All versions of the format are read.  Version 1 holds one record per
- * sample (SAMPLES chunks).  Version 2 holds each thread's START and STOP
- * events (EVENTS chunks), which are paired here, per thread, with the
- * open-region stack the recorder kept: a STOP closes the innermost open
- * START of its site.  STARTs left open (in flight at a crash, open at
- * thread exit) are no samples; a STOP with no START is damage.  Version
- * 3 adds SKIP events (sparse recording): each one's count of calls left
- * out goes to the sample of the START that follows it (sample.skipped).
- * Version 4 adds COUNT events (SBT_EVENTS), handed to counters.c.
+ * One version of the format is read, SBT_LOG_VERSION (the one the
+ * recorder writes); older development logs are refused by name.  A log
+ * holds each thread's START and STOP events (EVENTS chunks), which are
+ * paired here, per thread, with the open-region stack the recorder kept:
+ * a STOP closes the innermost open START of its site.  STARTs left open
+ * (in flight at a crash, open at thread exit) are no samples; a STOP with
+ * no START is damage.  SKIP events (sparse recording) count calls left
+ * out, which go to the last held sample of their site (sample.skipped);
+ * COUNT events (SBT_EVENTS) are handed to counters.c.
  * Under SBT_MAX_MB the recorder thinned more as the log filled (THIN
  * meta entries); held() evens that out, so every call is held alike.
  */
@@ -27,6 +27,7 @@
 #include "counters.h"
 #include "osevents.h"
 #include "thin.h"
+#include "threads.h"
 #include "sbtlog.h"
 
 #include <errno.h>
@@ -47,7 +48,7 @@ struct idmap { int64_t *ds; uint32_t n; };
 
 struct reset { uint32_t id, thread; double t_ns; };
 
-/* Version 2: one thread's open STARTs, oldest first. */
+/* One thread's open STARTs, oldest first. */
 #define OPEN_MAX 128                   /* the recorder keeps at most 64 */
 
 struct open_ev {
@@ -67,14 +68,14 @@ struct last {                          /* site -> its last sample      */
 struct tstate {
 	uint32_t thread;
 	uint32_t n;
-	/* Version 3: the last sample of each site on this thread, which a
-	 * SKIP event's count belongs to.  Open addressing, site 0 empty. */
+	/* The last sample of each site on this thread, which a SKIP
+	 * event's count belongs to.  Open addressing, site 0 empty. */
 	struct last *last_of;
 	size_t nlast, cap_last;
 	struct open_ev open[OPEN_MAX];
 	struct sbt_sample *last;       /* the sample a CYCLES event follows */
 	int      last_start;           /* ... or the innermost START        */
-	struct sbt_cnt_thread cnt;     /* version 4: COUNT readings         */
+	struct sbt_cnt_thread cnt;     /* COUNT readings                    */
 };
 
 struct ctx {
@@ -85,9 +86,8 @@ struct ctx {
 	uint32_t srci;
 	struct sbt_file_header h;
 	struct idmap map;
-	struct idmap sitemap;  /* v1: raw region id -> its site;
-				  v2: site id -> dataset site       */
-	struct idmap siteregion;  /* v2: site id -> raw region id   */
+	struct idmap sitemap;     /* site id -> dataset site        */
+	struct idmap siteregion;  /* site id -> raw region id       */
 	struct tstate **threads; size_t nthreads, cap_threads;
 	struct reset *resets; size_t nresets, cap_resets;
 	struct sbt_os_rec *os; size_t nos, cap_os;  /* the kernel's events */
@@ -99,9 +99,12 @@ struct ctx {
 	int thin;                       /* a region is held in part      */
 	uint64_t holes, bad_chunks;
 	char *buf;
+	uint64_t bufsz;
 	/* Region ids are dense from 1 and each has a REGION entry in the
 	 * file, so a real id is below fsize / 16: larger ones are damage,
-	 * kept under one placeholder (`stray`) so the id map stays small. */
+	 * kept under one placeholder (`stray`) so the id map stays small.
+	 * The same bound holds thread numbers (each thread that marked
+	 * wrote at least an event, or lost it to a full log). */
 	uint64_t max_id;
 	int64_t stray;
 };
@@ -204,15 +207,14 @@ static int check_header(struct ctx *c, char *err, size_t errlen)
 		snprintf(err, errlen, "not an sbtmark log (bad magic)");
 		return -1;
 	}
-	if (h->version < SBT_LOG_VERSION_MIN || h->version > SBT_LOG_VERSION) {
-		snprintf(err, errlen, "log format version %u; this sbt-analyze "
-			 "reads versions %u to %u", h->version,
-			 SBT_LOG_VERSION_MIN, SBT_LOG_VERSION);
+	if (h->version != SBT_LOG_VERSION) {
+		snprintf(err, errlen, "unsupported log format version %u (this "
+			 "sbt-analyze reads version %u)", h->version,
+			 SBT_LOG_VERSION);
 		return -1;
 	}
 	if (h->header_size != SBT_HEADER_SIZE ||
-	    h->record_size != (h->version == 1 ? sizeof(struct sbt_record) :
-			       sizeof(struct sbt_event))) {
+	    h->record_size != sizeof(struct sbt_event)) {
 		snprintf(err, errlen, "corrupt header (header size %u, record "
 			 "size %u)", h->header_size, h->record_size);
 		return -1;
@@ -248,6 +250,7 @@ static void fill_source(struct ctx *c)
 	s->has_cycles = !!(h->clocks & SBT_CLOCK_CYCLES);
 	s->pid = h->pid;
 	s->rank = h->rank;
+	s->start_unix_ns = h->start_unix_ns;
 	s->probe_period = h->probe_period;
 	copy_str(s->host, sizeof s->host, h->host, sizeof h->host);
 	copy_str(s->exe, sizeof s->exe, h->exe, sizeof h->exe);
@@ -316,7 +319,7 @@ static void meta_region(struct ctx *c, const char *p, uint32_t len)
 		return;
 	}
 	memcpy(&mr, p, sizeof mr);
-	if (mr.id == 0 || mr.id >= (1u << SBT_REC_ID_BITS) ||
+	if (mr.id == 0 || mr.id >= (1u << SBT_EV_ID_BITS) ||
 	    mr.id >= c->max_id ||
 	    mr.api >= SBT_API__N) {
 		warn(c, "corrupt region entry (id %u)", mr.id);
@@ -353,8 +356,8 @@ static void meta_module(struct ctx *c, const char *p, uint32_t len)
 	}
 }
 
-/* A site under `key` (version 1: its region, 2: its id) with its frames,
- * unless the key has one already.  Its dataset index, or -1. */
+/* Site `key` (its id in the log) with its frames, unless it has them
+ * already.  Its dataset index, or -1. */
 static long add_site(struct ctx *c, uint32_t key, const char *frames,
 		     uint32_t depth)
 {
@@ -367,25 +370,7 @@ static long add_site(struct ctx *c, uint32_t key, const char *frames,
 	return i >= 0 && map_set(&c->sitemap, key, i) == 0 ? i : -1;
 }
 
-/* A version-1 log holds one SITE entry per region: the first call site
- * seen, which every sample of the region is counted under. */
-static void meta_site(struct ctx *c, const char *p, uint32_t len)
-{
-	struct sbt_meta_site ms;
-
-	if (len < sizeof ms)
-		return;
-	memcpy(&ms, p, sizeof ms);
-	if (ms.depth > (len - sizeof ms) / sizeof(uint64_t) ||
-	    ms.region >= c->max_id) {
-		warn(c, "corrupt call-site entry");
-		return;
-	}
-	/* one per region in version 1 */
-	(void)add_site(c, ms.region, p + sizeof ms, ms.depth);
-}
-
-/* Version 2: one SITE2 entry per (region, call site). */
+/* One SITE2 entry per (region, call site). */
 static void meta_site2(struct ctx *c, const char *p, uint32_t len)
 {
 	struct sbt_meta_site2 ms;
@@ -486,38 +471,58 @@ static void meta_speed(struct ctx *c, const void *p, uint32_t len)
 	c->src->speed_cadence_us = m.cadence_us;
 }
 
+/* A window of a META chunk's payload in c->buf: [*wpos, *wpos + *wlen).
+ * Makes it hold [pos, pos + n), reading as much of the payload from pos
+ * on as the buffer takes: a chunk of small entries costs one read, not
+ * two per entry.  0 when the file does not hold it (cut short). */
+static int meta_window(struct ctx *c, uint64_t off, uint64_t used, uint64_t pos,
+		       uint64_t n, uint64_t *wpos, uint64_t *wlen)
+{
+	if (pos >= *wpos && pos + n <= *wpos + *wlen)
+		return 1;
+	uint64_t want = used - pos < c->bufsz ? used - pos : c->bufsz;
+	if (want < n || read_at(c, off + pos, c->buf, (size_t)want) != 0)
+		return 0;
+	*wpos = pos, *wlen = want;
+	return 1;
+}
+
 static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 {
-	uint64_t pos = 0;
+	uint64_t pos = 0, wpos = 0, wlen = 0;
 
 	while (pos + sizeof(struct sbt_meta) <= used) {
 		struct sbt_meta m;
-		uint64_t chunk_at = pos;
+		uint64_t at = pos;
 
-		if (read_at(c, off + pos, &m, sizeof m) != 0)
+		if (!meta_window(c, off, used, at, sizeof m, &wpos, &wlen))
 			return;
+		memcpy(&m, c->buf + (at - wpos), sizeof m);
 		pos += sizeof m;
 		if (m.len > used - pos || m.len > BUFSZ) {
 			warn(c, "corrupt meta entry at offset %llu",
-			     (unsigned long long)(off + chunk_at));
+			     (unsigned long long)(off + at));
 			return;
 		}
-		if (read_at(c, off + pos, c->buf, m.len) != 0)
+		if (!meta_window(c, off, used, at, sizeof m + m.len, &wpos,
+				 &wlen))
 			return;
+		const char *p = c->buf + (pos - wpos);
 		switch (m.type) {
-		case SBT_META_REGION: meta_region(c, c->buf, m.len); break;
-		case SBT_META_MODULE: meta_module(c, c->buf, m.len); break;
-		case SBT_META_BUILDID: meta_buildid(c, c->buf, m.len); break;
-		case SBT_META_SITE:
-			if (c->h.version == 1)
-				meta_site(c, c->buf, m.len);
+		case SBT_META_REGION: meta_region(c, p, m.len); break;
+		case SBT_META_MODULE: meta_module(c, p, m.len); break;
+		case SBT_META_BUILDID: meta_buildid(c, p, m.len); break;
+		case SBT_META_SITE2:  meta_site2(c, p, m.len); break;
+		case SBT_META_OS:     meta_os(c, p, m.len); break;
+		case SBT_META_THIN:   meta_thin(c, p, m.len); break;
+		case SBT_META_THREAD:
+			if (sbt_threads_note(c->src, p, m.len) != 0)
+				warn(c, "a THREAD entry left out (damaged "
+				     "log or out of memory)");
 			break;
-		case SBT_META_SITE2:  meta_site2(c, c->buf, m.len); break;
-		case SBT_META_OS:     meta_os(c, c->buf, m.len); break;
-		case SBT_META_THIN:   meta_thin(c, c->buf, m.len); break;
-		case SBT_META_SPEED:  meta_speed(c, c->buf, m.len); break;
+		case SBT_META_SPEED:  meta_speed(c, p, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
-			(void)sbt_cnt_meta(c->ds, c->srci, c->buf, m.len);
+			(void)sbt_cnt_meta(c->ds, c->srci, p, m.len);
 			break;
 		default: break;         /* newer kinds: skip */
 		}
@@ -525,7 +530,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 	}
 }
 
-/* ---- samples ---------------------------------------------------------------- */
+/* ---- events ---------------------------------------------------------------- */
 
 static int add_reset(struct ctx *c, uint32_t id, uint32_t thread, double t)
 {
@@ -539,70 +544,6 @@ static int add_reset(struct ctx *c, uint32_t id, uint32_t thread, double t)
 	c->resets[c->nresets++] = (struct reset){ id, thread, t };
 	return 0;
 }
-
-static int read_samples(struct ctx *c, uint64_t off, uint64_t used,
-			const struct sbt_chunk *ch)
-{
-	const double tns = c->src->tick_ns;
-	const uint64_t t0 = c->h.start_ticks;
-	uint64_t pos = 0;
-
-	if (ch->thread + 1 > c->src->nthreads)
-		c->src->nthreads = ch->thread + 1;
-	if (!c->counting &&
-	    sbt_ds_reserve(c->ds, used / sizeof(struct sbt_record)) != 0)
-		return -1;
-	while (pos < used) {
-		size_t n = used - pos > BUFSZ ? BUFSZ : (size_t)(used - pos);
-		if (read_at(c, off + pos, c->buf, n) != 0)
-			return 0;
-		const struct sbt_record *r = (const void *)c->buf;
-		for (size_t i = 0; i < n / sizeof *r; i++, r++) {
-			uint32_t id = SBT_REC_ID(r->region);
-			uint32_t fl = SBT_REC_FLAGS(r->region);
-
-			if (fl & SBT_RF_CALIB || id == SBT_REGION_CALIB)
-				continue;       /* summarized in the header */
-			double t = r->start >= t0 ?
-				   (double)(r->start - t0) * tns : 0;
-			if (fl & SBT_RF_RESET) {
-				if (add_reset(c, id, ch->thread, t) != 0)
-					return -1;
-				continue;
-			}
-			if (c->counting) {
-				int64_t g = region_of(c, id);
-				if (g < 0)
-					return -1;
-				c->ds->regions[g].total++;
-				continue;
-			}
-			/* room was reserved above for the whole chunk */
-			struct sbt_sample *s = &c->ds->s[c->ds->n++];
-			s->score = 0;
-			s->skipped = 0;
-			s->ns = (double)r->ticks * tns;
-			s->cycles = (double)r->cycles;
-			s->t_ns = t;
-			/* Raw id for now; mapped once all names are known. */
-			s->region = id;
-			s->thread = ch->thread;
-			s->source = c->srci;
-			s->cpu_start = r->cpu_start;
-			s->cpu_stop = r->cpu_stop;
-			s->switches = s->faults = 0;
-			s->flags = (fl & SBT_RF_PROBE ? SBT_SF_PROBE : 0) |
-				   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
-			if (r->cpu_start != r->cpu_stop &&
-			    r->cpu_start != SBT_CPU_UNKNOWN)
-				s->flags |= SBT_SF_MIGRATED;
-		}
-		pos += n;
-	}
-	return 0;
-}
-
-/* ---- events (version 2) ------------------------------------------------------ */
 
 static struct tstate *thread_state(struct ctx *c, uint32_t thread)
 {
@@ -692,7 +633,7 @@ static void ev_skip(struct ctx *c, struct tstate *ts,
 	s->skipped = v > UINT32_MAX || v < e->t ? UINT32_MAX : (uint32_t)v;
 }
 
-/* The dataset region of a raw site id (version 2), -1 when out of memory. */
+/* The dataset region of a raw site id, -1 when out of memory. */
 static int64_t site_region(struct ctx *c, uint32_t site)
 {
 	uint32_t id = site < c->siteregion.n && c->siteregion.ds[site] >= 0 ?
@@ -762,7 +703,7 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	s->t_ns = t_ns;
 	s->region = site;       /* raw site id: mapped by finish() */
 	s->skipped = 0;
-	if ((c->h.version >= 3 || c->thin) && !(fl & SBT_RF_PROBE) &&
+	if (!(fl & SBT_RF_PROBE) &&
 	    last_set(ts, site, (size_t)(s - c->ds->s)) != 0)
 		c->oom = 1;
 	s->thread = thread;
@@ -873,11 +814,6 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 				ts->last = NULL, ts->last_start = 0;
 				break;
 			case SBT_EV_COUNT:
-				if (c->h.version < 4) {
-					warn(c, "a COUNT event in a version %u"
-					     " log (damaged log)", c->h.version);
-					return (int64_t)(pos + i * sizeof *e);
-				}
 				if (!c->counting &&
 				    sbt_cnt_event(c->ds, c->srci, &ts->cnt,
 						  SBT_EV_ID(e->word), e->t))
@@ -941,9 +877,12 @@ static int walk(struct ctx *c, int pass)
 			off = next;
 			continue;
 		}
+		/* A thread number drives per-thread tables here and in
+		 * scoring: one beyond any the file could hold is damage. */
 		if (ch.magic != SBT_CHUNK_MAGIC || ch.size < ALIGN ||
-		    ch.size % ALIGN || ch.type < SBT_CHUNK_SAMPLES ||
-		    ch.type > SBT_CHUNK_EVENTS) {
+		    ch.size % ALIGN || ch.thread >= c->max_id ||
+		    (ch.type != SBT_CHUNK_META &&
+		    ch.type != SBT_CHUNK_PAD && ch.type != SBT_CHUNK_EVENTS)) {
 			if (pass == 0) {
 				c->bad_chunks++;
 				warn(c, "corrupt chunk at offset %llu; skipped "
@@ -976,12 +915,7 @@ static int walk(struct ctx *c, int pass)
 				     "offset %llu", (unsigned long long)off);
 			used = avail;
 		}
-		if (ch.type == SBT_CHUNK_SAMPLES) {
-			used -= used % sizeof(struct sbt_record);
-			if (pass == 1 &&
-			    read_samples(c, off + sizeof ch, used, &ch) != 0)
-				return -1;
-		} else if (ch.type == SBT_CHUNK_EVENTS) {
+		if (ch.type == SBT_CHUNK_EVENTS) {
 			if (pass == 1 &&
 			    read_events(c, off + sizeof ch, used, &ch) < 0)
 				return -1;
@@ -1024,14 +958,10 @@ static int finish(struct ctx *c)
 		struct sbt_sample *s = &c->ds->s[i];
 		uint32_t id = s->region;
 		int64_t site = -1;
-		if (c->h.version >= 2) {       /* id is a site: its region */
-			if (id < c->siteregion.n && c->siteregion.ds[id] >= 0)
-				site = c->sitemap.ds[id];
-			id = site >= 0 ? (uint32_t)c->siteregion.ds[id]
-				       : UINT32_MAX;
-		} else if (id < c->sitemap.n && c->sitemap.ds[id] >= 0) {
+		/* id is a site: its region */
+		if (id < c->siteregion.n && c->siteregion.ds[id] >= 0)
 			site = c->sitemap.ds[id];
-		}
+		id = site >= 0 ? (uint32_t)c->siteregion.ds[id] : UINT32_MAX;
 		if (c->nresets) {
 			struct reset key = { id, s->thread, 1e300 }, *lo =
 				c->resets, *hi = c->resets + c->nresets;
@@ -1082,8 +1012,10 @@ static int open_log(struct ctx *c, const char *path, struct stat *st,
 	c->stray = -1;
 	if (check_header(c, err, errlen) != 0)
 		return -1;
-	/* Every read into buf is at most BUFSZ and within the file. */
-	if (!(c->buf = malloc(c->fsize < BUFSZ ? c->fsize : BUFSZ)) ||
+	/* Every read into buf is at most bufsz and within the file; a META
+	 * entry (at most BUFSZ) fits with its header. */
+	c->bufsz = c->fsize < BUFSZ + 64 ? c->fsize : BUFSZ + 64;
+	if (!(c->buf = malloc(c->bufsz ? c->bufsz : 1)) ||
 	    !(c->src = sbt_ds_source(c->ds, path))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -1168,12 +1100,13 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		     (unsigned long long)c.fsize,
 		     (unsigned long long)c.h.end_offset);
 	}
-	/* One allocation for all samples: at most one per 32 bytes the file
-	 * really occupies (st_blocks: a sparse file reserves nothing).  When
-	 * thinning, the caller reserved what the plan holds. */
-	uint64_t most = (uint64_t)st.st_blocks * 512 / sizeof(struct sbt_record);
-	if (most > c.fsize / sizeof(struct sbt_record))
-		most = c.fsize / sizeof(struct sbt_record);
+	/* One allocation for all samples: at most one per START and STOP
+	 * the file really holds (st_blocks: a sparse file reserves nothing).
+	 * When thinning, the caller reserved what the plan holds. */
+	const uint64_t pair = 2 * sizeof(struct sbt_event);
+	uint64_t most = (uint64_t)st.st_blocks * 512 / pair;
+	if (most > c.fsize / pair)
+		most = c.fsize / pair;
 	if (!c.thin)
 		(void)sbt_ds_reserve(ds, (size_t)most);  /* a hint */
 	if (walk(&c, 0) != 0 || (thin_finish(&c), walk(&c, 1)) != 0 ||

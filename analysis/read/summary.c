@@ -125,25 +125,32 @@ static void put_counters(struct out *o, const struct sbt_dataset *ds,
 		    SBT_SF_MIGRATED | SBT_SF_BEFORE_RESET |                \
 		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST | SBT_SF_DETOUR)
 
-/* Version 2: the speed probes (score/speed.c), all of them: a few per
- * millisecond of marking, and the processor's timeline needs each. */
-static void put_probes(struct out *o, const struct sbt_dataset *ds,
-		       uint32_t src)
+/* Version 2: the source's speed probes, all of them (a few per ms of
+ * the run at most), column by column. */
+static void put_speed(struct out *o, const struct sbt_dataset *ds,
+		      uint32_t src)
 {
-	const struct sbt_source *s = &ds->sources[src];
 	uint64_t n = 0;
 
-	put_u32(o, s->speed_ops), put_u32(o, s->speed_cadence_us);
+	put_u32(o, ds->sources[src].speed_ops);
+	put_u32(o, ds->sources[src].speed_cadence_us);
 	for (size_t i = 0; i < ds->nprobes; i++)
 		n += ds->probes[i].source == src;
 	put_u64(o, n);
-	for (size_t i = 0; i < ds->nprobes; i++) {
-		const struct sbt_probe *p = &ds->probes[i];
-		if (p->source != src)
-			continue;
-		put_f64(o, p->t_ns), put_f64(o, p->ns);
-		put_u32(o, p->thread), put_u32(o, p->cpu);
-	}
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_f64(o, ds->probes[i].t_ns);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_f64(o, ds->probes[i].ns);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src)
+			put_u32(o, ds->probes[i].thread);
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src) {
+			uint16_t cpu = ds->probes[i].cpu;
+			put(o, &cpu, sizeof cpu);
+		}
 }
 
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
@@ -199,7 +206,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	PUT_COLUMN(&o, ds, uint16_t, faults);
 	PUT_COLUMN(&o, ds, uint32_t, skipped);
 	put_counters(&o, ds, src);
-	put_probes(&o, ds, src);
+	put_speed(&o, ds, src);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -216,7 +223,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 
 struct in {
 	gzFile f;
-	uint32_t version;               /* 1 or 2                   */
+	uint32_t version;               /* of the summary being read */
 	uint64_t fsize;                 /* compressed bytes on disk */
 	const char *why;                /* first problem met        */
 };
@@ -594,36 +601,34 @@ static int get_counters(struct in *in, struct sbt_dataset *ds, size_t n)
 
 /* The summary at path read whole into `part`, a dataset of its own.
  * 0, or -1 with in->why set. */
-/* Version 2's speed probes, checked as samples are. */
-static int get_probes(struct in *in, struct sbt_dataset *part)
+/* Version 2: the speed probes of the summary's one source (0). */
+static int get_speed(struct in *in, struct sbt_dataset *part)
 {
-	struct sbt_source *s = &part->sources[0];
+	struct sbt_source *src = &part->sources[0];
 	uint64_t n;
 
-	if (in->version < 2)
-		return 0;
-	s->speed_ops = get_u32(in);
-	s->speed_cadence_us = get_u32(in);
+	src->speed_ops = get_u32(in);
+	src->speed_cadence_us = get_u32(in);
 	n = get_u64(in);
-	if (in->why || !plausible(in, n, 24)) {
-		in->why = in->why ? in->why : "damaged (probe count)";
-		return -1;
-	}
-	for (uint64_t i = 0; i < n && !in->why; i++) {
-		struct sbt_probe p = { 0 };
-		p.t_ns = get_f64(in), p.ns = get_f64(in);
-		p.thread = get_u32(in);
-		uint32_t cpu = get_u32(in);
-		if (in->why)
-			break;
-		if (!(p.t_ns >= 0 && p.t_ns < 1e300 && p.ns >= 0 &&
-		      p.ns < 1e300) || p.thread >= (1u << 24) || cpu > 0xffff) {
+	if (in->why || !plausible(in, n, 8) || n > SIZE_MAX / 64)
+		return in->why = in->why ? in->why : "damaged (speed probes)",
+		       -1;
+	if (n && !(part->probes = calloc((size_t)n, sizeof *part->probes)))
+		return in->why = "out of memory", -1;
+	part->nprobes = part->cap_probes = (size_t)n;
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->probes[i].t_ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->probes[i].ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->probes[i].thread = get_u32(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		get(in, &part->probes[i].cpu, sizeof part->probes[i].cpu);
+	for (size_t i = 0; i < n && !in->why; i++) {
+		const struct sbt_probe *p = &part->probes[i];
+		if (!(p->t_ns >= 0 && p->t_ns < 1e300 && p->ns >= 0 &&
+		      p->ns < 1e300) || p->thread >= (1u << 24))
 			in->why = "damaged (a speed probe)";
-			break;
-		}
-		p.cpu = (uint16_t)cpu;
-		if (sbt_ds_probe(part, &p) != 0)
-			in->why = "out of memory";
 	}
 	return in->why ? -1 : 0;
 }
@@ -689,7 +694,7 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	GET_COLUMN(in, part, 0, n, uint16_t, faults, 1);
 	GET_COLUMN(in, part, 0, n, uint32_t, skipped, 1);
 	if (get_counters(in, part, (size_t)n) != 0 ||
-	    get_probes(in, part) != 0)
+	    (in->version >= 2 && get_speed(in, part) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

@@ -17,7 +17,7 @@
 
 #include "dataset.h"
 
-#define SBT_SUMMARY_VERSION 2    /* 1 still read: no speed probes */
+#define SBT_SUMMARY_VERSION 2   /* reads 1 (no speed probes) and 2 */
 
 /* Samples a summary holds at most by default (--max-samples sets it). */
 #define SBT_SUMMARY_SAMPLES_DEFAULT 1000000u

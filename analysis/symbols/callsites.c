@@ -6,12 +6,40 @@
  * marker call, the rest its callers.  Each expands to one or more source
  * frames (inlining), so the stack a report shows can be longer than the
  * recorded depth.
+ *
+ * Thousands of sites share few addresses (a region name built per
+ * iteration at one call: every site has the same frames), so the
+ * distinct (source, address) pairs of all sites are resolved first, each
+ * once, by -j threads with a symbolizer session each; the sites are then
+ * put together from those answers, in site order, the same for any -j.
  */
 #include "callsites.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Frames of a site looked at: the recorder writes at most 12; more is a
+ * damaged entry, not worth symbolizing. */
+#define FRAMES_MAX 32
+
+/* One distinct return address of a source, and what it resolved to. */
+struct addr {
+	uint32_t source;
+	uint64_t addr;
+	struct sbt_symaddr a;
+	const char *note;              /* its module's note, "" none       */
+};
+
+struct resolver {
+	const struct sbt_dataset *ds;
+	struct addr *u;
+	size_t n;
+	atomic_size_t next;
+	atomic_int failed;
+};
 
 static int add_note(struct sbt_callsites *cs, const char *path,
 		    const char *note)
@@ -32,23 +60,154 @@ static int add_note(struct sbt_callsites *cs, const char *path,
 	return 0;
 }
 
-/* Symbolize site `s` into c. */
+static int cmp_addr(const void *x, const void *y)
+{
+	const struct addr *a = x, *b = y;
+
+	if (a->source != b->source)
+		return a->source < b->source ? -1 : 1;
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+/* A frame to resolve; sorted like struct addr. */
+struct key { uint32_t source; uint64_t addr; };
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct key *a = x, *b = y;
+
+	if (a->source != b->source)
+		return a->source < b->source ? -1 : 1;
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+/* The resolved address (source, addr) among r->u. */
+static const struct addr *find_addr(const struct resolver *r, uint32_t source,
+				    uint64_t addr)
+{
+	struct addr key = { .source = source, .addr = addr };
+
+	return bsearch(&key, r->u, r->n, sizeof key, cmp_addr);
+}
+
+/* Resolver thread: takes the next addresses in order; they come grouped
+ * by source, so a session is opened once per source it meets. */
+static void *resolve(void *arg)
+{
+	struct resolver *r = arg;
+	struct sbt_symsess *ss = NULL;
+	uint32_t cur = UINT32_MAX;
+
+	for (;;) {
+		size_t i = atomic_fetch_add(&r->next, 1);
+		if (i >= r->n || atomic_load(&r->failed))
+			break;
+		struct addr *u = &r->u[i];
+		if (u->source != cur) {
+			sbt_symsess_close(ss);
+			cur = u->source;
+			if (!(ss = sbt_symsess_open(&r->ds->sources[cur]))) {
+				atomic_store(&r->failed, 1);
+				break;
+			}
+		}
+		sbt_symbolize_addr(ss, u->addr, &u->a);
+		/* notes live as long as the session: copied below */
+		u->note = u->a.module[0] ? sbt_symbolize_note(ss, u->a.module)
+					 : "";
+		u->note = u->note[0] ? strdup(u->note) : "";
+		if (!u->note) {
+			atomic_store(&r->failed, 1);
+			break;
+		}
+	}
+	sbt_symsess_close(ss);
+	return NULL;
+}
+
+/* Every distinct (source, frame) of the sites, resolved by `jobs`
+ * threads.  0, or -1 when out of memory. */
+static int resolve_all(struct resolver *r, const struct sbt_site *extra,
+		       size_t nextra, int jobs)
+{
+	const struct sbt_dataset *ds = r->ds;
+	size_t n = 0, k = 0;
+
+	struct key *key;
+	for (size_t i = 0; i < ds->nsites; i++)
+		n += ds->sites[i].depth < FRAMES_MAX ? ds->sites[i].depth
+						     : FRAMES_MAX;
+	n += nextra;
+	/* the keys first, small; the answers only for distinct ones */
+	if (!(key = malloc((n + 1) * sizeof *key)))
+		return -1;
+	for (size_t i = 0; i < ds->nsites + nextra; i++) {
+		const struct sbt_site *s = i < ds->nsites ? &ds->sites[i] :
+					   &extra[i - ds->nsites];
+		for (uint32_t d = 0; d < s->depth && d < FRAMES_MAX; d++)
+			key[k++] = (struct key){ s->source, s->frames[d] };
+	}
+	qsort(key, k, sizeof *key, cmp_key);
+	size_t nu = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!nu || cmp_key(&key[nu - 1], &key[i]) != 0)
+			key[nu++] = key[i];
+	if (!(r->u = calloc(nu + 1, sizeof *r->u))) {
+		free(key);
+		return -1;
+	}
+	for (size_t i = 0; i < nu; i++)
+		r->u[i] = (struct addr){ .source = key[i].source,
+					 .addr = key[i].addr, .note = "" };
+	r->n = nu;
+	free(key);
+	atomic_store(&r->next, 0);
+	atomic_store(&r->failed, 0);
+
+	pthread_t t[SBT_JOBS_MAX];
+	int nt = 0;
+	jobs = sbt_jobs(jobs);
+	for (int i = 1; i < jobs && (size_t)i < r->n; i++) {
+		if (pthread_create(&t[nt], NULL, resolve, r) != 0)
+			break;          /* fewer threads: still correct */
+		nt++;
+	}
+	resolve(r);
+	for (int i = 0; i < nt; i++)
+		pthread_join(t[i], NULL);
+	return atomic_load(&r->failed) ? -1 : 0;
+}
+
+static void resolver_free(struct resolver *r)
+{
+	for (size_t i = 0; r->u && i < r->n; i++)
+		if (r->u[i].note[0])
+			free((char *)r->u[i].note);
+	free(r->u);
+}
+
+/* Site `s` into c, from the resolved addresses (r NULL: module+offset
+ * only, no debug info read). */
 static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
-		     int symbols, struct sbt_callsites *cs, struct sbt_csite *c)
+		     const struct resolver *r, struct sbt_callsites *cs,
+		     struct sbt_callsite *c)
 {
 	const struct sbt_source *src = &ds->sources[s->source];
-	struct sbt_symaddr a;
+	uint32_t depth = s->depth < FRAMES_MAX ? s->depth : FRAMES_MAX;
+	struct sbt_symaddr a, first;
 
-	if (s->depth == 0) {
+	if (depth == 0) {
 		snprintf(c->label, sizeof c->label, "?");
 		return 0;
 	}
-	if (!(c->stack = calloc((size_t)s->depth * SBT_SYM_INLINE,
+	if (!(c->stack = calloc((size_t)depth * SBT_SYM_INLINE,
 				sizeof *c->stack)))
 		return -1;
-	for (uint32_t d = 0; d < s->depth; d++) {
-		if (symbols) {
-			sbt_symbolize_addr(src, s->frames[d], &a);
+	for (uint32_t d = 0; d < depth; d++) {
+		const struct addr *u = r ? find_addr(r, s->source,
+						     s->frames[d]) : NULL;
+		if (u) {
+			a = u->a;
 		} else {
 			/* module + offset only: no debug info is read */
 			memset(&a, 0, sizeof a);
@@ -63,13 +222,17 @@ static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 				}
 			}
 		}
-		if (d == 0)
-			c->at = a;
-		if (symbols && a.module[0]) {
-			const char *note = sbt_symbolize_note(src, a.module);
-			if (note[0] && add_note(cs, a.module, note) != 0)
-				return -1;
+		if (d == 0) {
+			first = a;
+			memcpy(c->at.module, a.module, sizeof c->at.module);
+			c->at.offset = a.offset;
+			c->at.module_state = a.module_state;
+			c->at.nframes = a.nframes > 0;
+			if (a.nframes)
+				c->at.f[0] = a.f[0];
 		}
+		if (u && u->note[0] && add_note(cs, a.module, u->note) != 0)
+			return -1;
 		for (int k = 0; k < a.nframes; k++)
 			c->stack[c->nstack++] = a.f[k];
 		if (a.nframes == 0) {
@@ -81,13 +244,18 @@ static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 				 (unsigned long long)a.offset);
 		}
 	}
-	sbt_symaddr_short(&c->at, c->label, sizeof c->label);
+	/* the stack as long as it is, not as long as it could be */
+	void *fit = realloc(c->stack, (size_t)(c->nstack ? c->nstack : 1) *
+			    sizeof *c->stack);
+	if (fit)
+		c->stack = fit;
+	sbt_symaddr_short(&first, c->label, sizeof c->label);
 	return 0;
 }
 
 static const struct sbt_callsites *cmp_cs;
 
-static int frames_cmp(const struct sbt_csite *x, const struct sbt_csite *y)
+static int frames_cmp(const struct sbt_callsite *x, const struct sbt_callsite *y)
 {
 	int c;
 
@@ -144,11 +312,13 @@ static int merge_same(struct sbt_callsites *cs)
 	return 0;
 }
 
-int sbt_callsites_build(const struct sbt_dataset *ds, int symbols,
+int sbt_callsites_build(const struct sbt_dataset *ds, int symbols, int jobs,
 			struct sbt_callsites *cs)
 {
 	size_t nfb = 0;
 	char *has = calloc(ds->nregions + 1, 1);
+	struct sbt_site *fb = NULL;
+	struct resolver r = { .ds = ds };
 
 	memset(cs, 0, sizeof *cs);
 	if (!has)
@@ -161,34 +331,40 @@ int sbt_callsites_build(const struct sbt_dataset *ds, int symbols,
 		       ds->regions[r].source < ds->nsources;
 	cs->c = calloc(ds->nsites + nfb + 1, sizeof *cs->c);
 	cs->fallback = malloc((ds->nregions + 1) * sizeof *cs->fallback);
-	if (!cs->c || !cs->fallback)
+	fb = calloc(nfb + 1, sizeof *fb);
+	if (!cs->c || !cs->fallback || !fb)
 		goto oom;
 	memset(cs->fallback, 0xff, (ds->nregions + 1) * sizeof *cs->fallback);
-	/* Sites come grouped by source: one symbolizer session each. */
-	for (size_t i = 0; i < ds->nsites; i++, cs->n++)
-		if (build_one(ds, &ds->sites[i], symbols, cs, &cs->c[i]) != 0)
-			goto oom;
-	for (size_t r = 0; r < ds->nregions; r++) {
-		const struct sbt_region *rg = &ds->regions[r];
-		if (has[r] || !rg->site || rg->source >= ds->nsources)
-			continue;
-		struct sbt_site one = { .region = (uint32_t)r,
-					.source = rg->source, .depth = 1,
-					.frames = (uint64_t *)&rg->site };
-		if (build_one(ds, &one, symbols, cs, &cs->c[cs->n]) != 0)
-			goto oom;
-		cs->fallback[r] = (uint32_t)cs->n++;
+	nfb = 0;
+	for (size_t g = 0; g < ds->nregions; g++) {
+		const struct sbt_region *rg = &ds->regions[g];
+		if (!has[g] && rg->site && rg->source < ds->nsources)
+			fb[nfb++] = (struct sbt_site){ .region = (uint32_t)g,
+				.source = rg->source, .depth = 1,
+				.frames = (uint64_t *)&rg->site };
 	}
-	free(has);
-	sbt_symbolize_end();
+	if (symbols && resolve_all(&r, fb, nfb, jobs) != 0)
+		goto oom;
+	for (size_t i = 0; i < ds->nsites; i++, cs->n++)
+		if (build_one(ds, &ds->sites[i], symbols ? &r : NULL, cs,
+			      &cs->c[i]) != 0)
+			goto oom;
+	for (size_t i = 0; i < nfb; i++) {
+		if (build_one(ds, &fb[i], symbols ? &r : NULL, cs,
+			      &cs->c[cs->n]) != 0)
+			goto oom;
+		cs->fallback[fb[i].region] = (uint32_t)cs->n++;
+	}
+	free(has), free(fb);
+	resolver_free(&r);
 	if (merge_same(cs) != 0) {
 		sbt_callsites_free(cs);
 		return -1;
 	}
 	return 0;
 oom:
-	free(has);
-	sbt_symbolize_end();
+	free(has), free(fb);
+	resolver_free(&r);
 	sbt_callsites_free(cs);
 	return -1;
 }

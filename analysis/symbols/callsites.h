@@ -8,9 +8,19 @@
 #include "analyze.h"
 #include "symbolize.h"
 
+/* Where a site's START was called: its frame 0, its innermost source
+ * frame only (the rest is in the stack). */
+struct sbt_siteat {
+	char     module[256];         /* path of the object, "" unknown    */
+	uint64_t offset;              /* address - the module's load bias  */
+	int      module_state;        /* enum sbt_modstate                 */
+	int      nframes;             /* 0 or 1                            */
+	struct sbt_symframe f[1];
+};
+
 /* One call site (dataset.sites[i]) and its calling context. */
-struct sbt_csite {
-	struct sbt_symaddr at;        /* frames[0]: where START was called */
+struct sbt_callsite {
+	struct sbt_siteat at;         /* frames[0]: where START was called */
 	int nstack;                   /* source frames of the whole stack */
 	struct sbt_symframe *stack;   /* innermost first: at's frames, then
 					 each caller's (inlines expanded) */
@@ -19,7 +29,7 @@ struct sbt_csite {
 };
 
 struct sbt_callsites {
-	struct sbt_csite *c;          /* dataset.sites, then one per region
+	struct sbt_callsite *c;          /* dataset.sites, then one per region
 					 that has none (below)            */
 	size_t n;
 	/* A region whose log gave no SITE entry (interposed APIs record only
@@ -35,9 +45,10 @@ struct sbt_callsites {
 	size_t nnotes;
 };
 
-/* Symbolize every site of ds (symbols = 0: module+offset only).
- * 0, or -1 when out of memory. */
-int sbt_callsites_build(const struct sbt_dataset *ds, int symbols,
+/* Symbolize every site of ds (symbols = 0: module+offset only), each
+ * distinct address once, `jobs` at a time (sbt_jobs); the result does
+ * not depend on jobs.  0, or -1 when out of memory. */
+int sbt_callsites_build(const struct sbt_dataset *ds, int symbols, int jobs,
 			struct sbt_callsites *cs);
 void sbt_callsites_free(struct sbt_callsites *cs);
 

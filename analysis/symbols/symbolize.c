@@ -3,10 +3,13 @@
  *
  * The recorder stored each module's load bias, the extent of its loaded
  * segments and its path; we report the same ELF files at the same biases
- * into one Dwfl session per source.  A return address points after the
- * call, so we look up addr - 1.  The scopes around that pc (DWARF) give
- * the chain of inlined functions, each one's call site giving the line of
- * the next; names are demangled with the C++ runtime's demangler.
+ * into one Dwfl session per source (and per thread: libdw's objects are
+ * not shared between threads).  A return address points after the call,
+ * so we look up addr - 1: its unit through libdw's address index, its
+ * line through the unit's line table, and the functions around it
+ * through the unit's scope index (scopes.h), built once per session:
+ * the chain of inlined functions, each one's call site giving the line
+ * of the next.  Names are demangled with the C++ runtime's demangler.
  *
  * Whether a file is still the one that ran: the log keeps no build-id, so
  * two checks stand in for it.  The extent of the file's PT_LOAD segments
@@ -45,6 +48,8 @@ void sbt_symaddr_short(const struct sbt_symaddr *a, char *out, size_t len)
 }
 
 #ifdef SBT_HAVE_LIBDW
+#include "scopes.h"
+
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -58,9 +63,15 @@ struct modinfo {
 	char note[160];
 };
 
-static Dwfl *dwfl;
-static const struct sbt_source *dwfl_src;
-static struct modinfo *mods;          /* parallel to dwfl_src->modules */
+/* A unit's scope index, by its debug data and offset. */
+struct unit { Dwarf *dbg; Dwarf_Off off; struct sbt_scopes *sc; };
+
+struct sbt_symsess {
+	Dwfl *dwfl;
+	const struct sbt_source *src;
+	struct modinfo *mods;          /* parallel to src->modules      */
+	struct unit *units; size_t nunits, capunits;
+};
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -158,39 +169,62 @@ debug:;
 	}
 }
 
-static int open_session(const struct sbt_source *src)
+struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src)
 {
 	uint64_t start_ns = run_start_ns(src);
+	struct sbt_symsess *ss = calloc(1, sizeof *ss);
 
-	sbt_symbolize_end();
-	if (!(mods = calloc(src->nmodules + 1, sizeof *mods)) ||
-	    !(dwfl = dwfl_begin(&callbacks))) {
-		free(mods), mods = NULL;
-		return -1;
+	if (!ss || !(ss->mods = calloc(src->nmodules + 1, sizeof *ss->mods)) ||
+	    !(ss->dwfl = dwfl_begin(&callbacks))) {
+		sbt_symsess_close(ss);
+		return NULL;
 	}
-	dwfl_src = src;
-	dwfl_report_begin(dwfl);
+	ss->src = src;
+	dwfl_report_begin(ss->dwfl);
 	for (size_t i = 0; i < src->nmodules; i++) {
 		const struct sbt_module *m = &src->modules[i];
 		Dwfl_Module *mod = NULL;
 		if (m->path[0] == '/' || m->path[0] == '.')
-			mod = dwfl_report_elf(dwfl, m->path, m->path, -1,
+			mod = dwfl_report_elf(ss->dwfl, m->path, m->path, -1,
 					      m->base, false);
 		if (!mod) {
-			mods[i].state = SBT_MOD_MISSING;
-			snprintf(mods[i].note, sizeof mods[i].note,
+			ss->mods[i].state = SBT_MOD_MISSING;
+			snprintf(ss->mods[i].note, sizeof ss->mods[i].note,
 				 "cannot be read now");
 		}
 	}
-	dwfl_report_end(dwfl, NULL, NULL);
+	dwfl_report_end(ss->dwfl, NULL, NULL);
 	/* Check after reporting: libdwfl opens the ELF files lazily. */
 	for (size_t i = 0; i < src->nmodules; i++) {
 		const struct sbt_module *m = &src->modules[i];
-		if (mods[i].state == SBT_MOD_OK)
-			check_module(dwfl_addrmodule(dwfl, m->lo), m, start_ns,
-				     &mods[i]);
+		if (ss->mods[i].state == SBT_MOD_OK)
+			check_module(dwfl_addrmodule(ss->dwfl, m->lo), m,
+				     start_ns, &ss->mods[i]);
 	}
-	return 0;
+	return ss;
+}
+
+/* The scope index of unit cu, built on first use; NULL out of memory. */
+static const struct sbt_scopes *unit_scopes(struct sbt_symsess *ss,
+					    Dwarf_Die *cu)
+{
+	Dwarf *dbg = dwarf_cu_getdwarf(cu->cu);
+	Dwarf_Off off = dwarf_dieoffset(cu);
+
+	for (size_t i = 0; i < ss->nunits; i++)    /* few units per module */
+		if (ss->units[i].dbg == dbg && ss->units[i].off == off)
+			return ss->units[i].sc;
+	if (ss->nunits == ss->capunits) {
+		size_t cap = ss->capunits ? 2 * ss->capunits : 16;
+		void *n = realloc(ss->units, cap * sizeof *ss->units);
+		if (!n)
+			return NULL;
+		ss->units = n, ss->capunits = cap;
+	}
+	struct sbt_scopes *sc = sbt_scopes_build(cu);
+	if (sc)
+		ss->units[ss->nunits++] = (struct unit){ dbg, off, sc };
+	return sc;
 }
 
 static void demangle(const char *name, char *out, size_t len)
@@ -221,11 +255,28 @@ static void definition(Dwarf_Die *die, Dwarf_Die *out)
 	}
 }
 
+/* An OpenMP region's body, outlined by the compiler into a function of
+ * its own, is named after the function it was written in: GCC's
+ * "main._omp_fn.1" and Clang's "main.omp_outlined" read "main [omp]"
+ * (the line tells the regions of one function apart).  Clang's bare
+ * ".omp_outlined." names no parent: "[omp]". */
+static void omp_name(char *name, size_t len)
+{
+	char *p = strstr(name, "._omp_fn.");
+
+	if (!p)
+		p = strstr(name, ".omp_outlined");
+	if (!p || (size_t)(p - name) + sizeof " [omp]" > len)
+		return;
+	snprintf(p, len - (size_t)(p - name), "%s[omp]", p == name ? "" : " ");
+}
+
 /* The name of a function DIE: its linkage name demangled when it has
  * one (C++: scope, template and argument types), else its plain name
  * qualified by the scopes that define it, so that a lambda, which GCC
  * gives no linkage name, reads "main::<lambda()>::operator()". */
-static void die_name(Dwarf_Die *die, char *out, size_t len)
+static void die_name(const struct sbt_scopes *sc, Dwarf_Die *die, char *out,
+		     size_t len)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die def, *par = NULL;
@@ -244,6 +295,21 @@ static void die_name(Dwarf_Die *die, char *out, size_t len)
 	    !(s = dwarf_formstring(&a)))
 		return;
 	definition(die, &def);
+	if (strstr(s, "._omp_fn.") || strstr(s, ".omp_outlined")) {
+		/* GCC nests it in its function's DIE: not a scope of it */
+		snprintf(out, len, "%s", s);
+		omp_name(out, len);
+		return;
+	}
+	if (sc && sbt_scopes_prefix(sc, dwarf_dieoffset(&def), s, out,
+				    len) == 0) {
+		used = strlen(out);
+		if (used < len)
+			snprintf(out + used, len - used, "%s", s);
+		omp_name(out, len);
+		return;
+	}
+	/* a definition in another unit: its scopes the slow way */
 	int n = dwarf_getscopes_die(&def, &par);
 	for (int i = n - 1; i >= 1 && used < len; i--) {
 		int tag = dwarf_tag(&par[i]);
@@ -263,57 +329,68 @@ static void die_name(Dwarf_Die *die, char *out, size_t len)
 	free(par);
 	if (used < len)
 		snprintf(out + used, len - used, "%s", s);
+	omp_name(out, len);
 }
 
 /* One source frame for function DIE fn, located at file:line. */
-static void put_frame(struct sbt_symaddr *out, Dwarf_Die *fn, const char *file,
-		      int line)
+static void put_frame(const struct sbt_scopes *sc, struct sbt_symaddr *out,
+		      Dwarf_Die *fn, const char *file, int line)
 {
 	struct sbt_symframe *f = &out->f[out->nframes++];
 
-	die_name(fn, f->function, sizeof f->function);
+	die_name(sc, fn, f->function, sizeof f->function);
 	snprintf(f->file, sizeof f->file, "%s", file ? file : "");
 	f->line = line;
 	f->inlined = dwarf_tag(fn) == DW_TAG_inlined_subroutine;
 }
 
-/* Fill out->f with the source frames at pc, innermost first.  The
- * innermost function scope comes from dwarf_getscopes(); the functions it
- * was inlined into are its parents in the concrete DIE tree (not the
- * scopes of its abstract definition, which is what getscopes lists after
- * an inlined instance). */
-static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
+/* Fill out->f with the source frames at pc, innermost first: the
+ * function scopes around pc from the unit's index, each inlined one's
+ * call site the line of the next. */
+/* The CU holding pc, found by walking every unit: libdw (up to 0.190)
+ * finds a CU by .debug_aranges only, which clang does not emit. */
+static Dwarf_Die *cu_scan(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *bias,
+			  Dwarf_Die *mem)
+{
+	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
+	Dwarf_CU *unit = NULL;
+
+	if (!dw)
+		return NULL;
+	while (dwarf_get_units(dw, unit, &unit, NULL, NULL, mem, NULL) == 0)
+		if (dwarf_haspc(mem, pc - *bias) > 0)
+			return mem;
+	return NULL;
+}
+
+static void frames_at(struct sbt_symsess *ss, Dwfl_Module *mod, Dwarf_Addr pc,
+		      struct sbt_symaddr *out)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *scopes = NULL;
-	Dwarf_Die *chain = NULL;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), cumem;
+	Dwarf_Die chain[SBT_SYM_INLINE];
+	const struct sbt_scopes *sc = NULL;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	const char *file = NULL;
-	int line = 0, n = 0, m = 0, i;
+	int line = 0, m = 0;
 	Dwfl_Line *l = dwfl_module_getsrc(mod, pc);
 
 	if (l)
 		file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-	if (cu) {
-		n = dwarf_getscopes(cu, pc - bias, &scopes);
+	if (!cu && (cu = cu_scan(mod, pc, &bias, &cumem)) != NULL) {
+		Dwarf_Line *dl = dwarf_getsrc_die(cu, pc - bias);
+		if (dl && (file = dwarf_linesrc(dl, NULL, NULL)) != NULL)
+			(void)dwarf_lineno(dl, &line);
+	}
+	if (cu && (sc = unit_scopes(ss, cu))) {
+		m = sbt_scopes_at(sc, pc - bias, chain, SBT_SYM_INLINE);
 		if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
 			files = NULL;
 	}
-	for (i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag == DW_TAG_inlined_subroutine ||
-		    tag == DW_TAG_subprogram)
-			break;
-	}
-	if (i < n)
-		m = dwarf_getscopes_die(&scopes[i], &chain);
 	for (int k = 0; k < m && out->nframes < SBT_SYM_INLINE; k++) {
 		int tag = dwarf_tag(&chain[k]);
-		if (tag != DW_TAG_inlined_subroutine &&
-		    tag != DW_TAG_subprogram)
-			continue;
-		put_frame(out, &chain[k], file, line);
+		put_frame(sc, out, &chain[k], file, line);
 		if (tag == DW_TAG_subprogram)
 			break;
 		/* Inlined: the next frame is where it was inlined. */
@@ -327,14 +404,13 @@ static void frames_at(Dwfl_Module *mod, Dwarf_Addr pc, struct sbt_symaddr *out)
 					       &a), &v) == 0)
 			line = (int)v;
 	}
-	free(chain);
-	free(scopes);
 	if (out->nframes == 0) {
 		/* No DWARF scope: the symbol table, maybe with lines. */
 		const char *fn = dwfl_module_addrname(mod, pc);
 		if (fn) {
 			struct sbt_symframe *f = &out->f[out->nframes++];
 			demangle(fn, f->function, sizeof f->function);
+			omp_name(f->function, sizeof f->function);
 			snprintf(f->file, sizeof f->file, "%s", file ? file : "");
 			f->line = file ? line : 0;
 		}
@@ -360,9 +436,10 @@ static void drop_marker_frames(struct sbt_symaddr *a)
 	}
 }
 
-int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
+int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 		       struct sbt_symaddr *out)
 {
+	const struct sbt_source *src = ss->src;
 	Dwfl_Module *mod;
 
 	memset(out, 0, sizeof *out);
@@ -377,47 +454,59 @@ int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
 			break;
 		}
 	}
-	if (dwfl_src != src && open_session(src) != 0)
-		return -1;
 	for (size_t i = 0; i < src->nmodules; i++)
 		if (!strcmp(src->modules[i].path, out->module) &&
 		    addr - 1 >= src->modules[i].lo &&
 		    addr - 1 < src->modules[i].hi)
-			out->module_state = mods[i].state;
+			out->module_state = ss->mods[i].state;
 	if (out->module_state == SBT_MOD_MISSING ||
-	    !(mod = dwfl_addrmodule(dwfl, addr - 1)))
+	    !(mod = dwfl_addrmodule(ss->dwfl, addr - 1)))
 		return -1;
-	frames_at(mod, addr - 1, out);
+	frames_at(ss, mod, addr - 1, out);
 	drop_marker_frames(out);
 	return out->nframes ? 0 : -1;
 }
 
-const char *sbt_symbolize_note(const struct sbt_source *src,
-			       const char *path)
+const char *sbt_symbolize_note(struct sbt_symsess *ss, const char *path)
 {
-	if (dwfl_src != src && open_session(src) != 0)
-		return "";
-	for (size_t i = 0; i < src->nmodules; i++)
-		if (!strcmp(src->modules[i].path, path) && mods[i].note[0])
-			return mods[i].note;
+	for (size_t i = 0; i < ss->src->nmodules; i++)
+		if (!strcmp(ss->src->modules[i].path, path) &&
+		    ss->mods[i].note[0])
+			return ss->mods[i].note;
 	return "";
 }
 
-void sbt_symbolize_end(void)
+void sbt_symsess_close(struct sbt_symsess *ss)
 {
-	if (dwfl)
-		dwfl_end(dwfl);
-	free(mods);
-	dwfl = NULL;
-	mods = NULL;
-	dwfl_src = NULL;
+	if (!ss)
+		return;
+	if (ss->dwfl)
+		dwfl_end(ss->dwfl);
+	for (size_t i = 0; i < ss->nunits; i++)
+		sbt_scopes_free(ss->units[i].sc);
+	free(ss->units);
+	free(ss->mods);
+	free(ss);
 }
 
 #else
 
-int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
+struct sbt_symsess { const struct sbt_source *src; };
+
+struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src)
+{
+	struct sbt_symsess *ss = malloc(sizeof *ss);
+
+	if (ss)
+		ss->src = src;
+	return ss;
+}
+
+int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 		       struct sbt_symaddr *out)
 {
+	const struct sbt_source *src = ss->src;
+
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < src->nmodules; i++) {
 		const struct sbt_module *m = &src->modules[i];
@@ -431,13 +520,12 @@ int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
 	return -1;
 }
 
-const char *sbt_symbolize_note(const struct sbt_source *src,
-			       const char *path)
+const char *sbt_symbolize_note(struct sbt_symsess *ss, const char *path)
 {
-	(void)src, (void)path;
+	(void)ss, (void)path;
 	return "built without libdw: call sites as module+offset";
 }
 
-void sbt_symbolize_end(void) { }
+void sbt_symsess_close(struct sbt_symsess *ss) { free(ss); }
 
 #endif

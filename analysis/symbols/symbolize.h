@@ -41,19 +41,25 @@ struct sbt_symaddr {
 	struct sbt_symframe f[SBT_SYM_INLINE];  /* innermost first       */
 };
 
-/* Describe return address `addr` recorded in `src` (the instruction
- * before it, the call, is what is looked up).  Always fills `out`;
- * returns 0 when at least a function name was found, -1 otherwise. */
-int sbt_symbolize_addr(const struct sbt_source *src, uint64_t addr,
+/* A symbolizer of the modules of `src`: their files opened, checked
+ * against the run, and their units indexed as addresses need them.  Not
+ * to be shared between threads (open one each).  NULL out of memory. */
+struct sbt_symsess;
+struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src);
+void sbt_symsess_close(struct sbt_symsess *ss);
+
+/* Describe return address `addr` recorded in the session's source (the
+ * instruction before it, the call, is what is looked up).  Always fills
+ * `out`; returns 0 when at least a function name was found, -1
+ * otherwise.  Frames of the marker's own inline code (sbtmark.h) are
+ * left out: frame 0 is the user's call of the marker.  An OpenMP
+ * region's outlined body is named after its function, "main [omp]". */
+int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 		       struct sbt_symaddr *out);
 
-/* Why module `path` of src may give wrong or no answers ("" when it is
- * fine): "rebuilt after the run (its build differs: ...)", etc. */
-const char *sbt_symbolize_note(const struct sbt_source *src,
-			       const char *path);
-
-/* Release the session (the next call opens a new one). */
-void sbt_symbolize_end(void);
+/* Why module `path` may give wrong or no answers ("" when it is fine):
+ * "was rebuilt after the run (...)", etc. */
+const char *sbt_symbolize_note(struct sbt_symsess *ss, const char *path);
 
 /* A frame as "function (file:line)", file without its directory;
  * module+0xoffset when there is no frame. */

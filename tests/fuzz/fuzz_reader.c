@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (rc >= 0 && ds.nsources != 1)
 		abort();
-	if (ds.n * sizeof(struct sbt_record) > size)
+	if (ds.n * 2 * sizeof(struct sbt_event) > size)
 		abort();
 	sbt_ds_free(&ds);
 	return 0;

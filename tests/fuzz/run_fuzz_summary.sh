@@ -26,7 +26,7 @@ done
 status=0
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-"$fuzzer" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+"$fuzzer" -max_len=65536 -timeout=2 -rss_limit_mb=2048 \
 	-malloc_limit_mb=1024 -artifact_prefix="$work/" -print_final_stats=1 \
 	"$@" "$work/corpus" "$work/seeds" || status=$?
 cd /

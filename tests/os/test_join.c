@@ -13,6 +13,7 @@
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
+#include "../common/logbuild.h"
 #include "analyze.h"
 #include "reader.h"
 #include "sbtlog.h"
@@ -22,44 +23,14 @@
 #define CHUNK  (256u * 1024)
 #define N      2000
 
-static unsigned char *buf;
-static size_t len;
-
-static struct sbt_chunk *chunk(uint32_t type, uint32_t thread)
-{
-	struct sbt_chunk *c = (struct sbt_chunk *)(buf + len);
-
-	memset(c, 0, CHUNK);
-	c->magic = SBT_CHUNK_MAGIC;
-	c->type = type;
-	c->size = CHUNK;
-	c->thread = thread;
-	len += CHUNK;
-	return c;
-}
-
-static void *meta(struct sbt_chunk *c, uint16_t type, uint32_t plen)
-{
-	struct sbt_meta *m = (void *)((char *)(c + 1) + c->used);
-
-	m->type = type;
-	m->len = plen;
-	c->used += (sizeof *m + plen + 7) & ~7ull;
-	return m + 1;
-}
+static struct lb b;
 
 static void region(struct sbt_chunk *c, uint32_t id, const char *name)
 {
-	struct sbt_meta_region *r = meta(c, SBT_META_REGION,
-					 (uint32_t)(sizeof *r + strlen(name)));
-	struct sbt_meta_site2 *s = meta(c, SBT_META_SITE2,
-					sizeof *s + sizeof(uint64_t));
 	uint64_t ra = 0x401000 + id;
 
-	*r = (struct sbt_meta_region){ .id = id, .site = ra };
-	memcpy(r + 1, name, strlen(name));
-	*s = (struct sbt_meta_site2){ .id = id, .region = id, .depth = 1 };
-	memcpy(s + 1, &ra, sizeof ra);
+	lb_region(c, id, SBT_API_SBTMARK, ra, name);
+	lb_site(c, id, id, &ra, 1);
 }
 
 /* One thread's samples: events from a caller-filled array. */
@@ -68,22 +39,15 @@ struct span { uint64_t t0, t1; };
 static void samples(uint32_t thread, uint32_t site, const struct span *sp,
 		    size_t n)
 {
-	struct sbt_chunk *c = chunk(SBT_CHUNK_EVENTS, thread);
-	struct sbt_event *e = (void *)(c + 1);
-
-	for (size_t i = 0; i < n; i++) {
-		*e++ = (struct sbt_event){ sp[i].t0,
-			SBT_EV_WORD(SBT_EV_START, 0, site), 0 };
-		*e++ = (struct sbt_event){ sp[i].t1,
-			SBT_EV_WORD(SBT_EV_STOP, 0, site), 0 };
-	}
+	for (size_t i = 0; i < n; i++)
+		lb_pair(&b, thread, 0, site, sp[i].t0, sp[i].t1, 0);
 }
 
 static struct sbt_os_event *os_run(struct sbt_chunk *c, uint32_t thread,
 				   uint32_t n, uint64_t until)
 {
-	struct sbt_meta_os *h = meta(c, SBT_META_OS,
-				     sizeof *h + n * sizeof(struct sbt_os_event));
+	struct sbt_meta_os *h = lb_meta_room(c, SBT_META_OS, (uint32_t)
+		(sizeof *h + n * sizeof(struct sbt_os_event)));
 
 	*h = (struct sbt_meta_os){ .thread = thread, .n = n,
 				   .until = until };
@@ -110,27 +74,14 @@ static void write_log(const char *path, uint32_t os_state)
 	static struct span st[N], ed[4], wt[200];
 	struct gen g = { 7 };
 	struct sbt_file_header *h;
-	FILE *f;
 
-	len = 0;
-	h = (void *)buf;
-	memset(h, 0, SBT_HEADER_SIZE);
-	memcpy(h->magic, SBT_LOG_MAGIC, 8);
-	h->version = SBT_LOG_VERSION;
-	h->header_size = SBT_HEADER_SIZE;
-	h->record_size = sizeof(struct sbt_event);
-	h->arch = SBT_ARCH_X86_64;
-	h->clocks = SBT_CLOCK_WALL;
-	h->flags = SBT_HF_CLOSED;
-	h->tick_hz = 1000000000ull;
-	h->tick_quantum = 1;
+	lb_begin(&b, SBT_HEADER_SIZE + 8 * CHUNK, CHUNK);
+	h = lb_hdr(&b);
 	h->start_ticks = 1000000;
 	h->pid = 42;
-	h->rank = h->nranks = -1;
 	h->os_events = os_state;
-	len = SBT_HEADER_SIZE;
 
-	struct sbt_chunk *m = chunk(SBT_CHUNK_META, 0);
+	struct sbt_chunk *m = lb_chunk(&b, SBT_CHUNK_META, 0);
 	region(m, 1, "steady");
 	region(m, 2, "edges");
 	region(m, 3, "waits");
@@ -183,10 +134,9 @@ static void write_log(const char *path, uint32_t os_state)
 				       w + 5000000 + 1000 * (uint64_t)i + 500 };
 	samples(3, 4, br, 3);
 
-	h->end_offset = len;
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
+	if (lb_save(&b, path) != 0)
 		exit(99);
+	lb_free(&b);
 }
 
 /* The samples of region `name` in log order. */
@@ -208,8 +158,6 @@ int main(void)
 	struct sbt_result r;
 	char err[256];
 
-	if (!(buf = calloc(1, SBT_HEADER_SIZE + 8 * CHUNK)))
-		return 99;
 	h_tmpdir();
 	write_log("os.log", SBT_OS_ON);
 	int rc = sbt_read_log("os.log", &ds, err, sizeof err);
@@ -323,6 +271,5 @@ int main(void)
 		sbt_result_free(&r);
 	}
 	sbt_ds_free(&ds);
-	free(buf);
 	return h_done();
 }

@@ -1,9 +1,8 @@
 /*
- * test_format.c - both log format versions read, with exact results.
+ * test_format.c - the log format read, with exact results.
  *
- *   - a version-1 log (one record per sample), written here byte by byte:
- *     samples, flags, cycles, RESET, one call site per region;
- *   - a version-2 log (per-thread START/STOP events), written here:
+ *   - logs of the development versions before 5: refused by name;
+ *   - a log of per-thread START/STOP events, written here:
  *     nesting, a crossed STOP, a probe, calibration, RESET, cycles, a
  *     region left open, two threads, a region seen at two call sites;
  *   - a log recorded now by the recorder (rapp sites): one region from
@@ -12,80 +11,32 @@
  * usage: test_format RAPP        (SBT_LIB from the environment)
  */
 #include "../common/harness.h"
+#include "../common/logbuild.h"
 #include "reader.h"
 #include "sbtlog.h"
 
 #include <fcntl.h>
 
 #define PAGE 4096u
-#define TICK_HZ 1000000000ull          /* 1 tick = 1 ns: exact checks */
 
-static unsigned char buf[8 * PAGE];
-static size_t len;
+static struct lb b;
 
-static void header(uint32_t version, uint32_t clocks)
+/* A version-5 log with test defaults (1 tick = 1 ns: exact checks). */
+static void header(uint32_t clocks)
 {
-	struct sbt_file_header h;
-
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, SBT_LOG_MAGIC, 8);
-	h.version = version;
-	h.header_size = SBT_HEADER_SIZE;
-	h.arch = SBT_ARCH_X86_64;
-	h.clocks = clocks;
-	h.flags = SBT_HF_CLOSED | SBT_HF_CPU_AUX;
-	h.record_size = version == 1 ? sizeof(struct sbt_record)
-				     : sizeof(struct sbt_event);
-	h.tick_hz = TICK_HZ;
-	h.tick_quantum = 1;
-	h.te_min_ticks = 20;
-	h.pid = 77, h.rank = -1;
-	h.start_ticks = 1000;
-	h.counters[SBT_CNT_CROSSED] = 1;
-	memset(buf, 0, sizeof buf);
-	memcpy(buf, &h, sizeof h);
-	len = SBT_HEADER_SIZE;
-}
-
-static struct sbt_chunk *chunk(uint32_t type, uint32_t thread)
-{
-	struct sbt_chunk *c = (struct sbt_chunk *)(buf + len);
-
-	c->magic = SBT_CHUNK_MAGIC;
-	c->type = type;
-	c->size = PAGE;
-	c->thread = thread;
-	len += PAGE;
-	return c;
-}
-
-static void meta(struct sbt_chunk *c, uint16_t type, const void *a,
-		 uint32_t alen, const void *b, uint32_t blen)
-{
-	struct sbt_meta *m = (void *)((char *)(c + 1) + c->used);
-
-	m->type = type;
-	m->len = alen + blen;
-	memcpy(m + 1, a, alen);
-	memcpy((char *)(m + 1) + alen, b, blen);
-	c->used += (sizeof *m + alen + blen + 7) & ~7u;
+	lb_free(&b);
+	lb_begin(&b, 8 * PAGE, PAGE);
+	struct sbt_file_header *h = lb_hdr(&b);
+	h->clocks = clocks;
+	h->flags = SBT_HF_CLOSED | SBT_HF_CPU_AUX;
+	h->te_min_ticks = 20;
+	h->pid = 77;
+	h->counters[SBT_CNT_CROSSED] = 1;
 }
 
 static void region(struct sbt_chunk *c, uint32_t id, const char *name)
 {
-	struct sbt_meta_region r = { .id = id, .api = SBT_API_SBTMARK,
-				     .site = 0x401000 + id };
-	meta(c, SBT_META_REGION, &r, sizeof r, name, (uint32_t)strlen(name));
-}
-
-static int save(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok = fd >= 0 && write(fd, buf, len) == (ssize_t)len;
-
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
+	lb_region(c, id, SBT_API_SBTMARK, 0x401000 + id, name);
 }
 
 static long region_index(const struct sbt_dataset *ds, const char *name)
@@ -135,103 +86,61 @@ static void sites_consistent(const struct sbt_dataset *ds, const char *what)
 	free(seen);
 }
 
-/* ---- version 1 ------------------------------------------------------------ */
+/* ---- older versions --------------------------------------------------- */
 
-static void t_v1(void)
+/* Development versions before 5 are refused by name, not read. */
+static void t_old(void)
 {
 	struct sbt_dataset ds = { 0 };
-	char err[256];
-	long fl;
+	char err[256], want[128];
 
-	header(1, SBT_CLOCK_WALL | SBT_CLOCK_CYCLES);
-	struct sbt_chunk *m = chunk(SBT_CHUNK_META, 0);
-	region(m, 1, "alpha");
-	region(m, 2, "beta");
-	uint64_t frames[2] = { 0x401001, 0x402000 };
-	struct sbt_meta_site ms = { 1, 2 };
-	meta(m, SBT_META_SITE, &ms, sizeof ms, frames, sizeof frames);
-
-	struct sbt_chunk *c = chunk(SBT_CHUNK_SAMPLES, 0);
-	struct sbt_record *r = (void *)(c + 1);
-	/* alpha: 10 samples of 100 + i ns, the 4th a probe, the 6th crossed;
-	 * beta: 5, then a RESET, then 3 more; one calibration record. */
-	for (uint32_t i = 0; i < 10; i++, r++) {
-		uint32_t f = i == 3 ? SBT_RF_PROBE : i == 5 ? SBT_RF_CROSSED : 0;
-		*r = (struct sbt_record){ 2000 + 1000 * i, 100 + i, 300 + i,
-					  1 | f << SBT_REC_ID_BITS, 1,
-					  i == 7 ? 2 : 1 };
+	for (uint32_t v = 1; v < SBT_LOG_VERSION; v++) {
+		header(SBT_CLOCK_WALL);
+		lb_hdr(&b)->version = v;
+		region(lb_chunk(&b, SBT_CHUNK_META, 0), 1, "old");
+		lb_pair(&b, 0, 0, 1, 2000, 2100, 0);
+		CHECK(lb_save(&b, "old.log") == 0, "cannot write old.log");
+		err[0] = 0;
+		int rc = sbt_read_log("old.log", &ds, err, sizeof err);
+		snprintf(want, sizeof want, "unsupported log format version %u "
+			 "(this sbt-analyze reads version %u)", v,
+			 SBT_LOG_VERSION);
+		CHECK(rc == -1 && !strcmp(err, want) && ds.n == 0,
+		      "version %u: rc %d, '%s'", v, rc, err);
+		sbt_ds_free(&ds);
 	}
-	for (uint32_t i = 0; i < 9; i++, r++) {
-		uint32_t f = i == 5 ? SBT_RF_RESET : 0;
-		*r = (struct sbt_record){ 20000 + 1000 * i, f ? 0 : 50, 0,
-					  2 | f << SBT_REC_ID_BITS, 0, 0 };
-	}
-	*r++ = (struct sbt_record){ 1500, 20, 0,
-		SBT_REGION_CALIB | SBT_RF_CALIB << SBT_REC_ID_BITS, 0, 0 };
-	c->used = (uint64_t)((char *)r - (char *)(c + 1));
-	CHECK(save("v1.log") == 0, "cannot write v1.log");
-
-	int rc = sbt_read_log("v1.log", &ds, err, sizeof err);
-	CHECK(rc == 0, "v1: rc %d %s", rc, err);
-	CHECK(count(&ds, "alpha", SBT_SF_CROSSED, &fl) == 9 && fl == 1,
-	      "v1: alpha %ld samples, %ld crossed", count(&ds, "alpha",
-	      SBT_SF_CROSSED, &fl), fl);
-	CHECK(count(&ds, "alpha", SBT_SF_MIGRATED, &fl) == 9 && fl == 1,
-	      "v1: %ld migrated", fl);
-	CHECK(count(&ds, "beta", SBT_SF_BEFORE_RESET, &fl) == 8 && fl == 5,
-	      "v1: beta %ld samples, %ld before the reset", count(&ds, "beta",
-	      SBT_SF_BEFORE_RESET, &fl), fl);
-	long a = region_index(&ds, "alpha");
-	for (size_t i = 0; i < ds.n; i++)
-		if ((long)ds.s[i].region == a && ds.s[i].cycles == 0)
-			CHECK(0, "v1: an alpha sample without cycles");
-	CHECK(ds.n && ds.s[0].ns == 100 && ds.s[0].t_ns == 1000 &&
-	      ds.s[0].cycles == 300, "v1: first sample %g ns at %g, %g cycles",
-	      ds.n ? ds.s[0].ns : -1, ds.n ? ds.s[0].t_ns : -1,
-	      ds.n ? ds.s[0].cycles : -1);
-	/* version 1: one site per region, only alpha's is described */
-	CHECK(ds.nsites == 1 && ds.sites[0].count == 10 &&
-	      ds.sites[0].depth == 2 && ds.sites[0].frames[0] == 0x401001,
-	      "v1: %zu sites, first count %llu", ds.nsites,
-	      ds.nsites ? (unsigned long long)ds.sites[0].count : 0);
-	CHECK(ds.sources[0].counters[SBT_CNT_CROSSED] == 1, "v1: counters");
-	sites_consistent(&ds, "v1");
-	sbt_ds_free(&ds);
 }
 
-/* ---- version 2 ------------------------------------------------------------ */
+/* ---- events -------------------------------------------------------------- */
 
-static struct sbt_event *ev;
+static uint32_t thr;
 
 static void put(uint32_t kind, uint32_t flags, uint32_t id, uint64_t t,
 		uint32_t cpu)
 {
-	*ev++ = (struct sbt_event){ t, SBT_EV_WORD(kind, flags, id), cpu };
+	lb_event(&b, thr, kind, flags, id, t, cpu);
 }
 
-static void t_v2(void)
+static void t_events(void)
 {
 	struct sbt_dataset ds = { 0 };
 	char err[256];
 	long fl;
 
-	header(2, SBT_CLOCK_WALL | SBT_CLOCK_CYCLES);
-	struct sbt_chunk *m = chunk(SBT_CHUNK_META, 0);
+	header(SBT_CLOCK_WALL | SBT_CLOCK_CYCLES);
+	struct sbt_chunk *m = lb_chunk(&b, SBT_CHUNK_META, 0);
 	region(m, 1, "outer");
 	region(m, 2, "inner");
 	uint64_t f1[1] = { 0x401100 }, f2[2] = { 0x401200, 0x402000 },
 		 f3[1] = { 0x401300 };
-	struct sbt_meta_site2 s1 = { 1, 1, 1, 0 }, s2 = { 2, 2, 2, 0 },
-			      s3 = { 3, 2, 1, 0 };
-	meta(m, SBT_META_SITE2, &s1, sizeof s1, f1, sizeof f1);
-	meta(m, SBT_META_SITE2, &s2, sizeof s2, f2, sizeof f2);
-	meta(m, SBT_META_SITE2, &s3, sizeof s3, f3, sizeof f3);
+	lb_site(m, 1, 1, f1, 1);
+	lb_site(m, 2, 2, f2, 2);
+	lb_site(m, 3, 2, f3, 1);
 
 	/* Thread 0: calibration; 4 x outer { inner@2 }, the first probed;
 	 * inner@3 crossed with outer once; a RESET of outer; outer left
 	 * open.  Cycles follow every START and STOP of the nested pairs. */
-	struct sbt_chunk *c = chunk(SBT_CHUNK_EVENTS, 0);
-	ev = (void *)(c + 1);
+	thr = 0;
 	uint64_t t = 2000;
 	put(SBT_EV_START, SBT_RF_CALIB, SBT_SITE_CALIB, t, 0);
 	put(SBT_EV_STOP, SBT_RF_CALIB, SBT_SITE_CALIB, t + 20, 0);
@@ -254,24 +163,23 @@ static void t_v2(void)
 	put(SBT_EV_RESET, 0, 1, t + 100, 0);
 	put(SBT_EV_START, 0, 1, t + 200, 0);        /* open at the end */
 	/* Thread 1, in a chunk of its own: two inner@3. */
-	c = chunk(SBT_CHUNK_EVENTS, 1);
-	ev = (void *)(c + 1);
+	thr = 1;
 	for (int i = 0; i < 2; i++)
 		put(SBT_EV_START, 0, 3, 9000 + 100 * i, 0),
 		put(SBT_EV_STOP, 0, 3, 9030 + 100 * i, 0);
-	CHECK(save("v2.log") == 0, "cannot write v2.log");
+	CHECK(lb_save(&b, "v5.log") == 0, "cannot write v5.log");
 
-	int rc = sbt_read_log("v2.log", &ds, err, sizeof err);
-	CHECK(rc == 0, "v2: rc %d %s (%s)", rc, err,
+	int rc = sbt_read_log("v5.log", &ds, err, sizeof err);
+	CHECK(rc == 0, "v5: rc %d %s (%s)", rc, err,
 	      ds.nsources ? ds.sources[0].warning : "");
 	CHECK(count(&ds, "outer", SBT_SF_CROSSED, &fl) == 5 && fl == 1,
-	      "v2: outer %ld samples, %ld crossed", count(&ds, "outer",
+	      "v5: outer %ld samples, %ld crossed", count(&ds, "outer",
 	      SBT_SF_CROSSED, &fl), fl);
 	CHECK(count(&ds, "outer", SBT_SF_BEFORE_RESET, &fl) == 5 && fl == 5,
-	      "v2: %ld outer samples before the reset", fl);
+	      "v5: %ld outer samples before the reset", fl);
 	CHECK(count(&ds, "outer", SBT_SF_MIGRATED, &fl) == 5 && fl == 1,
-	      "v2: %ld outer samples migrated", fl);
-	CHECK(count(&ds, "inner", 0, &fl) == 7, "v2: inner %ld samples",
+	      "v5: %ld outer samples migrated", fl);
+	CHECK(count(&ds, "inner", 0, &fl) == 7, "v5: inner %ld samples",
 	      count(&ds, "inner", 0, &fl));
 	long probes = 0, o = region_index(&ds, "outer");
 	for (size_t i = 0; i < ds.n; i++) {
@@ -280,13 +188,13 @@ static void t_v2(void)
 		if ((long)s->region == o && !(s->flags & SBT_SF_PROBE) &&
 		    s->t_ns == 1200)
 			CHECK(s->ns == 300 && s->cycles == 900 && s->thread == 0,
-			      "v2: first outer %g ns %g cycles", s->ns,
+			      "v5: first outer %g ns %g cycles", s->ns,
 			      s->cycles);
 		if (s->thread == 1)
-			CHECK(s->ns == 30, "v2: thread 1 sample %g ns", s->ns);
+			CHECK(s->ns == 30, "v5: thread 1 sample %g ns", s->ns);
 	}
-	CHECK(probes == 1, "v2: %ld probes", probes);
-	CHECK(ds.sources[0].nthreads == 2, "v2: %u threads",
+	CHECK(probes == 1, "v5: %ld probes", probes);
+	CHECK(ds.sources[0].nthreads == 2, "v5: %u threads",
 	      ds.sources[0].nthreads);
 	/* three sites, inner at two of them; counts per site */
 	long in = region_index(&ds, "inner");
@@ -299,10 +207,10 @@ static void t_v2(void)
 		if (ds.sites[k].frames[0] == 0x401300)
 			at3 = ds.sites[k].count;
 	}
-	CHECK(ds.nsites == 3 && at2 == 4 && at3 == 3, "v2: %zu sites, inner "
+	CHECK(ds.nsites == 3 && at2 == 4 && at3 == 3, "v5: %zu sites, inner "
 	      "%llu at site 2 and %llu at site 3", ds.nsites,
 	      (unsigned long long)at2, (unsigned long long)at3);
-	sites_consistent(&ds, "v2");
+	sites_consistent(&ds, "v5");
 	sbt_ds_free(&ds);
 }
 
@@ -356,12 +264,13 @@ int main(int argc, char **argv)
 	if (!rapp || !libp)
 		return 99;
 	const char *dir = h_tmpdir();
-	t_v1();
-	t_v2();
+	t_old();
+	t_events();
 	t_recorded(libp, rapp);
 	char cmd[64 + 32];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (!h_fail && (chdir("/") != 0 || system(cmd) != 0))
 		fprintf(stderr, "cannot remove %s\n", dir);
+	lb_free(&b);
 	return h_done();
 }

@@ -163,7 +163,7 @@ static struct result read_variant(const char *path, size_t fsize)
 	      "line reason: '%s'", current, r.err);
 	CHECK(r.rc == -1 || ds.nsources == 1, "%s: %zu sources", current,
 	      ds.nsources);
-	CHECK((size_t)r.n * sizeof(struct sbt_record) <= fsize, "%s: %ld "
+	CHECK((size_t)r.n * 2 * sizeof(struct sbt_event) <= fsize, "%s: %ld "
 	      "samples from %zu bytes", current, r.n, fsize);
 	CHECK(ds.nregions <= fsize / 16 + 1, "%s: %zu regions from %zu bytes",
 	      current, ds.nregions, fsize);
@@ -481,11 +481,13 @@ static void t_not_files(void)
 
 /* ---- sbt-analyze ---------------------------------------------------------------- */
 
+static char errs[4096];                 /* the last run's stderr */
+
 static void analyze_one(const char *what, const void *p, size_t n, int want)
 {
-	char errs[4096] = "";
 	int st;
 
+	errs[0] = 0;
 	if (p)
 		write_variant("a.log", p, n);
 	fflush(NULL);
@@ -519,6 +521,22 @@ static void t_analyze(void)
 	memcpy(v, base, bsize);
 	hdr(v)->version = 7;
 	analyze_one("version 7", v, bsize, 2);
+	/* a development version before 5: refused by name */
+	hdr(v)->version = 3;
+	analyze_one("version 3", v, bsize, 2);
+	CHECK(strstr(errs, "unsupported log format version 3 (this "
+		     "sbt-analyze reads version 5)") != NULL,
+	      "version 3: '%s'", errs);
+	/* 200 bits flipped past the header: damage told, exit 1 */
+	memcpy(v, base, bsize);
+	rng = 24;
+	for (int i = 0; i < 200; i++) {
+		size_t bit = SBT_HEADER_SIZE * 8 + next() %
+			     ((bsize - SBT_HEADER_SIZE) * 8);
+		v[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+	}
+	analyze_one("200 bits flipped", v, bsize, 1);
+	analyze_one("200 bits flipped, cut short", v, bsize / 2, 1);
 	memset(v, 0, bsize);
 	analyze_one("zero-filled", v, bsize, 2);
 	for (size_t i = 0; i < bsize; i++)

@@ -8,7 +8,8 @@ Compiles a small app from SRCDIR at test time, runs it under the preload
 and checks each region's "callsites": function, file, line (the line of
 the source marked "SITE: <region>"), module, exact counts and the stack.
 
-Cases: pie, dlopen, stripped, rebuilt, lambda, fortran, three.
+Cases: pie, dlopen, stripped, rebuilt, lambda, fortran, three, omp,
+many-names (20,000 regions at one site), many-sites (5,000 sites).
 Exit 0 ok, 1 failed, 77 skipped (no compiler / library for the case).
 """
 import json, os, re, shutil, subprocess, sys, tempfile
@@ -220,8 +221,95 @@ def case_three(d, src, cc):
         fail('--by site rows: %r' % rows)
 
 
+def case_omp(d, src, cc):
+    # markers inlined from sbtmark.h inside an OpenMP loop (GCC outlines
+    # it as main._omp_fn.0) and inside a static inline helper: the user's
+    # line, in the function written, at -O1 and -O2
+    path = os.path.join(src, 'omp_inline.c')
+    for opt in ('-O1', '-O2'):
+        p = sh(cc + ['-g', opt, '-fopenmp', '-DSBT_MARKER', '-I', MARKERS,
+                     path, '-o', 'omp_inline'], d, ok=False)
+        if p.returncode != 0:
+            print('SKIP: no OpenMP (%s)' % p.stderr.strip()[:200],
+                  file=sys.stderr)
+            sys.exit(SKIP)
+        os.environ['OMP_NUM_THREADS'] = '2'
+        doc = analyze(run(['./omp_inline'], d))
+        for j in ('1', '4'):
+            again = analyze(os.path.join(d, 'region.log'), '-j', j)
+            if again['regions'] != doc['regions']:
+                fail('omp %s: -j %s reports other call sites' % (opt, j))
+        expect_site(doc, 'in_omp', 'main [omp]', path, 400, '/omp_inline')
+        c = expect_site(doc, 'in_helper', 'helper', path, 300,
+                        '/omp_inline')
+        if not c['stack'][0]['inlined'] or c['stack'][1]['function'] != \
+                'main':
+            fail('omp %s: helper not inlined into main: %s' % (opt,
+                                                              c['stack']))
+
+
+def case_many_names(d, src, cc):
+    path = os.path.join(src, 'many_names.c')
+    sh(cc + ['-g', '-O1', '-DSBT_MARKER', '-I', MARKERS, path, '-o',
+             'many'], d)
+    log = run(['./many'], d)
+    doc = analyze(log, '-j', '2')
+    if len(doc['regions']) != 20000:
+        fail('many names: %d regions' % len(doc['regions']))
+    line = site_line(path, 'many_names')
+    bad = [r['name'] for r in doc['regions']
+           if len(r['callsites']) != 1 or
+           (r['callsites'][0]['function'], r['callsites'][0]['line'],
+            r['callsites'][0]['count']) != ('main', line, 1)]
+    if bad:
+        fail('many names: %d regions not at main:%d, e.g. %s: %s' % (
+            len(bad), line, bad[0], region(doc, bad[0])['callsites']))
+    if analyze(log, '-j', '1')['regions'] != doc['regions']:
+        fail('many names: -j 1 and -j 2 differ')
+
+
+def case_many_sites(d, src, cc):
+    # 5,000 functions, each its own region at its own line; the marker
+    # functions called, not the inline macros (5,000 of those take
+    # minutes to compile)
+    n = 5000
+    path = os.path.join(d, 'sites.c')
+    with open(path, 'w') as f:
+        f.write('#include <sbtmark.h>\nstatic volatile int sink;\n')
+        for i in range(n):
+            f.write('__attribute__((noinline)) void f%d(void)\n{\n'
+                    '\tsbt_marker_start("s%d");  /* SITE: s%d */\n'
+                    '\tsink++;\n\tsbt_marker_stop("s%d");\n}\n'
+                    % (i, i, i, i))
+        f.write('int main(void)\n{\n')
+        for i in range(n):
+            f.write('\tf%d();\n' % i)
+        f.write('\treturn 0;\n}\n')
+    sh(cc + ['-g', '-O1', '-DSBT_MARKER', '-I', MARKERS, path, '-o',
+             'sites'], d)
+    log = run(['./sites'], d)
+    doc = analyze(log, '-j', '2')
+    lines = {}
+    with open(path) as f:
+        for k, text in enumerate(f, 1):
+            m = re.search(r'SITE: (s\d+)', text)
+            if m:
+                lines[m.group(1)] = k
+    got = {r['name']: (r['callsites'][0]['function'],
+                       r['callsites'][0]['line'], r['callsites'][0]['count'])
+           for r in doc['regions'] if len(r['callsites']) == 1}
+    bad = [s for s in lines if got.get(s) != ('f' + s[1:], lines[s], 1)]
+    if len(doc['regions']) != n or bad:
+        fail('many sites: %d regions, %d wrong, e.g. %s: %s' % (
+            len(doc['regions']), len(bad), bad[:1],
+            got.get(bad[0]) if bad else None))
+    if analyze(log, '-j', '1')['regions'] != doc['regions']:
+        fail('many sites: -j 1 and -j 2 differ')
+
+
 CASES = {'pie': 'cc', 'dlopen': 'cc', 'stripped': 'cc', 'rebuilt': 'cc',
-         'lambda': 'cxx', 'fortran': 'fc', 'three': 'cc'}
+         'lambda': 'cxx', 'fortran': 'fc', 'three': 'cc', 'omp': 'cc',
+         'many_names': 'cc', 'many_sites': 'cc'}
 
 
 def main():

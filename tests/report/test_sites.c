@@ -67,7 +67,7 @@ int main(void)
 				 .profile_t_diff_ns = NAN };
 	struct sbt_result res;
 	struct sbt_sitecount *sc;
-	CHECK(sbt_callsites_build(&ds, 0, &cs) == 0, "build");
+	CHECK(sbt_callsites_build(&ds, 0, 1, &cs) == 0, "build");
 	CHECK(cs.n == 4, "sites %zu", cs.n);
 	CHECK(sbt_analyze(&ds, &o, &res) == 0 && res.ngroups == 2, "analyze");
 	/* groups sorted by name: q, r */

@@ -1,0 +1,745 @@
+/*
+ * compare.c - a baseline against a new side, region by region.
+ *
+ * Each side is analyzed by the pipeline as any input would be (filters,
+ * machine events, phases), and a row compares the steady samples of a
+ * region (or a region's thread / rank / host under --by: like with like,
+ * matched by name, not by the analyzer's internal numbers) on both sides.
+ *
+ * The typical time is the 10 %-trimmed mean, for the reasons groups.c
+ * gives.  A change d = new - base counts when it is beyond each of:
+ *   - the populations' resolution: Z sqrt(se_b^2 + se_n^2) (Z = 3.29,
+ *     99.9 %), floored at a clock quantum when the readings do not dither
+ *     across ticks (score.c's shift_resolution, both sides);
+ *   - with >= 2 runs a side, the run-to-run spread: the runs' trimmed
+ *     means scatter by s (pooled over both sides, df = k_b + k_n - 2), so
+ *     the sides' means differ by t_df s sqrt(1/k_b + 1/k_n) by chance
+ *     (Student's t at 99.9 %: with 2 runs a side t = 31.6, which is what
+ *     two runs can tell);
+ *   - the smallest finding, sbt_min_shift(): 1 % of the region's time or
+ *     t_diff, whichever is smaller.  10^6 samples resolve a few hundredths
+ *     of a ns; a change below one sample's t_diff and below 1 % is not
+ *     one a person should act on (DESIGN.md: two resolutions).
+ * The largest of the three is what bounds the verdict, and is named.
+ *
+ * Fair to the machine.  Where a side's logs carry speed probes (a fixed
+ * register-only workload timed now and then on every thread), a probe
+ * slower than its run's typical probe by more than max(2 %, 5 robust
+ * standard deviations of the probes) marks a slow window of the
+ * processor: the samples of its thread between the probe before it and
+ * the probe after it are left out of both trimmed means, so no window of
+ * a busy host decides the verdict.  With probes on both sides, the
+ * steady probes' per-op times give the processor's speed ratio r = new /
+ * base, and the change is also given normalized: new / r against base,
+ * its resolution widened by r's own (added in quadrature).  The gate
+ * then judges the normalized change.  Without probes on both sides the
+ * comparison assumes an equal machine, and says so.
+ */
+#include "compare.h"
+#include "sort.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SLOW_MIN      0.02     /* a probe this much slower marks a window */
+#define SLOW_SIGMAS   5.0      /* ... or this many robust sds if more      */
+#define SHARE_MIN     0.05     /* a mode's share (change) worth naming     */
+#define MODE_TOL      0.10     /* modes this close (relative) are one      */
+
+const char *sbt_cmp_bound_name(int bound)
+{
+	switch (bound) {
+	case SBT_CMP_RUNS:  return "run-to-run spread";
+	case SBT_CMP_FLOOR: return "smallest finding";
+	default:            return "population";
+	}
+}
+
+/* Student's t, two-sided 99.9 % (0.9995 quantile), df degrees of
+ * freedom; Z beyond the table. */
+static double t999(int df)
+{
+	static const double t[] = { 0, 636.62, 31.60, 12.92, 8.61, 6.87,
+		5.96, 5.41, 5.04, 4.78, 4.59, 4.44, 4.32, 4.22, 4.14, 4.07,
+		4.01, 3.97, 3.92, 3.88, 3.85, 3.82, 3.79, 3.77, 3.75, 3.73,
+		3.71, 3.69, 3.67, 3.66, 3.65 };
+
+	if (df < 1)
+		return NAN;
+	if (df <= 30)
+		return t[df];
+	return df <= 60 ? 3.55 : df <= 120 ? 3.46 : SBT_SCORE_Z;
+}
+
+static double cost_of(const struct sbt_options *o,
+		      const struct sbt_source *src)
+{
+	if (!(o->filters & SBT_F_COST))
+		return 0;
+	return o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
+}
+
+/* ---- the processor's slow windows (speed probes) ----------------------- */
+
+struct probe { uint64_t key; double t, op_ns; int slow; };
+
+/* One side's speed probes, sorted by (source, thread, time). */
+struct speed {
+	struct probe *p;
+	size_t n;
+};
+
+static uint64_t thread_key(uint32_t source, uint32_t thread)
+{
+	return (uint64_t)source << 32 | thread;
+}
+
+static int cmp_probe(const void *a, const void *b)
+{
+	const struct probe *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, sbt_cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Mark the slow probes among p[a..b), the probes of one source. */
+static int mark_slow(struct probe *p, size_t a, size_t b)
+{
+	size_t n = b - a;
+	double *v = malloc((n ? n : 1) * sizeof *v), med, mad;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = p[a + i].op_ns;
+	med = median_of(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(p[a + i].op_ns - med);
+	mad = 1.4826 * median_of(v, n);
+	free(v);
+	double lim = med + fmax(SLOW_MIN * med, SLOW_SIGMAS * mad);
+	for (size_t i = a; i < b; i++)
+		p[i].slow = p[i].op_ns > lim;
+	return 0;
+}
+
+/* Read side s's probes into sp, mark the slow ones, and estimate its
+ * steady speed.  0, or -1 when out of memory. */
+static int speed_read(const struct sbt_cmp_side *s, struct speed *sp,
+		      struct sbt_cmp_speed *out)
+{
+	const struct sbt_dataset *ds = s->ds;
+	double *v;
+	size_t k = 0;
+
+	memset(out, 0, sizeof *out);
+	out->per_op_ns = out->se_ns = NAN;
+	sp->n = 0;
+	if (!ds->nprobes)
+		return sp->p = NULL, 0;
+	if (!(sp->p = malloc(ds->nprobes * sizeof *sp->p)))
+		return -1;
+	for (size_t i = 0; i < ds->nprobes; i++) {
+		const struct sbt_probe *q = &ds->probes[i];
+		const struct sbt_source *src = &ds->sources[q->source];
+		double ns = q->ns - cost_of(s->o, src);
+		if (!(ns > 0))
+			continue;     /* no workload left: nothing to scale */
+		sp->p[sp->n++] = (struct probe){
+			.key = thread_key(q->source, q->thread), .t = q->t_ns,
+			.op_ns = ns / (src->speed_ops ? src->speed_ops : 1) };
+	}
+	qsort(sp->p, sp->n, sizeof *sp->p, cmp_probe);
+	for (size_t a = 0, b; a < sp->n; a = b) {   /* source by source */
+		for (b = a + 1; b < sp->n &&
+		     sp->p[b].key >> 32 == sp->p[a].key >> 32; b++)
+			;
+		if (mark_slow(sp->p, a, b) != 0)
+			return -1;
+	}
+	if (!(v = malloc((sp->n ? sp->n : 1) * sizeof *v)))
+		return -1;
+	for (size_t i = 0; i < sp->n; i++)
+		if (!sp->p[i].slow)
+			v[k++] = sp->p[i].op_ns;
+	out->probes = sp->n;
+	out->slow_probes = sp->n - k;
+	if (k && sbt_sort_doubles(v, k) == 0)
+		sbt_trimmed_mean(v, k, &out->per_op_ns, &out->se_ns);
+	free(v);
+	return 0;
+}
+
+/* The ops of the probes' workload in ds (0: no META SPEED), -1 when its
+ * logs disagree, -2 without probes. */
+static long probe_ops(const struct sbt_dataset *ds)
+{
+	long ops = -2;
+
+	for (size_t k = 0; k < ds->nprobes; k++) {
+		long o = (long)ds->sources[ds->probes[k].source].speed_ops;
+		if (ops != -2 && ops != o)
+			return -1;
+		ops = o;
+	}
+	return ops;
+}
+
+/* Is a sample of (source, thread) starting at t in a slow window: is the
+ * probe before it or the one after it on its thread slow? */
+static int in_slow_window(const struct speed *sp, uint32_t source,
+			  uint32_t thread, double t)
+{
+	uint64_t key = thread_key(source, thread);
+	size_t lo = 0, hi = sp->n;
+
+	while (lo < hi) {                 /* first probe >= (key, t) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct probe *q = &sp->p[mid];
+		if (q->key < key || (q->key == key && q->t < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < sp->n && sp->p[lo].key == key && sp->p[lo].slow)
+		return 1;
+	return lo > 0 && sp->p[lo - 1].key == key && sp->p[lo - 1].slow;
+}
+
+/* ---- cells: a region (x group) on one side ---------------------------- */
+
+struct cell {
+	const char *name;
+	char label[80];
+	size_t *gi;                   /* its groups in res->g             */
+	size_t ng;
+};
+
+static void label_of(const struct sbt_dataset *ds, const struct sbt_group *g,
+		     enum sbt_by by, char *buf, size_t len)
+{
+	const struct sbt_source *src = &ds->sources[g->source];
+
+	switch (by) {
+	case SBT_BY_THREAD: snprintf(buf, len, "thread %u", g->key); break;
+	case SBT_BY_CPU:    snprintf(buf, len, "cpu %u", g->key); break;
+	case SBT_BY_RANK:
+		if (src->rank >= 0)
+			snprintf(buf, len, "rank %d", src->rank);
+		else    /* no rank: each process its own, unmatched */
+			snprintf(buf, len, "pid %d", src->pid);
+		break;
+	case SBT_BY_HOST:   snprintf(buf, len, "host %s", src->host); break;
+	default:            buf[0] = 0; break;
+	}
+}
+
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct cell *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : strcmp(x->label, y->label);
+}
+
+static void cells_free(struct cell *c, size_t n)
+{
+	if (c && n)
+		free(c[0].gi);      /* one array for all cells */
+	free(c);
+}
+
+/* One cell per (region name, label) of side s, sorted.  NULL on OOM. */
+static struct cell *cells_make(const struct sbt_cmp_side *s, enum sbt_by by,
+			       size_t *ncells)
+{
+	const struct sbt_result *res = s->res;
+	struct cell *c = calloc(res->ngroups + 1, sizeof *c);
+	size_t *gi = malloc((res->ngroups + 1) * sizeof *gi), n = 0;
+
+	if (!c || !gi) {
+		free(c), free(gi);
+		return NULL;
+	}
+	/* a cell per group, sorted, then runs of equal ones merged: the
+	 * first of a run owns the index array of them all */
+	for (size_t i = 0; i < res->ngroups; i++) {
+		c[i].name = s->ds->regions[res->g[i].region].name;
+		label_of(s->ds, &res->g[i], by, c[i].label, sizeof c[i].label);
+		c[i].ng = i;            /* the group, until merged */
+	}
+	qsort(c, res->ngroups, sizeof *c, cmp_cell);
+	for (size_t i = 0, j; i < res->ngroups; i = j) {
+		size_t first = n == 0 ? 0 : (size_t)(c[n - 1].gi - gi) +
+					    c[n - 1].ng;
+		for (j = i; j < res->ngroups && !cmp_cell(&c[i], &c[j]); j++)
+			gi[first + j - i] = c[j].ng;
+		struct cell t = c[i];
+		t.gi = gi + first, t.ng = j - i;
+		c[n++] = t;
+	}
+	if (n == 0)
+		free(gi);
+	*ncells = n;
+	return c;
+}
+
+/* ---- one side of a row -------------------------------------------------- */
+
+/* The trimmed mean, its resolution and the runs' spread of the cell's
+ * steady samples (kept, not in a warm-up, excursion or machine shift,
+ * not in a slow window).  0, or -1 when out of memory. */
+static int estimate(const struct sbt_cmp_side *s, const struct cell *c,
+		    const struct speed *sp, struct sbt_cmp_est *e)
+{
+	const struct sbt_dataset *ds = s->ds;
+	const struct sbt_result *res = s->res;
+	size_t total = 0, n = 0;
+	double q = 0;
+	double *v, *w;
+	uint32_t *src;
+	int rc = -1;
+
+	memset(e, 0, sizeof *e);
+	e->tm_ns = e->se_ns = e->res_ns = e->run_sd_ns = NAN;
+	for (size_t k = 0; k < c->ng; k++) {
+		const struct sbt_group *g = &res->g[c->gi[k]];
+		total += g->n;
+		if (g->quantum_ns > q)
+			q = g->quantum_ns;
+		if (!e->g || g->kept > e->g->kept)
+			e->g = g;
+	}
+	v = malloc((total ? total : 1) * sizeof *v);
+	w = malloc((total ? total : 1) * sizeof *w);
+	src = malloc((total ? total : 1) * sizeof *src);
+	if (!v || !w || !src)
+		goto out;
+	for (size_t k = 0; k < c->ng; k++) {
+		const struct sbt_group *g = &res->g[c->gi[k]];
+		for (size_t i = g->first; i < g->first + g->n; i++) {
+			const struct sbt_sample *x = &ds->s[res->order[i]];
+			if (x->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
+					SBT_SF_TRANSIENT | SBT_SF_MACHINE))
+				continue;
+			if (sp->n && in_slow_window(sp, x->source, x->thread,
+						    x->t_ns)) {
+				e->slow++;
+				continue;
+			}
+			v[n] = x->ns - cost_of(s->o, &ds->sources[x->source]);
+			src[n++] = x->source;
+		}
+	}
+	e->n = n;
+	if (n == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (sbt_sort_keyed(v, src, n) != 0)
+		goto out;
+	sbt_trimmed_mean(v, n, &e->tm_ns, &e->se_ns);
+	e->res_ns = SBT_SCORE_Z * sqrt(2.0) * e->se_ns;
+	if (q > 0 && e->se_ns * (1 - 2 * SBT_SCORE_TRIM) * sqrt((double)n) <
+	    q / 4)    /* no dither across ticks (score.c) */
+		e->res_ns = fmax(e->res_ns, q);
+
+	/* Runs: each source is one, unless the cell pools the ranks of one
+	 * run (then their spread is the ranks', not the runs'). */
+	int mpi = 0;
+	for (size_t i = 1; i < n; i++)
+		if (src[i] != src[0] && ds->sources[src[i]].rank >= 0 &&
+		    ds->sources[src[i]].rank != ds->sources[src[0]].rank)
+			mpi = 1;
+	double sum = 0, sum2 = 0;
+	for (uint32_t r = 0; r < ds->nsources && !mpi; r++) {
+		size_t m = 0;
+		double tm, se;
+		for (size_t i = 0; i < n; i++)   /* ascending already */
+			if (src[i] == r)
+				w[m++] = v[i];
+		if (m < 2)
+			continue;
+		sbt_trimmed_mean(w, m, &tm, &se);
+		e->runs++;
+		sum += tm, sum2 += tm * tm;
+	}
+	if (e->runs >= 2)
+		e->run_sd_ns = sqrt(fmax(0, (sum2 - sum * sum / e->runs) /
+					 (e->runs - 1)));
+	rc = 0;
+out:
+	free(v), free(w), free(src);
+	return rc;
+}
+
+/* ---- the verdict -------------------------------------------------------- */
+
+struct out { char *buf; size_t len, used; };
+
+static void put(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (o->used + 1 >= o->len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		o->used += (size_t)w < o->len - o->used ? (size_t)w :
+			   o->len - o->used - 1;
+}
+
+/* d against the thresholds of row r (extra: a resolution added in
+ * quadrature, the speed ratio's). */
+static void decide(const struct sbt_cmp_row *r, double base, double nw,
+		   double extra_ns, struct sbt_cmp_change *c)
+{
+	double pop = sqrt(r->pop_res_ns * r->pop_res_ns +
+			  extra_ns * extra_ns);
+
+	c->delta_ns = nw - base;
+	c->rel = base != 0 ? c->delta_ns / base : NAN;
+	c->resolution_ns = pop;
+	c->bound = SBT_CMP_POPULATION;
+	if (isfinite(r->runs_res_ns) && r->runs_res_ns > pop) {
+		c->resolution_ns = r->runs_res_ns;
+		c->bound = SBT_CMP_RUNS;
+	}
+	c->threshold_ns = c->resolution_ns;
+	if (isfinite(r->floor_ns) && r->floor_ns > c->threshold_ns) {
+		c->threshold_ns = r->floor_ns;
+		c->bound = SBT_CMP_FLOOR;
+	}
+	c->change = !(fabs(c->delta_ns) > c->threshold_ns) ? 0 :
+		    c->delta_ns > 0 ? 1 : -1;
+}
+
+/* "2.1 % faster (-21 ns; resolves 0.3 %)", "no change beyond 0.4 %
+ * (population)".  Percentages of a region whose time is near nothing
+ * (the threshold beyond its time) say nothing: then ns only. */
+static void change_words(struct out *o, const struct sbt_cmp_change *c,
+			 double base)
+{
+	int pct = base > 0 && c->threshold_ns < base;
+	char d[32], r[32];
+
+	if (!isfinite(c->delta_ns)) {
+		put(o, "no samples to compare");
+		return;
+	}
+	if (c->change == 0) {
+		sbt_fmt_ns(r, sizeof r, c->threshold_ns);
+		if (pct)
+			put(o, "no change beyond %.2g %% (%s)",
+			    100 * c->threshold_ns / base,
+			    sbt_cmp_bound_name(c->bound));
+		else
+			put(o, "no change beyond %s (%s)", r,
+			    sbt_cmp_bound_name(c->bound));
+		return;
+	}
+	sbt_fmt_ns(d, sizeof d, fabs(c->delta_ns));
+	sbt_fmt_ns(r, sizeof r, c->resolution_ns);
+	if (pct)
+		put(o, "%.3g %% %s (%s%s; resolves %.2g %%%s)",
+		    100 * fabs(c->rel), c->change > 0 ? "slower" : "faster",
+		    c->change > 0 ? "+" : "-", d,
+		    100 * c->resolution_ns / base,
+		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
+	else
+		put(o, "%s%s %s (resolves %s%s)", c->change > 0 ? "+" : "-",
+		    d, c->change > 0 ? "slower" : "faster", r,
+		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
+}
+
+/* A share change of mode pair (pb, pn) beyond binomial noise. */
+static int share_moved(double pb, double pn, size_t nb, size_t nn)
+{
+	double p = 0.5 * (pb + pn);
+	double sd = sqrt(p * (1 - p) * (1.0 / (double)nb + 1.0 / (double)nn));
+
+	return fabs(pn - pb) >= SHARE_MIN && fabs(pn - pb) > SBT_SCORE_Z * sd;
+}
+
+/* A side's modes with those closer than MODE_TOL to their neighbour
+ * merged (the finder splits one mode on a few ns of a 10 ns clock):
+ * shares summed, centers weighted by them.  Returns how many. */
+static int merged(const struct sbt_score *s, struct sbt_mode *m)
+{
+	int k = 0;
+
+	for (int i = 0; i < s->nmodes; i++) {      /* ascending centers */
+		const struct sbt_mode *x = &s->modes[i];
+		if (k && x->center_ns - m[k - 1].center_ns <=
+		    MODE_TOL * m[k - 1].center_ns) {
+			double w = m[k - 1].share + x->share;
+			m[k - 1].center_ns = w > 0 ? (m[k - 1].center_ns *
+				m[k - 1].share + x->center_ns * x->share) / w :
+				m[k - 1].center_ns;
+			m[k - 1].share = w;
+		} else {
+			m[k++] = *x;
+		}
+	}
+	return k;
+}
+
+/* The mode of m[0..k) within MODE_TOL of center c (the nearest), or -1. */
+static int near_mode(const struct sbt_mode *m, int k, double c)
+{
+	int best = -1;
+
+	for (int i = 0; i < k; i++)
+		if (fabs(c - m[i].center_ns) <= MODE_TOL * m[i].center_ns &&
+		    (best < 0 || fabs(c - m[i].center_ns) <
+				 fabs(c - m[best].center_ns)))
+			best = i;
+	return best;
+}
+
+/* The modes and steps that changed between gb and gn.  Each side's modes
+ * merged where the finder split one (merged()), a new mode is matched to
+ * the nearest base mode within MODE_TOL; shares of new modes matching
+ * one base mode add up before they are compared. */
+static void distribution(const struct sbt_group *gb,
+			 const struct sbt_group *gn, struct out *o)
+{
+	struct sbt_mode mb[SBT_SCORE_MAX_MODES], mn[SBT_SCORE_MAX_MODES];
+	int kb = merged(&gb->score, mb), kn = merged(&gn->score, mn);
+	double got[SBT_SCORE_MAX_MODES] = { 0 };
+	int seen[SBT_SCORE_MAX_MODES] = { 0 };
+	char c0[32], c1[32];
+	const char *sep = "";
+
+	/* one mode a side: its move is the change itself */
+	for (int j = 0; kb + kn > 2 && j < kn; j++) {
+		int i = near_mode(mb, kb, mn[j].center_ns);
+		if (i >= 0) {
+			got[i] += mn[j].share;
+			seen[i] = 1;
+			continue;
+		}
+		if (mn[j].share < SHARE_MIN)
+			continue;       /* a percent of slow moments: noise */
+		sbt_fmt_ns(c1, sizeof c1, mn[j].center_ns);
+		put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
+		    100 * mn[j].share);
+		sep = "; ";
+	}
+	for (int i = 0; kb + kn > 2 && i < kb; i++) {
+		sbt_fmt_ns(c0, sizeof c0, mb[i].center_ns);
+		if (!seen[i] && mb[i].share >= SHARE_MIN) {
+			put(o, "%sthe mode at %s (%.0f %%) vanished", sep, c0,
+			    100 * mb[i].share);
+			sep = "; ";
+		} else if (seen[i] && share_moved(mb[i].share, got[i],
+						  gb->score.n, gn->score.n)) {
+			put(o, "%smode at %s: share %.0f %% -> %.0f %%", sep,
+			    c0, 100 * mb[i].share, 100 * got[i]);
+			sep = "; ";
+		}
+	}
+	/* Steps: only where one side has none (this VM's host moves a
+	 * region by a few % now and then: steps in both are its). */
+	if (gb->phases.nsteps == 0 && gn->phases.nsteps > 0) {
+		char line[200];
+		sbt_phase_line(&gn->phases, line, sizeof line);
+		put(o, "%sa step in the new run (%s)", sep, line);
+	} else if (gb->phases.nsteps > 0 && gn->phases.nsteps == 0) {
+		put(o, "%sthe base run's step%s gone", sep,
+		    gb->phases.nsteps > 1 ? "s are" : " is");
+	}
+}
+
+static int named(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!list)
+		return 1;
+	for (const char *p = list; *p; ) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		if (l == len && !strncmp(p, name, len))
+			return 1;
+		p += l + (e != NULL);
+	}
+	return 0;
+}
+
+static void verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
+{
+	struct out o = { r->verdict, sizeof r->verdict, 0 };
+	double base = r->b.tm_ns;
+
+	r->verdict[0] = 0;
+	if (r->side) {
+		put(&o, "only in the %s run%s", r->side < 0 ? "base" : "new",
+		    (r->side < 0 ? c->runs_b : c->runs_n) > 1 ? "s" : "");
+		return;
+	}
+	if (!r->b.n || !r->n.n) {
+		put(&o, "no steady samples on the %s side",
+		    !r->b.n ? "base" : "new");
+		return;
+	}
+	change_words(&o, &r->raw, base);
+	if (c->speed) {
+		put(&o, "; normalized by the processor's speed, ");
+		change_words(&o, &r->norm, base);
+	}
+	if (r->dist[0])
+		put(&o, "; %s", r->dist);
+	if (r->tripped)
+		put(&o, "; TRIPS the gate (slower than %g %%)", c->co.fail_pct);
+}
+
+static void row_both(struct sbt_cmp *c, struct sbt_cmp_row *r)
+{
+	const struct sbt_group *gb = r->b.g, *gn = r->n.g;
+	double tb = fmax(gb->score.t_diff_ns, gn->score.t_diff_ns);
+	double q = fmax(gb->score.quantum_ns, gn->score.quantum_ns);
+	struct out d = { r->dist, sizeof r->dist, 0 };
+
+	r->pop_res_ns = sqrt(0.5 * (r->b.res_ns * r->b.res_ns +
+				    r->n.res_ns * r->n.res_ns));
+	r->runs_res_ns = NAN;
+	if (r->b.runs >= 2 && r->n.runs >= 2) {
+		int kb = r->b.runs, kn = r->n.runs, df = kb + kn - 2;
+		double sp = sqrt(((kb - 1) * r->b.run_sd_ns * r->b.run_sd_ns +
+				  (kn - 1) * r->n.run_sd_ns * r->n.run_sd_ns) /
+				 df);
+		r->runs_res_ns = t999(df) * sp * sqrt(1.0 / kb + 1.0 / kn);
+	}
+	r->floor_ns = sbt_min_shift(isfinite(tb) ? tb : NAN, r->b.tm_ns, q,
+				    SBT_SCORE_EPS);
+	if (!r->b.n || !r->n.n) {
+		r->raw.delta_ns = r->norm.delta_ns = NAN;
+		return;
+	}
+	decide(r, r->b.tm_ns, r->n.tm_ns, 0, &r->raw);
+	if (c->speed) {
+		double nn = r->n.tm_ns / c->speed_ratio;
+		decide(r, r->b.tm_ns, nn, nn * c->speed_res, &r->norm);
+	}
+	distribution(gb, gn, &d);
+	const struct sbt_cmp_change *j = c->speed ? &r->norm : &r->raw;
+	r->gated = named(c->co.regions, r->name);
+	r->tripped = r->gated && isfinite(c->co.fail_pct) && j->change > 0 &&
+		     100 * j->rel > c->co.fail_pct;
+	c->ntripped += r->tripped;
+}
+
+/* ---- the comparison ---------------------------------------------------- */
+
+static int add_row(struct sbt_cmp *c, size_t *cap, struct sbt_cmp_row **r)
+{
+	if (c->nrows == *cap) {
+		size_t n = *cap ? 2 * *cap : 16;
+		void *m = realloc(c->rows, n * sizeof *c->rows);
+		if (!m)
+			return -1;
+		c->rows = m, *cap = n;
+	}
+	*r = &c->rows[c->nrows++];
+	memset(*r, 0, sizeof **r);
+	(*r)->b.tm_ns = (*r)->n.tm_ns = NAN;
+	(*r)->raw.delta_ns = (*r)->norm.delta_ns = NAN;
+	return 0;
+}
+
+int sbt_compare(const struct sbt_cmp_side *base,
+		const struct sbt_cmp_side *nw, const struct sbt_cmp_opts *co,
+		struct sbt_cmp *c)
+{
+	struct speed sb = { 0 }, sn = { 0 };
+	struct cell *cb = NULL, *cn = NULL;
+	size_t nb = 0, nn = 0, cap = 0, i = 0, j = 0;
+	int rc = -1;
+
+	memset(c, 0, sizeof *c);
+	c->co = *co;
+	c->runs_b = base->runs, c->runs_n = nw->runs;
+	if (speed_read(base, &sb, &c->sb) != 0 ||
+	    speed_read(nw, &sn, &c->sn) != 0)
+		goto out;
+	c->probes_b = c->sb.probes > 0, c->probes_n = c->sn.probes > 0;
+	/* per-op times compare only between the same workload */
+	c->speed = c->probes_b && c->probes_n &&
+		   probe_ops(base->ds) == probe_ops(nw->ds) &&
+		   isfinite(c->sb.per_op_ns) && isfinite(c->sn.per_op_ns) &&
+		   c->sb.per_op_ns > 0;
+	if (c->speed) {
+		c->speed_ratio = c->sn.per_op_ns / c->sb.per_op_ns;
+		c->speed_res = SBT_SCORE_Z *
+			       hypot(c->sb.se_ns / c->sb.per_op_ns,
+				     c->sn.se_ns / c->sn.per_op_ns);
+	}
+	if (!(cb = cells_make(base, co->by, &nb)) ||
+	    !(cn = cells_make(nw, co->by, &nn)))
+		goto out;
+	while (i < nb || j < nn) {   /* merge by (name, label) */
+		int k = i == nb ? 1 : j == nn ? -1 : cmp_cell(&cb[i], &cn[j]);
+		struct sbt_cmp_row *r;
+		if (add_row(c, &cap, &r) != 0)
+			goto out;
+		const struct cell *x = k <= 0 ? &cb[i] : &cn[j];
+		r->name = x->name;
+		snprintf(r->label, sizeof r->label, "%s", x->label);
+		r->side = k;
+		if (k <= 0 && estimate(base, &cb[i], &sb, &r->b) != 0)
+			goto out;
+		if (k >= 0 && estimate(nw, &cn[j], &sn, &r->n) != 0)
+			goto out;
+		if (k == 0)
+			row_both(c, r);
+		verdict(c, r);
+		i += k <= 0, j += k >= 0;
+	}
+	rc = 0;
+out:
+	free(sb.p), free(sn.p);
+	cells_free(cb, nb), cells_free(cn, nn);
+	if (rc != 0)
+		sbt_compare_free(c);
+	return rc;
+}
+
+int sbt_cmp_unmatched(const struct sbt_cmp *c, char *name, size_t len)
+{
+	for (const char *p = c->co.regions; p && *p; ) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p), i;
+		for (i = 0; i < c->nrows; i++)
+			if (!c->rows[i].side && strlen(c->rows[i].name) == l &&
+			    !strncmp(c->rows[i].name, p, l))
+				break;
+		if (i == c->nrows) {
+			snprintf(name, len, "%.*s", (int)l, p);
+			return 1;
+		}
+		p += l + (e != NULL);
+	}
+	return 0;
+}
+
+void sbt_compare_free(struct sbt_cmp *c)
+{
+	free(c->rows);
+	c->rows = NULL, c->nrows = 0;
+}

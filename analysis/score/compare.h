@@ -1,0 +1,112 @@
+/*
+ * compare.h - did a change help?  Two sides, a baseline and a new one,
+ * each one or more runs analyzed by the usual pipeline (sbt_analyze),
+ * compared region by region (or region x thread / rank / host under
+ * --by): the change of the 10 %-trimmed means, the smallest change the
+ * data resolve and what bounds it, a verdict, the distribution changes
+ * (modes, steps), and the change normalized by the processor's speed
+ * where both sides carry speed probes.  compare.c says why.
+ */
+#ifndef SBT_COMPARE_H
+#define SBT_COMPARE_H
+
+#include "analyze.h"
+
+/* What bounds a row's verdict: the populations' resolution, the
+ * run-to-run spread (>= 2 runs a side), or the smallest finding
+ * (sbt_min_shift: 1 % of the time, or t_diff, whichever is smaller). */
+enum sbt_cmp_bound { SBT_CMP_POPULATION, SBT_CMP_RUNS, SBT_CMP_FLOOR };
+
+/* One side of a comparison: its dataset, analyzed into res with o. */
+struct sbt_cmp_side {
+	const struct sbt_dataset *ds;
+	const struct sbt_result *res;
+	const struct sbt_options *o;
+	int runs;                     /* inputs read (= ds->nsources)    */
+};
+
+/* One side of one row: the samples compared. */
+struct sbt_cmp_est {
+	size_t n;                     /* steady samples compared         */
+	size_t slow;                  /* left out: the processor's slow
+					 windows (speed probes)          */
+	double tm_ns, se_ns;          /* trimmed mean, its standard error*/
+	double res_ns;                /* Z sqrt(2) se, floored at the
+					 quantum (score.c)               */
+	int runs;                     /* runs holding samples            */
+	double run_sd_ns;             /* spread of the runs' trimmed
+					 means; NAN below 2 runs         */
+	const struct sbt_group *g;    /* its largest group (modes, steps) */
+};
+
+/* A change and its verdict: -1 faster, 0 none, +1 slower. */
+struct sbt_cmp_change {
+	double delta_ns, rel;         /* new - base, and / base          */
+	double resolution_ns;         /* smallest change resolved        */
+	double threshold_ns;          /* max(resolution, floor)          */
+	int bound;                    /* enum sbt_cmp_bound              */
+	int change;
+};
+
+struct sbt_cmp_row {
+	const char *name;             /* region                          */
+	char label[80];               /* "thread 3", "rank 1", "host a"; ""*/
+	int side;                     /* 0 both, -1 base only, 1 new only*/
+	struct sbt_cmp_est b, n;
+	double pop_res_ns;            /* both populations                */
+	double runs_res_ns;           /* run-to-run (NAN: < 2 runs a side)*/
+	double floor_ns;              /* the smallest finding            */
+	struct sbt_cmp_change raw;
+	struct sbt_cmp_change norm;   /* by the processor's speed; valid
+					 when sbt_cmp.speed              */
+	int gated;                    /* --regions names it (or no list) */
+	int tripped;                  /* slower beyond --fail-if-slower  */
+	char dist[400];               /* modes and steps that changed    */
+	char verdict[640];
+};
+
+/* The processor's speed on one side, from its speed probes. */
+struct sbt_cmp_speed {
+	size_t probes;                /* speed probes read               */
+	size_t slow_probes;           /* in slow windows                 */
+	double per_op_ns, se_ns;      /* trimmed mean of the steady ones,
+					 per op of the workload           */
+};
+
+struct sbt_cmp_opts {
+	double fail_pct;              /* --fail-if-slower; NAN: no gate  */
+	const char *regions;          /* --regions A,B; NULL: all        */
+	enum sbt_by by;
+};
+
+struct sbt_cmp {
+	struct sbt_cmp_row *rows;     /* by name, then label             */
+	size_t nrows;
+	int runs_b, runs_n;
+	/* Speed probes: on both sides (speed = 1), one, or none. */
+	int probes_b, probes_n, speed;
+	struct sbt_cmp_speed sb, sn;
+	double speed_ratio;           /* new per-op time / base's: > 1 is
+					 a slower processor              */
+	double speed_res;             /* its relative resolution         */
+	int ntripped;
+	struct sbt_cmp_opts co;
+};
+
+/* Compare two analyzed sides.  0, or -1 when out of memory. */
+int sbt_compare(const struct sbt_cmp_side *base,
+		const struct sbt_cmp_side *nw, const struct sbt_cmp_opts *co,
+		struct sbt_cmp *out);
+void sbt_compare_free(struct sbt_cmp *c);
+
+/* A name of --regions that no region on both sides has (a gate that
+ * cannot judge it must not pass silently): 1 with it in name, else 0. */
+int sbt_cmp_unmatched(const struct sbt_cmp *c, char *name, size_t len);
+
+/* The exit status of a tripped --fail-if-slower gate. */
+#define SBT_EXIT_SLOWER 3
+
+/* "population", "run-to-run spread", "smallest finding". */
+const char *sbt_cmp_bound_name(int bound);
+
+#endif
