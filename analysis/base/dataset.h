@@ -63,6 +63,9 @@ struct sbt_sample {
 	                                before the next one recorded; so a
 	                                group made 1 + skipped calls per
 	                                sample                                */
+	float    detour_ns;          /* recorder detours taken out of ns (SPEED
+	                                spans; 0 in summaries): its wall
+	                                interval ends at t_ns + ns + this   */
 };
 
 #define SBT_SITE_NONE UINT32_MAX

@@ -715,6 +715,7 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 		   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
 	if (s->cpu_start != s->cpu_stop && s->cpu_start != SBT_CPU_UNKNOWN)
 		s->flags |= SBT_SF_MIGRATED;
+	s->detour_ns = (float)((double)o.out * tns);
 	if (o.out)
 		s->flags |= SBT_SF_DETOUR;
 	/* stash START's cycles until the STOP's CYCLES event comes */

@@ -127,8 +127,8 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else
 			fputs("-1,-1,-1", f);
-		fprintf(f, ",%s,%d", sbt_speed_state(s),
-			!!(s->flags & SBT_SF_DETOUR));
+		fprintf(f, ",%s,%.1f", sbt_speed_state(s),
+			(double)s->detour_ns);
 		sbt_cnt_dump_sample(f, ds, i);
 		fputc('\n', f);
 	}
