@@ -169,7 +169,9 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->source != g->source)
 			return;         /* several logs: no common clock */
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED))) {
+		/* the processor's samples say nothing of the code's time */
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
+				  SBT_SF_SPEED))) {
 			w->t[k] = s->t_ns;
 			w->ix[k++] = idx[i];
 		}
@@ -286,6 +288,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 			g->probes++;
 			continue;
 		}
+		g->speed_n += !!(s->flags & SBT_SF_SPEED);
 		g->calls += 1 + (uint64_t)s->skipped;
 		if (te > te_max) te_max = te;
 		if (src->quantum_ns > q) q = src->quantum_ns;
@@ -448,10 +451,10 @@ static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		const struct sbt_source *src = &ds->sources[s->source];
 		if (s->flags & SBT_SF_PROBE) {
-			if (!(s->flags & SBT_SF_MACHINE))
+			if (!(s->flags & (SBT_SF_MACHINE | SBT_SF_SPEED)))
 				y[np++] = s->ns - cost_of(o, src);
 		} else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
-					SBT_SF_MACHINE)))
+					SBT_SF_MACHINE | SBT_SF_SPEED)))
 			v[k++] = s->ns - cost_of(o, src);
 	}
 	if (sbt_sort_doubles(v, k) != 0)
@@ -543,7 +546,7 @@ static void *work(void *arg)
 			rc = scratch_fit(w, g->n) ||
 			     run_group(p->ds, p->o, g, idx, w, &p->in[gi]);
 		else if (g->phases.warmup_n || g->phases.transient_n ||
-			 g->machine_n)
+			 g->machine_n || g->speed_n)
 			rc = scratch_fit(w, g->n) ||
 			     score_group(p->ds, p->o, g, idx, w, &p->in[gi]);
 		if (rc)
@@ -573,6 +576,24 @@ static int pool_run(struct pool *p, enum stage stage)
 	for (int i = 0; i < nt; i++)
 		pthread_join(t[i], NULL);
 	return atomic_load(&p->failed) ? -1 : 0;
+}
+
+/* The two witnesses side by side: did the speed probes see each machine
+ * event (regions shifting together)?  Within the event's first region's
+ * resolution of it: SBT_MACHINE_SAMPLES of its mean spacing is machine.c's;
+ * a probe cadence is ours. */
+static int machine_witness(struct sbt_result *res)
+{
+	if (!res->nev)
+		return 0;
+	if (!(res->ev_probes = malloc(res->nev * sizeof *res->ev_probes)))
+		return -1;
+	for (size_t i = 0; i < res->nev; i++)
+		res->ev_probes[i] = sbt_speed_covers(&res->speed,
+			res->ev[i].source, res->ev[i].t_ns,
+			2e3 * (res->speed.cadence_us > 0 ?
+			       res->speed.cadence_us : 100));
+	return 0;
 }
 
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
@@ -650,8 +671,12 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	if (!(in = malloc((m.n ? m.n : 1) * sizeof *in)))
 		goto out;
 	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in };
-	if (pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
+	/* The processor first: its shifts are nobody's code. */
+	if (sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
+			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed) ||
+	    pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
 	    sbt_machine_events(ds, res, gid) != 0 ||
+	    machine_witness(res) != 0 ||
 	    pool_run(&pool, STAGE_RESCORE) || sbt_totals(ds, o, res) != 0)
 		goto out;
 	cmp_ds = ds;
@@ -677,5 +702,7 @@ void sbt_result_free(struct sbt_result *res)
 	free(res->g);
 	free(res->order);
 	free(res->ev);
+	free(res->ev_probes);
+	sbt_speed_free(&res->speed);
 	memset(res, 0, sizeof *res);
 }

@@ -10,6 +10,7 @@
 #include "filter.h"
 #include "phase.h"
 #include "score.h"
+#include "speed.h"
 #include "stats.h"
 
 enum sbt_by { SBT_BY_NONE, SBT_BY_THREAD, SBT_BY_CPU, SBT_BY_RANK,
@@ -96,6 +97,8 @@ struct sbt_group {
 	int    machine_changes;       /* its phase changes that did     */
 	size_t machine_n;             /* samples in shifted periods,
 					 left out of its own scoring    */
+	size_t speed_n;               /* samples in processor shifts
+					 (speed probes), left out too   */
 	struct sbt_group_os os;       /* the kernel's record of it      */
 	/* An OpenMP parallel region by thread (groups.c): the other
 	 * threads' mean wait at its closing barrier, and that wait's share
@@ -135,6 +138,9 @@ struct sbt_result {
 	size_t norder;
 	struct sbt_machine_event *ev; /* by source, then time            */
 	size_t nev;
+	int *ev_probes;               /* per machine event: the speed
+					 probes saw it 1, held 0, none -1 */
+	struct sbt_speed speed;       /* the processor's own (speed.c)   */
 };
 
 /* Find machine-wide shifts among the groups' phases (machine.c): fills

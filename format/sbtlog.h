@@ -249,7 +249,12 @@ enum sbt_ev_kind {
  *            id = the probe's duration in wall ticks (clamped to
  *            SBT_EV_ID_BITS), aux = TSC_AUX at the first read.
  * Its place in the stream is where it ran; see FORMAT.md for how a
- * probe inside an open region is accounted. */
+ * probe inside an open region is accounted.  Flagged SBT_SPEED_SPAN, a
+ * SPEED event is no probe: the recorder left the marker path while
+ * regions of the thread were open, from wall tick t for id ticks (a
+ * probe, a drain of the kernel's events); the reader takes that span out
+ * of every sample open across it. */
+#define SBT_SPEED_SPAN 1u             /* SPEED flag: a detour's span    */
 
 /* COUNT ids: the group's time enabled and running (ns; scale a delta by
  * enabled / running when multiplexed), and counters 0 .. SBT_COUNT_MAX-1. */

@@ -44,6 +44,8 @@
 	  "record the kernel's switches, faults and migrations per thread")  \
 	X(OS_PAGES, "SBT_OS_PAGES", LONG, 16, NULL, 1, 1024,                 \
 	  "data pages of each thread's kernel event ring (power of two)")    \
+	X(SPEED_US, "SBT_SPEED_US", LONG, 100, NULL, 0, 10000000,            \
+	  "a speed probe every N us of each thread's marking; 0 off")        \
 	X(ITT_DOMAIN_PREFIX, "SBT_ITT_DOMAIN_PREFIX", BOOL, 0, NULL, 0, 1,   \
 	  "ITT task names as domain/name")                                   \
 	X(NVTX_DOMAIN_PREFIX, "SBT_NVTX_DOMAIN_PREFIX", BOOL, 0, NULL, 0, 1, \

@@ -28,6 +28,7 @@
 #include "counters.h"
 #include "header.h"
 #include "hot.h"
+#include "speed.h"
 
 #include <assert.h>
 #include <math.h>
@@ -197,6 +198,22 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 		}
 		sbt_thread_limit(t);
 	}
+	/* A tick before the window opens, when no region is open (not in
+	 * the calibration burst).  Inside open regions it waits for the
+	 * next STOP, whose clock read starts its span: the whole detour,
+	 * the STOP's own way through here included, comes out of them. */
+	int tick_in = 0;
+	if (t->tick_at && t->hot.cur >= t->tick_at &&
+	    !(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
+		if (d == 0) {
+			sbt_speed_tick(t, 0);
+		} else if (!t->tick_in) {
+			/* this START's own way through here is the detour's
+			 * too: from now to its clock read (SBT_SPEED_SPAN) */
+			t->tick_in = sbt_read_stop(&aux);
+			tick_in = 1;
+		}
+	}
 	e = room(t, n);
 	if (e) {
 		e->word = word;
@@ -211,6 +228,8 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	t->hot.stack[d] = (struct sbt__open){ tag, (struct sbt__ev *)e, word,
 					      region };
 	t->hot.depth = d + 1;
+	if (tick_in)
+		t->tick_ev = (struct sbt__ev *)e;   /* NULL: no START read */
 	busy_clear(t);
 	if (e) {
 		/* Counters, cycles, then the clock: the window opens last. */
@@ -278,6 +297,10 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	/* Pop, closing the gap when the region was not innermost. */
 	memmove(o, o + 1, (d - i) * sizeof *o);
 	t->hot.depth = d - 1;
+	/* A tick after the window closed; its span from this STOP's read. */
+	if (t->tick_at && t->hot.cur >= t->tick_at &&
+	    region != SBT_REGION_CALIB)
+		sbt_speed_tick(t, t1);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	busy_clear(t);
 	return SBT_OK;
@@ -862,9 +885,10 @@ done:
 	return SBT_OK;
 }
 
-/* The thread's last pair: its STOP, in the current chunk, and the START
- * it closes, there or in the chunk before (a SKIP event, being single,
- * can leave a pair split across two chunks). */
+/* The thread's last pair: its STOP, in the current chunk or the one
+ * before (a speed probe after it may have opened a new chunk), and the
+ * START it closes, there or in the chunk before (a SKIP event, being
+ * single, can leave a pair split across two chunks). */
 static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 		     uint64_t *cycles)
 {
@@ -875,15 +899,21 @@ static int last_pair(const struct sbt_thread *t, uint64_t *ticks,
 	if (!c)
 		return SBT_EMISUSE;
 	first = chunk_events(t, c, &end);
-	for (e = end; e-- > first && !s; ) {
-		uint32_t k = SBT_EV_KIND(e->word);
-		if (k == SBT_EV_CYCLES)
-			c1 = e->t;
-		else if (k == SBT_EV_COUNT)
-			continue;
-		else if (k == SBT_EV_STOP)
-			s = e;
-		else
+	for (int hop = 0; !s && hop < 2; hop++) {
+		for (e = end; e-- > first && !s; ) {
+			uint32_t k = SBT_EV_KIND(e->word);
+			if (k == SBT_EV_CYCLES)
+				c1 = e->t;
+			else if (k == SBT_EV_COUNT || k == SBT_EV_SPEED)
+				continue;
+			else if (k == SBT_EV_STOP)
+				s = e;
+			else
+				return SBT_EMISUSE;
+		}
+		if (!s && (!hop && (c = sbt_thread_chunk_at(c->prev))))
+			first = chunk_events(t, c, &end);
+		else if (!s)
 			return SBT_EMISUSE;
 	}
 	for (int hop = 0; s && hop < 2; hop++) {

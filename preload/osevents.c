@@ -41,6 +41,9 @@
 #define OS_CHUNK_MAX  (256u << 10)
 #define FULL_MARGIN   128u             /* free bytes below which the ring
 					  may have refused a record      */
+#define OS_PAGES      16               /* SBT_OS_PAGES' default         */
+#define OS_PAGES_MAX  1024
+#define FULL_AT(size) ((size) / 4 * 3) /* a drain this late: grow        */
 
 enum { EV_SWITCH, EV_FAULT, EV_MIGRATE, EV__N };
 
@@ -63,7 +66,8 @@ struct sbt_os {
 static struct {
 	_Atomic int state;             /* enum sbt_os_state, 0: not yet;
 					  -1 while note is written      */
-	_Atomic uint32_t pages;        /* ring data pages (same for all) */
+	_Atomic uint32_t pages;        /* ring data pages at first       */
+	_Atomic uint32_t grow;         /* ... grown since (ring_grow)    */
 	char note[64];                 /* set once, before state > 0    */
 } os;
 
@@ -138,24 +142,79 @@ static void os_decide(int state, const char *what, int err)
 	}
 }
 
-static void os_free(struct sbt_os *o)
+/* Unmap the ring and close the fds (none left open). */
+static void ring_close(struct sbt_os *o)
 {
-	for (int i = 0; i < EV__N; i++)
+	for (int i = 0; i < EV__N; i++) {
 		if (o->fd[i] >= 0)
 			close(o->fd[i]);
+		o->fd[i] = -1;
+	}
 	if (o->page)
 		munmap(o->page, (size_t)o->size + (size_t)sysconf(_SC_PAGESIZE));
+	o->page = NULL;
+}
+
+static void os_free(struct sbt_os *o)
+{
+	ring_close(o);
 	free(o);
 }
 
-struct sbt_os *sbt_os_open(void)
+/* Open the three events into one ring of `size` data bytes: fd[],
+ * id[], page, data, size of `o` (all or none).  0, or errno. */
+static int ring_open(struct sbt_os *o, uint64_t size)
 {
 	static const uint64_t config[EV__N] = {
 		PERF_COUNT_SW_DUMMY, PERF_COUNT_SW_PAGE_FAULTS,
 		PERF_COUNT_SW_CPU_MIGRATIONS };
 	long pg = sysconf(_SC_PAGESIZE);
-	struct sbt_os *o;
+	int err = 0;
 	void *p;
+
+	for (int i = 0; i < EV__N; i++)
+		o->fd[i] = -1;
+	o->page = NULL;
+	o->size = size;
+	/* The ring belongs to the switch event; the others write into it,
+	 * which the kernel allows only once it is mapped. */
+	for (int i = 0; i < EV__N && !err; i++) {
+		o->fd[i] = os_perf_open(config[i]);
+		if (o->fd[i] < 0) {
+			err = errno ? errno : EINVAL;
+			break;
+		}
+		if (i == 0) {
+			/* Writable: data_tail tells the kernel what we
+			 * consumed.  Fails past the locked-memory limit. */
+			p = mmap(NULL, (size_t)size + (size_t)pg,
+				 PROT_READ | PROT_WRITE, MAP_SHARED,
+				 o->fd[0], 0);
+			if (p == MAP_FAILED) {
+				err = ENOMEM;
+				break;
+			}
+			o->page = p;
+		}
+		if (ioctl(o->fd[i], PERF_EVENT_IOC_ID, &o->id[i]) != 0 ||
+		    (i && ioctl(o->fd[i], PERF_EVENT_IOC_SET_OUTPUT,
+				o->fd[0]) != 0))
+			err = -(errno ? errno : EINVAL);   /* ioctl: < 0 */
+	}
+	if (err) {
+		ring_close(o);
+		return err;
+	}
+	o->data = (char *)o->page + pg;
+	o->tail = 0;
+	return 0;
+}
+
+struct sbt_os *sbt_os_open(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct sbt_os *o;
+	int err;
 
 	if (atomic_load(&os.state) == 0 &&
 	    !sbt_cfg(SBT_CFG_OS_EVENTS)) {
@@ -170,53 +229,58 @@ struct sbt_os *sbt_os_open(void)
 		while (n & (n - 1))
 			n &= n - 1;    /* the kernel wants a power of two */
 		atomic_store(&os.pages, (uint32_t)n);
+		atomic_store(&os.grow, (uint32_t)n);
 	}
 	if (!(o = calloc(1, sizeof *o)))
 		return NULL;
-	for (int i = 0; i < EV__N; i++)
-		o->fd[i] = -1;
-	o->size = (uint64_t)atomic_load(&os.pages) * (uint64_t)pg;
 	o->chunk_size = OS_CHUNK_MIN;
-	/* The ring belongs to the switch event; the others write into it,
-	 * which the kernel allows only once it is mapped. */
-	for (int i = 0; i < EV__N; i++) {
-		o->fd[i] = os_perf_open(config[i]);
-		if (o->fd[i] < 0) {
-			int e = errno;
-			/* Refused outright (policy, not resources): the
-			 * whole process goes without. */
-			if (e != EMFILE && e != ENFILE && e != ENOMEM)
-				os_decide(SBT_OS_UNAVAILABLE,
-					  "perf_event_open", e);
-			goto fail;
-		}
-		if (i == 0) {
-			/* Writable: data_tail tells the kernel what we
-			 * consumed.  Fails past the locked-memory limit. */
-			p = mmap(NULL, (size_t)o->size + (size_t)pg,
-				 PROT_READ | PROT_WRITE, MAP_SHARED,
-				 o->fd[0], 0);
-			if (p == MAP_FAILED)
-				goto fail;
-			o->page = p;
-		}
-		if (ioctl(o->fd[i], PERF_EVENT_IOC_ID, &o->id[i]) != 0 ||
-		    (i && ioctl(o->fd[i], PERF_EVENT_IOC_SET_OUTPUT,
-				o->fd[0]) != 0)) {
-			os_decide(SBT_OS_UNAVAILABLE, "perf ioctl", errno);
-			goto fail;
-		}
+	/* a ring grown by an earlier thread's rate, else the first size;
+	 * the grown one may not fit the locked-memory limit */
+	err = ring_open(o, (uint64_t)atomic_load(&os.grow) * (uint64_t)pg);
+	if (err == ENOMEM && atomic_load(&os.grow) > atomic_load(&os.pages))
+		err = ring_open(o, (uint64_t)atomic_load(&os.pages) *
+				   (uint64_t)pg);
+	if (err) {
+		/* Refused outright (policy, not resources): the whole
+		 * process goes without.  Else this thread alone. */
+		if (err < 0)
+			os_decide(SBT_OS_UNAVAILABLE, "perf ioctl", -err);
+		else if (err != EMFILE && err != ENFILE && err != ENOMEM)
+			os_decide(SBT_OS_UNAVAILABLE, "perf_event_open", err);
+		if (atomic_load(&os.state) != SBT_OS_UNAVAILABLE)
+			sbt_count(SBT_CNT_OS_MISSED);
+		free(o);
+		return NULL;
 	}
-	o->data = (char *)o->page + pg;
 	o->last = anchor_now();
 	os_decide(SBT_OS_ON, "", 0);
 	return o;
-fail:
-	/* Refused for all: the header says so.  Else this thread alone. */
-	if (atomic_load(&os.state) != SBT_OS_UNAVAILABLE)
-		sbt_count(SBT_CNT_OS_MISSED);
-	os_free(o);
-	return NULL;
+}
+
+/* The ring filled past FULL_AT before a drain: the thread's events come
+ * faster than its ticks drain them.  A ring twice the size, opened
+ * before the old one closes (events meanwhile go to both; the old one's
+ * are never read again), so nothing is lost in the swap.  Kept as is
+ * when the new one cannot be had (locked memory). */
+static void ring_grow(struct sbt_os *o)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct sbt_os n = *o;
+	uint64_t pages = 2 * o->size / (uint64_t)pg;
+
+	if (pages > OS_PAGES_MAX || ring_open(&n, pages * (uint64_t)pg) != 0)
+		return;
+	ring_close(o);
+	*o = n;
+	if (atomic_load(&os.grow) < pages)   /* later threads start there */
+		atomic_store(&os.grow, (uint32_t)pages);
+}
+
+int sbt_os_half(const struct sbt_os *o)
+{
+	uint64_t head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);
+
+	return head - o->tail > o->size / 2;
 }
 
 void sbt_os_close(struct sbt_os *o)
@@ -328,7 +392,7 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 			 .thread = thread, .tid = tid };
 	uint64_t head, tail;
 	struct anchor now;
-	int full;
+	int full, late;
 
 	if (!o || !lf)
 		return;
@@ -338,6 +402,7 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	 * next record it takes: none may come (thread exit).  Say it here,
 	 * count unknown (0), at the end of this drain's events. */
 	full = o->size - (head - o->tail) < FULL_MARGIN;
+	late = head - o->tail > FULL_AT(o->size);
 	for (tail = o->tail; tail + sizeof(struct perf_event_header) <= head;) {
 		union {
 			struct perf_event_header h;
@@ -396,4 +461,6 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	o->tail = tail;
 	__atomic_store_n(&o->page->data_tail, tail, __ATOMIC_RELEASE);
 	o->last = now;
+	if (late)
+		ring_grow(o);
 }

@@ -32,6 +32,10 @@ SBT_HIDDEN struct sbt_os *sbt_os_open(void);
 SBT_HIDDEN void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf,
 			     uint32_t thread, int32_t tid);
 
+/* Whether the ring holds more than half its size unread: time to
+ * drain (a load of data_head; no system call). */
+SBT_HIDDEN int sbt_os_half(const struct sbt_os *o);
+
 /* Close the events and free the ring (NULL is fine). */
 SBT_HIDDEN void sbt_os_close(struct sbt_os *o);
 

@@ -24,6 +24,7 @@
 #include "header.h"
 #include "logfile.h"
 #include "osevents.h"
+#include "speed.h"
 #include "thread.h"
 
 #include <assert.h>
@@ -108,6 +109,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
 	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
 	(void)sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
+	sbt_speed_setup();
 	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
 	/* SBT_MAX_MB thins before the cap; past it the log is full */
 	uint64_t cap = sbt_cap_setup();
@@ -149,6 +151,7 @@ static struct sbt_file_header *log_open(void)
 			sbt_diag_attach(g.hdr);
 			sbt_regions_attach(g.log);
 			sbt_ctrs_meta();
+			sbt_speed_meta();
 			fresh = g.hdr;
 			st = LOG_OPEN;
 		}
@@ -167,6 +170,15 @@ static void os_drain(struct sbt_thread *t)
 {
 	if (t && t->os && atomic_load(&g.state) == LOG_OPEN)
 		sbt_os_drain(t->os, g.log, t->index, t->tid);
+}
+
+int sbt_thread_os_tick(struct sbt_thread *t)
+{
+	if (!t->os || atomic_load(&g.state) != LOG_OPEN ||
+	    !sbt_os_half(t->os))
+		return 0;
+	os_drain(t);
+	return 1;
 }
 
 /* The same outside any marker (thread exit, CLOSE, fork, exit): the gate
@@ -254,6 +266,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->tid = (int32_t)syscall(SYS_gettid);
 	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
+	t->tick_gap = sbt_speed_period() ? 64 : 0;
 	t->omp_thread = -1;
 	t->next = g.threads;
 	if (g.threads)
@@ -326,6 +339,13 @@ void sbt_thread_limit(struct sbt_thread *t)
 	assert(t->hot.cur <= t->chunk_end);
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	end = t->probe_at ? t->probe_at : t->chunk_end;
+	/* The tick (speed.h): counted afresh in a new chunk. */
+	if (t->tick_gap && ((uintptr_t)t->tick_at <= (uintptr_t)t->chunk ||
+			    (uintptr_t)t->tick_at > (uintptr_t)t->chunk_end))
+		t->tick_at = t->hot.cur + (t->tick_gap < left ?
+					   t->tick_gap : left);
+	if (t->tick_gap && end && t->tick_at < end)
+		end = t->tick_at;
 	/* The recorder sees every marker of a thread that counts cycles
 	 * or events, and after CLOSE; and, but for skipped calls, while
 	 * one is open.  (Atomic stores: CLOSE shuts `end` from another
@@ -387,8 +407,11 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	if (!t->chunk)                 /* the thread's first in this log */
 		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
+	if (t->tick_from)               /* the tick's event count goes on */
+		t->tick_done += (uint32_t)(t->hot.cur - t->tick_from);
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);
+	t->tick_from = t->hot.cur;
 	t->chunk_end = (struct sbt__ev *)((char *)c + c->size);
 	if (t->nreplay)
 		replay(t);
@@ -541,6 +564,7 @@ static void after_fork_child(void)
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->rng = rng_seed(t->tid);      /* not the parent's draws */
 		t->chunk_size = FIRST_CHUNK;
+	t->tick_gap = sbt_speed_period() ? 64 : 0;
 		t->next = t->prev = NULL;
 		/* The inherited events watch the parent's thread. */
 		sbt_os_close(t->os);

@@ -27,6 +27,9 @@
  *     hence memoryless - a fresh draw is as good as the rest of the old.
  *   - hot.end is probe_at when that is set (and no reason above holds):
  *     the fast path stops there for the general path to probe.
+ *   - hot.end <= tick_at when tick_at lies in the current chunk: the
+ *     fast path stops there for sbt_speed_tick (speed.h); a tick_at
+ *     outside it (a new chunk) is reset to hot.cur + tick_gap.
  */
 #ifndef SBT_THREAD_H
 #define SBT_THREAD_H
@@ -72,6 +75,17 @@ struct sbt_thread {
 	uint32_t chunk_size;           /* next chunk's size               */
 	uint64_t rng;                  /* xorshift state: probe spacing   */
 	struct sbt__ev *probe_at;      /* a probe is due from here on     */
+	struct sbt__ev *tick_at;       /* speed.h's tick is due from here */
+	uint32_t tick_gap;             /* events between ticks, 0: none   */
+	uint32_t tick_done;            /* events since the last tick in
+					  earlier chunks                  */
+	struct sbt__ev *tick_from;     /* hot.cur at the last tick, or at
+					  the current chunk's start       */
+	uint64_t tick_seen;            /* wall ticks at the last tick     */
+	uint64_t speed_due;            /* wall ticks: the next speed probe*/
+	uint64_t tick_in;              /* a START inside open regions met
+					  tick_at here (wall ticks), 0: no */
+	struct sbt__ev *tick_ev;       /* ... and wrote this START event  */
 	struct sbt_chunk *chunk;       /* current EVENTS chunk            */
 	struct sbt__ev *chunk_end;     /* its end                         */
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */
@@ -116,6 +130,10 @@ SBT_HIDDEN const struct sbt_chunk *sbt_thread_chunk_at(uint64_t off);
 /* Where the fast path must stop next: at the chunk's end, or at the
  * next in-situ probe (about every probe period STARTs). */
 SBT_HIDDEN void sbt_thread_limit(struct sbt_thread *t);
+
+/* A tick's kernel-event chore: drain the ring when it is past half
+ * full.  1 when it drained. */
+SBT_HIDDEN int sbt_thread_os_tick(struct sbt_thread *t);
 
 /* The wall clock's rate (0 before any log was opened). */
 SBT_HIDDEN uint64_t sbt_thread_tick_hz(void);

@@ -5,13 +5,17 @@ Runs tools/accuracy/acc_app (a ~300 ns region with a known planted gap)
 under the recorder, analyzes each log, and prints recall and false alarms
 per cell:
 
-  two-level  gaps of 1, 2, 4, 10, 30 units x shares 0.1 and 0.5: found
+  two-level  gaps of 1, 2, 3, 4, 10, 30 units x shares 0.1 and 0.5: found
              when the verdict reports two modes that far apart (or a
              broad spread for gaps the modes merge);
   control    constant work: any finding (mode, step, slow group, broad
              spread) is a false alarm;
   step       the work steps up at 30 % / 70 % of the run: found when a
              step is reported within 5 % of the run of its true place.
+  lone step  the region, alone in its thread, steps up 8 units at 50 %
+             (issue 21's case): found only when exactly one step is
+             reported, upward, at 50 +- 5 % - a processor slowdown named
+             as a step of the region, or splitting it, is a miss.
 
 Each condition runs quiet and again with a busy process on the same cpu.
 Two more measurements:
@@ -31,14 +35,14 @@ miss look excused.
 
 usage: accuracy.py BUILD_DIR [--reps N] [--n SAMPLES] [--cpu C]
                    [--no-load] [--check] [-v] [--keep DIR]
-                   [--stability RUNS] [--ranks]
+                   [--stability RUNS] [--ranks] [--only KINDS]
   --check: exit 1 unless recall is 100 % for gaps >= 4 units, no control
   raises an alarm and every step is placed within 5 % (quiet and loaded).
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
 BASE_NS = 300.0
-GAPS = [1, 2, 4, 10, 30]
+GAPS = [1, 2, 3, 4, 10, 30]
 SHARES = [0.1, 0.5]
 STEPS = [(4, 0.3), (10, 0.7)]
 
@@ -64,6 +68,11 @@ def judge(kind, gap_ns, share, planted, r):
     """(found, why) for a planted cell; for controls found = alarm."""
     if kind == "control":
         return bool(r["variation"]), r["verdict"]
+    if kind == "lonestep":
+        kept = max(r["kept"], 1)
+        st = r["steps"]
+        return (len(st) == 1 and abs(st[0]["sample"] / kept - share) <= 0.05
+                and st[0]["to_ns"] > st[0]["from_ns"]), r["verdict"]
     if kind == "step":
         kept = max(r["kept"], 1)
         for s in r["steps"]:
@@ -86,13 +95,16 @@ def matrix(a, d, unit, loaded):
     cells = [("control", 0, 0.0)]
     cells += [("two", g, s) for g in GAPS for s in SHARES]
     cells += [("step", g, s) for g, s in STEPS]
+    cells += [("lonestep", 8, 0.5)]
+    if a.only:
+        cells = [c for c in cells if c[0] in a.only.split(",")]
     rows = []
     seed = 1000 if loaded else 1
     for kind, g, s in cells:
         hits, whys = 0, []
         for _ in range(a.reps):
             seed += 1
-            mode = "const" if kind == "control" else kind
+            mode = {"control": "const", "lonestep": "step"}.get(kind, kind)
             planted, r = run_one(a, d, mode, g * unit, s, seed)
             ok, why = judge(kind, g * unit, s, planted, r)
             if a.keep and ok == (kind == "control"):
@@ -150,6 +162,9 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--stability", type=int, default=10, metavar="RUNS")
     ap.add_argument("--ranks", action="store_true")
+    ap.add_argument("--only", metavar="KINDS",
+                    help="cells of these kinds only: control,two,step,"
+                    "lonestep")
     ap.add_argument("--keep", metavar="DIR",
                     help="keep the logs of misses and false alarms here")
     a = ap.parse_args()
@@ -188,7 +203,8 @@ def main():
                 what = ("false alarms %d/%d" % (hits, a.reps)
                         if kind == "control" else
                         "recall %d/%d" % (hits, a.reps))
-                pos = " at %.0f %%" % (100 * s) if kind == "step" else ""
+                pos = (" at %.0f %%" % (100 * s) if kind in ("step",
+                       "lonestep") else "")
                 print("  %-8s %6s %6.1f %6s  %s%s" % (
                     kind, g or "-", g * unit, s or "-", what, pos))
                 if a.verbose:

@@ -17,6 +17,10 @@
  *   off       SBT_MARKER_START/STOP compiled in, no recorder loaded
  *             (measured before the program re-executes itself with the
  *             recorder preloaded)
+ *   noprobe   SBT_MARKER_START/STOP with the speed probes off
+ *             (SBT_SPEED_US=0; measured in a second execution, before
+ *             the last one, whose "sbtmark" row has them at the cadence
+ *             the environment says, 100 us by default)
  *   loop      the empty loop, subtracted from the "cost to the app"
  *
  * Two figures per method:
@@ -38,9 +42,9 @@
 typedef int (*mark_fn)(const char *);
 typedef int (*last_fn)(uint64_t *, uint64_t *);
 
-enum { BARE, SBT, CALL, LIKWID, SPARSE, OFF, LOOP, NM };
+enum { BARE, SBT, CALL, LIKWID, SPARSE, OFF, NOPROBE, LOOP, NM };
 static const char *names[NM] = { "bare", "sbtmark", "call", "likwid",
-				 "sparse", "off", "loop" };
+				 "sparse", "off", "noprobe", "loop" };
 
 static mark_fn m_start, m_stop, l_start, l_stop;
 static last_fn m_last;
@@ -95,6 +99,7 @@ static uint64_t round_of(int m, int pairs, double *win)
 		}
 		break;
 	case OFF:
+	case NOPROBE:
 		for (int i = 0; i < pairs; i++) {
 			SBT_MARKER_START("bench");
 			SBT_MARKER_STOP("bench");
@@ -155,6 +160,39 @@ int main(int argc, char **argv)
 		setenv("SBT_OUTPUT", out, 1);
 		setenv("SBT_PROBE_PERIOD", "0", 0);
 		setenv("SBT_SAMPLE", "bench-sparse:1048576", 0);
+		/* the next execution: probes off, for the noprobe row */
+		const char *sp = getenv("SBT_SPEED_US");
+		setenv("SBT_BENCH_SPEED_US", sp ? sp : "", 1);
+		setenv("SBT_SPEED_US", "0", 1);
+		fflush(NULL);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "bench-overhead: re-exec: %s\n", strerror(errno));
+		return 1;
+	}
+	/* Second execution: the markers' cost with no speed probe, then
+	 * the last one with the probes as the user's environment says. */
+	const char *spv = getenv("SBT_BENCH_SPEED_US");
+	if (spv) {
+		double c[64], loop[64];
+		char val[64];
+		round_of(NOPROBE, pairs, NULL);
+		for (int r = 0; r < 64; r++) {
+			c[r] = (double)round_of(NOPROBE, pairs, NULL) / pairs;
+			loop[r] = (double)round_of(LOOP, pairs, NULL) / pairs;
+		}
+		snprintf(val, sizeof val, "%.4f", (bench_q(c, 64, 0.5) -
+			 bench_q(loop, 64, 0.5)) * tick_ns);
+		setenv("SBT_BENCH_NOPROBE_NS", val, 1);
+		if (*spv)
+			setenv("SBT_SPEED_US", spv, 1);
+		else
+			unsetenv("SBT_SPEED_US");
+		unsetenv("SBT_BENCH_SPEED_US");
+		typedef const char *(*path_fn)(void);
+		path_fn lp0 = (path_fn)dlsym(RTLD_DEFAULT,
+					     "sbt_marker_log_path");
+		if (lp0 && lp0())
+			unlink(lp0());
 		fflush(NULL);
 		execv("/proc/self/exe", argv);
 		fprintf(stderr, "bench-overhead: re-exec: %s\n", strerror(errno));
@@ -174,6 +212,7 @@ int main(int argc, char **argv)
 	}
 	int have_likwid = l_start && l_stop;
 	const char *offs = getenv("SBT_BENCH_OFF_NS");
+	const char *noprobes = getenv("SBT_BENCH_NOPROBE_NS");
 
 	double *cost[NM], *win[NM];
 	size_t nwin = (size_t)rounds * (size_t)pairs;
@@ -185,11 +224,12 @@ int main(int argc, char **argv)
 	}
 	/* warm-up, then interleaved rounds: cost rounds, then window rounds */
 	for (int m = 0; m < NM; m++)
-		if ((m != LIKWID || have_likwid) && m != OFF)
+		if ((m != LIKWID || have_likwid) && m != OFF && m != NOPROBE)
 			round_of(m, pairs, NULL);
 	for (int r = 0; r < rounds; r++)
 		for (int m = 0; m < NM; m++) {
-			if ((m == LIKWID && !have_likwid) || m == OFF)
+			if ((m == LIKWID && !have_likwid) || m == OFF ||
+			    m == NOPROBE)
 				continue;
 			cost[m][r] = (double)round_of(m, pairs, NULL) / pairs;
 			if (m != LOOP && m != SPARSE)
@@ -212,8 +252,9 @@ int main(int argc, char **argv)
 			       c50[m], "-", "-", "-", "-");
 			continue;
 		}
-		if (m == OFF) {
-			c50[m] = offs ? atof(offs) : 0;
+		if (m == OFF || m == NOPROBE) {
+			const char *v = m == OFF ? offs : noprobes;
+			c50[m] = v ? atof(v) : 0;
 			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
 			       c50[m], "-", "-", "-", "-");
 			continue;
@@ -239,6 +280,12 @@ int main(int argc, char **argv)
 		       "(target <= 1.10x)\n", c50[LIKWID] / c50[SBT]);
 	printf("compiled-in marker without the recorder: %.2f ns per pair\n",
 	       c50[OFF]);
+	{
+		const char *sp = getenv("SBT_SPEED_US");
+		printf("speed probes (SBT_SPEED_US=%s) vs none: %+.2f ns per "
+		       "pair, %.3fx (target <= +1 ns)\n", sp ? sp : "100",
+		       c50[SBT] - c50[NOPROBE], c50[SBT] / c50[NOPROBE]);
+	}
 	typedef const char *(*path_fn)(void);
 	path_fn lp = (path_fn)dlsym(RTLD_DEFAULT, "sbt_marker_log_path");
 	if (lp && lp())

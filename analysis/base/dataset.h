@@ -28,6 +28,11 @@ enum sbt_sflag {
 	 * source has os_state SBT_OS_ON: */
 	SBT_SF_PREEMPTED = 1u << 13, /* preempted at least once               */
 	SBT_SF_OS_LOST  = 1u << 14,  /* events lost nearby: counts may be low */
+	SBT_SF_SPEED    = 1u << 15,  /* its thread's processor ran off speed
+	                                (score/speed.c): the processor's      */
+	SBT_SF_DETOUR   = 1u << 16,  /* a recorder detour (a speed probe, a
+	                                drain) inside it was taken out of its
+	                                time (SPEED flagged SPAN)             */
 };
 
 /* One speed probe (SBT_SPEED_US): the processor's own speed at t_ns. */
@@ -58,6 +63,9 @@ struct sbt_sample {
 	                                before the next one recorded; so a
 	                                group made 1 + skipped calls per
 	                                sample                                */
+	float    detour_ns;          /* recorder detours taken out of ns (SPEED
+	                                spans; 0 in summaries): its wall
+	                                interval ends at t_ns + ns + this   */
 };
 
 #define SBT_SITE_NONE UINT32_MAX
@@ -123,6 +131,7 @@ struct sbt_source {
 	uint32_t os_state;           /* enum sbt_os_state (format/sbtlog.h)   */
 	char     os_note[64];        /* why unavailable or off                */
 	uint64_t os_lost;            /* events the kernel lost, at least      */
+	uint32_t os_pages;           /* ring pages per thread at the start    */
 	uint32_t speed_ops;          /* probe workload (META SPEED), 0: none  */
 	uint32_t speed_cadence_us;
 	/* SBT_MAX_MB: the cap (0: none) and the final thinning level K;

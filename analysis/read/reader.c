@@ -53,6 +53,8 @@ struct reset { uint32_t id, thread; double t_ns; };
 
 struct open_ev {
 	uint64_t t0, c0;
+	uint64_t out;                  /* ticks of recorder detours inside
+					  it (SPEED spans): not its time  */
 	uint32_t site, flags;
 	uint16_t cpu;
 	int      has_c;
@@ -260,6 +262,7 @@ static void fill_source(struct ctx *c)
 							 : SBT_OS_NONE;
 	copy_str(s->os_note, sizeof s->os_note, h->os_note,
 		 sizeof h->os_note);
+	s->os_pages = h->os_pages;
 	s->max_mb = h->max_mb;
 	s->thin_level = h->thin_level < SBT_THIN_MAX ? h->thin_level
 						     : SBT_THIN_MAX;
@@ -694,7 +697,8 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	/* room was reserved for the whole chunk */
 	struct sbt_sample *s = &c->ds->s[c->ds->n++];
 	s->score = 0;
-	s->ns = e->t >= o.t0 ? (double)(e->t - o.t0) * tns : 0;
+	s->ns = e->t >= o.t0 + o.out ? (double)(e->t - o.t0 - o.out) * tns :
+		0;
 	s->cycles = 0;
 	s->t_ns = t_ns;
 	s->region = site;       /* raw site id: mapped by finish() */
@@ -711,6 +715,9 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 		   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
 	if (s->cpu_start != s->cpu_stop && s->cpu_start != SBT_CPU_UNKNOWN)
 		s->flags |= SBT_SF_MIGRATED;
+	s->detour_ns = (float)((double)o.out * tns);
+	if (o.out)
+		s->flags |= SBT_SF_DETOUR;
 	/* stash START's cycles until the STOP's CYCLES event comes */
 	if (o.has_c) {
 		s->cycles = (double)o.c0;
@@ -718,16 +725,20 @@ static void ev_stop(struct ctx *c, struct tstate *ts,
 	}
 }
 
-/* The events of a chunk's [off, off + room): applied to its thread's
- * state when ch is given, else only measured.  Returns the bytes of the
- * stream (up to its first zero word), or -1 when out of memory. */
-/* A SPEED event (version 5): a probe into the dataset's series.  -1 when
- * out of memory.  (The speed branch also reads SBT_SPEED_SPAN here.) */
-static int ev_speed(struct ctx *c, const struct sbt_event *e,
-		    uint32_t thread)
+/* A SPEED event (version 5): a probe into the dataset's series, or a
+ * detour's span (SBT_SPEED_SPAN) taken out of every START open across
+ * it.  -1 when out of memory. */
+static int ev_speed(struct ctx *c, struct tstate *ts,
+		    const struct sbt_event *e, uint32_t thread)
 {
 	uint64_t span = SBT_EV_ID(e->word);
 
+	if (SBT_EV_FLAGS(e->word) & SBT_SPEED_SPAN) {
+		for (uint32_t i = 0; i < ts->n; i++)
+			if (ts->open[i].t0 <= e->t)
+				ts->open[i].out += span;
+		return 0;
+	}
 	if (c->counting)
 		return 0;
 	struct sbt_probe p = {
@@ -738,6 +749,9 @@ static int ev_speed(struct ctx *c, const struct sbt_event *e,
 	return sbt_ds_probe(c->ds, &p);
 }
 
+/* The events of a chunk's [off, off + room): applied to its thread's
+ * state when ch is given, else only measured.  Returns the bytes of the
+ * stream (up to its first zero word), or -1 when out of memory. */
 static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 			   const struct sbt_chunk *ch)
 {
@@ -812,7 +826,7 @@ static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
 					     " log (damaged log)", c->h.version);
 					return (int64_t)(pos + i * sizeof *e);
 				}
-				if (ev_speed(c, e, ch->thread) != 0)
+				if (ev_speed(c, ts, e, ch->thread) != 0)
 					return -1;
 				ts->last = NULL, ts->last_start = 0;
 				break;

@@ -94,6 +94,22 @@ void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 	}
 }
 
+/* Lost kernel events: where, what it means, and what to set. */
+static void os_lost_note(FILE *f, const struct sbt_source *s, const char *pre)
+{
+	unsigned pages = s->os_pages ? s->os_pages : 16, want = 4 * pages;
+
+	if (want > 1024)
+		want = 1024;
+	fprintf(f, "%sOS events: at least %llu lost (ring full) in a stretch "
+		"with no marker call; the samples there are marked and their "
+		"counts may be low", pre, (unsigned long long)s->os_lost);
+	if (want > pages)
+		fprintf(f, "; set SBT_OS_PAGES=%u (was %u) or mark the long "
+			"region in parts", want, pages);
+	fputc('\n', f);
+}
+
 void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
 		      const char *pre)
 {
@@ -111,9 +127,7 @@ void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
 	if (s->os_state == SBT_OS_UNAVAILABLE)
 		fprintf(f, "%sOS events: unavailable (%s)\n", pre, s->os_note);
 	else if (s->os_state == SBT_OS_ON && s->os_lost)
-		fprintf(f, "%sOS events: at least %llu lost (ring full): "
-			"counts may be low\n", pre,
-			(unsigned long long)s->os_lost);
+		os_lost_note(f, s, pre);
 	if (s->max_mb && s->thin_level)
 		fprintf(f, "%sSBT_MAX_MB %u: thinned from %.3f s on, 1 call in "
 			"%.0f held at the end (level %u)\n", pre, s->max_mb,

@@ -7,6 +7,7 @@
  * contain every separator one could pick).
  */
 #include "report_util.h"
+#include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
 
@@ -108,7 +109,7 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 {
 	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
 	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
-	      "faults", f);
+	      "faults,state,detour", f);
 	sbt_cnt_dump_header(f, ds);
 	fputc('\n', f);
 	for (size_t i = 0; i < ds->n; i++) {
@@ -132,6 +133,8 @@ int sbt_dump(FILE *f, const struct sbt_dataset *ds)
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else
 			fputs("-1,-1,-1", f);
+		fprintf(f, ",%s,%.1f", sbt_speed_state(s),
+			(double)s->detour_ns);
 		sbt_cnt_dump_sample(f, ds, i);
 		fputc('\n', f);
 	}

@@ -12,6 +12,7 @@
  * one was not).  Printing puts each region on its own page.
  */
 #include "html.h"
+#include "report_speed.h"
 #include "report_counters.h"
 #include "plot.h"
 #include "report_util.h"
@@ -1120,6 +1121,7 @@ int sbt_html_write(FILE *f, const struct sbt_html_in *in)
 	inputs(f, in);
 	if (sbt_result_sorted(in->ds, res, in->o, &sorted, perm) != 0)
 		goto out;
+	sbt_speed_html(f, in->ds, in->res);   /* the processor first */
 	summary_findings(f, in, &sorted);
 	machine(f, in);
 	summary(f, in, &sorted, detail, perm);

@@ -11,6 +11,7 @@
  * frames expanded ("inlined": true: inlined into the next frame).
  */
 #include "report_util.h"
+#include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
 
@@ -156,8 +157,9 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 		p->transient_n);
 	sbt_json_num(f, "transient_max_rel", p->ntransients ?
 		     p->transient_max : NAN, 0);
-	fprintf(f, "\"machine_changes\": %d, \"machine_samples\": %zu, ",
-		g->machine_changes, g->machine_n);
+	fprintf(f, "\"machine_changes\": %d, \"machine_samples\": %zu, "
+		"\"processor_samples\": %zu, ", g->machine_changes, g->machine_n,
+		g->speed_n);
 	fprintf(f, "\"flagged\": %s, ", g->flagged ? "true" : "false");
 	sbt_json_num(f, "delta_ns", g->delta_ns, 0);
 	sbt_json_num(f, "delta_rel", g->delta_rel, 0);
@@ -326,6 +328,10 @@ static void json_machine(FILE *f, const struct sbt_dataset *ds,
 		else
 			fputs("\"cpu\": null, ", f);
 		sbt_json_num(f, "change", e->change, 0);
+		/* the second witness: did the speed probes see it? */
+		fprintf(f, "\"speed_probes\": %s, ", !res->ev_probes ||
+			res->ev_probes[i] < 0 ? "null" : res->ev_probes[i] ?
+			"\"agree\"" : "\"held\"");
 		fprintf(f, "\"nregions\": %d, \"regions\": [", e->nregions);
 		for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS;
 		     r++) {
@@ -354,5 +360,7 @@ void sbt_report_json(FILE *f, const struct sbt_dataset *ds,
 	}
 	fputs("\n],\n\"machine_events\": [", f);
 	json_machine(f, ds, res);
-	fputs("\n]}\n", f);
+	fputs("\n],\n", f);
+	sbt_speed_json(f, ds, res);
+	fputs("}\n", f);
 }

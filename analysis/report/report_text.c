@@ -6,6 +6,7 @@
  */
 #include "report_util.h"
 #include "report_counters.h"
+#include "report_speed.h"
 #include "spark.h"
 #include "stats.h"
 #include "sbtlog.h"
@@ -19,6 +20,9 @@
 #define STACK_LINES 6          /* callers shown per site (JSON has all)  */
 #define SPARK_W     48
 
+/* Lost kernel events, and what to set: the recorder drains its rings
+ * at marker calls, so a loss means one marker-free stretch (a long
+ * region) outran the ring; four times the pages holds four times it. */
 static void text_sources(FILE *f, const struct sbt_dataset *ds)
 {
 	for (size_t i = 0; i < ds->nsources; i++) {
@@ -383,8 +387,9 @@ static void machine(FILE *f, const struct sbt_dataset *ds,
 		     r++)
 			fprintf(f, "%s%s", r ? ", " : "",
 				ds->regions[e->regions[r]].name);
-		fprintf(f, "%s): the machine, not the code\n",
-			e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." : "");
+		fprintf(f, "%s): the machine, not the code%s\n",
+			e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." : "",
+			sbt_speed_machine_note(res, i));
 	}
 }
 
@@ -401,6 +406,7 @@ void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
 	struct layout l = layout(ds, res, o);
 
 	text_sources(f, ds);
+	sbt_speed_text(f, ds, res);     /* the processor's, before the code */
 	table(f, ds, res, o, &l);
 	if (o->spark)
 		sparks(f, ds, res, o, &l);

@@ -237,9 +237,13 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	 * machine_samples): 0.1 % of them, or a change the machine made */
 	int shared = g->machine_changes ||
 		     (double)g->machine_n >= 1e-3 * (double)g->count;
+	int slowed = (double)g->speed_n >= 1e-3 * (double)g->count;
 	if (f == 0)
-		put(&o, shared ? "no variation of its own" :
+		put(&o, shared || slowed ? "no variation of its own" :
 		    "no variation found");
+	if (slowed)
+		put(&o, "; the processor's, not the code: %zu samples while "
+		    "its speed was off (speed probes), left out", g->speed_n);
 
 	if (shared)
 		machine(&o, g);

@@ -119,17 +119,20 @@ def dump_samples(log, tmp):
 
 def uncontained(rows, child, parent, slack=0.2):
     """Samples of region `child` that lie in no sample of region `parent`
-    of the same process and thread (slack: --dump's rounding, ns)."""
+    of the same process and thread (slack: --dump's rounding, ns).  A
+    sample's wall interval is its time plus the recorder's detours taken
+    out of it (--dump's `detour`, ns; speed probes inside it)."""
     par = {}
     for r in rows:
         if r['region'] == parent:
             par.setdefault((r['source'], r['thread']), []).append(
-                (r['t_ns'], r['t_ns'] + r['ns']))
+                (r['t_ns'], r['t_ns'] + r['ns'] + float(r.get('detour')
+                                                         or 0)))
     bad = 0
     for r in rows:
         if r['region'] != child:
             continue
-        a, b = r['t_ns'], r['t_ns'] + r['ns']
+        a, b = r['t_ns'], r['t_ns'] + r['ns'] + float(r.get('detour') or 0)
         if not any(p0 - slack <= a and b <= p1 + slack
                    for p0, p1 in par.get((r['source'], r['thread']), [])):
             bad += 1

@@ -1,0 +1,372 @@
+/*
+ * speed.c - the processor's speed over the run, from speed probes.
+ *
+ * Each probe times the same SBT_META_SPEED workload, so its duration is
+ * the processor's speed at that moment, inverted: a core that lost its
+ * clock, a vCPU the host shares, a busy SMT sibling.  Per thread:
+ *
+ *   1. the probes in time order go through the region detector
+ *      (sbt_phase_detect: rank CUSUM, |Z| >= 5, 30 probes a level at
+ *      least), with the smallest shift it reports set to the resolution
+ *      below;
+ *   2. the normal speed is the level holding most probes (a processor
+ *      slowed for a while is slowed against it; one slow all along has
+ *      no shift of its own and is found, if at all, against the other
+ *      cpus below);
+ *   3. resolution: a level is a 10 %-trimmed mean of at least 30 probes;
+ *      two such levels are told apart at 99.9 % when they differ by
+ *      3.29 sqrt(2) sd / sqrt(30), sd the probes' own spread within the
+ *      normal level (from its trimmed mean's standard error, so that a
+ *      quantized probe's dither counts) - floored at 1 %, the method's
+ *      precision target.  The detector's size test (first pass) uses
+ *      the IQR of all probes;
+ *   4. each level off the normal one by more than the resolution is a
+ *      shift; neighbouring shifted levels of one sign are one shift.  Its
+ *      window runs from midway between the last normal probe and its
+ *      first to midway between its last and the next normal one (the
+ *      run's ends for the first and last level): the samples that started
+ *      in it are the processor's.
+ *
+ * Units (cpus, hosts) are compared as groups are (groups.c): each unit's
+ * trimmed mean of probes against the median of the others', flagged
+ * beyond 3.29 sqrt(se^2 + se_ref^2) and 1 %.
+ */
+#include "speed.h"
+#include "phase.h"
+#include "score.h"
+#include "stats.h"
+#include "sort.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPEED_Z      3.29             /* 99.9 %, two-sided            */
+#define SPEED_FLOOR  0.01             /* the method's 1 %             */
+
+static int cmp_probe(const void *a, const void *b)
+{
+	const struct sbt_probe *x = a, *y = b;
+
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+static double median_of(double *v, size_t n)
+{
+	if (!n || sbt_sort_doubles(v, n) != 0)
+		return NAN;
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int push_shift(struct sbt_speed *sp, const struct sbt_speed_shift *s)
+{
+	void *n = realloc(sp->sh, (sp->nsh + 1) * sizeof *sp->sh);
+
+	if (!n)
+		return -1;
+	sp->sh = n;
+	sp->sh[sp->nsh++] = *s;
+	return 0;
+}
+
+/* The cpu most of p[a..b) ran on: the majority vote (Boyer-Moore), which
+ * is the majority when there is one, and some cpu of them otherwise. */
+static unsigned main_cpu(const struct sbt_probe *p, size_t a, size_t b)
+{
+	unsigned cand = SBT_CPU_UNKNOWN;
+	size_t votes = 0;
+
+	for (size_t i = a; i < b; i++) {
+		if (!votes)
+			cand = p[i].cpu, votes = 1;
+		else
+			votes += p[i].cpu == cand ? 1 : (size_t)-1;
+	}
+	return cand;
+}
+
+/* One thread's probes p[0..n), in time order: its timeline and shifts.
+ * w: scratch of 2n doubles. */
+static int thread_timeline(struct sbt_speed *sp, const struct sbt_dataset *ds,
+			   const struct sbt_probe *p, size_t n, double *w)
+{
+	struct sbt_speed_thread th = { p[0].source, p[0].thread, n, NAN, NAN,
+				       NAN, 0 };
+	double *t = w, *v = w + n, q = ds->sources[p[0].source].quantum_ns;
+	struct sbt_phases ph;
+	int normal = 0;
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = p[i].t_ns, v[i] = p[i].ns;
+	/* a first look: the spread of all probes sets the detector's size */
+	double *s = malloc(n * sizeof *s);
+	if (!s)
+		return -1;
+	memcpy(s, v, n * sizeof *s);
+	double med = median_of(s, n);
+	double iqr = sbt_quantile(s, n, 0.75) - sbt_quantile(s, n, 0.25);
+	free(s);
+	if (!(med > 0))
+		goto done;
+	double res = fmax(SPEED_FLOOR, SPEED_Z * sqrt(2.0) * (iqr / 1.349) /
+			  med / sqrt((double)SBT_PHASE_MIN_SEG));
+	res = fmax(res, 0.5 * q / med / sqrt((double)SBT_PHASE_MIN_SEG));
+	if (sbt_phase_detect(t, v, n, res * med, &ph) != 0 || !ph.nphases)
+		goto done;
+	for (int k = 1; k < ph.nphases; k++)
+		if (ph.ph[k].n > ph.ph[normal].n)
+			normal = k;
+	th.normal_ns = ph.ph[normal].level_ns;
+	th.nlevels = ph.nphases;
+	/* the probes' own spread, within the normal level: its trimmed
+	 * mean's error, scaled to a level of SBT_PHASE_MIN_SEG probes */
+	{
+		const struct sbt_phase *nl = &ph.ph[normal];
+		double *u = malloc(nl->n * sizeof *u), m, se;
+		if (!u)
+			return -1;
+		memcpy(u, v + nl->first, nl->n * sizeof *u);
+		if (sbt_sort_doubles(u, nl->n) == 0) {
+			sbt_trimmed_mean(u, nl->n, &m, &se);
+			th.sd_rel = se * sqrt((double)nl->n) / th.normal_ns;
+		}
+		free(u);
+	}
+	th.resolution_rel = fmax(SPEED_FLOOR, SPEED_Z * sqrt(2.0) *
+				 th.sd_rel / sqrt((double)SBT_PHASE_MIN_SEG));
+	if (!isfinite(th.resolution_rel))
+		th.resolution_rel = res;
+	for (int k = 0; k < ph.nphases; k++) {
+		double rel = ph.ph[k].level_ns / th.normal_ns - 1;
+		if (!(fabs(rel) > th.resolution_rel))
+			continue;
+		/* neighbours off the same way: one shift */
+		int e = k;
+		double sum = rel * (double)ph.ph[k].n;
+		size_t np = ph.ph[k].n;
+		while (e + 1 < ph.nphases) {
+			double r2 = ph.ph[e + 1].level_ns / th.normal_ns - 1;
+			if (!(fabs(r2) > th.resolution_rel) ||
+			    (r2 > 0) != (rel > 0))
+				break;
+			e++;
+			sum += r2 * (double)ph.ph[e].n;
+			np += ph.ph[e].n;
+		}
+		size_t a = ph.ph[k].first, b = ph.ph[e].first + ph.ph[e].n;
+		struct sbt_speed_shift sh = {
+			.source = th.source, .thread = th.thread,
+			.cpu = main_cpu(p, a, b), .rel = sum / (double)np,
+			.probes = np,
+			.t0_ns = a ? 0.5 * (t[a - 1] + t[a]) : -INFINITY,
+			.t1_ns = b < n ? 0.5 * (t[b - 1] + t[b]) : INFINITY,
+			.first_ns = t[a], .last_ns = t[b - 1],
+		};
+		if (push_shift(sp, &sh) != 0)
+			return -1;
+		k = e;
+	}
+done:
+	{
+		void *nt = realloc(sp->th, (sp->nth + 1) * sizeof *sp->th);
+		if (!nt)
+			return -1;
+		sp->th = nt;
+		sp->th[sp->nth++] = th;
+		if (isfinite(th.resolution_rel) &&
+		    !(th.resolution_rel <= sp->resolution_rel))
+			sp->resolution_rel = th.resolution_rel;
+	}
+	return 0;
+}
+
+/* The shift of (source, thread) whose window holds t, or NULL.  Shifts
+ * come out of thread_timeline by source, thread, then time, their
+ * windows apart: a binary search. */
+static struct sbt_speed_shift *shift_at(struct sbt_speed *sp, uint32_t src,
+					uint32_t thread, double t)
+{
+	size_t lo = 0, hi = sp->nsh;
+
+	while (lo < hi) {               /* first shift not before (src,th,t) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sbt_speed_shift *h = &sp->sh[mid];
+		if (h->source < src || (h->source == src &&
+		    (h->thread < thread || (h->thread == thread &&
+					    h->t1_ns <= t))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == sp->nsh)
+		return NULL;
+	struct sbt_speed_shift *h = &sp->sh[lo];
+	return h->source == src && h->thread == thread && t >= h->t0_ns &&
+	       t < h->t1_ns ? h : NULL;
+}
+
+/* Mark every region sample inside a shift's window as the processor's,
+ * and name the regions it touched. */
+static void mark(struct sbt_dataset *ds, struct sbt_speed *sp)
+{
+	for (size_t i = 0; i < ds->n && sp->nsh; i++) {
+		struct sbt_sample *x = &ds->s[i];
+		struct sbt_speed_shift *h = shift_at(sp, x->source, x->thread,
+						     x->t_ns);
+		if (!h)
+			continue;
+		x->flags |= SBT_SF_SPEED;
+		if (x->flags & SBT_SF_PROBE)
+			continue;
+		h->samples++;
+		int seen = 0;
+		for (int r = 0; r < h->nregions && !seen; r++)
+			seen = h->regions[r] == x->region;
+		if (!seen && h->nregions < SBT_SPEED_MAX_REGIONS)
+			h->regions[h->nregions++] = x->region;
+	}
+}
+
+static uint32_t unit_key(const struct sbt_dataset *ds,
+			 const struct sbt_probe *p, int by)
+{
+	if (by == 1)
+		return p->cpu;
+	for (uint32_t i = 0; i < p->source; i++)
+		if (!strcmp(ds->sources[i].host, ds->sources[p->source].host))
+			return i;
+	return p->source;
+}
+
+/* Per cpu or host: trimmed mean of the probes, against the others'. */
+static int units(const struct sbt_dataset *ds, struct sbt_speed *sp, int by)
+{
+	size_t n = ds->nprobes;
+	uint32_t *key = malloc((n ? n : 1) * sizeof *key);
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	int rc = -1;
+
+	if (!key || !v)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		key[i] = unit_key(ds, &ds->probes[i], by);
+	for (size_t i = 0; i < n; i++) {
+		size_t m = 0, u;
+		for (u = 0; u < sp->nun && sp->un[u].key != key[i]; u++)
+			;
+		if (u < sp->nun)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (key[j] == key[i])
+				v[m++] = ds->probes[j].ns;
+		void *nu = realloc(sp->un, (sp->nun + 1) * sizeof *sp->un);
+		if (!nu || sbt_sort_doubles(v, m) != 0)
+			goto out;
+		sp->un = nu;
+		struct sbt_speed_unit *x = &sp->un[sp->nun++];
+		*x = (struct sbt_speed_unit){ .key = key[i], .probes = m,
+					      .delta_rel = NAN,
+					      .resolution_rel = NAN };
+		sbt_trimmed_mean(v, m, &x->level_ns, &x->se_ns);
+	}
+	for (size_t u = 0; u < sp->nun; u++) {
+		struct sbt_speed_unit *x = &sp->un[u];
+		size_t k = 0;
+		double var = 0;
+		for (size_t o = 0; o < sp->nun; o++)
+			if (o != u && isfinite(sp->un[o].level_ns)) {
+				v[k++] = sp->un[o].level_ns;
+				var += sp->un[o].se_ns * sp->un[o].se_ns;
+			}
+		if (!k || !isfinite(x->level_ns))
+			continue;
+		double ref = median_of(v, k);
+		double se_ref = sqrt(var / (double)k) / sqrt((double)k) *
+				(k >= 3 ? sqrt(M_PI / 2) : 1);
+		double d = x->level_ns - ref;
+		x->delta_rel = d / ref;
+		x->resolution_rel = fmax(SPEED_FLOOR, SPEED_Z *
+					 sqrt(x->se_ns * x->se_ns +
+					      se_ref * se_ref) / ref);
+		x->flagged = fabs(x->delta_rel) > x->resolution_rel;
+	}
+	rc = 0;
+out:
+	free(key), free(v);
+	return rc;
+}
+
+int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
+		      struct sbt_speed *sp)
+{
+	size_t n = ds->nprobes;
+	double *w = NULL;
+
+	memset(sp, 0, sizeof *sp);
+	sp->resolution_rel = NAN;
+	sp->by = by_unit;
+	for (size_t i = 0; i < ds->n; i++)
+		ds->s[i].flags &= ~(uint32_t)SBT_SF_SPEED;
+	if (!n)
+		return 0;
+	sp->probes = n;
+	for (size_t i = 0; i < ds->nsources; i++)
+		if (ds->sources[i].speed_ops) {
+			sp->cadence_us = ds->sources[i].speed_cadence_us;
+			sp->ops = ds->sources[i].speed_ops;
+			break;
+		}
+	qsort(ds->probes, n, sizeof *ds->probes, cmp_probe);
+	if (!(w = malloc(2 * n * sizeof *w)))
+		goto oom;
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && ds->probes[b].source ==
+		     ds->probes[a].source && ds->probes[b].thread ==
+		     ds->probes[a].thread; b++)
+			;
+		if (b - a >= SBT_SPEED_MIN_PROBES &&
+		    thread_timeline(sp, ds, ds->probes + a, b - a, w) != 0)
+			goto oom;
+	}
+	free(w);
+	w = NULL;
+	mark(ds, sp);
+	if (by_unit && units(ds, sp, by_unit) != 0)
+		goto oom;
+	return 0;
+oom:
+	free(w);
+	sbt_speed_free(sp);
+	for (size_t i = 0; i < ds->n; i++)
+		ds->s[i].flags &= ~(uint32_t)SBT_SF_SPEED;
+	return -1;
+}
+
+void sbt_speed_free(struct sbt_speed *sp)
+{
+	free(sp->th), free(sp->sh), free(sp->un);
+	memset(sp, 0, sizeof *sp);
+	sp->resolution_rel = NAN;
+}
+
+int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
+		     double t_ns, double tol_ns)
+{
+	int timeline = 0;
+
+	for (size_t i = 0; i < sp->nth; i++)
+		timeline |= sp->th[i].source == src &&
+			    isfinite(sp->th[i].normal_ns);
+	if (!timeline)
+		return -1;
+	for (size_t k = 0; k < sp->nsh; k++)
+		if (sp->sh[k].source == src &&
+		    t_ns >= sp->sh[k].t0_ns - tol_ns &&
+		    t_ns <= sp->sh[k].t1_ns + tol_ns)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,86 @@
+/*
+ * speed.h - the processor's own speed over the run, from the recorder's
+ * speed probes (SBT_SPEED_US): a fixed register-only workload timed every
+ * ~100 us of each thread's marking.
+ *
+ * Per thread the probes' durations are cut into levels by the same
+ * detector as a region's steps (phase.c).  The level most of the probes
+ * hold is the thread's normal speed; a level off it by more than the
+ * probes resolve (resolution_rel) is a processor shift, and every region
+ * sample of that thread in its window is the processor's (SBT_SF_SPEED):
+ * left out of the region's own verdict, whether or not the region has
+ * neighbours.  Per cpu and per host the probes' typical durations are
+ * compared as groups are (groups.c): the slow core or node.
+ */
+#ifndef SBT_SPEED_H
+#define SBT_SPEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dataset.h"
+
+#define SBT_SPEED_MIN_PROBES 60     /* a thread with fewer: no timeline */
+#define SBT_SPEED_MAX_REGIONS 8
+
+/* A window where a thread's processor ran off its normal speed. */
+struct sbt_speed_shift {
+	uint32_t source, thread;
+	unsigned cpu;                 /* most of its probes ran there     */
+	double t0_ns, t1_ns;          /* the window (probes' midpoints;
+					 -inf / +inf: from the thread's
+					 start / to its end)             */
+	double first_ns, last_ns;     /* its first and last probe        */
+	double rel;                   /* level / normal - 1 (+: slower)   */
+	size_t probes;                /* in the window                    */
+	size_t samples;               /* region samples marked            */
+	int nregions;                 /* regions with samples in it       */
+	uint32_t regions[SBT_SPEED_MAX_REGIONS];
+};
+
+/* A thread's timeline. */
+struct sbt_speed_thread {
+	uint32_t source, thread;
+	size_t probes;
+	double normal_ns;             /* the level most probes hold       */
+	double sd_rel;                /* probes' robust spread / normal   */
+	double resolution_rel;        /* smallest shift a level resolves  */
+	int nlevels;                  /* levels the detector found        */
+};
+
+/* One cpu or host, against the others (--by cpu, --by host). */
+struct sbt_speed_unit {
+	uint32_t key;                 /* cpu, or the host's first source  */
+	size_t probes;
+	double level_ns, se_ns;       /* trimmed mean of its probes       */
+	double delta_rel;             /* against the others' median       */
+	double resolution_rel;
+	int flagged;
+};
+
+struct sbt_speed {
+	size_t probes;
+	double cadence_us;            /* of the first source with probes  */
+	uint32_t ops;
+	double resolution_rel;        /* the coarsest thread's            */
+	struct sbt_speed_thread *th;  size_t nth;
+	struct sbt_speed_shift *sh;   size_t nsh;
+	struct sbt_speed_unit *un;    size_t nun;
+	int by;                       /* what units are: 0 none, 1 cpu,
+					 2 host                          */
+};
+
+/* Build the timelines, find the shifts, mark the samples in them
+ * SBT_SF_SPEED (clearing older marks first).  by_unit: 1 compare cpus,
+ * 2 hosts, 0 neither.  0, or -1 when out of memory (sp then empty). */
+int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
+		      struct sbt_speed *sp);
+
+void sbt_speed_free(struct sbt_speed *sp);
+
+/* Whether a shift of source `src` covers t_ns, within tol_ns: 1 yes, 0
+ * no, -1 when that source's thread has no timeline. */
+int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
+		     double t_ns, double tol_ns);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * speed.h - the processor's own speed, measured in situ, and the thread's
+ * periodic off-window chores (SBT_SPEED_US).
+ *
+ * Every recording thread, about every SBT_SPEED_US microseconds of its
+ * marking (default 100, 0: no probes), times a fixed register-only
+ * workload between the same serialized clock reads as a region and
+ * writes it as a SPEED event (format/sbtlog.h).  The same moments drain
+ * the thread's kernel-event ring when it is past half full, so that it
+ * never fills between chunk changes.
+ *
+ * The work rides on marker calls that already left the inline fast path:
+ * the fast path stops at t->tick_at (thread.h), an event count chosen
+ * from the thread's observed rate of events, so that the fast path itself
+ * gains not one instruction.  Nothing runs inside a timed window: a tick
+ * comes before a START's clock read with no region open, else after a
+ * STOP's.  When a region of the thread is open the detour's span - from
+ * that STOP's clock read to a read at the tick's very end, and the way of
+ * a START that met the limit first - follows as SPEED events flagged
+ * SBT_SPEED_SPAN, for the reader to take out of the enclosing samples.
+ */
+#ifndef SBT_SPEED_H
+#define SBT_SPEED_H
+
+#include <stdint.h>
+#include "diag.h"
+
+struct sbt_thread;
+
+/* Read SBT_SPEED_US (constructor time). */
+SBT_HIDDEN void sbt_speed_setup(void);
+
+/* Wall ticks between a thread's ticks, 0 when no tick is needed (no
+ * probes and no kernel events).  Valid once tick_hz is known. */
+SBT_HIDDEN uint64_t sbt_speed_period(void);
+
+/* The probe's META SPEED entry into a freshly opened log (none when off). */
+SBT_HIDDEN void sbt_speed_meta(void);
+
+/* One timed run of the workload: its duration in wall ticks, *t0 and
+ * *aux the first read's. */
+SBT_HIDDEN uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux);
+
+/* The general path met t->tick_at: probe and drain as due, then set the
+ * next tick_at.  `now`: wall ticks of the STOP's clock read that brought
+ * it here (the detour's span starts there), or 0 with no region open.
+ * Busy gate shut by the caller; never between a START's read and its
+ * STOP's. */
+SBT_HIDDEN void sbt_speed_tick(struct sbt_thread *t, uint64_t now);
+
+#endif

@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""speed_test.py - speed probes and kernel events under the recorder.
+
+    speed_test.py CASE SPEED_APP      (SBT_LIB, SBT_ANALYZE from the env)
+
+Cases (each runs speed_app under the recorder and reads the log back):
+  count     a lone region of ~1.5 us: the probes number the thread's CPU
+            time over the cadence, within 20 %; SBT_SPEED_US=0 writes
+            none.  (Shorter regions write the log faster, and its chunks'
+            page population - ~1 ms a MiB, no marking meanwhile - takes
+            a share of the CPU time: 18 % of it with 300 ns regions.)
+  nested    "outer" around 4 "inner" calls of constant work, probes every
+            20 us: the outer samples a tick fell in (its span taken out)
+            read as the others of the same run, within 2 quanta + 1 %
+  busy      a lone constant region with a busy loop on its cpu: no
+            finding of its own
+  faults    20,000 fresh pages touched, one a marker call: all 20,000
+            faults recorded, none lost
+  omp       4 threads marking at once: no kernel event lost
+  attr      20,000 constant calls, 2,000 touching a fresh page each, 200
+            sleeping 50 us: exactly 2,000 faults, 200 interrupted
+  inside    20,000 faults inside one region: what is lost is counted,
+            and only that region's sample is marked
+Exit 77 (skip) where the kernel refuses its events to everyone here
+(faults, omp, attr, inside).
+"""
+import csv, json, os, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
+from sbttest import check, done
+
+CASE = sys.argv[1]
+APP = os.path.abspath(sys.argv[2])
+LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
+
+
+def die_with_parent():
+    """In a child: SIGKILL when this test dies (a busy loop must not
+    outlive it, even one killed by a timeout)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
+
+
+def run(args, log, env=None, wrap=()):
+    e = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log, **(env or {}))
+    p = subprocess.run([*wrap, APP, *args], env=e, capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        sys.exit('speed_app %s: exit %d: %s' % (args, p.returncode,
+                                                 p.stderr))
+    return float(p.stdout.split()[0])
+
+
+def report(log, *args):
+    p = subprocess.run([ANALYZE, '-q', '--format', 'json', *args, log],
+                       capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        sys.exit('sbt-analyze: exit %d: %s' % (p.returncode, p.stderr))
+    return json.loads(p.stdout)
+
+
+def region(rep, name):
+    return next(g for g in rep['regions'] if g['name'] == name)
+
+
+def os_on(rep):
+    src = rep['sources'][0]
+    if src['os_events'] == 'unavailable':
+        print('skip: the kernel refuses its events here: %s'
+              % src['os_note'])
+        sys.exit(77)
+    check(src['os_events'] == 'recorded', 'OS events recorded: %s'
+          % src['os_events'])
+    return src
+
+
+def case_count():
+    cpu_ns = run(['lone', '100000', '2000'], 'on.log')
+    rep = report('on.log')
+    pr = rep['processor']
+    want = cpu_ns / 100e3
+    check(pr['cadence_us'] == 100, 'cadence %r' % pr['cadence_us'])
+    check(abs(pr['probes'] - want) <= 0.2 * want,
+          '%d probes for %.1f ms of marking (want %.0f +- 20 %%)'
+          % (pr['probes'], cpu_ns / 1e6, want))
+    run(['lone', '20000'], 'off.log', env={'SBT_SPEED_US': '0'})
+    check(report('off.log')['processor']['probes'] == 0,
+          'SBT_SPEED_US=0: no probes')
+
+
+def case_nested():
+    # Probes five times as often as by default: about one outer call in
+    # 30 holds a tick (its SPAN taken out, flagged `detour` in --dump).
+    # Within one run, those must read as the others do; were the ~150 ns
+    # of a tick left in, they would stand that much higher.
+    log = 'nested.log'
+    run(['nested', '50000'], log, env={'SBT_SPEED_US': '20'})
+    rep = report(log)
+    q = region(rep, 'outer')['quantum_ns']
+    check(rep['processor']['probes'] > 0, 'nested: probes taken')
+    subprocess.run([ANALYZE, '-q', '--dump', 'nested.csv', log],
+                   capture_output=True, check=False)
+    with open('nested.csv') as f:
+        rows = [r for r in csv.DictReader(f) if r['probe'] == '0']
+    held = lambda r: float(r['detour']) > 0             # noqa: E731
+    ns = {d: sorted(float(r['ns']) for r in rows
+                    if r['region'] == 'outer' and held(r) == (d == '1'))
+          for d in '01'}
+    inner = [r for r in rows if r['region'] == 'inner' and held(r)]
+    check(len(ns['1']) >= 200, '%d outer samples held a tick' % len(ns['1']))
+    check(not inner, '%d inner samples held a tick (none is open across '
+          'one)' % len(inner))
+    # Under a sanitizer the recorder's own code runs several times slower,
+    # and so does what a span cannot hold (the call into the recorder
+    # before the START's first read): 140 ns were seen.  The sizes are
+    # checked in the normal build; here only the accounting above.
+    with open(LIB, 'rb') as f:
+        lib = f.read()
+    sanitized = b'__asan_init' in lib or b'__tsan_init' in lib
+    if sanitized:
+        print('note: sanitizer build: the residual is not checked')
+    if len(ns['1']) >= 200 and not sanitized:
+        med = {d: v[len(v) // 2] for d, v in ns.items()}
+        # what is left of a tick (the call into the recorder before the
+        # START's first read, the return after the last, caches and
+        # branch history) measured 1-2 quanta here: allowed 2 quanta
+        # and the method's 1 %
+        check(abs(med['1'] - med['0']) <= 2 * q + 0.01 * med['0'] + 1e-6,
+              'outer median %.1f ns with a tick taken out, %.1f ns without'
+              % (med['1'], med['0']))
+
+
+def case_busy():
+    cpu = min(os.sched_getaffinity(0))
+    busy = subprocess.Popen(['taskset', '-c', str(cpu), 'sh', '-c',
+                             'while :; do :; done'],
+                            preexec_fn=die_with_parent)
+    try:
+        run(['lone', '300000'], 'busy.log', wrap=('taskset', '-c',
+                                                  str(cpu)))
+    finally:
+        busy.kill()
+        busy.wait()
+    rep = report('busy.log')
+    g = region(rep, 'lone')
+    check(g['findings'] == 0, 'busy: a finding of its own: %s (%s)'
+          % (g['verdict'], rep['processor']['shifts']))
+
+
+def case_faults():
+    run(['faults', '20000'], 'faults.log')
+    rep = report('faults.log')
+    src = os_on(rep)
+    g = region(rep, 'touch')['os']
+    check(src['os_lost'] == 0, '%d events lost' % src['os_lost'])
+    check(g['faults'] == 20000, '%d of 20000 faults' % g['faults'])
+    check(g['lost'] == 0, '%d samples marked lost' % g['lost'])
+
+
+def case_omp():
+    run(['omp', '100000'], 'omp.log')
+    rep = report('omp.log')
+    src = os_on(rep)
+    check(src['os_lost'] == 0, '%d events lost' % src['os_lost'])
+    check(region(rep, 'work')['os']['lost'] == 0, 'samples marked lost')
+
+
+def case_attr():
+    run(['attr', '2000'], 'attr.log')
+    rep = report('attr.log')
+    src = os_on(rep)
+    check(src['os_lost'] == 0, '%d events lost' % src['os_lost'])
+    t, s = region(rep, 'touch')['os'], region(rep, 'sleep')['os']
+    check(t['faults'] == 2000, 'touch: %d faults, want 2000' % t['faults'])
+    check(s['interrupted'] == 200 and s['lost'] == 0,
+          'sleep: %d interrupted, %d lost, want 200, 0'
+          % (s['interrupted'], s['lost']))
+
+
+def case_inside():
+    run(['inside', '20000'], 'inside.log')
+    rep = report('inside.log')
+    src = os_on(rep)
+    b, a = region(rep, 'burst')['os'], region(rep, 'after')['os']
+    # the ring may or may not have held it all; whatever was lost is
+    # counted, and marked on the one sample it fell in
+    check(b['faults'] + src['os_lost'] >= 20000 or src['os_lost'] > 0,
+          'burst: %d faults, %d lost' % (b['faults'], src['os_lost']))
+    check(a['lost'] == 0, 'after: %d samples marked lost' % a['lost'])
+
+
+globals()['case_' + CASE]()
+done()

@@ -1,0 +1,368 @@
+/*
+ * test_speed.c - the processor's own speed (analysis/score/speed.c) on
+ * synthetic logs whose every probe and sample is known.
+ *
+ * Clock 1 GHz (a tick is a ns).  Regions take 300 ns, read by a clock of
+ * 10 ns quantum at a random phase (gen_read), one call a microsecond;
+ * probes take 60 ns the same way, one every 100 us.  "Slow" multiplies
+ * both by the processor's slowdown.
+ *   lone      one region alone in its thread, 40 % slower over [40, 60)
+ *             of 100 ms: no variation of its own, one processor shift
+ *             with that window; and the same log without its probes,
+ *             which must find something (the test can fail)
+ *   step      the same slowdown over [20, 40) ms plus a real +10 % step
+ *             of the region at 75 ms: the step is the region's, the
+ *             shift the processor's
+ *   constant  no slowdown: no processor finding, no region finding
+ *   cpus      two threads on cpus 0 and 1, the second 5 % slower all
+ *             along: --by cpu flags cpu 1 by its probes
+ *   span      a recorder detour (SPEED flagged SPAN) inside an open
+ *             region is taken out of that sample, not of others
+ *   witness   two regions of a thread step +10 % together while the
+ *             probes hold: a machine event, and the report says the
+ *             probes held (the two witnesses disagree)
+ */
+#include "../common/gen.h"
+#include "../common/harness.h"
+#include "../common/synlog.h"
+#include "analyze.h"
+#include "reader.h"
+#include "report.h"
+
+#include <math.h>
+
+#define MS 1000000ull
+
+struct plan {
+	double slow, t0, t1;          /* processor slowdown and its window */
+	double step_at, step;         /* the region's own step (ns, rel)   */
+	int probes;                   /* write the probes                   */
+};
+
+static void lone_log(const char *path, const struct plan *p, uint64_t seed)
+{
+	struct synlog L;
+	struct gen g = { seed };
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "lone");
+	if (p->probes)
+		syn_speed_meta(&L, 200, 100);
+	for (uint64_t i = 0; i < 100000; i++) {
+		double t = 1000.0 * (double)i;
+		double f = t >= p->t0 && t < p->t1 ? p->slow : 1;
+		double d = 300 * (t >= p->step_at ? 1 + p->step : 1) * f +
+			   gen_exp(&g, 2);
+		uint64_t len = (uint64_t)gen_read(&g, d, 10);
+		syn_pair(&L, 0, 1, (uint64_t)t, (uint64_t)t + len, 0);
+		if (p->probes && i % 100 == 0)
+			syn_speed(&L, 0, (uint64_t)t + 600, (uint64_t)gen_read(
+				  &g, 60 * f + gen_exp(&g, 1), 10), 0, 0);
+	}
+	syn_write(&L, path);
+}
+
+static struct sbt_options opts(enum sbt_by by)
+{
+	return (struct sbt_options){ .by = by, .filters = SBT_F_ALL,
+		.seed = 1, .cost_ns = 0, .profile_t_min_ns = NAN,
+		.profile_t_diff_ns = NAN, .jobs = 1 };
+}
+
+/* Read and analyze; 0 on success. */
+static int run(const char *path, enum sbt_by by, struct sbt_dataset *ds,
+	       struct sbt_result *r)
+{
+	struct sbt_options o = opts(by);
+	char err[256];
+
+	memset(ds, 0, sizeof *ds);
+	if (sbt_read_log(path, ds, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		return -1;
+	}
+	return sbt_analyze(ds, &o, r);
+}
+
+/* The text report in a string (caller frees). */
+static char *text(const struct sbt_dataset *ds, const struct sbt_result *r,
+		  enum sbt_by by)
+{
+	struct sbt_report_opts ro = { .format = SBT_FMT_TEXT, .by = by,
+				      .filters = SBT_F_ALL, .cost_ns = -1 };
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		exit(99);
+	sbt_report(f, ds, r, &ro);
+	fclose(f);
+	return s;
+}
+
+static void lone(void)
+{
+	struct plan p = { 1.4, 40e6, 60e6, INFINITY, 0, 1 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	lone_log("lone.log", &p, 11);
+	if (run("lone.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "lone: analysis failed");
+		return;
+	}
+	const struct sbt_speed *sp = &r.speed;
+	CHECK(sp->probes == 1000, "lone: %zu probes", sp->probes);
+	CHECK(sp->nsh == 1, "lone: %zu processor shifts, want 1", sp->nsh);
+	if (sp->nsh >= 1) {
+		const struct sbt_speed_shift *h = &sp->sh[0];
+		CHECK(fabs(h->rel - 0.4) < 0.05, "lone: shift %+.3f", h->rel);
+		CHECK(fabs(h->t0_ns - 40e6) < 0.2e6 &&
+		      fabs(h->t1_ns - 60e6) < 0.2e6,
+		      "lone: window %.3f..%.3f ms", h->t0_ns / 1e6,
+		      h->t1_ns / 1e6);
+		CHECK(h->nregions == 1 && !strcmp(ds.regions[h->regions[0]].name,
+						  "lone"),
+		      "lone: the shift names the region");
+		CHECK(h->samples > 19500 && h->samples < 20500,
+		      "lone: %zu samples in the shift", h->samples);
+	}
+	CHECK(r.ngroups == 1, "lone: %zu groups", r.ngroups);
+	if (r.ngroups == 1) {
+		CHECK(r.g[0].nfindings == 0, "lone: findings: %s",
+		      r.g[0].verdict);
+		CHECK(strstr(r.g[0].verdict, "no variation of its own") != NULL,
+		      "lone: verdict %s", r.g[0].verdict);
+	}
+	char *t = text(&ds, &r, SBT_BY_NONE);
+	const char *line = strstr(t, "processor: cpu 0 ran 4");
+	CHECK(line && strstr(t, "% slower from 40.0 to 60.0 ms (speed probes;"
+			     " region lone"),
+	      "lone: report says\n%.400s", t);
+	/* the processor first: before the table */
+	CHECK(line && line < strstr(t, "region "),
+	      "lone: processor line first");
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+
+	/* Control: the same samples without probes are not quiet. */
+	p.probes = 0;
+	lone_log("noprobes.log", &p, 11);
+	if (run("noprobes.log", SBT_BY_NONE, &ds, &r) == 0) {
+		CHECK(r.speed.probes == 0 && r.speed.nsh == 0,
+		      "control: no probes, no shift");
+		CHECK(r.ngroups == 1 && r.g[0].nfindings > 0,
+		      "control: without probes the slowdown is the "
+		      "region's: %s", r.ngroups ? r.g[0].verdict : "");
+		sbt_result_free(&r);
+	} else {
+		CHECK(0, "control: analysis failed");
+	}
+	sbt_ds_free(&ds);
+}
+
+static void step(void)
+{
+	struct plan p = { 1.4, 20e6, 40e6, 75e6, 0.10, 1 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	lone_log("step.log", &p, 12);
+	if (run("step.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "step: analysis failed");
+		return;
+	}
+	CHECK(r.speed.nsh == 1, "step: %zu processor shifts", r.speed.nsh);
+	if (r.speed.nsh == 1)
+		CHECK(fabs(r.speed.sh[0].t0_ns - 20e6) < 0.2e6 &&
+		      fabs(r.speed.sh[0].t1_ns - 40e6) < 0.2e6,
+		      "step: window %.3f..%.3f ms", r.speed.sh[0].t0_ns / 1e6,
+		      r.speed.sh[0].t1_ns / 1e6);
+	if (r.ngroups == 1) {
+		const struct sbt_phases *ph = &r.g[0].phases;
+		CHECK(ph->nsteps == 1, "step: %d steps: %s", ph->nsteps,
+		      r.g[0].verdict);
+		if (ph->nsteps == 1) {
+			const struct sbt_phase *s = &ph->ph[ph->step[0]];
+			double rel = s->level_ns / ph->step_from_ns[0] - 1;
+			CHECK(fabs(s->t_begin_ns - 75e6) < 0.5e6,
+			      "step: at %.3f ms", s->t_begin_ns / 1e6);
+			CHECK(fabs(rel - 0.10) < 0.02, "step: %+.3f", rel);
+		}
+		/* nothing of the slowdown's 420 ns is the region's (a step
+		 * shows as two modes too: both levels are the code's) */
+		const struct sbt_score *sc = &r.g[0].score;
+		CHECK(sc->nmodes >= 1 && sc->modes[sc->nmodes - 1].center_ns <
+		      380, "step: a mode of the slowdown: %s", r.g[0].verdict);
+		CHECK(r.g[0].speed_n > 19500 && r.g[0].speed_n < 20500,
+		      "step: %zu samples the processor's", r.g[0].speed_n);
+	}
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+static void constant(void)
+{
+	struct plan p = { 1, 0, 0, INFINITY, 0, 1 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	lone_log("constant.log", &p, 13);
+	if (run("constant.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "constant: analysis failed");
+		return;
+	}
+	CHECK(r.speed.nsh == 0, "constant: %zu processor shifts",
+	      r.speed.nsh);
+	CHECK(r.speed.resolution_rel > 0 && r.speed.resolution_rel < 0.1,
+	      "constant: resolution %.3f", r.speed.resolution_rel);
+	CHECK(r.ngroups == 1 && r.g[0].nfindings == 0 && r.g[0].speed_n == 0,
+	      "constant: %s", r.ngroups ? r.g[0].verdict : "");
+	char *t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "processor: no shift of its speed") != NULL,
+	      "constant: report says\n%.300s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+static void cpus(void)
+{
+	struct synlog L;
+	struct gen g = { 14 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "work");
+	syn_speed_meta(&L, 200, 100);
+	for (uint32_t th = 0; th < 2; th++)
+		for (uint64_t i = 0; i < 50000; i++) {
+			double f = th ? 1.05 : 1, t = 1000.0 * (double)i;
+			uint64_t len = (uint64_t)gen_read(&g, 300 * f +
+						gen_exp(&g, 2), 10);
+			syn_pair(&L, th, 1, (uint64_t)t, (uint64_t)t + len, th);
+			if (i % 100 == 0)
+				syn_speed(&L, th, (uint64_t)t + 600,
+					  (uint64_t)gen_read(&g, 60 * f +
+					  gen_exp(&g, 1), 10), th, 0);
+		}
+	syn_write(&L, "cpus.log");
+	if (run("cpus.log", SBT_BY_CPU, &ds, &r) != 0) {
+		CHECK(0, "cpus: analysis failed");
+		return;
+	}
+	const struct sbt_speed *sp = &r.speed;
+	CHECK(sp->nsh == 0, "cpus: %zu shifts within threads", sp->nsh);
+	CHECK(sp->nun == 2, "cpus: %zu cpus compared", sp->nun);
+	for (size_t u = 0; u < sp->nun; u++)
+		if (sp->un[u].key == 1)
+			CHECK(sp->un[u].flagged &&
+			      fabs(sp->un[u].delta_rel - 0.05) < 0.015,
+			      "cpus: cpu 1 %+.3f flagged %d",
+			      sp->un[u].delta_rel, sp->un[u].flagged);
+	char *t = text(&ds, &r, SBT_BY_CPU);
+	CHECK(strstr(t, "processor: cpu 1 probes ") &&
+	      strstr(t, "slower than the others' median"),
+	      "cpus: report says\n%.500s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+	/* Not compared unless asked: no units. */
+	if (run("cpus.log", SBT_BY_NONE, &ds, &r) == 0) {
+		CHECK(r.speed.nun == 0, "cpus: units without --by cpu");
+		sbt_result_free(&r);
+	}
+	sbt_ds_free(&ds);
+}
+
+static void span(void)
+{
+	struct synlog L;
+	struct sbt_dataset ds = { 0 };
+	char err[256];
+
+	syn_begin(&L, 1e9);
+	syn_region(&L, 1, "outer");
+	syn_region(&L, 2, "inner");
+	syn_region(&L, 3, "after");
+	syn_speed_meta(&L, 200, 100);
+	syn_start(&L, 0, 1, 1000, 0);
+	syn_pair(&L, 0, 2, 1100, 1300, 0);
+	syn_speed(&L, 0, 1320, 60, 0, 0);        /* the probe itself   */
+	syn_speed(&L, 0, 1310, 500, 0, 1);       /* the detour's span  */
+	syn_stop(&L, 0, 1, 3000, 0);
+	syn_pair(&L, 0, 3, 4000, 4400, 0);
+	syn_write(&L, "span.log");
+	if (sbt_read_log("span.log", &ds, err, sizeof err) != 0) {
+		CHECK(0, "span: %s", err);
+		return;
+	}
+	for (size_t i = 0; i < ds.n; i++) {
+		const char *n = ds.regions[ds.s[i].region].name;
+		double want = !strcmp(n, "outer") ? 1500 :
+			      !strcmp(n, "inner") ? 200 : 400;
+		CHECK(fabs(ds.s[i].ns - want) < 1e-9, "span: %s %.1f ns, "
+		      "want %.1f", n, ds.s[i].ns, want);
+	}
+	CHECK(ds.nprobes == 1 && fabs(ds.probes[0].ns - 60) < 1e-9,
+	      "span: %zu probes", ds.nprobes);
+	sbt_ds_free(&ds);
+}
+
+static void witness(void)
+{
+	struct synlog L;
+	struct gen g = { 15 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "a");
+	syn_region(&L, 2, "b");
+	syn_speed_meta(&L, 200, 100);
+	for (uint64_t i = 0; i < 50000; i++) {
+		double t = 2000.0 * (double)i, f = t >= 50e6 ? 1.1 : 1;
+		uint64_t la = (uint64_t)gen_read(&g, 300 * f + gen_exp(&g, 2),
+						 10);
+		uint64_t lb = (uint64_t)gen_read(&g, 500 * f + gen_exp(&g, 2),
+						 10);
+		syn_pair(&L, 0, 1, (uint64_t)t, (uint64_t)t + la, 0);
+		syn_pair(&L, 0, 2, (uint64_t)t + 800, (uint64_t)t + 800 + lb, 0);
+		if (i % 50 == 0)
+			syn_speed(&L, 0, (uint64_t)t + 1500, (uint64_t)gen_read(
+				  &g, 60 + gen_exp(&g, 1), 10), 0, 0);
+	}
+	syn_write(&L, "witness.log");
+	if (run("witness.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "witness: analysis failed");
+		return;
+	}
+	CHECK(r.speed.nsh == 0, "witness: %zu processor shifts", r.speed.nsh);
+	CHECK(r.nev >= 1 && r.ev_probes && r.ev_probes[0] == 0,
+	      "witness: %zu machine events, probes %d", r.nev,
+	      r.ev_probes ? r.ev_probes[0] : -9);
+	char *t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "the speed probes held") != NULL,
+	      "witness: report says\n%.600s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+int main(void)
+{
+	h_tmpdir();
+	lone();
+	step();
+	constant();
+	cpus();
+	span();
+	witness();
+	return h_done();
+}
