@@ -6,10 +6,13 @@
  * each region's verdict left them out (score/speed.c).
  */
 #include "report_speed.h"
+#include "plot.h"
 #include "report_util.h"
 #include "sbtlog.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The shift's window as people read it: ms from the log's start. */
@@ -240,6 +243,30 @@ void sbt_speed_html(FILE *f, const struct sbt_dataset *ds,
 		"ran off its normal speed; the regions' samples then are the "
 		"processor's, left out of their verdicts.</p>\n",
 		sp->cadence_us);
+	/* the shifts in words first, as the text report gives them */
+	if (sp->nsh) {
+		fputs("<ul class=\"findings\">\n", f);
+		for (size_t i = 0; i < sp->nsh && i < 20; i++) {
+			char *line = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&line, &len);
+			if (!m)
+				break;
+			shift_text(m, ds, &sp->sh[i]);
+			fclose(m);
+			fputs("<li class=\"slow\">", f);
+			sbt_html_str(f, line);
+			fputs("</li>\n", f);
+			free(line);
+		}
+		if (sp->nsh > 20)
+			fprintf(f, "<li>and %zu more shifts</li>\n",
+				sp->nsh - 20);
+		fputs("</ul>\n", f);
+	} else {
+		fputs("<p>No shift of the processor's speed beyond the probes' "
+		      "resolution.</p>\n", f);
+	}
 	for (size_t i = 0, a = 0; i < sp->nth; i++) {
 		const struct sbt_speed_thread *th = &sp->th[i];
 		/* ds->probes are sorted by source, thread (speed.c) */
