@@ -332,8 +332,11 @@ static int estimate(const struct sbt_cmp_side *s, const struct cell *c,
 			if (x->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
 					SBT_SF_TRANSIENT | SBT_SF_MACHINE))
 				continue;
-			if (sp->n && in_slow_window(sp, x->source, x->thread,
-						    x->t_ns)) {
+			/* the processor's: a shift the speed timeline found
+			 * (speed.c), or a slow probe beside it (here) */
+			if ((x->flags & SBT_SF_SPEED) ||
+			    (sp->n && in_slow_window(sp, x->source, x->thread,
+						     x->t_ns))) {
 				e->slow++;
 				continue;
 			}
