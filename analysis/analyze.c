@@ -11,6 +11,10 @@
  * statistics, only the scoring.
  */
 #include "analyze.h"
+#include "groups.h"
+#include "machine.h"
+#include "totals.h"
+#include "verdict.h"
 #include "sbtlog.h"
 #include "sort.h"
 #include "bigmem.h"
@@ -423,20 +427,6 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	return 0;
 }
 
-void sbt_group_total(const struct sbt_group *g, double *total_ns,
-		     double *se_ns)
-{
-	double calls = (double)g->calls, f;
-
-	*total_ns = *se_ns = 0;
-	if (!g->kept || !g->calls)
-		return;
-	f = (double)g->count / calls;
-	*total_ns = calls * g->st.mean;
-	if (g->kept > 1 && f < 1)
-		*se_ns = calls * g->st.std / sqrt((double)g->kept) *
-			 sqrt(1 - f);
-}
 
 /* Score a group's steady samples: kept, and in no warm-up, excursion or
  * machine-wide shift; and its probes but those of machine shifts. */
@@ -490,16 +480,6 @@ static int cmp_size(const void *a, const void *b)
 	size_t y = cmp_res->g[*(const uint32_t *)b].n;
 
 	return (x < y) - (x > y);
-}
-
-int sbt_jobs(int jobs)
-{
-	if (jobs <= 0) {
-		long cores = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = cores > 0 ? (int)(cores < SBT_JOBS_MAX ? cores :
-					 SBT_JOBS_MAX) : 1;
-	}
-	return jobs < SBT_JOBS_MAX ? jobs : SBT_JOBS_MAX;
 }
 
 static int pool_start(struct pool *p, int jobs)

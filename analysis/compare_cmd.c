@@ -3,6 +3,7 @@
  * one input set would be, compare them (score/compare.c), print
  * (report/report_compare.c), and turn the gate into the exit status.
  */
+#include "analyze.h"
 #include "compare_cmd.h"
 #include "inputs.h"
 #include "report_compare.h"

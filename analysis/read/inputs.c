@@ -10,7 +10,7 @@
  * which bounds the memory held by finished, unmerged parts.
  */
 #include "inputs.h"
-#include "analyze.h"
+#include "jobs.h"
 #include "csvin.h"
 #include "reader.h"
 #include "status.h"

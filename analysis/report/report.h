@@ -5,7 +5,7 @@
 #define SBT_REPORT_H
 
 #include <stdio.h>
-#include "analyze.h"
+#include "result.h"
 #include "callsites.h"
 
 enum sbt_format { SBT_FMT_TEXT, SBT_FMT_CSV, SBT_FMT_JSON };

@@ -1,6 +1,6 @@
 /*
  * report_counters.h - SBT_EVENTS' counts in every output format
- * (report_counters.c; the counts themselves: read/counters.h).
+ * (report_counters.c; the counts themselves: base/counters.h).
  */
 #ifndef SBT_REPORT_COUNTERS_H
 #define SBT_REPORT_COUNTERS_H

@@ -6,6 +6,7 @@
  * JSON array the JSON report gives (a CSV cell cannot nest; C++ names
  * contain every separator one could pick).
  */
+#include "totals.h"
 #include "report_util.h"
 #include "report_speed.h"
 #include "report_counters.h"

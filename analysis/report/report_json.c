@@ -10,6 +10,7 @@
  * context, innermost first, starting with that same frame, inlined
  * frames expanded ("inlined": true: inlined into the next frame).
  */
+#include "totals.h"
 #include "report_util.h"
 #include "report_speed.h"
 #include "report_counters.h"

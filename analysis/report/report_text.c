@@ -4,6 +4,7 @@
  * call sites with their calling context, and with --spark a sparkline of
  * each group's distribution.
  */
+#include "totals.h"
 #include "report_util.h"
 #include "report_counters.h"
 #include "report_speed.h"

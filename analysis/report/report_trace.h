@@ -6,7 +6,7 @@
 #define SBT_REPORT_TRACE_H
 
 #include <stdio.h>
-#include "analyze.h"
+#include "result.h"
 
 #define SBT_TRACE_MAX_DEFAULT 1000000u
 

@@ -10,7 +10,7 @@
 #ifndef SBT_COMPARE_H
 #define SBT_COMPARE_H
 
-#include "analyze.h"
+#include "result.h"
 
 /* What bounds a row's verdict: the populations' resolution, the
  * run-to-run spread (>= 2 runs a side), or the smallest finding

@@ -17,7 +17,7 @@
  *     what keeps identical ranks quiet: 10^5 samples resolve shifts of a
  *     few hundredths of a ns, far below anything a person should chase.
  */
-#include "analyze.h"
+#include "groups.h"
 #include "sort.h"
 
 #include <math.h>

@@ -39,7 +39,7 @@
  * probes taken then (mark_probes); and its steps and excursions are named
  * again without them.
  */
-#include "analyze.h"
+#include "machine.h"
 #include "sort.h"
 
 #include <math.h>

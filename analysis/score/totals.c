@@ -28,7 +28,7 @@
  * A thread's time is the span from its first sample's start to its last
  * sample's end (the log knows no thread's birth or death).
  */
-#include "analyze.h"
+#include "totals.h"
 #include "bigmem.h"
 
 #include <math.h>
@@ -213,4 +213,19 @@ out:
 	big_free(by, sz * sizeof *by);
 	big_free(st, sz * sizeof *st);
 	return rc;
+}
+
+void sbt_group_total(const struct sbt_group *g, double *total_ns,
+		     double *se_ns)
+{
+	double calls = (double)g->calls, f;
+
+	*total_ns = *se_ns = 0;
+	if (!g->kept || !g->calls)
+		return;
+	f = (double)g->count / calls;
+	*total_ns = calls * g->st.mean;
+	if (g->kept > 1 && f < 1)
+		*se_ns = calls * g->st.std / sqrt((double)g->kept) *
+			 sqrt(1 - f);
 }

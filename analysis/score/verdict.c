@@ -14,7 +14,7 @@
  * single sample, while a population of N samples resolves shifts of its
  * typical time far below t_diff (score.c: the two resolutions).
  */
-#include "analyze.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdarg.h>

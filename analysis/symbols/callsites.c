@@ -13,6 +13,7 @@
  * once, by -j threads with a symbolizer session each; the sites are then
  * put together from those answers, in site order, the same for any -j.
  */
+#include "jobs.h"
 #include "callsites.h"
 
 #include <pthread.h>

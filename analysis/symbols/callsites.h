@@ -5,7 +5,7 @@
 #ifndef SBT_CALLSITES_H
 #define SBT_CALLSITES_H
 
-#include "analyze.h"
+#include "result.h"
 #include "symbolize.h"
 
 /* Where a site's START was called: its frame 0, its innermost source

@@ -1,0 +1,19 @@
+/*
+ * groups.h - is one thread / cpu / rank / host of a region different from the others (groups.c).
+ */
+#ifndef SBT_GROUPS_H
+#define SBT_GROUPS_H
+
+#include "result.h"
+
+/* Compare every group with the other groups of its region (groups.c):
+ * sets flagged / delta_*.  res->g sorted as sbt_analyze leaves it. */
+void sbt_groups_compare(struct sbt_result *res, double eps);
+
+/* OpenMP parallel regions by thread (groups.c): for each group of an
+ * "omp parallel @ LOC" region, the other threads' wait at "omp barrier
+ * @ LOC" (others_wait_*) and its OpenMP thread number when the log says
+ * (omp_thread).  After sbt_groups_compare. */
+void sbt_groups_omp(struct sbt_result *res, const struct sbt_dataset *ds);
+
+#endif
