@@ -372,262 +372,243 @@ static int summarize(int n, char **paths, const char *out,
 	return j.status;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "by", required_argument, 0, 'b' },
-		{ "format", required_argument, 0, 'f' },
-		{ "filter", required_argument, 0, 'F' },
-		{ "os-filter", required_argument, 0, 'O' },
-		{ "cost", required_argument, 0, 'c' },
-		{ "seed", required_argument, 0, 's' },
-		{ "dump", required_argument, 0, 'd' },
-		{ "input-format", required_argument, 0, 'i' },
-		{ "no-symbols", no_argument, 0, 'n' },
-		{ "profile", required_argument, 0, 'p' },
-		{ "level", required_argument, 0, 'l' },
-		{ "html", required_argument, 0, 'H' },
-		{ "spark", no_argument, 0, 'S' },
-		{ "sort", required_argument, 0, 'o' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "jobs", required_argument, 0, 'j' },
-		{ "max-samples", required_argument, 0, 'M' },
-		{ "summary", required_argument, 0, 'U' },
-		{ "fail-if-slower", required_argument, 0, 'G' },
-		{ "regions", required_argument, 0, 'R' },
-		{ "trace", required_argument, 0, 'T' },
-		{ "trace-max", required_argument, 0, 'X' },
-		{ "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, 'V' },
-		{ 0, 0, 0, 0 }
-	};
-	static const char *const bys[] = { "none", "thread", "cpu", "rank",
-					   "host", "site", 0 };
-	static const char *const fmts[] = { "text", "csv", "json", 0 };
-	static const char *const sorts[] = { "total", "name", "median",
-					     "calls", "count", 0 };
-	static const char *const filts[] = { "none", "cost", "os", "all", 0 };
-	static const char *const osm[] = { "default", "paper", 0 };
-	static const char *const inf[] = { "auto", "log", "csv", "summary",
-					   0 };
-	static const char *const levels[] = { "l1", "l2", "l3", "mem", 0 };
-	const char *profile = NULL, *level = NULL, *html = NULL;
-	static struct sbt_profile prof;
-	static char label[32];
-	struct sbt_options o = { .filters = SBT_F_ALL, .seed = 1,
-				 .cost_ns = -1, .profile_t_min_ns = NAN,
-				 .profile_t_diff_ns = NAN };
-	struct sbt_report_opts ro = { .cost_ns = -1 };
-	struct sbt_callsites cs = { 0 };
-	const char *dump = NULL;
-	enum sbt_input input = SBT_IN_AUTO;
-	int c, status = 0, symbols = 1, quiet = 0, by_site = 0;
-	unsigned long long budget = SBT_MAX_SAMPLES_DEFAULT;
-	int budget_set = 0;
-	const char *summary = NULL, *trace = NULL;
-	unsigned long long trace_max = SBT_TRACE_MAX_DEFAULT;
-	char *end;
-	struct sbt_cmp_opts co = { .fail_pct = NAN };
-	int at = 0;                     /* argv[at] is --compare, if any */
+/* The command line, parsed. */
+struct cli {
+	struct sbt_options o;
+	struct sbt_report_opts ro;
+	struct sbt_cmp_opts co;
+	enum sbt_input input;
+	const char *profile, *level, *html, *dump, *summary, *trace;
+	unsigned long long budget, trace_max;
+	int budget_set, symbols, quiet, by_site;
+	int at;                         /* argv[at] is --compare, 0: none */
+	int first;                      /* argv[first]: the first input   */
+};
 
+static const struct option longopts[] = {
+	{ "by", required_argument, 0, 'b' },
+	{ "format", required_argument, 0, 'f' },
+	{ "filter", required_argument, 0, 'F' },
+	{ "os-filter", required_argument, 0, 'O' },
+	{ "cost", required_argument, 0, 'c' },
+	{ "seed", required_argument, 0, 's' },
+	{ "dump", required_argument, 0, 'd' },
+	{ "input-format", required_argument, 0, 'i' },
+	{ "no-symbols", no_argument, 0, 'n' },
+	{ "profile", required_argument, 0, 'p' },
+	{ "level", required_argument, 0, 'l' },
+	{ "html", required_argument, 0, 'H' },
+	{ "spark", no_argument, 0, 'S' },
+	{ "sort", required_argument, 0, 'o' },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "jobs", required_argument, 0, 'j' },
+	{ "max-samples", required_argument, 0, 'M' },
+	{ "summary", required_argument, 0, 'U' },
+	{ "fail-if-slower", required_argument, 0, 'G' },
+	{ "regions", required_argument, 0, 'R' },
+	{ "trace", required_argument, 0, 'T' },
+	{ "trace-max", required_argument, 0, 'X' },
+	{ "help", no_argument, 0, 'h' },
+	{ "version", no_argument, 0, 'V' },
+	{ 0, 0, 0, 0 }
+};
+static const char *const bys[] = { "none", "thread", "cpu", "rank", "host",
+				   "site", 0 };
+static const char *const fmts[] = { "text", "csv", "json", 0 };
+static const char *const sorts[] = { "total", "name", "median", "calls",
+				     "count", 0 };
+static const char *const filts[] = { "none", "cost", "os", "all", 0 };
+static const char *const osm[] = { "default", "paper", 0 };
+static const char *const inf[] = { "auto", "log", "csv", "summary", 0 };
+static const char *const levels[] = { "l1", "l2", "l3", "mem", 0 };
+
+/* optarg as a number in [lo, hi] (strtod's syntax; integral when `whole`),
+ * or a usage error naming `what` (exit 2). */
+static double number(const char *opt, const char *what, double lo,
+		     double hi, int whole)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(optarg, &end);
+	if (errno || *end || end == optarg || !(v >= lo && v <= hi) ||
+	    (whole && v != floor(v))) {
+		fprintf(stderr, "sbt-analyze: %s wants %s\n", opt, what);
+		exit(2);
+	}
+	return v;
+}
+
+/* Parse argv into c; exits 0 (--help, --version) or 2 (bad usage). */
+static void parse(int argc, char **argv, struct cli *c)
+{
+	int k;
+
+	*c = (struct cli){
+		.o = { .filters = SBT_F_ALL, .seed = 1, .cost_ns = -1,
+		       .profile_t_min_ns = NAN, .profile_t_diff_ns = NAN },
+		.ro = { .cost_ns = -1 }, .co = { .fail_pct = NAN },
+		.input = SBT_IN_AUTO, .budget = SBT_MAX_SAMPLES_DEFAULT,
+		.trace_max = SBT_TRACE_MAX_DEFAULT, .symbols = 1 };
 	/* --compare splits the command: options before it, then the two
 	 * sides around '--' (which getopt would eat). */
-	for (int i = 1; i < argc && !at; i++)
+	for (int i = 1; i < argc && !c->at; i++)
 		if (!strcmp(argv[i], "--compare"))
-			at = i;
+			c->at = i;
 		else if (!strcmp(argv[i], "--"))
 			break;
-
-	/* The pipeline allocates and frees per-group scratch of up to a
-	 * region's size; keep freed memory for reuse instead of handing it
-	 * back to the kernel and faulting it in again for the next group. */
-	mallopt(M_MMAP_THRESHOLD, 1 << 30);
-	mallopt(M_TRIM_THRESHOLD, 1 << 30);
-	setlocale(LC_CTYPE, "");        /* sparklines: is the terminal UTF-8 */
-
-	while ((c = getopt_long(at ? at : argc, argv, "hVqj:", longopts,
+	while ((k = getopt_long(c->at ? c->at : argc, argv, "hVqj:", longopts,
 				NULL)) != -1) {
-		switch (c) {
+		switch (k) {
 		case 'b': {
 			int b = pick(optarg, "--by", bys);
-			by_site = b == 5;
-			o.by = ro.by = by_site ? SBT_BY_NONE : (enum sbt_by)b;
-			ro.by_site = by_site;
+			c->by_site = b == 5;
+			c->o.by = c->ro.by = c->by_site ? SBT_BY_NONE :
+					     (enum sbt_by)b;
+			c->ro.by_site = c->by_site;
 			break;
 		}
-		case 'f': ro.format = pick(optarg, "--format", fmts); break;
-		case 'F': o.filters = pick(optarg, "--filter", filts); break;
-		case 'O': o.os_method = pick(optarg, "--os-filter", osm); break;
-		case 'i': input = (enum sbt_input)pick(optarg, "--input-format",
-						       inf); break;
-		case 'n': symbols = 0; break;
-		case 'p': profile = optarg; break;
-		case 'l': level = levels[pick(optarg, "--level", levels)];
+		case 'f': c->ro.format = pick(optarg, "--format", fmts); break;
+		case 'F': c->o.filters = pick(optarg, "--filter", filts); break;
+		case 'O': c->o.os_method = pick(optarg, "--os-filter", osm);
 			  break;
-		case 'd': dump = optarg; break;
-		case 'H': html = optarg; break;
-		case 'S': ro.spark = 1; break;
-		case 'o': ro.sort = (enum sbt_sort)pick(optarg, "--sort",
-							sorts); break;
-		case 'q': quiet = 1; break;
-		case 'j': {
+		case 'i': c->input = (enum sbt_input)pick(optarg,
+				     "--input-format", inf); break;
+		case 'n': c->symbols = 0; break;
+		case 'p': c->profile = optarg; break;
+		case 'l': c->level = levels[pick(optarg, "--level", levels)];
+			  break;
+		case 'd': c->dump = optarg; break;
+		case 'H': c->html = optarg; break;
+		case 'S': c->ro.spark = 1; break;
+		case 'o': c->ro.sort = (enum sbt_sort)pick(optarg, "--sort",
+							   sorts); break;
+		case 'q': c->quiet = 1; break;
+		case 'j': c->o.jobs = (int)number("--jobs", "a number of "
+				"threads from 1 to 64", 1, SBT_JOBS_MAX, 1);
+			  break;
+		case 'M': c->budget = (unsigned long long)number(
+				"--max-samples", "a number of samples (0: all)",
+				0, 1e18, 1);
+			  c->budget_set = 1;
+			  break;
+		case 'U': c->summary = optarg; break;
+		case 'G': c->co.fail_pct = number("--fail-if-slower",
+				"a non-negative percentage", 0, INFINITY, 0);
+			  break;
+		case 'R': c->co.regions = optarg; break;
+		case 'T': c->trace = optarg; break;
+		case 'X': c->trace_max = (unsigned long long)number(
+				"--trace-max", "a number of events (0: all)",
+				0, 1e18, 1);
+			  break;
+		case 'c': c->o.cost_ns = number("--cost",
+				"a non-negative number of ns", 0, INFINITY, 0);
+			  break;
+		case 's': {
+			char *end;
 			errno = 0;
-			long j = strtol(optarg, &end, 10);
-			if (errno || *end || j < 1 || j > SBT_JOBS_MAX) {
-				fprintf(stderr, "sbt-analyze: --jobs wants a "
-					"number of threads from 1 to %d\n",
-					SBT_JOBS_MAX);
-				return 2;
+			c->o.seed = strtoull(optarg, &end, 0);
+			if (errno || *end) {
+				fputs("sbt-analyze: --seed wants an integer\n",
+				      stderr);
+				exit(2);
 			}
-			o.jobs = (int)j;
 			break;
 		}
-		case 'M':
-			errno = 0;
-			budget = strtoull(optarg, &end, 10);
-			if (errno || *end || *optarg == '-') {
-				fprintf(stderr, "sbt-analyze: --max-samples "
-					"wants a number of samples (0: all)\n");
-				return 2;
-			}
-			budget_set = 1;
-			break;
-		case 'U': summary = optarg; break;
-		case 'G':
-			errno = 0;
-			co.fail_pct = strtod(optarg, &end);
-			if (errno || *end || !(co.fail_pct >= 0)) {
-				fprintf(stderr, "sbt-analyze: --fail-if-slower "
-					"wants a non-negative percentage\n");
-				return 2;
-			}
-			break;
-		case 'R': co.regions = optarg; break;
-		case 'T': trace = optarg; break;
-		case 'X':
-			errno = 0;
-			trace_max = strtoull(optarg, &end, 10);
-			if (errno || *end || *optarg == '-' || !*optarg) {
-				fprintf(stderr, "sbt-analyze: --trace-max "
-					"wants a number of events (0: all)\n");
-				return 2;
-			}
-			break;
-		case 'c':
-			errno = 0;
-			o.cost_ns = strtod(optarg, &end);
-			if (errno || *end || o.cost_ns < 0) {
-				fprintf(stderr, "sbt-analyze: --cost wants a "
-					"non-negative number of ns\n");
-				return 2;
-			}
-			break;
-		case 's':
-			errno = 0;
-			o.seed = strtoull(optarg, &end, 0);
-			if (errno || *end) {
-				fprintf(stderr, "sbt-analyze: --seed wants an "
-					"integer\n");
-				return 2;
-			}
-			break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': fputs(usage, stdout); exit(0);
 		case 'V': printf("sbt-analyze %s (log format %u, summary "
 				 "format %u)\n", SBT_VERSION, SBT_LOG_VERSION,
-				 SBT_SUMMARY_VERSION); return 0;
+				 SBT_SUMMARY_VERSION); exit(0);
 		default:  fputs("try 'sbt-analyze --help'\n", stderr);
-			  return 2;
+			  exit(2);
 		}
 	}
-	if (!at && (isfinite(co.fail_pct) || co.regions)) {
-		fputs("sbt-analyze: --fail-if-slower and --regions go with "
-		      "--compare\n", stderr);
-		return 2;
+	c->first = optind;
+	c->ro.filters = c->o.filters;
+	c->ro.cost_ns = c->o.cost_ns;
+	const char *bad =
+		!c->at && (isfinite(c->co.fail_pct) || c->co.regions) ?
+		"--fail-if-slower and --regions go with --compare" :
+		c->co.regions && !isfinite(c->co.fail_pct) ?
+		"--regions limits --fail-if-slower" :
+		c->at && optind < c->at ?
+		"--compare: inputs go after --compare (BASE... -- NEW...)" :
+		c->at && c->summary ? "--compare: not with --summary" :
+		c->at && c->dump ? "--compare: not with --dump" :
+		c->at && c->trace ? "--compare: not with --trace" :
+		c->at && c->by_site ? "--compare: call sites differ between "
+		"builds: --by thread, cpu, rank or host" :
+		!c->at && optind >= argc ? "no input (try --help)" :
+		c->level && !c->profile ? "--level needs --profile" : NULL;
+	if (bad) {
+		fprintf(stderr, "sbt-analyze: %s\n", bad);
+		exit(2);
 	}
-	if (co.regions && !isfinite(co.fail_pct)) {
-		fputs("sbt-analyze: --regions limits --fail-if-slower\n",
-		      stderr);
-		return 2;
-	}
-	if (at && (optind < at || summary || dump || trace || by_site)) {
-		fprintf(stderr, "sbt-analyze: --compare: %s\n", optind < at ?
-			"inputs go after --compare (BASE... -- NEW...)" :
-			summary ? "not with --summary" : dump ?
-			"not with --dump" : trace ? "not with --trace" :
-			"call sites differ between builds: --by thread, cpu, "
-			"rank or host");
-		return 2;
-	}
-	if (!at && optind >= argc) {
-		fputs("sbt-analyze: no input (try --help)\n", stderr);
-		return 2;
-	}
-	ro.filters = o.filters;
-	ro.cost_ns = o.cost_ns;
-	if (level && !profile) {
-		fputs("sbt-analyze: --level needs --profile\n", stderr);
-		return 2;
-	}
-	if (profile) {
-		char err[256];
-		const struct sbt_profile_entry *e = NULL;
-		if (sbt_profile_read(profile, &prof, err, sizeof err) != 0) {
-			fprintf(stderr, "sbt-analyze: %s\n", err);
-			return 2;
-		}
-		/* Unnamed level: the most conservative the profile has. */
-		for (int i = 3; i >= 0 && !e; i--)
-			if (!level || !strcmp(level, levels[i]))
-				e = sbt_profile_lookup(&prof, levels[i], "wall");
-		if (!e) {
-			fprintf(stderr, "sbt-analyze: %s has no converged wall-"
-				"clock result%s%s\n", profile,
-				level ? " for level " : "", level ? level : "");
-			return 2;
-		}
-		snprintf(label, sizeof label, "%s", e->level);
-		o.profile_t_min_ns = e->t_min_ns;
-		o.profile_t_diff_ns = e->t_diff_ns;
-		o.profile_label = label;
-		o.prefer_profile = level != NULL;
-	}
-	sbt_status_init(quiet);
-	if (at) {
-		co.by = o.by;
-		return sbt_compare_cmd(argc, argv, at, &o, &ro, html, input,
-				       budget, &co);
-	}
-	if (summary)
-		return summarize(argc - optind, argv + optind, summary, input,
-				 budget_set ? budget :
-				 SBT_SUMMARY_SAMPLES_DEFAULT, o.jobs);
+}
 
+/* --profile (and --level): t_min and t_diff into c->o; 0, or -1 told. */
+static int load_profile(struct cli *c)
+{
+	static struct sbt_profile prof;
+	static char label[32];
+	const struct sbt_profile_entry *e = NULL;
+	char err[256];
+
+	if (!c->profile)
+		return 0;
+	if (sbt_profile_read(c->profile, &prof, err, sizeof err) != 0) {
+		fprintf(stderr, "sbt-analyze: %s\n", err);
+		return -1;
+	}
+	/* Unnamed level: the most conservative the profile has. */
+	for (int i = 3; i >= 0 && !e; i--)
+		if (!c->level || !strcmp(c->level, levels[i]))
+			e = sbt_profile_lookup(&prof, levels[i], "wall");
+	if (!e) {
+		fprintf(stderr, "sbt-analyze: %s has no converged wall-clock "
+			"result%s%s\n", c->profile, c->level ? " for level " :
+			"", c->level ? c->level : "");
+		return -1;
+	}
+	snprintf(label, sizeof label, "%s", e->level);
+	c->o.profile_t_min_ns = e->t_min_ns;
+	c->o.profile_t_diff_ns = e->t_diff_ns;
+	c->o.profile_label = label;
+	c->o.prefer_profile = c->level != NULL;
+	return 0;
+}
+
+/* Read, symbolize, analyze and report the inputs argv[c->first ...]:
+ * the exit status. */
+static int run(struct cli *c, int argc, char **argv)
+{
+	int n = argc - c->first, status, rc = 0;
+	char **in = argv + c->first;
+	struct sbt_callsites cs = { 0 };
 	struct sbt_dataset ds = { 0 };
-	if (sbt_inputs_plan(&ds, argc - optind, argv + optind, input,
-			    budget) != 0) {
+
+	if (sbt_inputs_plan(&ds, n, in, c->input, c->budget) != 0) {
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	status = sbt_inputs_read(&ds, argc - optind, argv + optind, input,
-				 o.jobs);
-	if (status == 2) {
-		sbt_ds_free(&ds);
-		return 2;
-	}
-	if (ds.nsources == 0) {
-		fputs("sbt-analyze: no input could be read\n", stderr);
+	status = sbt_inputs_read(&ds, n, in, c->input, c->o.jobs);
+	if (status == 2 || ds.nsources == 0) {
+		if (status != 2)
+			fputs("sbt-analyze: no input could be read\n", stderr);
 		sbt_ds_free(&ds);
 		return 2;
 	}
 	sbt_status("symbolizing %zu call sites", ds.nsites);
-	if (sbt_omp_names(&ds, symbols) != 0 ||
-	    sbt_callsites_build(&ds, symbols, o.jobs, &cs) != 0) {
+	if (sbt_omp_names(&ds, c->symbols) != 0 ||
+	    sbt_callsites_build(&ds, c->symbols, c->o.jobs, &cs) != 0) {
 		sbt_status_done();
 		fputs("sbt-analyze: out of memory\n", stderr);
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	ro.cs = sites = &cs;
+	c->ro.cs = sites = &cs;
 
 	/* HTML: the groups compared, then the regions plotted; the text,
 	 * CSV or JSON on stdout reuses the per-region analysis when it is
@@ -635,15 +616,15 @@ int main(int argc, char **argv)
 	struct sbt_result res;
 	struct sbt_boxes boxes = { 0 };
 	struct sbt_report_opts gro;
-	struct sbt_options ho = o;
-	int grouped = o.by != SBT_BY_NONE || by_site, rc = 0;
+	struct sbt_options ho = c->o;
+	int grouped = c->o.by != SBT_BY_NONE || c->by_site;
 	ho.by = SBT_BY_NONE;
-	if (html) {
-		rc = html_boxes(&ds, &o, by_site, &ro, &gro, &boxes);
+	if (c->html) {
+		rc = html_boxes(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
 		if (rc == 0)
 			rc = analyze(&ds, &ho, 0, &res);
 		if (rc == 0) {
-			if (write_html(html, &ds, &res, &boxes, &gro, argc,
+			if (write_html(c->html, &ds, &res, &boxes, &gro, argc,
 				       argv) != 0)
 				status = 2;
 			if (grouped)
@@ -651,24 +632,23 @@ int main(int argc, char **argv)
 		}
 		sbt_boxes_free(&boxes);
 	}
-	if (rc == 0 && (!html || grouped))
-		rc = analyze(&ds, &o, by_site, &res);
+	if (rc == 0 && (!c->html || grouped))
+		rc = analyze(&ds, &c->o, c->by_site, &res);
+	sbt_status_done();
 	if (rc != 0) {
-		sbt_status_done();
 		sbt_callsites_free(&cs);
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	sbt_status_done();
-	sbt_report(stdout, &ds, &res, &ro);
-	if (trace && write_trace(trace, &ds, &res, trace_max) != 0)
+	sbt_report(stdout, &ds, &res, &c->ro);
+	if (c->trace && write_trace(c->trace, &ds, &res, c->trace_max) != 0)
 		status = 2;
-	if (dump) {
-		FILE *f = strcmp(dump, "-") ? fopen(dump, "w") : stdout;
+	if (c->dump) {
+		FILE *f = strcmp(c->dump, "-") ? fopen(c->dump, "w") : stdout;
 		if (!f || sbt_dump(f, &ds) != 0 ||
 		    (f != stdout && fclose(f) != 0)) {
 			fprintf(stderr, "sbt-analyze: cannot write %s: %s\n",
-				dump, strerror(errno));
+				c->dump, strerror(errno));
 			status = 2;
 		}
 	}
@@ -678,4 +658,30 @@ int main(int argc, char **argv)
 	sbt_callsites_free(&cs);
 	sbt_ds_free(&ds);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c;
+
+	/* The pipeline allocates and frees per-group scratch of up to a
+	 * region's size; keep freed memory for reuse instead of handing it
+	 * back to the kernel and faulting it in again for the next group. */
+	mallopt(M_MMAP_THRESHOLD, 1 << 30);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	setlocale(LC_CTYPE, "");        /* sparklines: is the terminal UTF-8 */
+	parse(argc, argv, &c);
+	if (load_profile(&c) != 0)
+		return 2;
+	sbt_status_init(c.quiet);
+	if (c.at) {
+		c.co.by = c.o.by;
+		return sbt_compare_cmd(argc, argv, c.at, &c.o, &c.ro, c.html,
+				       c.input, c.budget, &c.co);
+	}
+	if (c.summary)
+		return summarize(argc - c.first, argv + c.first, c.summary,
+				 c.input, c.budget_set ? c.budget :
+				 SBT_SUMMARY_SAMPLES_DEFAULT, c.o.jobs);
+	return run(&c, argc, argv);
 }
