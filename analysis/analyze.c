@@ -235,8 +235,6 @@ static void os_excess(const struct sbt_dataset *ds,
 				 : NAN;
 }
 
-/* Filter and summarize one group, find its phases; sets up g->score's
- * metrics, and in `in` what score_group needs. */
 /* The OS-noise filter on one log's n samples of a group (v: ns, y:
  * cycles or NULL); raises *cut to the cut it made.  t: scratch. */
 static void filter_run(const struct sbt_options *o, double *v, double *y,
@@ -266,6 +264,8 @@ static void filter_run(const struct sbt_options *o, double *v, double *y,
 		*cut = r.cut;
 }
 
+/* Filter and summarize one group, find its phases; sets up g->score's
+ * metrics, and in `in` what score_group needs. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx,
 		     struct scratch *w, struct sbt_score_in *in)
@@ -420,8 +420,6 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	return 0;
 }
 
-/* Score a group's steady samples: kept, and in no warm-up, excursion or
- * machine-wide shift; and its probes but those of machine shifts. */
 void sbt_group_total(const struct sbt_group *g, double *total_ns,
 		     double *se_ns)
 {
@@ -437,6 +435,8 @@ void sbt_group_total(const struct sbt_group *g, double *total_ns,
 			 sqrt(1 - f);
 }
 
+/* Score a group's steady samples: kept, and in no warm-up, excursion or
+ * machine-wide shift; and its probes but those of machine shifts. */
 static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		       struct sbt_group *g, const uint32_t *idx,
 		       struct scratch *w, const struct sbt_score_in *in)

@@ -1,6 +1,7 @@
 /*
  * main.c - sbt-analyze: command line, inputs, pipeline, output.
  */
+#include "launchers.h"
 #include "analyze.h"
 #include "bysite.h"
 #include "callsites.h"
@@ -192,10 +193,9 @@ static int write_html(const char *path, const struct sbt_dataset *ds,
 static void launcher(int *rank, int *size)
 {
 	static const char *const vars[][2] = {
-		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
-		{ "PMIX_RANK", "OMPI_COMM_WORLD_SIZE" },
-		{ "PMI_RANK", "PMI_SIZE" },
-		{ "SLURM_PROCID", "SLURM_NTASKS" },
+#define SBT_X_VARS(rank, size, who) { rank, size },
+		SBT_LAUNCHERS(SBT_X_VARS)
+#undef SBT_X_VARS
 	};
 
 	*rank = 0, *size = 1;

@@ -171,7 +171,7 @@ static inline uint64_t sbt_clock_stop(int *cpu)
 /*
  * Per thread, the recorder hands the marker code a pointer to a struct
  * sbt_hot: the first marker of a thread calls the recorder, which stores
- * the pointer into the caller's thread-local sbt__tls_v3 (each object
+ * the pointer into the caller's thread-local sbt__tls (each object
  * that includes this header has one; the recorder remembers where, to
  * clear it when the thread exits).  A call site keeps a struct sbt_csite
  * that the recorder fills once with the event word of (region, site).  A
@@ -245,7 +245,7 @@ struct sbt_hot {
 #define SBT__SKIPPING   2u             /* busy: STOP reads no clock       */
 #define SBT__SKIP_WORD  (5u << 28)     /* SBT_EV_SKIP << 28: a call site's
 					  word from here on: sampled     */
-#define SBT__AGAIN      1              /* sbt_marker_start_at3: the gap is
+#define SBT__AGAIN      1              /* sbt_marker_start_at: the gap is
 					  drawn, run the skip path again */
 #define SBT__FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 
@@ -253,9 +253,10 @@ struct sbt_hot {
  * signal handler interrupting one, and leaves the work to the recorder. */
 static inline __attribute__((always_inline)) int sbt__enter(struct sbt_hot *t)
 {
-	if (__builtin_expect(t->busy != 0, 0))
+	if (__builtin_expect(__atomic_load_n(&t->busy, __ATOMIC_RELAXED) != 0,
+			     0))
 		return 0;
-	t->busy = 1;
+	__atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	return 1;
 }
@@ -263,8 +264,13 @@ static inline __attribute__((always_inline)) int sbt__enter(struct sbt_hot *t)
 static inline __attribute__((always_inline)) void sbt__leave(struct sbt_hot *t)
 {
 	SBT__FENCE();
-	t->busy = 0;
+	__atomic_store_n(&t->busy, 0, __ATOMIC_RELAXED);
 }
+
+/* The fast path's end: CLOSE clears it from another thread (relaxed
+ * atomics are plain moves; the recorder's CLOSE pays for the ordering). */
+#define SBT__END(t) __atomic_load_n(&(t)->end, __ATOMIC_RELAXED)
+#define SBT__BUSY(t) __atomic_load_n(&(t)->busy, __ATOMIC_RELAXED)
 
 #ifdef SBT_HAVE_CLOCK
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
@@ -284,7 +290,7 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 		return 0;
 	d = t->depth;
 	e = t->cur;
-	if (__builtin_expect(e >= t->end || d >= SBT_HOT_DEPTH, 0))
+	if (__builtin_expect(e >= SBT__END(t) || d >= SBT_HOT_DEPTH, 0))
 		goto refuse;
 	for (uint32_t i = 0; i < d; i++)
 		if (__builtin_expect(t->stack[i].region == region, 0))
@@ -346,9 +352,9 @@ sbt__skip_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	t->stack[d].region = region;
 	t->depth = d + 1;
 	if (t->nskip++ == 0)
-		t->end = 0;            /* other markers: the recorder's     */
+		__atomic_store_n(&t->end, 0, __ATOMIC_RELAXED);            /* other markers: the recorder's     */
 	SBT__FENCE();
-	t->busy = SBT__SKIPPING;
+	__atomic_store_n(&t->busy, SBT__SKIPPING, __ATOMIC_RELAXED);
 	return 2;
 refuse:
 	sbt__leave(t);
@@ -363,24 +369,40 @@ sbt__unskip_fast(struct sbt_hot *t, const char *tag)
 {
 	uint32_t d;
 
-	if (t->busy != SBT__SKIPPING)
+	if (SBT__BUSY(t) != SBT__SKIPPING)
 		return 0;
-	t->busy = 1;
+	__atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	d = t->depth;
 	if (__builtin_expect(d == 0 || !tag || t->stack[d - 1].tag != tag,
 			     0)) {
 		SBT__FENCE();
-		t->busy = SBT__SKIPPING;
+		__atomic_store_n(&t->busy, SBT__SKIPPING, __ATOMIC_RELAXED);
 		return 0;
 	}
 	t->depth = --d;
 	if (--t->nskip == 0)
-		t->end = t->end_saved;
+		__atomic_store_n(&t->end, t->end_saved, __ATOMIC_RELAXED);
 	SBT__FENCE();
-	t->busy = d && t->stack[d - 1].word >= SBT__SKIP_WORD ?
-		  SBT__SKIPPING : 0;
+	__atomic_store_n(&t->busy, d && t->stack[d - 1].word >=
+			 SBT__SKIP_WORD ? SBT__SKIPPING : 0, __ATOMIC_RELAXED);
 	return 1;
+}
+
+/* Append the STOP of the innermost open region (depth d, the next event
+ * e: both checked by the caller, gate held) and release the gate.  Every
+ * STOP's fast path ends here: the inline one and the recorder's by id. */
+static inline __attribute__((always_inline)) void
+sbt__stop_commit(struct sbt_hot *t, uint32_t d, struct sbt__ev *e,
+		 uint64_t t1, uint32_t aux)
+{
+	e->t = t1;
+	e->aux = aux;
+	SBT__FENCE();                  /* the word commits the event       */
+	e->word = t->stack[d - 1].word + SBT__STOP_DELTA;
+	t->cur = e + 1;
+	t->depth = d - 1;
+	sbt__leave(t);
 }
 
 /* Close the innermost region if it was opened under the same read-only
@@ -396,34 +418,26 @@ sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
 		return 0;
 	d = t->depth;
 	e = t->cur;
-	if (__builtin_expect(d == 0 || e >= t->end || !tag ||
+	if (__builtin_expect(d == 0 || e >= SBT__END(t) || !tag ||
 			     t->stack[d - 1].tag != tag, 0)) {
 		sbt__leave(t);
 		return 0;
 	}
-	e->t = t1;
-	e->aux = aux;
-	SBT__FENCE();                  /* the word commits the event       */
-	e->word = t->stack[d - 1].word + SBT__STOP_DELTA;
-	t->cur = e + 1;
-	t->depth = d - 1;
-	sbt__leave(t);
+	sbt__stop_commit(t, d, e, t1, aux);
 	return 1;
 }
 #endif
 
 /* The recorder's side of the inline markers: the same work as the fast
  * path, for whatever it refused.  START also hands out the thread's
- * struct sbt_hot through *hot. */
+ * struct sbt_hot through *hot (the first of the caller's struct
+ * sbt__tls), and gives the call site its way: a sampled region's is its
+ * SKIP word.  SBT__AGAIN: the recorder drew a sampled site's next gap,
+ * skip or record inline. */
 int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
 			struct sbt_hot **hot) __attribute__((weak));
 int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)
 	__attribute__((weak));
-/* The same START for markers that know SKIP words: it may give a sampled
- * region's call site a way (sbt_marker_start_at never does, for objects
- * built before sparse recording). */
-int sbt_marker_start_at3(const char *tag, struct sbt_csite *cs,
-			 struct sbt_hot **hot) __attribute__((weak));
 
 #if defined(SBT_MARKER) && !defined(SBT_MARKER_CALL)
 #ifndef SBT_HAVE_CLOCK
@@ -436,7 +450,7 @@ int sbt_marker_start_at3(const char *tag, struct sbt_csite *cs,
  * it to the skip path - and `skip` holds the state.  The recorder clears
  * both when the thread exits. */
 struct sbt__tls { struct sbt_hot *hot, *skip; };
-__thread struct sbt__tls sbt__tls_v3
+__thread struct sbt__tls sbt__tls
 	__attribute__((weak, tls_model("initial-exec")));
 
 /* Call a sampled site's START (word: its SKIP word) on thread t;
@@ -448,8 +462,8 @@ sbt__sampled(struct sbt_hot *t, uint32_t word, uint32_t region,
 	int r = sbt__skip_fast(t, word, region, tag);
 
 	if (r == 2) {                  /* skipped: STOP goes off the clock  */
-		sbt__tls_v3.skip = t;
-		sbt__tls_v3.hot = 0;
+		sbt__tls.skip = t;
+		sbt__tls.hot = 0;
 	}
 	return r;
 }
@@ -462,7 +476,7 @@ sbt__sampled(struct sbt_hot *t, uint32_t word, uint32_t region,
 static __attribute__((noinline, unused)) void
 sbt__again(const char *tag, struct sbt_csite *cs)
 {
-	struct sbt_hot *t = sbt__tls_v3.hot;
+	struct sbt_hot *t = sbt__tls.hot;
 	int w = __atomic_load_n(&cs->way[0].tag, __ATOMIC_ACQUIRE) == tag ? 0 :
 		__atomic_load_n(&cs->way[1].tag, __ATOMIC_ACQUIRE) == tag ? 1 :
 		-1;
@@ -476,7 +490,7 @@ sbt__again(const char *tag, struct sbt_csite *cs)
 static inline __attribute__((always_inline)) void
 sbt__start(const char *tag, struct sbt_csite *cs)
 {
-	struct sbt_hot *t = sbt__tls_v3.hot;
+	struct sbt_hot *t = sbt__tls.hot;
 
 	/* Branches, not an index: the way's word and region are loaded
 	 * without waiting for the tag compares.  A sampled site's word is
@@ -498,30 +512,26 @@ sbt__start(const char *tag, struct sbt_csite *cs)
 				return;
 		}
 	}
-	if (sbt_marker_start_at3) {
-		/* The recorder drew the next gap: skip or record here. */
-		if (sbt_marker_start_at3(tag, cs, &sbt__tls_v3.hot) ==
-		    SBT__AGAIN)
-			sbt__again(tag, cs);
-	} else if (sbt_marker_start_at) {
-		(void)sbt_marker_start_at(tag, cs, &sbt__tls_v3.hot);
-	}
+	/* The recorder drew the next gap: skip or record here. */
+	if (sbt_marker_start_at &&
+	    sbt_marker_start_at(tag, cs, &sbt__tls.hot) == SBT__AGAIN)
+		sbt__again(tag, cs);
 }
 
 static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
 {
-	struct sbt_hot *t = sbt__tls_v3.hot;
+	struct sbt_hot *t = sbt__tls.hot;
 
 	if (__builtin_expect(t != 0, 1)) {
 		uint32_t aux;
 		uint64_t t1 = sbt_read_stop(&aux);
 		if (!sbt__stop_fast(t, tag, t1, aux))
 			(void)sbt_marker_stop_at(tag, t1, aux);
-	} else if ((t = sbt__tls_v3.skip) != 0 && sbt__unskip_fast(t, tag)) {
+	} else if ((t = sbt__tls.skip) != 0 && sbt__unskip_fast(t, tag)) {
 		/* back on the clock unless a skipped call is innermost */
-		if (t->busy != SBT__SKIPPING) {
-			sbt__tls_v3.hot = t;
-			sbt__tls_v3.skip = 0;
+		if (SBT__BUSY(t) != SBT__SKIPPING) {
+			sbt__tls.hot = t;
+			sbt__tls.skip = 0;
 		}
 	} else if (sbt_marker_stop) {
 		(void)sbt_marker_stop(tag);

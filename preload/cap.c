@@ -16,6 +16,7 @@
  * The level only rises, by compare-and-swap, so each level is announced
  * once (one THIN entry) whichever thread crosses its step.
  */
+#include "config.h"
 #include "cap.h"
 #include "regions.h"
 #include "sbtmark.h"
@@ -23,8 +24,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define CAP_MIN_MB 2L                   /* as SBT_LOG_MAX_MB's floor    */
-#define CAP_MAX_MB (1L << 24)
 #define CHUNK_SHARE 256                 /* a chunk <= 1/256 of the cap  */
 
 static struct {
@@ -37,7 +36,7 @@ static struct {
 uint64_t sbt_cap_setup(void)
 {
 	/* 0: no cap (the default, and what a bad value gets) */
-	long v = sbt_env_long("SBT_MAX_MB", 0, CAP_MIN_MB, CAP_MAX_MB);
+	long v = sbt_cfg(SBT_CFG_MAX_MB);
 
 	cap.mb = (uint32_t)v;
 	cap.bytes = (uint64_t)v << 20;

@@ -35,6 +35,7 @@
  *     order: COUNT id k is ev[ord[k]];
  *   - `decided` is set (under lock) once ev[] and ord[] are final.
  */
+#include "config.h"
 #include "counters.h"
 #include "evname.h"
 #include "regions.h"
@@ -199,7 +200,7 @@ struct sbt_ctrs *sbt_ctrs_open(void)
 	if (!atomic_load(&P.decided)) {
 		pthread_mutex_lock(&P.lock);
 		if (!atomic_load(&P.decided)) {
-			list = getenv("SBT_EVENTS");
+			list = sbt_cfg_text(SBT_CFG_EVENTS);
 			if (list)
 				sbt_evname_split(list, add_name, NULL);
 			decide(c);

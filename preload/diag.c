@@ -1,6 +1,7 @@
 /*
  * diag.c - warnings, counters and the environment (cold paths only).
  */
+#include "launchers.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -81,24 +82,6 @@ void sbt_count(enum sbt_counter c)
 			 counter_text[c]);
 }
 
-long sbt_env_long(const char *name, long def, long lo, long hi)
-{
-	const char *s = getenv(name);
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return def;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi) {
-		sbt_warn("%s='%s' is not a number in [%ld, %ld]; using %ld",
-			 name, s, lo, hi, def);
-		return def;
-	}
-	return v;
-}
-
 /* ---- SBT_SAMPLE --------------------------------------------------------- */
 
 #define SAMPLE_RULES 32
@@ -138,9 +121,9 @@ static int sample_item(const char *s, const char *end, int i)
 	return 0;
 }
 
-int sbt_sample_setup(void)
+int sbt_sample_setup(const char *s)
 {
-	const char *s = getenv("SBT_SAMPLE"), *p;
+	const char *p;
 	int n = 0, any = 0;
 
 	if (!s || !*s)
@@ -187,14 +170,10 @@ void sbt_self_exe(char *out, size_t n)
 		out[k > 0 ? k : 0] = 0;
 }
 
-/* The launchers' variables, rank and size, in order of preference. */
 static const char *const rank_vars[][2] = {
-	{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
-	{ "PMI_RANK",             "PMI_SIZE" },
-	{ "PMIX_RANK",            "PMIX_SIZE" },
-	{ "SLURM_PROCID",         "SLURM_NTASKS" },
-	{ "MV2_COMM_WORLD_RANK",  "MV2_COMM_WORLD_SIZE" },
-	{ "MPI_RANKID",           "MPI_NRANKS" },
+#define SBT_X_VARS(rank, size, who) { rank, size },
+	SBT_LAUNCHERS(SBT_X_VARS)
+#undef SBT_X_VARS
 };
 
 const char *sbt_env_rank(int *rank, int *nranks)

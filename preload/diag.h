@@ -1,6 +1,6 @@
 /*
- * diag.h - what the recorder tells the user, and what it reads from the
- * environment.  A leaf: it calls nothing else in preload/.
+ * diag.h - what the recorder tells the user.  A leaf: it calls nothing
+ * else in preload/ (the environment is config.h's).
  *
  * Warnings go to stderr, at most 20 lines per process (SBT_QUIET=1: none).
  * Counters (format/sbtlog.h's SBT_COUNTERS) live in the log header once a
@@ -27,14 +27,10 @@ SBT_HIDDEN void sbt_diag_attach(struct sbt_file_header *h);
 
 SBT_HIDDEN void sbt_diag_quiet(int quiet);
 
-/* The integer in environment variable `name`, or `def` when it is unset;
- * a value that is not a number in [lo, hi] is told and replaced by def. */
-SBT_HIDDEN long sbt_env_long(const char *name, long def, long lo, long hi);
-
-/* Sparse recording (SBT_SAMPLE='solve:64,halo:8,*:1'): read the variable
- * once at startup.  A malformed value is told once and ignored (every call
+/* Sparse recording (SBT_SAMPLE='solve:64,halo:8,*:1', spec: the
+ * variable's text or NULL): parsed once at startup.  A malformed value is told once and ignored (every call
  * recorded).  Returns 1 when some region may be sampled. */
-SBT_HIDDEN int sbt_sample_setup(void);
+SBT_HIDDEN int sbt_sample_setup(const char *spec);
 
 /* 1 when sbt_sample_setup() found a region to sample (the log is then
  * format version 3). */
@@ -45,7 +41,7 @@ SBT_HIDDEN int sbt_sample_on(void);
 SBT_HIDDEN uint32_t sbt_sample_gap(const char *name, size_t len);
 
 /* This process's rank and rank count from the launcher's variables (the
- * first of Open MPI, PMI, PMIx, Slurm, MVAPICH, HP/Platform MPI that is
+ * first launcher of format/launchers.h whose rank variable is
  * set).  Returns the rank variable's text, NULL (and -1, -1) when none. */
 SBT_HIDDEN const char *sbt_env_rank(int *rank, int *nranks);
 

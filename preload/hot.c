@@ -33,8 +33,6 @@
 #include <math.h>
 #include <string.h>
 
-#define likely(x)   __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define CS_FILLING ((const char *)1)   /* struct sbt_csite being written */
 
@@ -44,7 +42,7 @@ static const char probe_tag[] = "<probe>";
 
 static inline int busy_set(struct sbt_thread *t)
 {
-	t->hot.busy = 1;
+	__atomic_store_n(&t->hot.busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	return 1;
 }
@@ -63,14 +61,14 @@ static inline void busy_clear(struct sbt_thread *t)
 	uint32_t skipping = top_skipped(t);
 
 	SBT__FENCE();
-	t->hot.busy = skipping ? SBT__SKIPPING : 0;
+	__atomic_store_n(&t->hot.busy, skipping ? SBT__SKIPPING : 0, __ATOMIC_RELAXED);
 	SBT__FENCE();
 }
 
 /* A marker is running on the thread (a signal handler interrupted it). */
 static inline int in_marker(const struct sbt_thread *t)
 {
-	return t->hot.busy & 1;
+	return SBT__BUSY(&t->hot) & 1;
 }
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
@@ -130,9 +128,15 @@ static void add_counts(double *sum, const uint64_t *a, const uint64_t *b,
 
 /* ---- the general path ------------------------------------------------- */
 
-/* Room for n events, or NULL (the chunk is full and no new one). */
+/* Room for n events, or NULL (the chunk is full and no new one, or the
+ * log is closed).  The gate is shut: a CLOSE that came before waited for
+ * it (recorder.c, quiesce), so the state read here is final. */
 static struct sbt_event *room(struct sbt_thread *t, uint32_t n)
 {
+	if (SBT_UNLIKELY(sbt_thread_log_state() < 0)) {
+		sbt_count(SBT_CNT_AFTER_CLOSE);
+		return NULL;
+	}
 	if ((size_t)(t->chunk_end - t->hot.cur) < n &&
 	    !sbt_thread_refill(t, n))
 		return NULL;
@@ -145,7 +149,8 @@ static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
  * end sbt_thread_limit() chose (NULL for a cycle clock and after CLOSE). */
 static void unskip(struct sbt_thread *t)
 {
-	t->hot.end = t->hot.end_saved;
+	__atomic_store_n(&t->hot.end, __atomic_load_n(&t->hot.end_saved,
+			 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 
 /* Whether opening `region` now is misuse: then counted, gate reopened. */
@@ -178,13 +183,13 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	uint64_t v[SBT_COUNT_MAX + 2];
 	struct sbt_event *e;
 
-	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
+	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	if (start_misuse(t, region))
 		return SBT_EMISUSE;
 	if (t->probe_at && t->hot.cur >= t->probe_at) {
 		t->probe_at = NULL;
-		t->hot.end = slow_only(t) ? NULL : t->chunk_end;
+		__atomic_store_n(&t->hot.end, slow_only(t) ? NULL : t->chunk_end, __ATOMIC_RELAXED);
 		if (!(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
 			busy_clear(t);
 			probe(t, word, region);
@@ -222,9 +227,10 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 }
 
 /* STOP of `region`, whose clock read gave (t1, aux, c1), with the busy
- * gate closed by the caller; reopens it. */
+ * gate closed by the caller; reopens it.  pre: the counters as read
+ * right after the clock (stop_read), NULL to read them now. */
 static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
-		     uint32_t aux, uint64_t c1)
+		     uint32_t aux, uint64_t c1, const uint64_t *pre)
 {
 	uint32_t d = t->hot.depth, i = d, nc = counting(t), crossed = 0;
 	uint32_t n = 1 + cycling(t) + nc;
@@ -232,8 +238,10 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	struct sbt__open *o;
 	struct sbt_event *e;
 
-	assert(t->hot.busy && d <= SBT_HOT_DEPTH);
-	if (nc)                         /* the window closed at t1 */
+	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
+	if (nc && pre)                  /* the window closed at t1 */
+		memcpy(v, pre, nc * sizeof *v);
+	else if (nc)
 		sbt_ctrs_read(t->ctrs, v);
 
 	while (i > 0 && t->hot.stack[i - 1].region != region)
@@ -338,8 +346,11 @@ static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
 		k->left = gap + 1;
 		/* Only when the inline markers will take it: a skip needs
 		 * an open gate, a recorded call room before hot.end. */
-		if (again_ok && t->hot.end_saved && !top_skipped(t) &&
-		    (k->left > 1 || (t->hot.end && t->hot.cur < t->hot.end))) {
+		struct sbt__ev *end = SBT__END(&t->hot);
+		if (again_ok && __atomic_load_n(&t->hot.end_saved,
+						__ATOMIC_RELAXED) &&
+		    !top_skipped(t) &&
+		    (k->left > 1 || (end && t->hot.cur < end))) {
 			busy_clear(t);
 			return SBT_AGAIN;
 		}
@@ -354,7 +365,7 @@ static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
 		tag, NULL, SBT_EV_WORD(SBT_EV_SKIP, 0, site), region };
 	t->hot.depth = d + 1;
 	t->hot.nskip++;
-	t->hot.end = NULL;
+	__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
 	busy_clear(t);
 	return SBT_OK;
 }
@@ -372,7 +383,7 @@ static __attribute__((noinline)) void probe(struct sbt_thread *t,
 		if (sbt__stop_fast(&t->hot, probe_tag, t1, aux))
 			return;
 		busy_set(t);
-		stop_slow(t, region, t1, aux, 0);
+		stop_slow(t, region, t1, aux, 0, NULL);
 		return;
 	}
 	busy_set(t);
@@ -380,7 +391,7 @@ static __attribute__((noinline)) void probe(struct sbt_thread *t,
 		uint64_t t1 = sbt_read_stop(&aux);
 		uint64_t c1 = cycles_now(t);
 		busy_set(t);
-		stop_slow(t, region, t1, aux, c1);
+		stop_slow(t, region, t1, aux, c1, NULL);
 	}
 }
 
@@ -406,9 +417,11 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 		return NULL;
 	}
 	/* Attaching or opening the log takes locks: an attached thread
-	 * keeps its busy gate closed meanwhile. */
+	 * keeps its busy gate closed meanwhile - as "waiting", so that a
+	 * CLOSE holding the lock does not wait for it (recorder.c). */
 	if (t)
-		busy_set(t);
+		__atomic_store_n(&t->hot.busy, SBT_BUSY_WAITING,
+				 __ATOMIC_RELAXED);
 	struct sbt_thread *was = t;
 	t = sbt_thread_enter(&fresh);
 	if (was)
@@ -418,7 +431,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	if (fresh && sbt_thread_refill(t, 2)) {
 		/* t_e,std through the same code as a region's markers; no
 		 * probe may interrupt the burst. */
-		t->hot.end = slow_only(t) ? NULL : t->chunk_end;
+		__atomic_store_n(&t->hot.end, slow_only(t) ? NULL : t->chunk_end, __ATOMIC_RELAXED);
 		sbt_header_calibrate(fresh, calib_pair, t);
 		sbt_thread_limit(t);
 	}
@@ -433,8 +446,12 @@ static inline struct sbt_thread *ready(int *rc)
 	struct sbt_thread *t = sbt_me;
 
 	/* end is NULL for a thread without a chunk, after CLOSE, and on a
-	 * thread that counts cycles: those take the long way. */
-	if (likely(t && !t->hot.busy && t->hot.end))
+	 * thread that counts cycles or events; only the first two take the
+	 * long way (room() sees CLOSE again, under the gate). */
+	if (SBT_LIKELY(t && !SBT__BUSY(&t->hot) &&
+		       (SBT__END(&t->hot) ||
+			(slow_only(t) && t->chunk &&
+			 sbt_thread_log_state() > 0))))
 		return t;
 	return ready_slow(rc);
 }
@@ -472,11 +489,9 @@ static inline struct sbt_name_slot *lookup(struct sbt_thread *t,
 					   const char *name, unsigned api,
 					   const void *ra)
 {
-	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
+	struct sbt_name_slot *s = sbt_name_cached(t, name, ra);
 
-	if (likely(s->ra == ra && s->name == name && !s->flags))
-		return s;
-	return name_miss(s, ra, name, api);
+	return s ? s : name_miss(sbt_name_slot(t, ra, name), ra, name, api);
 }
 
 /* START word of region `id` at `ra`; 0 when no site can be had.  Takes
@@ -495,24 +510,21 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 	return s->word;
 }
 
-/* Hand the thread's fast-path state to an object's inline markers;
- * v3: *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
-static void publish(struct sbt_thread *t, struct sbt_hot **hot, int v3)
+/* Hand the thread's fast-path state to an object's inline markers:
+ * *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
+static void publish(struct sbt_thread *t, struct sbt_hot **hot)
 {
 	for (int i = 0; i < SBT_HOT_SLOTS; i++) {
 		if (t->hot_slots[i] == hot)
 			break;
 		if (!t->hot_slots[i]) {
 			t->hot_slots[i] = hot;
-			if (v3)
-				t->hot_v3 |= 1u << i;
 			break;
 		}
 	}
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
 		if (t->hot_slots[i] == hot) {
-			if (v3)
-				hot[1] = NULL;
+			hot[1] = NULL;
 			*hot = &t->hot;
 			return;
 		}
@@ -552,7 +564,7 @@ static void fill_site(struct sbt_csite *cs, const char *name,
 static inline int start_word(struct sbt_thread *t, uint32_t word,
 			     sbt_id region, const char *tag)
 {
-	if (likely(sbt__start_fast(&t->hot, word, region, tag)))
+	if (SBT_LIKELY(sbt__start_fast(&t->hot, word, region, tag)))
 		return SBT_OK;
 	busy_set(t);
 	return start_slow(t, word, region, tag);
@@ -561,11 +573,11 @@ static inline int start_word(struct sbt_thread *t, uint32_t word,
 /* START by name, past the fast path. */
 static __attribute__((noinline)) int
 start_name(struct sbt_thread *t, const char *name, unsigned api,
-	   const void *ra, struct sbt_csite *cs, int skipw)
+	   const void *ra, struct sbt_csite *cs)
 {
 	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
 
-	if (likely(s->ra == ra && s->name == name && !s->flags))
+	if (SBT_LIKELY(s->ra == ra && s->name == name && !s->flags))
 		return start_word(t, s->word, s->region, name);
 	busy_set(t);
 	if (!(s->ra == ra && s->name == name &&
@@ -574,33 +586,54 @@ start_name(struct sbt_thread *t, const char *name, unsigned api,
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
-	/* A sampled region's site gets its SKIP word, for inline markers
-	 * that know it (skipw); older ones would record every call. */
+	/* A sampled region's site gets its SKIP word: the inline markers
+	 * skip calls by themselves. */
 	if (cs && !s->flags)
 		fill_site(cs, name, s->word, s->region);
-	else if (cs && skipw && s->flags == SBT_SLOT_SAMPLED)
+	else if (cs && s->flags == SBT_SLOT_SAMPLED)
 		fill_site(cs, name, SBT_EV_WORD(SBT_EV_SKIP, 0,
 						SBT_EV_ID(s->word)), s->region);
 	if (s->flags & SBT_SLOT_SAMPLED)
 		return start_sampled(t, s->word, s->region,
 				     s->flags & SBT_SLOT_VERIFY ? NULL : name,
-				     skipw && cs);
+				     cs != NULL);
 	return start_slow(t, s->word, s->region, s->flags ? NULL : name);
 }
 
-/* STOP by name, the clock read as (t1, aux), past the fast path. */
+/* What a STOP of a thread that counts cycles or events reads right after
+ * its clock, before any lookup: so that the counted span ends where the
+ * timed window does. */
+struct stop_read {
+	uint64_t c1;                    /* cycles, 0 without             */
+	const uint64_t *v;              /* counters, NULL: not read      */
+	uint64_t buf[SBT_COUNT_MAX + 2];
+};
+
+static inline void stop_read(struct stop_read *r)
+{
+	struct sbt_thread *t = sbt_me;
+
+	r->c1 = 0, r->v = NULL;
+	if (!t || in_marker(t))
+		return;
+	r->c1 = cycles_now(t);
+	if (counting(t)) {
+		sbt_ctrs_read(t->ctrs, r->buf);
+		r->v = r->buf;
+	}
+}
+
+/* STOP by name, the clock read as (t1, aux) and then r, past the fast
+ * path. */
 static __attribute__((noinline)) int
 stop_name(struct sbt_thread *t, const char *name, unsigned api,
-	  const void *ra, uint64_t t1, uint32_t aux)
+	  const void *ra, uint64_t t1, uint32_t aux,
+	  const struct stop_read *r)
 {
 	uint32_t d = t->hot.depth;
 	struct sbt_name_slot *s;
-	uint64_t c1;
 	sbt_id id;
 
-	if (likely(sbt__stop_fast(&t->hot, name, t1, aux)))
-		return SBT_OK;
-	c1 = cycles_now(t);
 	busy_set(t);
 	/* STOP(x) right after START(x) with the same read-only string: no
 	 * lookup at all. */
@@ -612,46 +645,36 @@ stop_name(struct sbt_thread *t, const char *name, unsigned api,
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
-	return stop_slow(t, id, t1, aux, c1);
+	return stop_slow(t, id, t1, aux, r->c1, r->v);
 }
 
-/* Each entry point: the inline fast path on a cache hit, else the same
- * through ready() and the general path.  The fast path needs no ready():
- * it refuses a thread without a chunk or with its gate shut. */
-int sbt_rec_start(const char *name, unsigned api, const void *ra)
-{
-	struct sbt_thread *t = sbt_me;
-	struct sbt_name_slot *s;
-	int rc;
-
-	if (likely(t != NULL) && likely((s = sbt_name_cached(t, name, ra)) != NULL) &&
-	    likely(sbt__start_fast(&t->hot, s->word, s->region, name)))
-		return SBT_OK;
-	if (!(t = ready(&rc)))
-		return rc;
-	return start_name(t, name, api, ra, NULL, 0);
-}
-
-/* STOP reads the clock before anything else, even before finding its
- * thread: whatever follows is outside the recorded window. */
-int sbt_rec_stop(const char *name, unsigned api, const void *ra)
-{
-	return sbt_hot_stop(name, api, ra);
-}
-
-int sbt_rec_stop_read(const char *name, unsigned api, const void *ra,
-		      uint64_t t1, uint32_t aux)
+/* Each entry point: ready() (the fast path needs none: it refuses a
+ * thread without a chunk or with its gate shut), then the general path. */
+int sbt_rec_start_slow(const char *name, unsigned api, const void *ra)
 {
 	struct sbt_thread *t;
 	int rc;
 
 	if (!(t = ready(&rc)))
 		return rc;
-	return stop_name(t, name, api, ra, t1, aux);
+	return start_name(t, name, api, ra, NULL);
+}
+
+int sbt_rec_stop_slow(const char *name, unsigned api, const void *ra,
+		      uint64_t t1, uint32_t aux)
+{
+	struct sbt_thread *t;
+	struct stop_read r;
+	int rc;
+
+	stop_read(&r);
+	if (!(t = ready(&rc)))
+		return rc;
+	return stop_name(t, name, api, ra, t1, aux, &r);
 }
 
 int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-		     struct sbt_hot **hot, int skipw, const void *ra)
+		     struct sbt_hot **hot, const void *ra)
 {
 	struct sbt_thread *t;
 	int rc;
@@ -659,22 +682,24 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 	if (!(t = ready(&rc)))
 		return rc;
 	if (hot && *hot != &t->hot)
-		publish(t, hot, skipw);
-	return start_name(t, name, SBT_API_SBTMARK, ra, cs, skipw);
+		publish(t, hot);
+	return start_name(t, name, SBT_API_SBTMARK, ra, cs);
 }
 
 int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 		    const void *ra)
 {
 	struct sbt_thread *t;
+	struct stop_read r;
 	int rc;
 
+	stop_read(&r);
 	if (!(t = ready(&rc)))
 		return rc;
-	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux);
+	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux, &r);
 }
 
-static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
+int sbt_rec_start_id_slow(sbt_id id, const void *ra)
 {
 	struct sbt_site_slot *s;
 	struct sbt_thread *t;
@@ -700,32 +725,17 @@ static __attribute__((noinline)) int start_id(sbt_id id, const void *ra)
 	return start_slow(t, word, id, NULL);
 }
 
-int sbt_rec_start_id(sbt_id id, const void *ra)
-{
-	struct sbt_thread *t = sbt_me;
-	uint32_t word;
-
-	if (likely(t != NULL) && likely((word = sbt_site_cached(t, id, ra))) &&
-	    likely(sbt__start_fast(&t->hot, word, id, NULL)))
-		return SBT_OK;
-	return start_id(id, ra);
-}
-
-int sbt_rec_stop_id(sbt_id id)
-{
-	return sbt_hot_stop_id(id);
-}
-
-int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux)
+int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux)
 {
 	struct sbt_thread *t;
+	struct stop_read r;
 	int rc;
 
+	stop_read(&r);
 	if (!(t = ready(&rc)))
 		return rc;
-	uint64_t c1 = cycles_now(t);
 	busy_set(t);
-	return stop_slow(t, id, t1, aux, c1);
+	return stop_slow(t, id, t1, aux, r.c1, r.v);
 }
 
 /* ---- the rest of the API (cold) ---------------------------------------------- */
@@ -924,7 +934,7 @@ static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles)
 		uint64_t t1 = sbt_read_stop(&aux);
 		uint64_t c1 = cycles_now(t);
 		busy_set(t);
-		stop_slow(t, SBT_REGION_CALIB, t1, aux, c1);
+		stop_slow(t, SBT_REGION_CALIB, t1, aux, c1, NULL);
 	}
 	return last_pair(t, ticks, cycles);
 }

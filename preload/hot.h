@@ -5,8 +5,8 @@
  * thread's cache, then the inline markers' own fast path (sbtmark.h), all
  * inlined into the entry point, so that a function call into the recorder
  * costs little more than the inline markers do.  Anything else goes to
- * the general path (recorder.h's sbt_rec_*, in hot.c), which redoes the
- * lookup and handles every case.
+ * the general path (recorder.h's sbt_rec_*_slow, in hot.c), which does
+ * not try the fast path again and handles every case.
  */
 #ifndef SBT_HOT_H
 #define SBT_HOT_H
@@ -50,32 +50,24 @@ static inline uint32_t sbt_site_cached(struct sbt_thread *t, sbt_id id,
 	return s->ra == ra && s->region == id ? s->word : 0;
 }
 
-/* sbt__stop_fast for a STOP by region id: the region is innermost. */
+/* sbt__stop_fast for a STOP by region id: the region is innermost and
+ * was recorded (not a skipped call). */
 static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
 				   uint64_t t1, uint32_t aux)
 {
-	struct sbt__ev *e;
-	struct sbt__open *o;
+	struct sbt_hot *h = &t->hot;
 	uint32_t d;
 
-	if (!sbt__enter(&t->hot))
+	if (!sbt__enter(h))
 		return 0;
-	d = t->hot.depth;
-	e = t->hot.cur;
-	if (SBT_UNLIKELY(d == 0 || e >= t->hot.end ||
-			 t->hot.stack[d - 1].region != id ||
-			 !t->hot.stack[d - 1].ev)) {
-		sbt__leave(&t->hot);
+	d = h->depth;
+	if (SBT_UNLIKELY(d == 0 || h->cur >= SBT__END(h) ||
+			 h->stack[d - 1].region != id ||
+			 !h->stack[d - 1].ev)) {
+		sbt__leave(h);
 		return 0;
 	}
-	o = &t->hot.stack[d - 1];
-	e->t = t1;
-	e->aux = aux;
-	SBT__FENCE();                   /* the word commits the event */
-	e->word = o->word + SBT__STOP_DELTA;
-	t->hot.cur = e + 1;
-	t->hot.depth = d - 1;
-	sbt__leave(&t->hot);
+	sbt__stop_commit(h, d, h->cur, t1, aux);
 	return 1;
 }
 
@@ -91,7 +83,7 @@ sbt_hot_start(const char *name, unsigned api, const void *ra)
 	    SBT_LIKELY((s = sbt_name_cached(t, name, ra)) != NULL) &&
 	    SBT_LIKELY(sbt__start_fast(&t->hot, s->word, s->region, name)))
 		return SBT_OK;
-	return sbt_rec_start(name, api, ra);
+	return sbt_rec_start_slow(name, api, ra);
 }
 
 /* STOP reads the clock before anything else: whatever follows is
@@ -108,7 +100,7 @@ sbt_hot_stop(const char *name, unsigned api, const void *ra)
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
 		return SBT_OK;
-	return sbt_rec_stop_read(name, api, ra, t1, aux);
+	return sbt_rec_stop_slow(name, api, ra, t1, aux);
 }
 
 static inline __attribute__((always_inline)) int
@@ -121,7 +113,7 @@ sbt_hot_start_id(sbt_id id, const void *ra)
 	    SBT_LIKELY((word = sbt_site_cached(t, id, ra)) != 0) &&
 	    SBT_LIKELY(sbt__start_fast(&t->hot, word, id, NULL)))
 		return SBT_OK;
-	return sbt_rec_start_id(id, ra);
+	return sbt_rec_start_id_slow(id, ra);
 }
 
 /* STOP of region `id`, the clock read by the caller as (t1, aux): APIs
@@ -134,7 +126,7 @@ sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt_stop_fast_id(t, id, t1, aux)))
 		return SBT_OK;
-	return sbt_rec_stop_id_read(id, t1, aux);
+	return sbt_rec_stop_id_slow(id, t1, aux);
 }
 
 static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)

@@ -293,7 +293,8 @@ void sbt_log_finish(struct sbt_logfile *lf)
 		end = atomic_load(&lf->next);
 		if (end > atomic_load(&lf->size))
 			end = atomic_load(&lf->size);
-		h->end_offset = end;
+		atomic_store_explicit((_Atomic uint64_t *)&h->end_offset, end,
+				      memory_order_relaxed);
 		atomic_fetch_or((_Atomic uint32_t *)&h->flags, SBT_HF_CLOSED);
 		if (ftruncate(lf->fd, (off_t)end) == 0)
 			atomic_store(&lf->size, end);

@@ -23,18 +23,11 @@ SBT_API int sbt_marker_stop(const char *tag)
 	return sbt_hot_stop(tag, SBT_API_SBTMARK, SITE);
 }
 
-/* The slow path of the inline markers (sbtmark.h); _at for objects built
- * before sparse recording, _at3 for those whose markers skip calls. */
+/* The general path of the inline markers (sbtmark.h). */
 SBT_API int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
 				struct sbt_hot **hot)
 {
-	return sbt_rec_start_at(tag, cs, hot, 0, SITE);
-}
-
-SBT_API int sbt_marker_start_at3(const char *tag, struct sbt_csite *cs,
-				 struct sbt_hot **hot)
-{
-	return sbt_rec_start_at(tag, cs, hot, 1, SITE);
+	return sbt_rec_start_at(tag, cs, hot, SITE);
 }
 
 SBT_API int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)

@@ -20,6 +20,7 @@
  *     is set to it after each drain, so the kernel never overwrites an
  *     unread record (it counts them lost instead).
  */
+#include "config.h"
 #include "osevents.h"
 #include "sbtmark.h"
 
@@ -157,7 +158,7 @@ struct sbt_os *sbt_os_open(void)
 	void *p;
 
 	if (atomic_load(&os.state) == 0 &&
-	    !sbt_env_long("SBT_OS_EVENTS", 1, 0, 1)) {
+	    !sbt_cfg(SBT_CFG_OS_EVENTS)) {
 		os_decide(SBT_OS_OFF, "off (SBT_OS_EVENTS=0)", 0);
 		return NULL;
 	}
@@ -165,7 +166,7 @@ struct sbt_os *sbt_os_open(void)
 	    atomic_load(&os.state) == SBT_OS_UNAVAILABLE)
 		return NULL;
 	if (!atomic_load(&os.pages)) {
-		long n = sbt_env_long("SBT_OS_PAGES", 16, 1, 1024);
+		long n = sbt_cfg(SBT_CFG_OS_PAGES);
 		while (n & (n - 1))
 			n &= n - 1;    /* the kernel wants a power of two */
 		atomic_store(&os.pages, (uint32_t)n);

@@ -15,6 +15,7 @@
  *   - every attached thread is on g.threads (under g.lock), so CLOSE can
  *     shut every thread's fast path.
  */
+#include "config.h"
 #include "recorder.h"
 #include "cap.h"
 #include "clock.h"
@@ -26,6 +27,8 @@
 #include "thread.h"
 
 #include <assert.h>
+#include <linux/membarrier.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -34,6 +37,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FIRST_CHUNK   4096u            /* short-lived threads waste <4K  */
@@ -95,25 +99,23 @@ int sbt_thread_log_state(void)
 
 __attribute__((constructor)) static void sbt_setup(void)
 {
-	const char *out = getenv("SBT_OUTPUT");
-
-	sbt_diag_quiet((int)sbt_env_long("SBT_QUIET", 0, 0, 1));
+	sbt_config_load();
 	/* Secure execution (setuid etc.): the environment is not the
 	 * user's to trust, and the log would be written with privileges. */
-	if (getauxval(AT_SECURE) || sbt_env_long("SBT_DISABLE", 0, 0, 1))
+	if (getauxval(AT_SECURE) || sbt_cfg(SBT_CFG_DISABLE))
 		g.inert = 1;
-	strncpy(g.pattern, out && *out ? out : "region.log",
-		sizeof g.pattern - 1);
-	g.probe_period = (uint32_t)sbt_env_long("SBT_PROBE_PERIOD", 64, 0,
-						1000000);
-	(void)sbt_sample_setup();
-	g.reserve = (size_t)sbt_env_long("SBT_LOG_MAX_MB", 65536, 2,
-					 1L << 24) << 20;
+	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
+	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
+	(void)sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
+	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
 	/* SBT_MAX_MB thins before the cap; past it the log is full */
 	uint64_t cap = sbt_cap_setup();
 	if (cap && cap < g.reserve)
 		g.reserve = (size_t)cap;
 	pthread_key_create(&g.key, thread_exit);
+	/* for CLOSE's barrier (quiesce); refused: it falls back */
+	(void)syscall(SYS_membarrier,
+		      MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
@@ -121,8 +123,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 static void clock_ready(void)
 {
 	if (!atomic_load(&g.clk_ready)) {
-		sbt_clock_setup(&g.clk,
-				(int)sbt_env_long("SBT_CYCLES", 1, 0, 1));
+		sbt_clock_setup(&g.clk, (int)sbt_cfg(SBT_CFG_CYCLES));
 		atomic_store(&g.clk_ready, 1);
 	}
 }
@@ -175,13 +176,13 @@ static void os_drain_gated(struct sbt_thread *t)
 {
 	uint32_t was;
 
-	if (!t || (was = t->hot.busy) == 1)
+	if (!t || (was = SBT__BUSY(&t->hot)) == 1)
 		return;
-	t->hot.busy = 1;
+	__atomic_store_n(&t->hot.busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	os_drain(t);
 	SBT__FENCE();
-	t->hot.busy = was;
+	__atomic_store_n(&t->hot.busy, was, __ATOMIC_RELAXED);
 }
 
 /* A thread's xorshift state (probe spacing, sampling gaps): the
@@ -216,9 +217,8 @@ static void thread_exit(void *arg)
 	/* No marker of this thread may reach the memory once it is gone. */
 	for (int i = 0; i < SBT_HOT_SLOTS; i++)
 		if (t->hot_slots[i]) {
-			*t->hot_slots[i] = NULL;
-			if (t->hot_v3 & (1u << i))
-				t->hot_slots[i][1] = NULL;
+			t->hot_slots[i][0] = NULL;   /* struct sbt__tls */
+			t->hot_slots[i][1] = NULL;
 		}
 	me = NULL;
 	pthread_mutex_lock(&g.lock);
@@ -314,6 +314,7 @@ void sbt_thread_limit(struct sbt_thread *t)
 	 * region always. */
 	size_t left = (size_t)(t->chunk_end - t->hot.cur);
 	size_t probe = g.probe_period;
+	struct sbt__ev *end;
 
 	if (probe) {
 		t->rng ^= t->rng << 13, t->rng ^= t->rng >> 7;
@@ -322,15 +323,16 @@ void sbt_thread_limit(struct sbt_thread *t)
 	}
 	assert(t->hot.cur <= t->chunk_end);
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
-	t->hot.end = t->probe_at ? t->probe_at : t->chunk_end;
+	end = t->probe_at ? t->probe_at : t->chunk_end;
 	/* The recorder sees every marker of a thread that counts cycles
 	 * or events, and after CLOSE; and, but for skipped calls, while
-	 * one is open. */
+	 * one is open.  (Atomic stores: CLOSE shuts `end` from another
+	 * thread, recorder.c's quiesce.) */
 	if (t->pmc >= 0 || t->ctrs || atomic_load(&g.state) == LOG_CLOSED)
-		t->hot.end = NULL;
-	t->hot.end_saved = t->hot.end;
-	if (t->hot.nskip)
-		t->hot.end = NULL;
+		end = NULL;
+	__atomic_store_n(&t->hot.end_saved, end, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->hot.end, t->hot.nskip ? NULL : end,
+			 __ATOMIC_RELAXED);
 }
 
 int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
@@ -379,19 +381,65 @@ void *sbt_rec_api_state(unsigned slot, size_t size, void (*fini)(void *))
 	return t->api[slot];
 }
 
-int sbt_rec_close(void)
+/* A full barrier on every running thread of the process, so that a
+ * store of theirs made with only a compiler barrier (the fast path's gate)
+ * is ordered against our loads and stores.  Registered at startup; where
+ * the kernel refuses, a global barrier, then time as a last resort. */
+static void process_barrier(void)
 {
-	os_drain_gated(me);
-	pthread_mutex_lock(&g.lock);
-	if (atomic_load(&g.state) == LOG_OPEN)
-		sbt_log_finish(g.log);
-	atomic_store(&g.state, LOG_CLOSED);
-	/* Every thread's inline markers now come to the recorder, which
-	 * counts and ignores them. */
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) &&
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0)) {
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
+	atomic_thread_fence(memory_order_seq_cst);
+}
+
+/*
+ * The log is about to be finished (CLOSE, exit): no marker may write into
+ * it after that.  g.lock held, g.state LOG_CLOSED already.  Every thread's
+ * fast path is shut (end NULL); a marker that tested `end` before that
+ * still writes, so wait for every thread whose gate is shut by a marker
+ * (busy 1; not one waiting for our lock) - the barrier makes their gates
+ * visible to us and our stores to their next test.  A thread stopped
+ * inside a marker (a debugger, a signal handler that never returns) is
+ * waited for 100 ms at most.  A general path that restored `end` from a
+ * state read before ours is undone by the second clearing; later ones
+ * read LOG_CLOSED (sbt_thread_limit, room).
+ */
+static void quiesce(void)
+{
+	struct timespec t0, now;
+
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
 		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
 	}
+	process_barrier();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (struct sbt_thread *t = g.threads; t; t = t->next) {
+		while (t != me && SBT__BUSY(&t->hot) == 1) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((now.tv_sec - t0.tv_sec) * 1000000000L +
+			    (now.tv_nsec - t0.tv_nsec) > 100000000L)
+				break;
+			sched_yield();
+		}
+		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+	}
+}
+
+int sbt_rec_close(void)
+{
+	os_drain_gated(me);
+	pthread_mutex_lock(&g.lock);
+	int was = atomic_exchange(&g.state, LOG_CLOSED);
+	/* Every thread's markers now come to the recorder, which counts and
+	 * ignores them. */
+	quiesce();
+	if (was == LOG_OPEN)
+		sbt_log_finish(g.log);
 	pthread_mutex_unlock(&g.lock);
 	return SBT_OK;
 }
@@ -450,10 +498,11 @@ static void after_fork_child(void)
 				       sizeof *o->ev);
 		}
 		t->chunk = NULL;
-		t->hot.cur = t->hot.end = t->chunk_end = NULL;
+		t->hot.cur = t->chunk_end = NULL;
+		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
 		/* skip counts live in the parent's log */
 		memset(t->hot.skip, 0, sizeof t->hot.skip);
-		t->hot.end_saved = NULL;
+		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->rng = rng_seed(t->tid);      /* not the parent's draws */
@@ -490,6 +539,9 @@ static void after_fork_child(void)
 	}
 }
 
+/* At exit, other threads may still be marking: the log is finished as
+ * CLOSE finishes it, but stays open to them (their markers keep writing
+ * into their chunks, below the end already recorded, harmlessly). */
 __attribute__((destructor)) static void sbt_fini(void)
 {
 	os_drain_gated(me);

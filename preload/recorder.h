@@ -9,7 +9,7 @@
  * Layers, each calling only those below it:
  *   markers.c  api_*.c -> api_common.c
  *   hot.h          the entry points' fast path, inlined into them
- *   hot.c          the marker paths (sbt_rec_start ... sbt_rec_totals)
+ *   hot.c          the marker paths (sbt_rec_start_slow ... sbt_rec_totals)
  *   recorder.c     process and threads: the log, chunks, fork, CLOSE
  *   header.c  regions.c  logfile.c  clock.c
  *   diag.c         warnings, counters, environment
@@ -46,32 +46,35 @@ enum {
 SBT_HIDDEN sbt_id sbt_rec_intern(const char *name, size_t len, unsigned api,
 				 const void *ra);
 
-/* By name: looks (ra, name pointer) up in the thread's cache, interning
+/*
+ * The general path of START and STOP: what the fast path (hot.h's
+ * sbt_hot_*, sbtmark.h's inline markers) refused or could not find in
+ * the thread's caches.  These do not try the fast path again; call
+ * hot.h's functions, not these.  A STOP's clock was read by its caller,
+ * before anything else, as (t1, aux).
+ *
+ * By name: (ra, name pointer) looked up in the thread's cache, interned
  * on a miss.  `ra` is the app's call site (the caller's
  * __builtin_return_address(0)).  Names in writable memory are compared
- * with the cached name on every call, so a reused buffer is safe. */
-SBT_HIDDEN int sbt_rec_start(const char *name, unsigned api, const void *ra);
-SBT_HIDDEN int sbt_rec_stop(const char *name, unsigned api, const void *ra);
-
-/* The slow path of the inline markers: START also fills the call site's
- * slot `cs` (read-only names; a sampled region's only when skipw: the
- * caller's markers know SKIP words) and hands out the thread's fast-path
- * state in *hot; STOP comes with the clock already read. */
-SBT_HIDDEN int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-				struct sbt_hot **hot, int skipw,
-				const void *ra);
-SBT_HIDDEN int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
-			       const void *ra);
+ * with the cached name on every call, so a reused buffer is safe.
+ */
+SBT_HIDDEN int sbt_rec_start_slow(const char *name, unsigned api,
+				  const void *ra);
+SBT_HIDDEN int sbt_rec_stop_slow(const char *name, unsigned api,
+				 const void *ra, uint64_t t1, uint32_t aux);
 
 /* By id, for APIs that hand out handles (ITT string handles, NVTX
  * registered strings, Fortran names after a first lookup). */
-SBT_HIDDEN int sbt_rec_start_id(sbt_id id, const void *ra);
-SBT_HIDDEN int sbt_rec_stop_id(sbt_id id);
+SBT_HIDDEN int sbt_rec_start_id_slow(sbt_id id, const void *ra);
+SBT_HIDDEN int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux);
 
-/* STOPs whose clock read was done by the caller (hot.h). */
-SBT_HIDDEN int sbt_rec_stop_read(const char *name, unsigned api,
-				 const void *ra, uint64_t t1, uint32_t aux);
-SBT_HIDDEN int sbt_rec_stop_id_read(sbt_id id, uint64_t t1, uint32_t aux);
+/* The inline markers' general path: START also fills the call site's
+ * slot `cs` (read-only names; a sampled region's way holds its SKIP
+ * word) and hands out the thread's fast-path state in *hot. */
+SBT_HIDDEN int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
+				struct sbt_hot **hot, const void *ra);
+SBT_HIDDEN int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
+			       const void *ra);
 
 /* RESET: this thread's earlier samples of the region no longer count. */
 SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);
@@ -91,7 +94,7 @@ SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds,
  * way).  Returns the calling thread's zeroed block of `size` bytes for
  * `slot`, allocated on first use; at thread exit fini(block) runs (when
  * not NULL) and the block is freed.  NULL when out of memory or inert. */
-enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK, SBT_SLOT__N };
+enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK };
 SBT_HIDDEN void *sbt_rec_api_state(unsigned slot, size_t size,
 				   void (*fini)(void *));
 

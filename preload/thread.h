@@ -37,6 +37,9 @@
 #define SBT_CACHE_SLOTS 256            /* name cache per thread          */
 #define SBT_SITE_SLOTS  64             /* (ra, region) cache per thread  */
 #define SBT_HOT_SLOTS   4              /* app objects holding our pointer */
+/* hot.busy while a marker waits for the recorder's lock (attaching,
+ * opening the log): shut to signal handlers (bit 0), no event in flight. */
+#define SBT_BUSY_WAITING 3u
 #define SBT_SLOT__MAX   4              /* per-thread API states          */
 
 /* (return address, name pointer) -> region, and its site there. */
@@ -78,8 +81,6 @@ struct sbt_thread {
 	uint32_t nreplay;
 	struct sbt_event replay[2 * SBT_HOT_DEPTH];
 	struct sbt_hot **hot_slots[SBT_HOT_SLOTS];
-	uint32_t hot_v3;               /* bit i: hot_slots[i][1] is the
-					  object's skip pointer too      */
 	void *api[SBT_SLOT__MAX];      /* sbt_rec_api_state() blocks      */
 	void (*api_fini[SBT_SLOT__MAX])(void *);
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];

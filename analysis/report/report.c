@@ -51,7 +51,7 @@ void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 	const struct sbt_source *src = &ds->sources[g->source];
 
 	if (o->by_site) {
-		const struct sbt_csite *c = o->cs && g->key < o->cs->n ?
+		const struct sbt_callsite *c = o->cs && g->key < o->cs->n ?
 					    &o->cs->c[g->key] : NULL;
 		if (!c) {
 			snprintf(out, n, "-");

@@ -521,7 +521,7 @@ static int callsite_table(FILE *f, const struct sbt_html_in *in,
 		      "was called, and the calling context (innermost first)"
 		      "</th><th>module</th></tr>\n", f);
 	for (long i = 0; i < n; i++) {
-		const struct sbt_csite *c = &in->o->cs->c[sc[i].site];
+		const struct sbt_callsite *c = &in->o->cs->c[sc[i].site];
 		fprintf(f, "<tr><td class=\"n\">%llu</td><td class=\"n\">%.1f "
 			"%%</td><td><ol class=\"stack\">",
 			(unsigned long long)sc[i].count,

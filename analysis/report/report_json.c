@@ -35,7 +35,7 @@ void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,
 
 	fputc('[', f);
 	for (long i = 0; i < n; i++) {
-		const struct sbt_csite *c = &o->cs->c[sc[i].site];
+		const struct sbt_callsite *c = &o->cs->c[sc[i].site];
 		const struct sbt_symframe *top = c->at.nframes ? &c->at.f[0]
 							       : NULL;
 		fputs(i ? ", {" : "{", f);

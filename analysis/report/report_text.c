@@ -254,7 +254,7 @@ static void callsites(FILE *f, const struct sbt_dataset *ds,
 		struct sbt_sitecount *sc;
 		long n = sbt_group_sites(ds, res, g, o->cs, &sc);
 		for (long k = 0; k < n; k++) {
-			const struct sbt_csite *c = &o->cs->c[sc[k].site];
+			const struct sbt_callsite *c = &o->cs->c[sc[k].site];
 			const char *m = strrchr(c->at.module, '/');
 			if (!any++)
 				fprintf(f, "\ncall sites (samples; calling "

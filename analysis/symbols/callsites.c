@@ -191,7 +191,7 @@ static void resolver_free(struct resolver *r)
  * only, no debug info read). */
 static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 		     const struct resolver *r, struct sbt_callsites *cs,
-		     struct sbt_csite *c)
+		     struct sbt_callsite *c)
 {
 	const struct sbt_source *src = &ds->sources[s->source];
 	uint32_t depth = s->depth < FRAMES_MAX ? s->depth : FRAMES_MAX;
@@ -256,7 +256,7 @@ static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 
 static const struct sbt_callsites *cmp_cs;
 
-static int frames_cmp(const struct sbt_csite *x, const struct sbt_csite *y)
+static int frames_cmp(const struct sbt_callsite *x, const struct sbt_callsite *y)
 {
 	int c;
 

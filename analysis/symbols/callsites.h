@@ -19,7 +19,7 @@ struct sbt_siteat {
 };
 
 /* One call site (dataset.sites[i]) and its calling context. */
-struct sbt_csite {
+struct sbt_callsite {
 	struct sbt_siteat at;         /* frames[0]: where START was called */
 	int nstack;                   /* source frames of the whole stack */
 	struct sbt_symframe *stack;   /* innermost first: at's frames, then
@@ -29,7 +29,7 @@ struct sbt_csite {
 };
 
 struct sbt_callsites {
-	struct sbt_csite *c;          /* dataset.sites, then one per region
+	struct sbt_callsite *c;          /* dataset.sites, then one per region
 					 that has none (below)            */
 	size_t n;
 	/* A region whose log gave no SITE entry (interposed APIs record only

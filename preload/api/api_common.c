@@ -124,7 +124,7 @@ int sbt_api_pop_inner(struct sbt_api_stack *st, const void *key,
 	memmove(&st->e[i - 1], &st->e[i], (st->n - i) * sizeof st->e[0]);
 	st->n--;
 	if (id)
-		(void)sbt_rec_stop_id_read(id, t1, aux);
+		(void)sbt_hot_stop_id_at(id, t1, aux);
 	return (int)i - 1;
 }
 
@@ -182,11 +182,3 @@ void *sbt_api_object(struct sbt_api_list *l, const void *owner,
 	return o;
 }
 
-int sbt_api_env_read(const char *name, int *cache)
-{
-	const char *e = getenv(name);
-	int v = e && *e && *e != '0';
-
-	__atomic_store_n(cache, v, __ATOMIC_RELAXED);
-	return v;
-}

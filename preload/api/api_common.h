@@ -154,14 +154,5 @@ SBT_HIDDEN void *sbt_api_object(struct sbt_api_list *l, const void *owner,
 					     const void *owner, const void *arg),
 				const void *arg);
 
-SBT_HIDDEN int sbt_api_env_read(const char *name, int *cache);
-
-/* An environment switch (set, not "0"), read once per process: *cache
- * starts at -1. */
-static inline int sbt_api_env_flag(const char *name, int *cache)
-{
-	int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
-	return v >= 0 ? v : sbt_api_env_read(name, cache);
-}
 
 #endif

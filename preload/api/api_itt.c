@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config.h"
 #include "api_common.h"
 
 /* ---- the ITT ABI (layout-exact prefixes) ------------------------------- */
@@ -114,11 +115,10 @@ struct hmap {
 };
 
 static pthread_mutex_t itt_lock = PTHREAD_MUTEX_INITIALIZER;
-static int prefix_domain = -1;   /* SBT_ITT_DOMAIN_PREFIX, read once     */
 
 static int want_prefix(void)
 {
-	return sbt_api_env_flag("SBT_ITT_DOMAIN_PREFIX", &prefix_domain);
+	return (int)sbt_cfg(SBT_CFG_ITT_DOMAIN_PREFIX);
 }
 
 static sbt_id intern_pair(const char *dom, const char *name, size_t len,

@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config.h"
 #include "api_common.h"
 
 /* ---- the NVTX ABI ------------------------------------------------------- */
@@ -116,11 +117,10 @@ struct nvtx_string {
 };
 
 static struct sbt_api_list domains, strings;
-static int prefix_domain = -1;   /* SBT_NVTX_DOMAIN_PREFIX, read once    */
 
 static int want_prefix(void)
 {
-	return sbt_api_env_flag("SBT_NVTX_DOMAIN_PREFIX", &prefix_domain);
+	return (int)sbt_cfg(SBT_CFG_NVTX_DOMAIN_PREFIX);
 }
 
 static const char *dom_prefix(const struct nvtx_domain *d)

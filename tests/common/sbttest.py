@@ -8,8 +8,17 @@ check() prints one line per assertion and counts the failures; done()
 exits 1 when any failed.  within() is the k-sigma test of a random count
 (4 sigma: with ten such checks a run, 3 sigma fails by chance in about
 3 % of runs, 4 in 0.06 %).
+
+Running the recorder and the analyzer (SBT_LIB, SBT_ANALYZE from the
+environment, as tests/meson.build sets them): record() runs an app
+preloaded, analyze() / analyze_json() run sbt-analyze, log_version() reads
+a log's format version.
 """
-import math, sys
+import json, math, os, signal, struct, subprocess, sys, time
+
+# every variable the recorder reads, unset in record() unless given
+SBT_VARS = ('SBT_SAMPLE', 'SBT_MAX_MB', 'SBT_LOG_MAX_MB', 'SBT_EVENTS',
+            'SBT_OUTPUT')
 
 failures = 0
 
@@ -32,3 +41,60 @@ def binomial_sd(n, p):
 def done():
     print('%d failure(s)' % failures)
     sys.exit(1 if failures else 0)
+
+
+def record(tmp, name, app, args, quiet=True, **sbt):
+    """Run app with the recorder preloaded, its log tmp/name.log; sbt:
+    SBT_* settings by name without the prefix (sample='hot:16',
+    max_mb='4'), None for unset.  Returns (log path, CompletedProcess)."""
+    log = os.path.join(tmp, name + '.log')
+    env = preloaded(log, **sbt)
+    if not quiet:
+        env.pop('SBT_QUIET', None)
+    p = subprocess.run([app, *args], env=env, capture_output=True,
+                       text=True, timeout=120)
+    return log, p
+
+
+def analyze(log, *opts):
+    """sbt-analyze's stdout on log (exit 0 or 1 with output), else exits."""
+    p = subprocess.run([os.environ['SBT_ANALYZE'], *opts, log],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode not in (0, 1) or not p.stdout:
+        sys.exit('sbt-analyze failed on %s: %s' % (log, p.stderr))
+    return p.stdout
+
+
+def analyze_json(log, *opts):
+    """The JSON report of log, and its regions by name."""
+    d = json.loads(analyze(log, *opts, '--format', 'json'))
+    return d, {r['name']: r for r in d['regions']}
+
+
+def log_version(log):
+    with open(log, 'rb') as f:
+        return struct.unpack('<8sI', f.read(12))[1]
+
+
+def run_and_kill(argv, env, delay):
+    """Start argv, read its first line, SIGKILL it `delay` s later: (the
+    line, stripped, and its return code: -9 when the kill landed)."""
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    time.sleep(delay)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    p.stdout.close()
+    return line.strip(), p.returncode
+
+
+def preloaded(log, **sbt):
+    """The environment record() gives an app, for apps run otherwise."""
+    env = dict(os.environ, LD_PRELOAD=os.environ['SBT_LIB'])
+    for v in SBT_VARS:
+        env.pop(v, None)
+    env['SBT_OUTPUT'] = log
+    for k, v in sbt.items():
+        if v is not None:
+            env['SBT_' + k.upper()] = v
+    return env

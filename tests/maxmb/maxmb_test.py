@@ -15,14 +15,16 @@ as before (version 2, no THIN entry); a bad value is told once and the
 run records every call.  No timing is asserted beyond telling the
 workload's two modes apart.
 """
-import bisect, json, math, os, signal, struct, subprocess, sys, tempfile
-import time
+import bisect, math, os, struct, subprocess, sys, tempfile
 
 SAPP, SAPP_CALL = sys.argv[1], sys.argv[2]
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
-from sbttest import check, within, binomial_sd, done  # noqa: E402
+import sbttest  # noqa: E402
+from sbttest import check, within, done  # noqa: E402
+from sbttest import run_and_kill, preloaded  # noqa: E402
+from sbttest import analyze, analyze_json  # noqa: E402
 MB = 1 << 20
 
 # format/sbtlog.h: offsets in struct sbt_file_header (x86-64, aarch64)
@@ -30,32 +32,8 @@ H_TICK_HZ, H_START_TICKS, H_END_OFFSET, H_MAX_MB = 32, 192, 976, 1056
 
 
 def record(tmp, name, app, args, cap, sample=None, quiet=True):
-    log = os.path.join(tmp, name + '.log')
-    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log)
-    for v in ('SBT_SAMPLE', 'SBT_MAX_MB', 'SBT_LOG_MAX_MB'):
-        env.pop(v, None)
-    if cap is not None:
-        env['SBT_MAX_MB'] = cap
-    if sample is not None:
-        env['SBT_SAMPLE'] = sample
-    if not quiet:
-        env.pop('SBT_QUIET', None)
-    p = subprocess.run([app, *args], env=env, capture_output=True,
-                       text=True, timeout=120)
-    return log, p
-
-
-def analyze(log, *opts):
-    p = subprocess.run([ANALYZE, *opts, log], capture_output=True,
-                       text=True, timeout=120)
-    if p.returncode not in (0, 1) or not p.stdout:
-        sys.exit('sbt-analyze failed on %s: %s' % (log, p.stderr))
-    return p.stdout
-
-
-def analyze_json(log):
-    d = json.loads(analyze(log, '--format', 'json'))
-    return d, {r['name']: r for r in d['regions']}
+    return sbttest.record(tmp, name, app, args, quiet, max_mb=cap,
+                          sample=sample)
 
 
 class Log:
@@ -104,11 +82,6 @@ class Log:
                 calls[thread] = n
             off += size
         self.calls = calls
-
-
-def header_version(log):
-    with open(log, 'rb') as f:
-        return struct.unpack('<8sI', f.read(12))[1]
 
 
 def held_samples(log, tmp):
@@ -234,16 +207,9 @@ def threads(tmp):
 def kill(tmp):
     log = os.path.join(tmp, 'kill.log')
     done = os.path.join(tmp, 'kill.done')
-    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log, SBT_MAX_MB='2')
-    env.pop('SBT_SAMPLE', None)
-    p = subprocess.Popen([SAPP, 'kill', '200000', done], env=env,
-                         stdout=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    time.sleep(0.3)
-    p.send_signal(signal.SIGKILL)
-    p.wait()
-    check(line.strip() == 'running' and p.returncode == -9,
-          'kill: killed mid-run')
+    line, rc = run_and_kill([SAPP, 'kill', '200000', done],
+                            preloaded(log, max_mb='2'), 0.3)
+    check(line == 'running' and rc == -9, 'kill: killed mid-run')
     with open(done, 'rb') as f:
         made = struct.unpack('<Q', f.read(8))[0]
     d, r = analyze_json(log)

@@ -29,6 +29,11 @@
  *                                         whose handler marks "sig"
  *   rapp fdlist                           prints fds that look like logs
  *   rapp plain K                          K "p" pairs, nothing else
+ *   rapp closerace T LOG                  T threads mark "cr" (inline and
+ *                                         through the entry points) while
+ *                                         main calls CLOSE; prints "same"
+ *                                         when LOG's chunks do not change
+ *                                         after CLOSE returned
  *   rapp sites K                          region "site" from three call
  *                                         sites: K, 2K, 3K pairs (inline,
  *                                         inline, function entry points)
@@ -482,6 +487,75 @@ static int sites(long k)
 	return 0;
 }
 
+/* ---- CLOSE while threads mark -------------------------------------------- */
+
+static atomic_int cr_stop;
+
+static void *cr_thr(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&bar);
+	while (!atomic_load_explicit(&cr_stop, memory_order_relaxed)) {
+		SBT_MARKER_START("cr");
+		SBT_MARKER_STOP("cr");
+		if (sbt_marker_start) {
+			sbt_marker_start("cr2");
+			sbt_marker_stop("cr2");
+		}
+	}
+	return NULL;
+}
+
+/* The log's bytes past its header (whose counters stay live). */
+static char *cr_snap(const char *log, size_t *n)
+{
+	FILE *f = fopen(log, "rb");
+	char *b = NULL;
+	long len;
+
+	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 4096 ||
+	    fseek(f, 4096, SEEK_SET) || !(b = malloc((size_t)len - 4096)) ||
+	    fread(b, 1, (size_t)len - 4096, f) != (size_t)len - 4096) {
+		free(b);
+		b = NULL;
+	}
+	*n = b ? (size_t)len - 4096 : 0;
+	if (f)
+		fclose(f);
+	return b;
+}
+
+static int closerace(int nt, const char *log)
+{
+	pthread_t *t = calloc((size_t)nt, sizeof *t);
+	struct timespec ms20 = { 0, 20000000 };
+	size_t na, nb;
+	char *a, *b;
+
+	pthread_barrier_init(&bar, NULL, (unsigned)nt + 1);
+	SBT_MARKER_INIT;
+	for (int i = 0; i < nt; i++)
+		if (pthread_create(&t[i], NULL, cr_thr, NULL) != 0)
+			return 3;
+	pthread_barrier_wait(&bar);
+	nanosleep(&ms20, NULL);
+	SBT_MARKER_CLOSE;
+	a = cr_snap(log, &na);
+	nanosleep(&ms20, NULL);         /* they go on marking, refused */
+	b = cr_snap(log, &nb);
+	atomic_store(&cr_stop, 1);
+	for (int i = 0; i < nt; i++)
+		pthread_join(t[i], NULL);
+	if (!a || !b)
+		printf("unreadable\n");
+	else if (na != nb || memcmp(a, b, na) != 0)
+		printf("changed after CLOSE\n");
+	else
+		printf("same\n");
+	free(a), free(b), free(t);
+	return 0;
+}
+
 /* ---------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -526,6 +600,8 @@ int main(int argc, char **argv)
 		return fdlist();
 	if (!strcmp(m, "sites"))
 		return sites(ARG(2));
+	if (!strcmp(m, "closerace") && argc == 4)
+		return closerace((int)ARG(2), argv[3]);
 	if (!strcmp(m, "plain")) {
 		pairs("p", ARG(2));
 		return 0;

@@ -8,18 +8,15 @@
 # and reports 4 ranks with every rank's 1000 "compute" samples.
 # Exit 77 (skipped) without Open MPI's mpirun or the MPI app.
 set -u
+common=$(cd "$(dirname "$0")/../common" && pwd)
 sbtrun=$(realpath "$1"); app=$(realpath "$2" 2>/dev/null || echo none)
-command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
+. "$common/mpi.sh"
 [ -x "$app" ] || { echo "MPI app not built (no mpicc): skipped"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 tmp=$(mktemp -d /tmp/sbt-mpi-XXXXXX)
 cd "$tmp" || exit 99
-# Open MPI refuses root without these; loopback only, no network probing.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1
-timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
+sbt_mpi 4 120 \
 	"$sbtrun" -q -o 'run-%r.log' -- "$app" 1000 > mpirun.out 2>&1 ||
 	{ cat mpirun.out >&2; fail "mpirun failed"; }
 grep -q "4 ranks ok" mpirun.out || fail "app output: $(cat mpirun.out)"

@@ -549,6 +549,39 @@ static void t_threads(void)
 	unload(&l);
 }
 
+/* CLOSE while 4 threads mark, inline and through the entry points: no
+ * marker writes into the finished log (its chunks do not change after
+ * CLOSE returned), those after it are counted, and the log reads.  Under
+ * TSan (this suite runs there) a marker racing CLOSE's shutting of its
+ * fast path is a report: the accesses must be atomic. */
+static void t_closerace(void)
+{
+	struct proc p;
+
+	fresh("closerace");
+	for (int run_i = 0; run_i < 5; run_i++) {
+		char *env[] = { "SBT_OUTPUT=c.log", NULL };
+		char *argv[] = { (char *)rapp, "closerace", "4", "c.log",
+				 NULL };
+		unlink("c.log");
+		run(&p, env, argv);
+		CHECK(exited0(&p), "closerace: status %#x: %s", p.status,
+		      p.err);
+		CHECK(strstr(p.out, "same") != NULL, "closerace %d: %s", run_i,
+		      p.out);
+		struct log l;
+		load(&l, "c.log");
+		CHECK(l.rc == 0, "closerace: rc %d %s", l.rc, l.err);
+		CHECK(count(&l, "cr") > 0 && count(&l, "cr2") > 0,
+		      "closerace: %ld, %ld samples before CLOSE",
+		      count(&l, "cr"), count(&l, "cr2"));
+		CHECK(counter(&l, SBT_CNT_AFTER_CLOSE) > 0,
+		      "closerace: markers after CLOSE counted (%llu)",
+		      (unsigned long long)counter(&l, SBT_CNT_AFTER_CLOSE));
+		unload(&l);
+	}
+}
+
 static void t_short(void)
 {
 	struct proc p;
@@ -915,6 +948,7 @@ int main(int argc, char **argv)
 		{ "fork", t_fork }, { "forkthreads", t_forkthreads },
 		{ "exec", t_exec }, { "spawn", t_spawn },
 		{ "shell", t_shell }, { "threads", t_threads },
+		{ "closerace", t_closerace },
 		{ "short", t_short }, { "bp", t_bp },
 		{ "misuse", t_misuse }, { "names", t_names },
 		{ "sigmark", t_sigmark }, { "files", t_files },

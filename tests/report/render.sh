@@ -13,6 +13,7 @@
 # Exit 77 (skipped) without chromium (tools/setup.sh installs it) or, for
 # mpi, without mpirun or the MPI app.
 set -u
+common=$(cd "$(dirname "$0")/../common" && pwd)
 mode=$1 sbtrun=$(realpath "$2") app=$(realpath "$3" 2>/dev/null || echo none)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -27,11 +28,8 @@ demo)
 	"$sbtrun" -q -- "$app" > app.out 2>&1 || fail "demo: $(cat app.out)"
 	logs=region.log regions=4 groups_per_region=2 ;;
 mpi)
-	command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
-	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-	export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-	export OMPI_MCA_rmaps_base_oversubscribe=1
-	timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 \
+	. "$common/mpi.sh"
+	sbt_mpi 2 120 \
 		"$sbtrun" -q -o 'run-%r.log' -- "$app" 2000 > app.out 2>&1 ||
 		fail "mpirun: $(cat app.out)"
 	logs="run-0.log run-1.log" regions=2 groups_per_region=2 ;;

@@ -14,40 +14,20 @@ without sampling, a SIGKILL loses no call, and a malformed SBT_SAMPLE is
 told once while the run goes on, recording every call.  No timings are
 asserted beyond the workload's two modes being told apart.
 """
-import json, math, os, signal, struct, subprocess, sys, tempfile, time
+import math, os, struct, subprocess, sys, tempfile
 
 SAPP, SAPP_CALL, API_APPS = sys.argv[1], sys.argv[2], sys.argv[3:]
-LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
+LIB = os.environ['SBT_LIB']
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
+import sbttest  # noqa: E402
 from sbttest import check, within, binomial_sd, done  # noqa: E402
+from sbttest import run_and_kill, preloaded  # noqa: E402
+from sbttest import analyze_json as analyze, log_version as version  # noqa: E402,E501
 
 
 def record(tmp, name, app, args, sample, quiet=True):
-    log = os.path.join(tmp, name + '.log')
-    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log)
-    env.pop('SBT_SAMPLE', None)
-    if sample is not None:
-        env['SBT_SAMPLE'] = sample
-    if not quiet:
-        env.pop('SBT_QUIET', None)
-    p = subprocess.run([app, *args], env=env, capture_output=True,
-                       text=True, timeout=120)
-    return log, p
-
-
-def analyze(log):
-    p = subprocess.run([ANALYZE, '--format', 'json', log],
-                       capture_output=True, text=True, timeout=120)
-    if p.returncode not in (0, 1) or not p.stdout:
-        sys.exit('sbt-analyze failed on %s: %s' % (log, p.stderr))
-    d = json.loads(p.stdout)
-    return d, {r['name']: r for r in d['regions']}
-
-
-def version(log):
-    with open(log, 'rb') as f:
-        return struct.unpack('<8sI', f.read(12))[1]
+    return sbttest.record(tmp, name, app, args, quiet, sample=sample)
 
 
 def hot(tmp, app, label):
@@ -150,16 +130,9 @@ def nest(tmp):
 def kill(tmp):
     log = os.path.join(tmp, 'kill.log')
     done = os.path.join(tmp, 'kill.done')
-    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log,
-               SBT_SAMPLE='hot:16')
-    p = subprocess.Popen([SAPP, 'kill', '200000', done], env=env,
-                         stdout=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    time.sleep(0.2)
-    p.send_signal(signal.SIGKILL)
-    p.wait()
-    check(line.strip() == 'running' and p.returncode == -9,
-          'kill: killed mid-run')
+    line, rc = run_and_kill([SAPP, 'kill', '200000', done],
+                            preloaded(log, sample='hot:16'), 0.2)
+    check(line == 'running' and rc == -9, 'kill: killed mid-run')
     with open(done, 'rb') as f:
         made = struct.unpack('<Q', f.read(8))[0]
     d, r = analyze(log)

@@ -13,17 +13,15 @@
 # them: exit 1, named.
 # Exit 77 (skipped) without Open MPI's mpirun or the MPI app.
 set -u
+common=$(cd "$(dirname "$0")/../common" && pwd)
 sbtrun=$(realpath "$1"); app=$(realpath "$2" 2>/dev/null || echo none)
-command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
+. "$common/mpi.sh"
 [ -x "$app" ] || { echo "MPI app not built (no mpicc): skipped"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 tmp=$(mktemp -d /tmp/sbt-merge-XXXXXX)
 cd "$tmp" || exit 99
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1
-mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe -np 4 "$@"; }
+mpi() { sbt_mpi 4 300 "$@"; }
 
 mpi "$sbtrun" -q -o 'run-%r.log' -- "$app" 20000 > app.out 2>&1 ||
 	{ cat app.out >&2; fail "mpirun of the app failed"; }
