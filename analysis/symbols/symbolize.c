@@ -430,14 +430,10 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 			snprintf(out->module, sizeof out->module, "%s",
 				 m->path);
 			out->offset = addr - m->base;
+			out->module_state = ss->mods[i].state;
 			break;
 		}
 	}
-	for (size_t i = 0; i < src->nmodules; i++)
-		if (!strcmp(src->modules[i].path, out->module) &&
-		    addr - 1 >= src->modules[i].lo &&
-		    addr - 1 < src->modules[i].hi)
-			out->module_state = ss->mods[i].state;
 	if (out->module_state == SBT_MOD_MISSING ||
 	    !(mod = dwfl_addrmodule(ss->dwfl, addr - 1)))
 		return -1;
