@@ -634,6 +634,8 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			g->region = s->region;
 			g->source = s->source;
 			g->key = key_of(ds, s, o->by);
+			g->others_wait_ns = g->others_wait_rel = NAN;
+			g->omp_thread = -1;
 		}
 	for (size_t k = 0; k < m.n; k++) {
 		res->g[k].first = cnt[k];
@@ -656,6 +658,8 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
 	if (o->by != SBT_BY_NONE)
 		sbt_groups_compare(res, SBT_SCORE_EPS);
+	if (o->by == SBT_BY_THREAD)
+		sbt_groups_omp(res, ds);
 	for (size_t k = 0; k < res->ngroups; k++)
 		sbt_verdict(&res->g[k], o->by);
 	rc = 0;

@@ -5,10 +5,12 @@
 #include "analyze.h"
 #include "bysite.h"
 #include "callsites.h"
+#include "omp_names.h"
 #include "html.h"
 #include "inputs.h"
 #include "profile.h"
 #include "report.h"
+#include "report_trace.h"
 #include "status.h"
 #include "summary.h"
 #include "thin.h"
@@ -44,6 +46,11 @@ static const char usage[] =
 "                             plots (histogram, CDF, samples over time,\n"
 "                             groups compared, call sites)\n"
 "  --spark                    text: a sparkline of each distribution\n"
+"  --trace FILE               also write the samples on a timeline (Chrome\n"
+"                             Trace Event JSON: open it in ui.perfetto.dev\n"
+"                             or chrome://tracing)\n"
+"  --trace-max N              at most N samples on it (default 1000000),\n"
+"                             taken evenly over time; 0: all\n"
 "  --filter none|cost|os|all  which filters to apply (default: all)\n"
 "  --os-filter default|paper  OS-noise cut: ours, or the paper's literal\n"
 "                             beta search (default: default)\n"
@@ -182,6 +189,27 @@ static int write_html(const char *path, const struct sbt_dataset *ds,
 	rc = sbt_html_write(f, &in);
 	if (fclose(f) != 0 || rc != 0) {
 		sbt_status_done();
+		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
+			errno ? ": " : "", errno ? strerror(errno) : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* --trace: the samples on a timeline. */
+static int write_trace(const char *path, const struct sbt_dataset *ds,
+		       const struct sbt_result *res, unsigned long long max)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	rc = sbt_trace_write(f, ds, res, (size_t)max);
+	if (fclose(f) != 0 || rc != 0) {
 		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
 			errno ? ": " : "", errno ? strerror(errno) : "");
 		return -1;
@@ -347,6 +375,8 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		{ "max-samples", required_argument, 0, 'M' },
 		{ "summary", required_argument, 0, 'U' },
+		{ "trace", required_argument, 0, 'T' },
+		{ "trace-max", required_argument, 0, 'X' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
@@ -372,7 +402,8 @@ int main(int argc, char **argv)
 	int c, status = 0, symbols = 1, quiet = 0, by_site = 0;
 	unsigned long long budget = SBT_MAX_SAMPLES_DEFAULT;
 	int budget_set = 0;
-	const char *summary = NULL;
+	const char *summary = NULL, *trace = NULL;
+	unsigned long long trace_max = SBT_TRACE_MAX_DEFAULT;
 	char *end;
 
 	/* The pipeline allocates and frees per-group scratch of up to a
@@ -427,6 +458,16 @@ int main(int argc, char **argv)
 			budget_set = 1;
 			break;
 		case 'U': summary = optarg; break;
+		case 'T': trace = optarg; break;
+		case 'X':
+			errno = 0;
+			trace_max = strtoull(optarg, &end, 10);
+			if (errno || *end || *optarg == '-' || !*optarg) {
+				fprintf(stderr, "sbt-analyze: --trace-max "
+					"wants a number of events (0: all)\n");
+				return 2;
+			}
+			break;
 		case 'c':
 			errno = 0;
 			o.cost_ns = strtod(optarg, &end);
@@ -510,7 +551,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sbt_status("symbolizing %zu call sites", ds.nsites);
-	if (sbt_callsites_build(&ds, symbols, o.jobs, &cs) != 0) {
+	if (sbt_omp_names(&ds, symbols) != 0 ||
+	    sbt_callsites_build(&ds, symbols, o.jobs, &cs) != 0) {
 		sbt_status_done();
 		fputs("sbt-analyze: out of memory\n", stderr);
 		sbt_ds_free(&ds);
@@ -550,6 +592,8 @@ int main(int argc, char **argv)
 	}
 	sbt_status_done();
 	sbt_report(stdout, &ds, &res, &ro);
+	if (trace && write_trace(trace, &ds, &res, trace_max) != 0)
+		status = 2;
 	if (dump) {
 		FILE *f = strcmp(dump, "-") ? fopen(dump, "w") : stdout;
 		if (!f || sbt_dump(f, &ds) != 0 ||

@@ -79,7 +79,10 @@ enum sbt_hflag {
 	  "regions still open when a thread exited")                         \
 	X(THREADS, "threads", NULL)     /* threads that recorded: no misuse */ \
 	X(OS_MISSED, "os_events_missed",                                     \
-	  "a thread's OS events could not be opened (fds or locked memory)")
+	  "a thread's OS events could not be opened (fds or locked memory)") \
+	X(OMP_UNRECORDED, "openmp_unrecorded",                               \
+	  "an OpenMP runtime ran that neither OMPT nor libgomp's entry "     \
+	  "points reach: its parallel regions are not recorded")
 
 enum sbt_counter {
 #define SBT_X_ENUM(name, key, text) SBT_CNT_##name,

@@ -47,7 +47,9 @@
 	X(ITT_DOMAIN_PREFIX, "SBT_ITT_DOMAIN_PREFIX", BOOL, 0, NULL, 0, 1,   \
 	  "ITT task names as domain/name")                                   \
 	X(NVTX_DOMAIN_PREFIX, "SBT_NVTX_DOMAIN_PREFIX", BOOL, 0, NULL, 0, 1, \
-	  "NVTX range names as domain/name")
+	  "NVTX range names as domain/name")                                 \
+	X(OMP_DETAIL, "SBT_OMP_DETAIL", BOOL, 0, NULL, 0, 1,                 \
+	  "also OpenMP loops, sections, single and explicit tasks (OMPT)")
 
 enum sbt_cfg_type { SBT_CFG_STR, SBT_CFG_LONG, SBT_CFG_BOOL };
 

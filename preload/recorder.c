@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -253,6 +254,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->tid = (int32_t)syscall(SYS_gettid);
 	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
+	t->omp_thread = -1;
 	t->next = g.threads;
 	if (g.threads)
 		g.threads->prev = t;
@@ -335,6 +337,34 @@ void sbt_thread_limit(struct sbt_thread *t)
 			 __ATOMIC_RELAXED);
 }
 
+/* META THREAD: who t is, from now on (FORMAT.md).  The name is the
+ * kernel's comm (prctl: also a name set by pthread_setname_np). */
+static void thread_meta(const struct sbt_thread *t)
+{
+	struct sbt_meta_thread m;
+	char name[17] = "";
+	int cpu;
+
+	(void)prctl(PR_GET_NAME, name, 0, 0, 0);
+	m = (struct sbt_meta_thread){ .thread = t->index, .tid = t->tid,
+		.omp_thread = t->omp_thread, .omp_level = t->omp_level,
+		.t = sbt_clock_stop(&cpu) };
+	sbt_regions_meta(SBT_META_THREAD, &m, sizeof m, name,
+			 (uint32_t)strnlen(name, 16));
+}
+
+void sbt_rec_thread_omp(int32_t omp_thread, uint32_t level)
+{
+	struct sbt_thread *t = sbt_thread_attach();
+
+	if (!t || (t->omp_thread == omp_thread && t->omp_level == level))
+		return;
+	t->omp_thread = omp_thread;
+	t->omp_level = level;
+	if (t->chunk)                  /* else its first chunk says it */
+		thread_meta(t);
+}
+
 int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 {
 	struct sbt_chunk *c;
@@ -354,6 +384,8 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	/* Off any timed window, the gate shut (or a fresh log, far below
 	 * the first step): a level rise takes the regions lock. */
 	sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size);
+	if (!t->chunk)                 /* the thread's first in this log */
+		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);
@@ -443,6 +475,8 @@ int sbt_rec_close(void)
 	pthread_mutex_unlock(&g.lock);
 	return SBT_OK;
 }
+
+int sbt_rec_inert(void) { return g.inert; }
 
 int sbt_rec_active(void)
 {
@@ -539,11 +573,17 @@ static void after_fork_child(void)
 	}
 }
 
+/* api_omp.c: says whether an OpenMP runtime went unrecorded.  Weak:
+ * the recorder does not depend on the APIs above it. */
+extern void sbt_omp_finish(void) __attribute__((weak, visibility("hidden")));
+
 /* At exit, other threads may still be marking: the log is finished as
  * CLOSE finishes it, but stays open to them (their markers keep writing
  * into their chunks, below the end already recorded, harmlessly). */
 __attribute__((destructor)) static void sbt_fini(void)
 {
+	if (sbt_omp_finish)
+		sbt_omp_finish();
 	os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)

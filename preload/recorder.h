@@ -94,15 +94,23 @@ SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds,
  * way).  Returns the calling thread's zeroed block of `size` bytes for
  * `slot`, allocated on first use; at thread exit fini(block) runs (when
  * not NULL) and the block is freed.  NULL when out of memory or inert. */
-enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK };
+enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK, SBT_SLOT_KOKKOS, SBT_SLOT_OMP };
 SBT_HIDDEN void *sbt_rec_api_state(unsigned slot, size_t size,
 				   void (*fini)(void *));
+
+/* The calling thread's OpenMP thread number and nesting level (OMPT,
+ * libgomp's entry points).  A META THREAD entry says so from now on when
+ * they changed and the thread already records; a thread's first entry,
+ * with its tid and name, comes with its first chunk.  Cold: a compare
+ * when nothing changed, never inside a timed window. */
+SBT_HIDDEN void sbt_rec_thread_omp(int32_t omp_thread, uint32_t level);
 
 /* Process-level. */
 SBT_HIDDEN int sbt_rec_init(void);          /* open the log now          */
 SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */
 SBT_HIDDEN int sbt_rec_close(void);         /* finish; markers go inert  */
 SBT_HIDDEN int sbt_rec_active(void);        /* 1 if recording            */
+SBT_HIDDEN int sbt_rec_inert(void);         /* 1: SBT_DISABLE, secure-exec */
 SBT_HIDDEN const char *sbt_rec_log_path(void); /* NULL until open       */
 /* The calling thread's last sample (calibration tools). */
 SBT_HIDDEN int sbt_rec_last(uint64_t *ticks, uint64_t *cycles);

@@ -77,6 +77,8 @@ struct sbt_thread {
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */
 	struct sbt_os *os;             /* the kernel's events, or NULL    */
 	struct sbt_ctrs *ctrs;         /* SBT_EVENTS' group, or NULL      */
+	int32_t  omp_thread;           /* OpenMP thread number, -1: none  */
+	uint32_t omp_level;            /* OpenMP nesting level, 0: none   */
 	/* START events of regions open across fork, for the child's log. */
 	uint32_t nreplay;
 	struct sbt_event replay[2 * SBT_HOT_DEPTH];

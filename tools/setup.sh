@@ -1,16 +1,17 @@
 #!/bin/sh
 # setup.sh - install what building, running and testing sbtmark needs.
 # Idempotent: installs only missing Debian packages.  Needs root (or sudo).
-# g++: the C++ call-site test; chromium: renders the HTML report in tests.
+# g++: the C++ call-site test; chromium: renders the HTML report in tests;
+# libtrilinos-kokkos-dev: Kokkos apps recorded through Kokkos Tools.
 set -eu
 
 pkgs="gcc make meson ninja-build pkg-config python3
 libunwind-dev libdw-dev libelf-dev libpfm4-dev zlib1g-dev
 likwid libpapi-dev openmpi-bin libopenmpi-dev gfortran
 python3-numpy python3-scipy python3-sklearn
-clang libclang-rt-14-dev
+clang libclang-rt-14-dev libomp-14-dev libtbb-dev
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-g++ chromium"
+g++ chromium libtrilinos-kokkos-dev"
 
 missing=""
 for p in $pkgs; do

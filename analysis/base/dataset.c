@@ -90,6 +90,36 @@ long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 	return (long)ds->nregions - 1;
 }
 
+long sbt_ds_find(const struct sbt_dataset *ds, const char *name,
+		 uint32_t api)
+{
+	size_t len = strlen(name);
+
+	if (!ds->rindex_cap)
+		return -1;
+	for (size_t j = hash(name, len, api) & (ds->rindex_cap - 1);
+	     ds->rindex[j]; j = (j + 1) & (ds->rindex_cap - 1)) {
+		const struct sbt_region *h = &ds->regions[ds->rindex[j] - 1];
+		if (h->api == api && !strcmp(h->name, name))
+			return (long)ds->rindex[j] - 1;
+	}
+	return -1;
+}
+
+int sbt_ds_rename(struct sbt_dataset *ds, size_t r, const char *name)
+{
+	struct sbt_region *g = &ds->regions[r];
+	char *n;
+
+	if (sbt_ds_find(ds, name, g->api) >= 0)
+		return 1;
+	if (!(n = strdup(name)))
+		return -1;
+	free(g->name);
+	g->name = n;
+	return reindex(ds, ds->rindex_cap ? ds->rindex_cap : 1024);
+}
+
 struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds)
 {
 	if (ds->n == ds->cap) {
@@ -233,6 +263,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		for (size_t m = 0; m < ds->sources[i].nmodules; m++)
 			free(ds->sources[i].modules[m].path);
 		free(ds->sources[i].modules);
+		free(ds->sources[i].thr);
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);

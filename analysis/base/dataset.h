@@ -77,6 +77,19 @@ struct sbt_region {
 	                                beyond the sample budget              */
 };
 
+/* Who a thread of a source was (META THREAD, read/threads.c), indexed
+ * by its sbtmark thread number.  A thread's later entries overwrite the
+ * earlier; OMP_VARIES says its OpenMP number was not always the same. */
+struct sbt_thread_info {
+	int32_t  tid;                /* 0: no entry for this thread           */
+	int32_t  omp_thread;         /* OpenMP thread number, -1: unknown     */
+	uint32_t omp_level;          /* OpenMP nesting level, 0: none         */
+	uint32_t flags;              /* SBT_TI_*                              */
+	char     name[16];           /* comm (15 bytes at most), NUL-ended   */
+};
+
+#define SBT_TI_OMP_VARIES 1u         /* two different OpenMP numbers seen */
+
 /* One input file: a log of one process, or a CSV file. */
 struct sbt_source {
 	char    *path;
@@ -84,6 +97,8 @@ struct sbt_source {
 	int      truncated;          /* log not closed cleanly / cut short    */
 	int      has_cycles;
 	int32_t  pid, rank;
+	uint64_t start_unix_ns;      /* CLOCK_REALTIME at t_ns 0; 0: unknown
+	                                (CSV, summaries)                      */
 	char     host[64];
 	char     exe[512];
 	char     cpu_model[64];
@@ -113,6 +128,8 @@ struct sbt_source {
 		uint8_t build_id[SBT_BUILDID_MAX];
 	} *modules;
 	size_t   nmodules;
+	struct sbt_thread_info *thr; /* META THREAD, by thread; owned       */
+	uint32_t nthr;               /* entries of thr                       */
 };
 
 struct sbt_counters;           /* counters.h */
@@ -129,6 +146,12 @@ struct sbt_dataset {
 /* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */
 long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 		   uint32_t api);
+/* The region of (name, api), or -1. */
+long sbt_ds_find(const struct sbt_dataset *ds, const char *name,
+		 uint32_t api);
+/* Give region r the name `name` (same api).  0; 1 when another region
+ * of its api has that name (nothing changed); -1 when out of memory. */
+int sbt_ds_rename(struct sbt_dataset *ds, size_t r, const char *name);
 /* Append one sample; returns it (zeroed but for region/source), or NULL. */
 struct sbt_sample *sbt_ds_push(struct sbt_dataset *ds);
 /* A new zeroed source; NULL on OOM. */

@@ -27,6 +27,7 @@
 #include "counters.h"
 #include "osevents.h"
 #include "thin.h"
+#include "threads.h"
 #include "sbtlog.h"
 
 #include <errno.h>
@@ -247,6 +248,7 @@ static void fill_source(struct ctx *c)
 	s->has_cycles = !!(h->clocks & SBT_CLOCK_CYCLES);
 	s->pid = h->pid;
 	s->rank = h->rank;
+	s->start_unix_ns = h->start_unix_ns;
 	s->probe_period = h->probe_period;
 	copy_str(s->host, sizeof s->host, h->host, sizeof h->host);
 	copy_str(s->exe, sizeof s->exe, h->exe, sizeof h->exe);
@@ -498,6 +500,11 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 		case SBT_META_SITE2:  meta_site2(c, p, m.len); break;
 		case SBT_META_OS:     meta_os(c, p, m.len); break;
 		case SBT_META_THIN:   meta_thin(c, p, m.len); break;
+		case SBT_META_THREAD:
+			if (sbt_threads_note(c->src, p, m.len) != 0)
+				warn(c, "a THREAD entry left out (damaged "
+				     "log or out of memory)");
+			break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
 			(void)sbt_cnt_meta(c->ds, c->srci, p, m.len);
 			break;

@@ -145,6 +145,13 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 	sbt_json_num(f, "delta_ns", g->delta_ns, 0);
 	sbt_json_num(f, "delta_rel", g->delta_rel, 0);
 	sbt_json_num(f, "delta_resolution_ns", g->delta_resolution_ns, 0);
+	/* OpenMP, --by thread: the others' wait at the closing barrier */
+	if (g->omp_thread >= 0)
+		fprintf(f, "\"omp_thread\": %d, ", g->omp_thread);
+	if (isfinite(g->others_wait_ns)) {
+		sbt_json_num(f, "others_wait_ns", g->others_wait_ns, 0);
+		sbt_json_num(f, "others_wait_rel", g->others_wait_rel, 0);
+	}
 }
 
 /* What the kernel saw of the group's samples, and how the OS-noise

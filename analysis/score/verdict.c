@@ -143,12 +143,24 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		modes(&o, s);
 	}
 	if (g->flagged) {
+		char who[48];
 		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
 		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		put(&o, "%sthis %s is %.1f %% %s than the others' median (%s; "
-		    "resolution %s)", f++ ? "; " : "", by_word(by),
+		if (by == SBT_BY_THREAD && g->omp_thread >= 0)
+			snprintf(who, sizeof who, "OpenMP thread %d",
+				 g->omp_thread);
+		else
+			snprintf(who, sizeof who, "this %s", by_word(by));
+		put(&o, "%s%s is %.1f %% %s than the others' median (%s; "
+		    "resolution %s)", f++ ? "; " : "", who,
 		    100 * fabs(g->delta_rel), g->delta_ns > 0 ? "slower" :
 		    "faster", a, b);
+		/* what a slow share costs: the others' wait for it */
+		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
+			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
+			put(&o, "; the others wait %s at each barrier (%.1f %% "
+			    "of the region)", a, 100 * g->others_wait_rel);
+		}
 	}
 	if (s->broad && s->nmodes < 2) {
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);

@@ -344,6 +344,22 @@ static void put_frame(const struct sbt_scopes *sc, struct sbt_symaddr *out,
 	f->inlined = dwarf_tag(fn) == DW_TAG_inlined_subroutine;
 }
 
+/* The CU holding pc, found by walking every unit: libdw (up to 0.190)
+ * finds a CU by .debug_aranges only, which clang does not emit. */
+static Dwarf_Die *cu_scan(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *bias,
+			  Dwarf_Die *mem)
+{
+	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
+	Dwarf_CU *unit = NULL;
+
+	if (!dw)
+		return NULL;
+	while (dwarf_get_units(dw, unit, &unit, NULL, NULL, mem, NULL) == 0)
+		if (dwarf_haspc(mem, pc - *bias) > 0)
+			return mem;
+	return NULL;
+}
+
 /* Fill out->f with the source frames at pc, innermost first: the
  * function scopes around pc from the unit's index, each inlined one's
  * call site the line of the next. */
@@ -351,7 +367,7 @@ static void frames_at(struct sbt_symsess *ss, Dwfl_Module *mod, Dwarf_Addr pc,
 		      struct sbt_symaddr *out)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), cumem;
 	Dwarf_Die chain[SBT_SYM_INLINE];
 	const struct sbt_scopes *sc = NULL;
 	Dwarf_Files *files = NULL;
@@ -362,6 +378,11 @@ static void frames_at(struct sbt_symsess *ss, Dwfl_Module *mod, Dwarf_Addr pc,
 
 	if (l)
 		file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+	if (!cu && (cu = cu_scan(mod, pc, &bias, &cumem)) != NULL) {
+		Dwarf_Line *dl = dwarf_getsrc_die(cu, pc - bias);
+		if (dl && (file = dwarf_linesrc(dl, NULL, NULL)) != NULL)
+			(void)dwarf_lineno(dl, &line);
+	}
 	if (cu && (sc = unit_scopes(ss, cu))) {
 		m = sbt_scopes_at(sc, pc - bias, chain, SBT_SYM_INLINE);
 		if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)

@@ -20,8 +20,8 @@
  * environment the region is named "<domain>/<name>" instead.
  * __itt_task_begin_fn names the region after the function's symbol (or
  * "fn@0x..." when it has none).  Frames (__itt_frame_begin_v3/end_v3)
- * become a region "<domain>/frame".  Everything else stays a no-op in
- * the static part.
+ * become a region "<domain>/frame".  Every other entry point is declined
+ * the way ITT declines it without a collector (see __itt_api_init).
  *
  * Handles created before the collector loads: __itt_domain_create and
  * __itt_string_handle_create do not load the collector; the static part
@@ -294,10 +294,17 @@ static void *impl_of(const char *name)
 
 /*
  * Called by each static part, under its own mutex, while loading us.
- * Entries we implement point at our functions; the others keep whatever
- * the static part put there (its init stub, which becomes a no-op once
- * api_initialized is set).  `groups` is not consulted: the static part
- * passes __itt_group_all and we implement only what we record.
+ * Every entry gets an answer: ours where we implement it, else the one
+ * the static part gives when no collector is loaded at all - its
+ * null_func: NULL for a function with no static implementation (the
+ * __itt_* macros and callers test the pointer and skip the call), its
+ * own stub for those it implements itself (domain_create and the like).
+ * Leaving an entry at its init stub instead is not a refusal: the stub
+ * is non-NULL, so a runtime takes the call as supported, and it then
+ * returns 0 - LLVM's libomp asserted on exactly that, a NULL
+ * __itt_stack_caller_create() (issue 22).  Builds up to 20101001 have
+ * no null_func: NULL there, as their static part's own nullify did.
+ * `groups` is not consulted: we implement only what we record.
  */
 SBT_API void __itt_api_init(itt_global *g, int groups)
 {
@@ -310,13 +317,13 @@ SBT_API void __itt_api_init(itt_global *g, int groups)
 	if (g->version_build > 20101001) {
 		for (itt_api_info *a = g->api_list_ptr; a->name; a++) {
 			void *fn = impl_of(a->name);
-			if (fn && a->func_ptr)
-				*a->func_ptr = fn;
+			if (a->func_ptr)
+				*a->func_ptr = fn ? fn : a->null_func;
 		}
 	} else {
 		for (itt_api_info_old *a = g->api_list_ptr; a->name; a++) {
 			void *fn = impl_of(a->name);
-			if (fn && a->func_ptr)
+			if (a->func_ptr)
 				*a->func_ptr = fn;
 		}
 	}

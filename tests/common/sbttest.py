@@ -12,7 +12,8 @@ exits 1 when any failed.  within() is the k-sigma test of a random count
 Running the recorder and the analyzer (SBT_LIB, SBT_ANALYZE from the
 environment, as tests/meson.build sets them): record() runs an app
 preloaded, analyze() / analyze_json() run sbt-analyze, log_version() reads
-a log's format version.
+a log's format version; dump_samples() reads every sample of a log
+(--dump) and uncontained() counts samples of one region outside another's.
 """
 import json, math, os, signal, struct, subprocess, sys, time
 
@@ -98,3 +99,36 @@ def preloaded(log, **sbt):
         if v is not None:
             env['SBT_' + k.upper()] = v
     return env
+def dump_samples(log, tmp):
+    """Every sample of log (not the probes) as a dict of --dump's columns,
+    t_ns and ns as floats."""
+    import csv
+    out = os.path.join(tmp, 'dump.csv')
+    subprocess.run([os.environ['SBT_ANALYZE'], '-q', '--filter', 'none', '--no-symbols',
+                    '--dump', out, log], stdout=subprocess.DEVNULL,
+                   check=False, timeout=120)
+    with open(out) as f:
+        rows = [r for r in csv.DictReader(f) if r['probe'] == '0']
+    for r in rows:
+        r['t_ns'] = float(r['t_ns'])
+        r['ns'] = float(r['ns'])
+    return rows
+
+
+def uncontained(rows, child, parent, slack=0.2):
+    """Samples of region `child` that lie in no sample of region `parent`
+    of the same process and thread (slack: --dump's rounding, ns)."""
+    par = {}
+    for r in rows:
+        if r['region'] == parent:
+            par.setdefault((r['source'], r['thread']), []).append(
+                (r['t_ns'], r['t_ns'] + r['ns']))
+    bad = 0
+    for r in rows:
+        if r['region'] != child:
+            continue
+        a, b = r['t_ns'], r['t_ns'] + r['ns']
+        if not any(p0 - slack <= a and b <= p1 + slack
+                   for p0, p1 in par.get((r['source'], r['thread']), [])):
+            bad += 1
+    return bad

@@ -68,6 +68,16 @@ def analyze(log):
 
 def expect(log, regions, counters=None):
     got, cnt = analyze(log)
+    # The examples are OpenMP apps: their parallel regions are recorded
+    # too (tests/openmp checks those); here by kind, constructs merged.
+    omp = {}
+    for (name, api), counts in list(got.items()):
+        if api == 'openmp':
+            del got[(name, api)]
+            omp.setdefault((name.split(' @ ')[0], api), []).extend(counts)
+    for k in omp:
+        omp[k].sort()
+    got.update(omp)
     if got != regions:
         fail('regions: got %s, want %s' % (sorted(got.items()),
                                           sorted(regions.items())))
@@ -97,7 +107,9 @@ def likwid_c_example(tmp, cc, fast_sleep):
                                   fast_sleep, '-o', 'c-example',
                                   '-llikwid'], tmp)
     log, _ = run_app(['./c-example'], tmp, {'OMP_NUM_THREADS': '2'})
-    expect(log, {('example', 'likwid'): [10, 10]})
+    expect(log, {('example', 'likwid'): [10, 10],
+                 ('omp parallel', 'openmp'): [1, 1, 10, 10],
+                 ('omp barrier', 'openmp'): [1, 1, 10, 10]})
     return 0
 
 
@@ -116,7 +128,9 @@ def likwid_f_example(tmp, fc, fast_sleep):
                                   '-I/usr/include', src, fast_sleep, '-o',
                                   'f-example', '-llikwid'], tmp)
     log, out = run_app(['./f-example'], tmp, {'OMP_NUM_THREADS': '2'})
-    expect(log, {('example', 'likwid'): [1, 1]})
+    expect(log, {('example', 'likwid'): [1, 1],
+                 ('omp parallel', 'openmp'): [1, 1, 1, 1],
+                 ('omp barrier', 'openmp'): [1, 1, 1, 1]})
     if out.count('The region was called 1 times') != 2:
         fail('GetRegion count as printed by the app:\n' + out)
     return 0
@@ -175,10 +189,100 @@ def mixed(tmp, prog):
     return 0
 
 
-CASES = {'likwid-c-example': likwid_c_example,
+def itt_all(tmp, prog, layout):
+    """Every entry point of ittnotify's api_list offered to the collector:
+    each one taken and called, or declined as without a collector."""
+    log, out = run_app([prog, os.environ['SBT_LIB'], layout], tmp,
+                       preload=False)
+    if not out.startswith('ok 156 '):
+        fail('itt_all said %r' % out)
+    expect(log, {('all_task', 'itt'): [10], ('itt.all/frame', 'itt'): [5],
+                 ('itt_all_named_fn', 'itt'): [3]})
+    return 0
+
+
+# Runtimes that embed ITT, built here as a user would, run under sbt-run
+# (which names libsbtmark.so as their ITT collector).
+RUNTIME_APPS = {
+    'libomp': ('itt_omp_app.c', ['clang', '-O1', '-fopenmp'], [],
+               'omp done 4 x 20\n'),
+    'tbb': ('itt_tbb_app.cpp', ['g++', '-O1'], ['-ltbb'], 'tbb done 499500\n'),
+}
+
+
+def itt_runtime(tmp, which, sbt_run, srcdir):
+    src, cmd, libs, want = RUNTIME_APPS[which]
+    if not shutil.which(cmd[0]):
+        print('SKIP: no %s' % cmd[0], file=sys.stderr)
+        return SKIP
+    compile_or_skip(cmd + [os.path.join(srcdir, src), '-o', 'app'] + libs,
+                    tmp)
+    log = os.path.join(tmp, 'app.log')
+    env = dict(os.environ)
+    env['SBT_LIB'] = os.environ['SBT_LIB']
+    p = subprocess.run([sbt_run, '-o', log, '--', './app'], cwd=tmp,
+                       env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 0 or p.stdout != want:
+        fail('%s under sbt-run: exit %d, output %r' % (which, p.returncode,
+                                                      p.stdout))
+    if not os.path.exists(log):
+        fail('no log written')
+    return 0
+
+
+def caliper(tmp, prog):
+    """The stand-in library is linked, the preload answers every call:
+    counts exact per thread, nesting kept, misuse counted."""
+    sys.path.insert(0, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), '..', 'common'))
+    from sbttest import dump_samples, uncontained
+    env = {'CALI_STANDIN_REPORT': '1'}
+    p = subprocess.run([prog], cwd=tmp, env=dict(os.environ, **env),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=60)
+    if 'cali-standin: 0 calls' in p.stderr or 'done' not in p.stdout:
+        fail('without the preload the stand-in is not called: ' + p.stderr)
+    log, out = run_app([prog], tmp, env)
+    if 'done' not in out or 'disagrees' in out:
+        fail('app output: ' + out)
+    c = lambda n: (n, 'caliper')                           # noqa: E731
+    steps = [40, 40]
+    expect(log, {c('run'): [1, 1], c('main'): [1, 1],
+                 c('loop/steps'): [1, 1], c('iteration#steps'): steps,
+                 c('compute'): steps, c('halo'): steps, c('byname'): steps,
+                 c('kernel/k1'): steps, c('custom/x'): [3],
+                 c('a'): [1], c('b'): [1]},
+           {'stop_without_start': 3, 'crossed_nesting': 1, 'bad_name': 1})
+    # run as a separate process: the stand-in's report comes at its exit
+    p = subprocess.run([prog], cwd=tmp, env=dict(
+        os.environ, LD_PRELOAD=os.environ['SBT_LIB'],
+        SBT_OUTPUT=os.path.join(tmp, 'again.log'), **env),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        timeout=60)
+    if 'cali-standin: 0 calls' not in p.stderr:
+        fail('calls reached the stand-in under the preload: ' + p.stderr)
+    rows = dump_samples(log, tmp)
+    for child, parent in [('main', 'run'), ('loop/steps', 'main'),
+                          ('iteration#steps', 'loop/steps'),
+                          ('compute', 'iteration#steps'),
+                          ('halo', 'iteration#steps'),
+                          ('byname', 'iteration#steps'),
+                          ('kernel/k1', 'iteration#steps')]:
+        n = uncontained(rows, child, parent)
+        if n:
+            fail('%d samples of %s outside %s' % (n, child, parent))
+    if uncontained(rows, 'compute', 'halo') != 80:
+        fail('compute inside halo?')
+    return 0
+
+
+CASES = {'caliper': caliper, 'likwid-c-example': likwid_c_example,
          'likwid-f-example': likwid_f_example,
          'likwid-nest': likwid_nest, 'papi': papi, 'itt': itt,
-         'nvtx': nvtx, 'mixed': mixed}
+         'nvtx': nvtx, 'mixed': mixed, 'itt-all': itt_all,
+         'itt-runtime': itt_runtime}
 
 
 def main():

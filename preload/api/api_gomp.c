@@ -1,0 +1,195 @@
+/*
+ * api_gomp.c - OpenMP under GCC's libgomp, which has no OMPT: its
+ * parallel entry points interposed (the recorder is preloaded, so ours
+ * come first), forwarded to the next definition (dlsym RTLD_NEXT).
+ *
+ * GCC outlines a parallel region's body into fn(data) and calls one of
+ *   GOMP_parallel                      (parallel; parallel for, static)
+ *   GOMP_parallel_loop_{static,dynamic,guided,runtime,
+ *     nonmonotonic_dynamic,nonmonotonic_guided,nonmonotonic_runtime,
+ *     maybe_nonmonotonic_runtime}      (parallel for, other schedules)
+ *   GOMP_parallel_sections             (parallel sections)
+ *   GOMP_parallel_reductions           (parallel with task reductions)
+ * (gcc 12, checked with objdump -d of tests/openmp/omp_app.c).  Every
+ * thread of the team runs fn(data); we pass trampoline(&w) instead,
+ * which runs it between the same region records as OMPT gives
+ * (api_omp.h): the thread's share, then its wait at the closing barrier
+ * - timed around a GOMP_barrier() of our own, called right where the
+ * region's closing barrier is: every thread of the team reaches it, it
+ * runs the tasks still pending as that one would, and the region's own
+ * barrier then finds the team already arrived.  So the wait is measured,
+ * not derived, and is the same quantity OMPT reports.
+ *
+ * Not covered: GCC's pre-4.9 entry points (GOMP_parallel_start/_end:
+ * the encountering thread calls fn itself, outside any entry point;
+ * counted as openmp_unrecorded), teams, and worksharing detail
+ * (SBT_OMP_DETAIL is OMPT's).  A runtime
+ * serving both paths (LLVM's libomp exports GOMP_*) is recorded through
+ * OMPT only: these pass straight through once OMPT is on.
+ */
+#include "api_omp.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+
+typedef void (*gomp_fn)(void *);
+
+struct wrap {
+	gomp_fn fn;
+	void *data;
+	const struct sbt_omp_site *site;
+};
+
+/* libgomp's omp_get_thread_num and GOMP_barrier: resolved by wrap_on()
+ * before any trampoline runs, read by the team's threads. */
+static void *thread_num_fn, *barrier_fn;
+
+/* The next definition of `name` (libgomp's), looked up once. */
+static void *next(void **cache, const char *name)
+{
+	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+
+	if (SBT_UNLIKELY(!f)) {
+		if (!(f = dlsym(RTLD_NEXT, name))) {
+			sbt_warn("OpenMP: no %s after libsbtmark.so", name);
+			abort();         /* the app linked it: unreachable */
+		}
+		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
+/* Every thread of the team calls barrier(), recorded or not (no state:
+ * out of memory, inert): a barrier some threads skipped would hang the
+ * rest. */
+static void trampoline(void *p)
+{
+	const struct wrap *w = p;
+	struct sbt_omp_thr *o = sbt_omp_thr();
+	int (*thread_num)(void);
+	void (*barrier)(void);
+
+	*(void **)&thread_num = __atomic_load_n(&thread_num_fn,
+						__ATOMIC_ACQUIRE);
+	*(void **)&barrier = __atomic_load_n(&barrier_fn, __ATOMIC_ACQUIRE);
+	if (o)
+		sbt_omp_enter(o, w->site, thread_num());
+	w->fn(w->data);
+	if (o) {
+		sbt_omp_share_end(o);
+		sbt_omp_wait_begin(o, NULL);
+	}
+	barrier();
+	if (o) {
+		sbt_omp_wait_end(o);
+		sbt_omp_leave(o);
+	}
+}
+
+/* Whether to record this region: the functions we call in the team
+ * found, and OMPT not already recording it. */
+static int wrap_on(const void *ra, struct wrap *w, gomp_fn fn, void *data)
+{
+	if (sbt_rec_inert() || __atomic_load_n(&sbt_ompt_active,
+						  __ATOMIC_ACQUIRE))
+		return 0;
+	(void)next(&thread_num_fn, "omp_get_thread_num");
+	(void)next(&barrier_fn, "GOMP_barrier");
+	*w = (struct wrap){ fn, data, sbt_omp_site(SBT_OMP_PARALLEL, ra) };
+	return w->site != NULL;
+}
+
+#define RA __builtin_return_address(0)
+
+SBT_API void GOMP_parallel(gomp_fn fn, void *data, unsigned n, unsigned fl)
+{
+	static void *real;
+	void (*f)(gomp_fn, void *, unsigned, unsigned);
+	struct wrap w;
+
+	*(void **)&f = next(&real, "GOMP_parallel");
+	if (wrap_on(RA, &w, fn, data))
+		f(trampoline, &w, n, fl);
+	else
+		f(fn, data, n, fl);
+}
+
+SBT_API unsigned GOMP_parallel_reductions(gomp_fn fn, void *data,
+					  unsigned n, unsigned fl)
+{
+	static void *real;
+	unsigned (*f)(gomp_fn, void *, unsigned, unsigned);
+	struct wrap w;
+
+	*(void **)&f = next(&real, "GOMP_parallel_reductions");
+	if (wrap_on(RA, &w, fn, data))
+		return f(trampoline, &w, n, fl);
+	return f(fn, data, n, fl);
+}
+
+SBT_API void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned n,
+				    unsigned count, unsigned fl)
+{
+	static void *real;
+	void (*f)(gomp_fn, void *, unsigned, unsigned, unsigned);
+	struct wrap w;
+
+	*(void **)&f = next(&real, "GOMP_parallel_sections");
+	if (wrap_on(RA, &w, fn, data))
+		f(trampoline, &w, n, count, fl);
+	else
+		f(fn, data, n, count, fl);
+}
+
+/* GCC before 4.9: the encountering thread calls fn itself between
+ * GOMP_parallel_start and GOMP_parallel_end, outside any entry point of
+ * ours - its share cannot be timed alike.  Passed through, said at exit
+ * (openmp_unrecorded). */
+SBT_API void GOMP_parallel_start(gomp_fn fn, void *data, unsigned n)
+{
+	static void *real;
+	void (*f)(gomp_fn, void *, unsigned);
+
+	*(void **)&f = next(&real, "GOMP_parallel_start");
+	__atomic_store_n(&sbt_omp_unrecorded, 1, __ATOMIC_RELAXED);
+	f(fn, data, n);
+}
+
+/* The loop entry points: with a chunk size, and without (runtime). */
+#define LOOP_CHUNK(name)                                                    \
+SBT_API void name(gomp_fn fn, void *data, unsigned n, long start,          \
+		  long end, long incr, long chunk, unsigned fl)             \
+{                                                                           \
+	static void *real;                                                  \
+	void (*f)(gomp_fn, void *, unsigned, long, long, long, long,        \
+		  unsigned);                                                \
+	struct wrap w;                                                      \
+	*(void **)&f = next(&real, #name);                                  \
+	if (wrap_on(RA, &w, fn, data))                                      \
+		f(trampoline, &w, n, start, end, incr, chunk, fl);          \
+	else                                                                \
+		f(fn, data, n, start, end, incr, chunk, fl);                \
+}
+
+#define LOOP_RUNTIME(name)                                                  \
+SBT_API void name(gomp_fn fn, void *data, unsigned n, long start,          \
+		  long end, long incr, unsigned fl)                         \
+{                                                                           \
+	static void *real;                                                  \
+	void (*f)(gomp_fn, void *, unsigned, long, long, long, unsigned);   \
+	struct wrap w;                                                      \
+	*(void **)&f = next(&real, #name);                                  \
+	if (wrap_on(RA, &w, fn, data))                                      \
+		f(trampoline, &w, n, start, end, incr, fl);                 \
+	else                                                                \
+		f(fn, data, n, start, end, incr, fl);                       \
+}
+
+LOOP_CHUNK(GOMP_parallel_loop_static)
+LOOP_CHUNK(GOMP_parallel_loop_dynamic)
+LOOP_CHUNK(GOMP_parallel_loop_guided)
+LOOP_CHUNK(GOMP_parallel_loop_nonmonotonic_dynamic)
+LOOP_CHUNK(GOMP_parallel_loop_nonmonotonic_guided)
+LOOP_RUNTIME(GOMP_parallel_loop_runtime)
+LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
+LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)

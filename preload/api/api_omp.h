@@ -1,0 +1,177 @@
+/*
+ * api_omp.h - what the two OpenMP paths share: OMPT (api_ompt.c, LLVM's
+ * and Intel's runtimes) and libgomp's entry points (api_gomp.c, GCC).
+ *
+ * Both record the same regions, per thread:
+ *   "omp parallel @ LOC"  a parallel region's implicit task up to the
+ *                         thread's arrival at the region's closing
+ *                         barrier: the thread's share of the work;
+ *   "omp barrier @ LOC"   the thread's wait at a barrier (the region's
+ *                         closing one: LOC of the parallel construct;
+ *                         an explicit or worksharing one: its own LOC);
+ *   "omp loop @ LOC", "omp task @ LOC"   worksharing loops and explicit
+ *                         tasks, with SBT_OMP_DETAIL=1 only (OMPT).
+ * LOC is "<object>+0x<offset>" of the construct's code address (the
+ * return address of the runtime call the compiler emitted), the same in
+ * every run and every rank; the analyzer shows it as "file:line"
+ * (analysis/symbols/omp_names.c).  Each thread's OpenMP thread number
+ * and nesting level go into the log's META THREAD entries.
+ */
+#ifndef SBT_API_OMP_H
+#define SBT_API_OMP_H
+
+#include "hot.h"
+
+enum sbt_omp_kind {
+	SBT_OMP_PARALLEL, SBT_OMP_BARRIER, SBT_OMP_LOOP, SBT_OMP_SECTIONS,
+	SBT_OMP_SINGLE, SBT_OMP_TASK, SBT_OMP__N
+};
+
+/* A construct: its code address and region ids.  A parallel
+ * construct's `id2` is its closing barrier's region ("omp barrier" at
+ * the same LOC). */
+struct sbt_omp_site {
+	const void *ra;
+	unsigned kind;
+	sbt_id id, id2;
+};
+
+/* The construct of `kind` at code address `ra`, made on first use
+ * (cold: dladdr, the regions lock) and then found in a process-wide
+ * table without a lock.  Lives for the process.  NULL when the table
+ * (4096 constructs) is full or a name could not be made (counted). */
+SBT_HIDDEN const struct sbt_omp_site *sbt_omp_site(unsigned kind,
+						   const void *ra);
+
+/* Set once OMPT is on (api_ompt.c): libgomp's path (api_gomp.c) then
+ * stays out of the way of a runtime that serves both (libomp exports
+ * GOMP_*).  Checked at exit: a runtime neither reaches is counted. */
+SBT_HIDDEN extern int sbt_ompt_active;
+/* Set when a region ran that no path records (api_gomp.c: GCC's pre-4.9
+ * GOMP_parallel_start); counted at exit. */
+SBT_HIDDEN extern int sbt_omp_unrecorded;
+SBT_HIDDEN void sbt_omp_finish(void);
+
+/* Nesting levels tracked per thread; deeper ones are not recorded. */
+#define SBT_OMP_DEPTH 8
+
+/*
+ * One thread's OpenMP state, in its SBT_SLOT_OMP block.  level is the
+ * number of implicit tasks the thread is in (1: the outermost parallel
+ * region); lv[level - 1] the innermost.  Invariant: a nonzero `share`
+ * or `wait` is a region this thread has STARTed and not yet STOPped.
+ */
+struct sbt_omp_thr {
+	uint32_t level;
+	uint32_t outer;                   /* the outermost level entered
+					     so far, 0: none yet          */
+	struct sbt_omp_lv {
+		sbt_id share;             /* "omp parallel" open, or 0       */
+		sbt_id closing;           /* its closing barrier's region    */
+		sbt_id wait;              /* a barrier wait open, or 0       */
+		sbt_id work;              /* a worksharing region open, or 0 */
+		const void *ra;           /* the parallel construct          */
+	} lv[SBT_OMP_DEPTH];
+};
+
+SBT_HIDDEN struct sbt_omp_thr *sbt_omp_thr_slow(void);
+
+/* The calling thread's state, NULL when out of memory or inert. */
+static inline struct sbt_omp_thr *sbt_omp_thr(void)
+{
+	struct sbt_thread *t = sbt_me;
+
+	if (SBT_LIKELY(t != NULL) && SBT_LIKELY(t->api[SBT_SLOT_OMP] != NULL))
+		return t->api[SBT_SLOT_OMP];
+	return sbt_omp_thr_slow();
+}
+
+/* The runtime's omp_get_level(), looked up once: the nesting level of
+ * the region the thread is in (a worker of an inner team is at level 2
+ * though it never ran the outer region itself).  0 when not found. */
+SBT_HIDDEN int sbt_omp_level(void);
+
+/* The thread enters an implicit task of parallel construct `p` (NULL:
+ * not recorded) as OpenMP thread `num`: its share starts.  The START's
+ * clock read is the last thing done. */
+static inline void sbt_omp_enter(struct sbt_omp_thr *o,
+				 const struct sbt_omp_site *p, int num)
+{
+	uint32_t l = o->level++, nest;
+
+	if (l >= SBT_OMP_DEPTH)
+		return;
+	/* The thread is known by its number at its outermost level: one
+	 * that alternates between levels 1 and 2 (nested regions) says
+	 * who it is once, not twice a region. */
+	nest = (uint32_t)sbt_omp_level();
+	if (!nest)
+		nest = l + 1;
+	if (!o->outer || nest <= o->outer) {
+		o->outer = nest;
+		sbt_rec_thread_omp(num, nest);
+	}
+	if (!p) {
+		o->lv[l] = (struct sbt_omp_lv){ 0 };
+		return;
+	}
+	o->lv[l] = (struct sbt_omp_lv){ .closing = p->id2, .ra = p->ra };
+	if (p->id && sbt_hot_start_id(p->id, p->ra) == SBT_OK)
+		o->lv[l].share = p->id;
+}
+
+/* The thread's share ends (it reached the closing barrier, or left the
+ * implicit task without one).  The clock is read first. */
+static inline void sbt_omp_share_end(struct sbt_omp_thr *o)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);
+	struct sbt_omp_lv *v;
+
+	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
+		return;
+	v = &o->lv[o->level - 1];
+	if (v->share) {
+		(void)sbt_hot_stop_id_at(v->share, t1, aux);
+		v->share = 0;
+	}
+}
+
+/* A barrier wait begins: at barrier construct `b`, or (NULL) at the
+ * closing barrier of the innermost parallel region. */
+static inline void sbt_omp_wait_begin(struct sbt_omp_thr *o,
+				      const struct sbt_omp_site *b)
+{
+	struct sbt_omp_lv *v;
+	sbt_id bar;
+	const void *ra;
+
+	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
+		return;
+	v = &o->lv[o->level - 1];
+	bar = b ? b->id : v->closing;
+	ra = b ? b->ra : v->ra;
+	if (bar && !v->wait && sbt_hot_start_id(bar, ra) == SBT_OK)
+		v->wait = bar;
+}
+
+static inline void sbt_omp_wait_end(struct sbt_omp_thr *o)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_read_stop(&aux);
+	struct sbt_omp_lv *v;
+
+	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
+		return;
+	v = &o->lv[o->level - 1];
+	if (v->wait) {
+		(void)sbt_hot_stop_id_at(v->wait, t1, aux);
+		v->wait = 0;
+	}
+}
+
+/* The thread leaves its innermost implicit task: whatever of it is still
+ * open ends here. */
+SBT_HIDDEN void sbt_omp_leave(struct sbt_omp_thr *o);
+
+#endif

@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""omp_test.py - an unmodified OpenMP app recorded under sbt-run.
+
+  omp_test.py SBT_RUN LABELS CC EXTRA_PCT [busy]
+  omp_test.py SBT_RUN LABELS detail
+  omp_test.py SBT_RUN LABELS nested CC
+  omp_test.py SBT_RUN LABELS unrecorded
+
+Builds tests/openmp/omp_app.c with CC (clang: LLVM's libomp, recorded
+through OMPT; gcc: libgomp, recorded through its interposed entry
+points), runs 200 parallel regions of 4 threads under sbt-run, thread 3's
+share EXTRA_PCT percent bigger, and checks `sbt-analyze --by thread
+--format json`:
+  - exactly two OpenMP regions, "omp parallel @ omp_app.c:L" and "omp
+    barrier @ omp_app.c:L", L the line of the parallel pragma;
+  - each with 200 samples on each of 4 threads, OpenMP threads 0-3, and
+    the log's thread labels "omp 0" .. "omp 3";
+  - EXTRA_PCT > 0: OpenMP thread 3's share flagged slower, the verdict
+    naming it and the others' barrier wait (> 0); no other flagged
+    slower.  EXTRA_PCT 0: no share flagged.
+With `busy` a busy loop shares a cpu with the app throughout.  The
+imbalance planted is 30 %, not the issue's 5 %: 200 samples resolve a
+fraction of a percent, but equal shares of a 4-thread team on this 2-cpu
+VM differed by up to 5.2 % with a busy co-runner (the cores' speeds), so
+a share is flagged from 10 % on (analysis/score/groups.c); 30 % is far
+beyond both.
+Exit 0 pass, 1 fail, 77 skip (no such compiler).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
+from sbttest import check, done  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def die_with_parent():
+    """In a child: SIGKILL when this test dies, even by a timeout."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
+
+
+def pragma_line(src, what):
+    return next(i + 1 for i, t in enumerate(open(src))
+                if '#pragma omp ' + what in t)
+
+
+def detail(sbt_run):
+    """omp_detail.c (clang): with SBT_OMP_DETAIL=1 each thread's part of
+    50 loops, the single, 100 tasks; without, none of those - the
+    loops' barrier waits either way."""
+    if not shutil.which('clang'):
+        print('SKIP: no clang', file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_detail.c')
+    par, loop, single, task = (pragma_line(src, w) for w in
+                               ('parallel', 'for', 'single', 'task'))
+    base = {'omp parallel @ omp_detail.c:%d' % par: 4,
+            'omp barrier @ omp_detail.c:%d' % par: 4,
+            'omp barrier @ omp_detail.c:%d' % loop: 200,
+            'omp barrier @ omp_detail.c:%d' % single: 4}
+    more = {'omp loop @ omp_detail.c:%d' % loop: 200,
+            'omp single @ omp_detail.c:%d' % single: 1,
+            'omp task @ omp_detail.c:%d' % task: 100}
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run(['clang', '-O2', '-g', '-fopenmp', src, '-o',
+                        os.path.join(tmp, 'omp_detail')], check=True)
+        for on in ('1', '0'):
+            log = os.path.join(tmp, 'd%s.log' % on)
+            env = dict(os.environ, SBT_OMP_DETAIL=on)
+            env.pop('LD_PRELOAD', None)
+            p = subprocess.run([sbt_run, '-o', log, '--', './omp_detail',
+                                '50', '100'], cwd=tmp, env=env,
+                               capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0 and
+                  p.stdout == 'omp_detail: 50 loops, 100 tasks\n',
+                  'exit %d, output %r' % (p.returncode, p.stdout))
+            a = subprocess.run([os.environ['SBT_ANALYZE'], '--format',
+                                'json', log], capture_output=True,
+                               text=True, env=env)
+            doc = json.loads(a.stdout)
+            got = {g['name']: g['count'] for g in doc['regions']}
+            want = dict(base, **more) if on == '1' else base
+            check(got == want, 'SBT_OMP_DETAIL=%s: %s, want %s'
+                  % (on, sorted(got.items()), sorted(want.items())))
+            cnt = doc['sources'][0]['counters']
+            check(not any(v for k, v in cnt.items() if k != 'threads'),
+                  'counters %s' % cnt)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+def nested(sbt_run, labels, cc):
+    """omp_nested.c: 10 x 2 outer shares, 40 inner ones, each pragma one
+    region (clang unrolls the loop: ten addresses), inner threads at
+    nesting level 2."""
+    if not shutil.which(cc):
+        print('SKIP: no ' + cc, file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_nested.c')
+    outer = pragma_line(src, 'parallel')
+    inner = outer + 2
+    want = {'omp parallel @ omp_nested.c:%d' % outer: 20,
+            'omp barrier @ omp_nested.c:%d' % outer: 20,
+            'omp parallel @ omp_nested.c:%d' % inner: 40,
+            'omp barrier @ omp_nested.c:%d' % inner: 40}
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run([cc, '-O2', '-g', '-fopenmp', src, '-o',
+                        os.path.join(tmp, 'omp_nested')], check=True)
+        log = os.path.join(tmp, 'n.log')
+        env = dict(os.environ)
+        env.pop('LD_PRELOAD', None)
+        p = subprocess.run([sbt_run, '-o', log, '--', './omp_nested'],
+                           cwd=tmp, env=env, capture_output=True, text=True,
+                           timeout=120)
+        check(p.returncode == 0 and p.stdout == 'omp_nested: 80\n',
+              'exit %d, output %r' % (p.returncode, p.stdout))
+        a = subprocess.run([os.environ['SBT_ANALYZE'], '--format', 'json',
+                            log], capture_output=True, text=True, env=env)
+        got = {g['name']: g['count'] for g in json.loads(a.stdout)['regions']}
+        check(got == want, '%s: %s, want %s' % (cc, sorted(got.items()),
+                                                sorted(want.items())))
+        lab = subprocess.run([labels, log], capture_output=True, text=True,
+                             env=env).stdout.split('\n')
+        check(any(t.split()[3:4] == ['2'] for t in lab if t),
+              'no thread at nesting level 2: %s' % lab)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+def unrecorded(sbt_run):
+    """omp_marked.c (clang): with OMP_TOOL=disabled libomp reaches
+    neither path - the header says so once, no OpenMP region; without,
+    its regions and counter 0.  Our markers inside are recorded both
+    ways.  omp_old_abi.c (gcc): GCC's pre-4.9 entry points, counted."""
+    if not shutil.which('clang'):
+        print('SKIP: no clang', file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_marked.c')
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run(['clang', '-O2', '-g', '-fopenmp', '-DSBT_MARKER',
+                        '-I', os.path.join(HERE, '..', '..', 'markers'),
+                        src, '-o', os.path.join(tmp, 'omp_marked')],
+                       check=True)
+        for tool in ('disabled', 'enabled'):
+            log = os.path.join(tmp, tool + '.log')
+            env = dict(os.environ, OMP_TOOL=tool)
+            env.pop('LD_PRELOAD', None)
+            p = subprocess.run([sbt_run, '-o', log, '--', './omp_marked'],
+                               cwd=tmp, env=env, capture_output=True,
+                               text=True, timeout=120)
+            check(p.returncode == 0 and p.stdout == 'omp_marked: 10\n',
+                  'exit %d, output %r' % (p.returncode, p.stdout))
+            a = subprocess.run([os.environ['SBT_ANALYZE'], '--format',
+                                'json', log], capture_output=True,
+                               text=True, env=env)
+            doc = json.loads(a.stdout)
+            got = sorted((g['name'].split(' @ ')[0], g['count'])
+                         for g in doc['regions'])
+            n = doc['sources'][0]['counters']['openmp_unrecorded']
+            if tool == 'disabled':
+                check(n == 1 and got == [('inside', 10)],
+                      'OMP_TOOL=disabled: counter %d, regions %s' % (n, got))
+            else:
+                check(n == 0 and got == [('inside', 10),
+                                         ('omp barrier', 10),
+                                         ('omp parallel', 10)],
+                      'OMP_TOOL=enabled: counter %d, regions %s' % (n, got))
+        # GCC's pre-4.9 entry points on libgomp: passed through, counted
+        subprocess.run(['gcc', '-O1', '-fopenmp', '-DSBT_MARKER', '-I',
+                        os.path.join(HERE, '..', '..', 'markers'),
+                        os.path.join(HERE, 'omp_old_abi.c'), '-o',
+                        os.path.join(tmp, 'old')], check=True)
+        log = os.path.join(tmp, 'old.log')
+        env = dict(os.environ)
+        env.pop('LD_PRELOAD', None)
+        p = subprocess.run([sbt_run, '-o', log, '--', './old'], cwd=tmp,
+                           env=env, capture_output=True, text=True,
+                           timeout=120)
+        check(p.returncode == 0 and p.stdout == 'omp_old_abi: 2\n',
+              'old ABI: exit %d, output %r' % (p.returncode, p.stdout))
+        a = subprocess.run([os.environ['SBT_ANALYZE'], '--format', 'json',
+                            log], capture_output=True, text=True, env=env)
+        doc = json.loads(a.stdout)
+        n = doc['sources'][0]['counters']['openmp_unrecorded']
+        got = sorted(g['name'] for g in doc['regions'])
+        check(n == 1 and got == ['outside'],
+              'old ABI: counter %d, regions %s' % (n, got))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+def main():
+    if sys.argv[3] == 'unrecorded':
+        return unrecorded(os.path.abspath(sys.argv[1]))
+    if sys.argv[3] == 'detail':
+        return detail(os.path.abspath(sys.argv[1]))
+    if sys.argv[3] == 'nested':
+        return nested(*map(os.path.abspath, sys.argv[1:3]), sys.argv[4])
+    sbt_run, labels = map(os.path.abspath, sys.argv[1:3])
+    cc, pct = sys.argv[3], int(sys.argv[4])
+    busy = len(sys.argv) > 5 and sys.argv[5] == 'busy'
+    if not shutil.which(cc):
+        print('SKIP: no ' + cc, file=sys.stderr)
+        return 77
+    src = os.path.join(HERE, 'omp_app.c')
+    line = next(i + 1 for i, t in enumerate(open(src))
+                if '#pragma omp parallel' in t)
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run([cc, '-O2', '-g', '-fopenmp', src, '-o',
+                        os.path.join(tmp, 'omp_app')], check=True)
+        log = os.path.join(tmp, 'omp.log')
+        env = dict(os.environ)
+        env.pop('LD_PRELOAD', None)
+        hog = None
+        if busy:
+            hog = subprocess.Popen(['sh', '-c', 'while :; do :; done'],
+                                   preexec_fn=die_with_parent)
+        try:
+            p = subprocess.run([sbt_run, '-o', log, '--', './omp_app',
+                                '200', str(pct)], cwd=tmp, env=env,
+                               capture_output=True, text=True, timeout=120)
+        finally:
+            if hog:
+                hog.kill()
+                hog.wait()
+        check(p.returncode == 0, 'exit status %d (%s)' % (p.returncode,
+                                                         p.stderr.strip()))
+        check(p.stdout == 'omp_app: 200 regions, 800 implicit tasks (%s)\n'
+              % p.stdout[-3:-2], 'normal output: %r' % p.stdout)
+        a = subprocess.run([os.environ['SBT_ANALYZE'], '--by', 'thread',
+                            '--format', 'json', log], capture_output=True,
+                           text=True, env=env)
+        check(a.returncode == 0, 'sbt-analyze exit %d' % a.returncode)
+        doc = json.loads(a.stdout)
+        lab = subprocess.run([labels, log], capture_output=True, text=True,
+                             env=env).stdout.split('\n')
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    omp = [g for g in doc['regions'] if g['api'] == 'openmp']
+    names = sorted({g['name'] for g in omp})
+    par = 'omp parallel @ omp_app.c:%d' % line
+    bar = 'omp barrier @ omp_app.c:%d' % line
+    check(names == [bar, par], 'regions %s, want %s' % (names, [bar, par]))
+    for name in (par, bar):
+        gs = [g for g in omp if g['name'] == name]
+        check(sorted(g['count'] for g in gs) == [200] * 4,
+              '%s: samples per thread %s' % (name,
+                                             [g['count'] for g in gs]))
+        check(sorted(g.get('omp_thread', -1) for g in gs) == [0, 1, 2, 3],
+              '%s: OpenMP threads %s' % (name, [g.get('omp_thread')
+                                                for g in gs]))
+    got = sorted(t.split()[-1] for t in lab if t.split()[-2:-1] == ['omp'])
+    check(got == ['0', '1', '2', '3'], 'thread labels %s' % lab)
+
+    shares = [g for g in omp if g['name'] == par]
+    slow = [g for g in shares if g['flagged'] and g['delta_ns'] > 0]
+    if pct > 0:
+        check([g.get('omp_thread') for g in slow] == [3],
+              'flagged slower: OpenMP threads %s, want [3] (%s)'
+              % ([g.get('omp_thread') for g in slow],
+                 [(g.get('omp_thread'), g['delta_rel']) for g in shares]))
+        check(all(g['delta_rel'] > 0.15 for g in slow),
+              'thread 3 slower by %s' % [g['delta_rel'] for g in slow])
+        for g in slow:
+            check(re.search(r'OpenMP thread 3 is [0-9.]+ % slower',
+                            g['verdict']) is not None, g['verdict'])
+            check('the others wait' in g['verdict'] and
+                  g.get('others_wait_ns', 0) > 0,
+                  'the others\' wait: %s' % g.get('others_wait_ns'))
+    else:
+        check(not [g for g in shares if g['flagged']],
+              'flagged with equal shares: %s'
+              % [(g.get('omp_thread'), g['delta_rel']) for g in shares
+                 if g['flagged']])
+    done()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""trace_test.py - sbt-analyze --trace: the samples on a timeline.
+
+  trace_test.py demo DEMO         the demo's threads, every sample,
+                                  then --trace-max 5000
+  trace_test.py two DEMO          two runs, two processes on one time axis
+  trace_test.py os OS_APP         counts (SBT_EVENTS) as counter tracks and
+                                  the kernel's page faults as instants
+  trace_test.py machine           a machine-wide shift (synthetic CSV) as
+                                  a process-wide instant
+  trace_test.py crossed           overlapping samples clamped, and said
+
+Checked for every trace: it parses as JSON; complete events = the held
+samples (--dump, probes left out) or --trace-max; each track's events in
+time order; every event that starts inside another of its track ends
+inside it (times compared in integer ns); every track and process named.
+Environment: SBT_LIB, SBT_ANALYZE.  Exit 0 pass, 1 fail.
+"""
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from sbttest import check, done, dump_samples  # noqa: E402
+
+ANA = os.environ.get('SBT_ANALYZE', '')
+
+
+def record(argv, tmp, name, extra=None):
+    log = os.path.join(tmp, name)
+    env = dict(os.environ, LD_PRELOAD=os.environ['SBT_LIB'], SBT_OUTPUT=log,
+               **(extra or {}))
+    p = subprocess.run(argv, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    check(p.returncode == 0 and os.path.exists(log),
+          '%s recorded (%s)' % (os.path.basename(argv[0]), p.stderr.strip()))
+    return log
+
+
+def trace(tmp, inputs, *args):
+    out = os.path.join(tmp, 'trace.json')
+    p = subprocess.run([ANA, '-q', '--trace', out, *args, *inputs],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, timeout=120)
+    check(p.returncode == 0, 'sbt-analyze --trace exit %d %s'
+          % (p.returncode, p.stderr.strip()))
+    with open(out) as f:
+        doc = json.load(f)               # raises: not JSON
+    return doc
+
+
+def ns(x):
+    return round(x * 1000)
+
+
+def tracks(doc):
+    """{(pid, tid): [(t0, t1, event)] in file order} of the X events."""
+    t = {}
+    for e in doc['traceEvents']:
+        if e['ph'] == 'X':
+            t0 = ns(e['ts'])
+            t.setdefault((e['pid'], e['tid']), []).append(
+                (t0, t0 + ns(e['dur']), e))
+    return t
+
+
+def well_formed(doc, want_x):
+    ev = doc['traceEvents']
+    xs = [e for e in ev if e['ph'] == 'X']
+    check(len(xs) == want_x, 'complete events %d, want %d'
+          % (len(xs), want_x))
+    check(doc['otherData']['complete_events'] == len(xs),
+          'otherData says how many')
+    bad_order = bad_nest = 0
+    leaves = {}
+    for key, evs in tracks(doc).items():
+        stack = []
+        for i, (a, b, e) in enumerate(evs):
+            if i and (a, -b) < (evs[i - 1][0], -evs[i - 1][1]):
+                bad_order += 1
+            while stack and stack[-1][1] <= a and stack[-1][0] != a:
+                stack.pop()
+            if stack:
+                leaves[id(stack[-1][2])] = False
+                if b > stack[-1][1]:
+                    bad_nest += 1
+            stack.append((a, b, e))
+    check(bad_order == 0, 'each track in time order (%d out)' % bad_order)
+    check(bad_nest == 0, 'nested events inside their parents (%d not)'
+          % bad_nest)
+    names = {(e['pid'], e.get('tid')) for e in ev
+             if e['ph'] == 'M' and e['name'] == 'thread_name'}
+    procs = {e['pid'] for e in ev
+             if e['ph'] == 'M' and e['name'] == 'process_name'}
+    keys = set(tracks(doc))
+    check(keys <= names, 'every thread track named (%d of %d)'
+          % (len(keys & names), len(keys)))
+    check({p for p, _ in keys} <= procs, 'every process named')
+    return xs, leaves
+
+
+def case_demo(tmp, demo):
+    log = record([demo], tmp, 'demo.log')
+    held = dump_samples(log, tmp)
+    doc = trace(tmp, [log], '--trace-max', '0')
+    xs, leaves = well_formed(doc, len(held))
+    threads = {(r['source'], r['thread']) for r in held}
+    check(len(tracks(doc)) == len(threads) >= 2,
+          'a track per recording thread (%d)' % len(threads))
+    nested = sum(1 for v in leaves.values() if v is False)
+    check(nested > 0, 'the demo nests (step around compute): %d parents'
+          % nested)
+    # thinned: exactly N, evenly over the run (per decile of the held
+    # samples' start times, a tenth of N, up to rounding)
+    doc = trace(tmp, [log], '--trace-max', '5000')
+    xs, _ = well_formed(doc, 5000)
+    check('5000 of %d' % len(held) in doc['otherData']['thinning'],
+          'the thinning stated: ' + doc['otherData']['thinning'])
+    starts = sorted(r['t_ns'] for r in held)
+    edges = [starts[len(starts) * k // 10] for k in range(1, 10)]
+    per = [0] * 10
+    for e in xs:                 # one log: its start is the axis' origin
+        t = ns(e['ts'])
+        per[sum(1 for x in edges if t >= round(x))] += 1
+    check(all(abs(c - 500) <= 2 for c in per),
+          'chosen evenly over time: per decile %s' % per)
+
+
+def case_two(tmp, demo):
+    a = record([demo], tmp, 'a.log')
+    b = record([demo], tmp, 'b.log')
+    na, nb = len(dump_samples(a, tmp)), len(dump_samples(b, tmp))
+    doc = trace(tmp, [a, b])
+    well_formed(doc, na + nb)
+    t = tracks(doc)
+    pids = sorted({p for p, _ in t})
+    check(len(pids) == 2, 'two processes')
+    span = {p: (min(x[0] for k, v in t.items() if k[0] == p for x in v),
+                max(x[1] for k, v in t.items() if k[0] == p for x in v))
+            for p in pids}
+    first, second = sorted(span.values())
+    check(first[1] <= second[0], 'one time axis: the second run after the '
+          'first (%s, %s)' % (first, second))
+
+
+def case_os(tmp, os_app):
+    log = record([os_app, 'pages', '300'], tmp, 'os.log',
+                 {'SBT_EVENTS': 'page-faults'})
+    held = dump_samples(log, tmp)
+    doc = trace(tmp, [log])
+    xs, leaves = well_formed(doc, len(held))
+    counted = [e for e in xs if 'page-faults' in e['args']]
+    cs = [e for e in doc['traceEvents'] if e['ph'] == 'C']
+    leaf_counted = [e for e in counted if leaves.get(id(e), True)]
+    check(len(counted) > 0 and len(cs) == 2 * len(leaf_counted),
+          'a counter value and a zero per counted sample (%d for %d)'
+          % (len(cs), len(leaf_counted)))
+    starts = {(e['pid'], ns(e['ts'])): e['args']['page-faults']
+              for e in leaf_counted}
+    ups = [e for e in cs if e['args']['page-faults'] > 0]
+    check(all(starts.get((e['pid'], ns(e['ts']))) ==
+              e['args']['page-faults'] for e in ups),
+          'counter values are the samples\' counts, at their starts')
+    touch = [e for e in xs if e['name'] == 'touch']
+    faults = [e for e in doc['traceEvents']
+              if e['ph'] == 'i' and e['name'].startswith('OS: ')]
+    check(len(touch) == 300 and
+          len([e for e in faults if e['args']['in'] == 'touch']) ==
+          len([e for e in touch if e['args'].get('faults', 0) > 0]) >= 290,
+          'an OS instant per faulting touch (%d)' % len(faults))
+
+
+def case_machine(tmp):
+    rnd = random.Random(5)
+    csv = os.path.join(tmp, 'm.csv')
+    with open(csv, 'w') as f:
+        f.write('region,ns,t_ns,thread,cpu\n')
+        for i in range(8000):
+            for k, (name, base) in enumerate((('a', 300), ('b', 500),
+                                              ('c', 800))):
+                v = base + rnd.gauss(0, 1)
+                if 3e6 <= 1000.0 * i < 5e6:
+                    v *= 1.05
+                f.write('%s,%.0f,%.0f,0,1\n' % (name, 10 * (v // 10),
+                                               1000.0 * i + 300 * k))
+    doc = trace(tmp, [csv])
+    well_formed(doc, 3 * 8000)
+    m = [e for e in doc['traceEvents']
+         if e['ph'] == 'i' and e['name'].startswith('machine:')]
+    check(len(m) == 2 and all(e['s'] == 'p' for e in m) and
+          abs(m[0]['ts'] - 3000) < 200 and abs(m[1]['ts'] - 5000) < 200 and
+          sorted(m[0]['args']['regions']) == ['a', 'b', 'c'],
+          'machine events at 3 and 5 ms: %s' % [(e['ts'], e['name'])
+                                                for e in m])
+
+
+def case_crossed(tmp):
+    """Samples that overlap without nesting (a region stopped out of
+    order; here CSV) are clamped into their parent, and say by how much;
+    the rest is untouched."""
+    csv = os.path.join(tmp, 'x.csv')
+    with open(csv, 'w') as f:
+        f.write('region,ns,t_ns,thread\n')
+        f.write('outer,1000,0,0\ninner,300,200,0\n')       # nested
+        f.write('a,1000,5000,0\nb,1000,5500,0\n')          # crossed
+        f.write('c,100.4,9000,0\nd,0.6,9099.8,0\n')        # rounding
+    doc = trace(tmp, [csv], '--filter', 'none')
+    well_formed(doc, 6)
+    x = {e['name']: e for e in doc['traceEvents'] if e['ph'] == 'X'}
+    check(ns(x['b']['dur']) == 500 and x['b']['args']['clamped_ns'] == 500,
+          'b ends with a, 500 ns clamped: %s' % x['b'])
+    check(ns(x['inner']['dur']) == 300 and 'clamped_ns' not in
+          x['inner']['args'], 'a nested sample untouched')
+    check(ns(x['d']['ts']) + ns(x['d']['dur']) <=
+          ns(x['c']['ts']) + ns(x['c']['dur']),
+          'd inside c after rounding')
+
+
+def main():
+    os.environ.pop('LD_PRELOAD', None)
+    case = sys.argv[1]
+    args = [os.path.abspath(a) for a in sys.argv[2:]]
+    tmp = tempfile.mkdtemp(prefix='sbt-trace-')
+    try:
+        {'demo': case_demo, 'two': case_two, 'os': case_os,
+         'machine': case_machine, 'crossed': case_crossed}[case](tmp, *args)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+if __name__ == '__main__':
+    main()
