@@ -4,7 +4,8 @@
     tools/bench_analyze.py BUILD_DIR [--samples N[,N...]] [--reps R]
                            [--jobs J[,J...]] [--html] [--summary]
                            [--compare] [--cpu C] [--dir DIR]
-                           [--args "OPTIONS"]
+                           [--args "OPTIONS"] [--symbols] [--damaged]
+                           [--only-extra] [--base BUILD_DIR|SBT_ANALYZE]
 
 For each N (default 10^7): records a log of N samples with bench-record
 under the preload, then runs sbt-analyze on it R times for each job
@@ -24,23 +25,133 @@ the median wall time, samples/s, and the largest peak resident memory
             samples need 3.3 GB)
 --args "OPTIONS"
             more sbt-analyze options for every run, e.g. "--max-samples 0"
---base SBT_ANALYZE
-            also another sbt-analyze (e.g. an earlier commit's build) on
-            the same log, interleaved run by run at each job count: both
-            medians and their ratio
+--symbols   call sites at scale: an app starting 20,000 region names
+            from one call site, and one with 5,000 call sites (compiled
+            now with cc -g -O1): sbt-analyze with symbols and with
+            --no-symbols, medians and their ratio
+--damaged   the 20,000-name log (4 MB) with 200 bits flipped past its
+            header, and cut to half: time to the error against the
+            valid log's, and the exit status
+--only-extra
+            the --symbols and --damaged rows only, no N-sample log
+--base B    another sbt-analyze (B a build directory, or the executable
+            itself; e.g. an earlier commit's build) on the same logs,
+            interleaved run by run: both medians and their ratio, for
+            the N-sample rows and the --symbols / --damaged rows alike
 """
-import argparse, os, statistics, subprocess, sys, tempfile, time
+import argparse, os, random, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MARKERS = os.path.join(HERE, "..", "markers")
 
 
-def run(cmd):
+def run(cmd, ok=(0,)):
     """wall seconds and peak RSS (bytes) of one command"""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
+    if os.waitstatus_to_exitcode(status) not in ok:
         sys.exit("failed: " + " ".join(cmd))
     return dt, ru.ru_maxrss * 1024
+
+
+def exit_of(cmd):
+    return subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode
+
+
+def record(b, d, exe, log):
+    env = dict(os.environ, LD_PRELOAD=os.path.join(b, "preload",
+                                                   "libsbtmark.so"),
+               SBT_OUTPUT=log, SBT_QUIET="1")
+    subprocess.run([exe], cwd=d, env=env, check=True)
+
+
+def apps(d):
+    """the 20,000-name and 5,000-site apps, compiled in d"""
+    names = os.path.join(HERE, "..", "tests", "report", "src",
+                         "many_names.c")
+    sites = os.path.join(d, "sites.c")
+    with open(sites, "w") as f:
+        f.write("#include <sbtmark.h>\nstatic volatile int sink;\n")
+        for i in range(5000):
+            f.write("__attribute__((noinline)) void f%d(void)\n{\n"
+                    "\tsbt_marker_start(\"s%d\");\n\tsink++;\n"
+                    "\tsbt_marker_stop(\"s%d\");\n}\n" % (i, i, i))
+        f.write("int main(void)\n{\n")
+        for i in range(5000):
+            f.write("\tf%d();\n" % i)
+        f.write("\treturn 0;\n}\n")
+    for src, exe in ((names, "names"), (sites, "sites")):
+        subprocess.run(["cc", "-g", "-O1", "-DSBT_MARKER", "-I", MARKERS,
+                        src, "-o", os.path.join(d, exe)], check=True)
+
+
+def damage(log, out, flips=200, cut=False):
+    data = bytearray(open(log, "rb").read())
+    r = random.Random(1)
+    for _ in range(flips):
+        bit = r.randrange(4096 * 8, len(data) * 8)
+        data[bit // 8] ^= 1 << (bit % 8)
+    with open(out, "wb") as f:
+        f.write(data[:len(data) // 2] if cut else data)
+
+
+def extra(a, b, d):
+    """the --symbols and --damaged rows, medians of a.reps, -j as given"""
+    tools = [("", b)] + ([("base ", a.base_dir)] if a.base else [])
+    j = str(a.jobs[-1])
+    apps(d)
+    logs = {}
+    for exe in ("names", "sites"):
+        logs[exe] = os.path.join(d, exe + ".log")
+        record(b, d, os.path.join(d, exe), logs[exe])
+    rows = []
+    if a.symbols:
+        for exe, what in (("names", "20,000 names at one site"),
+                          ("sites", "5,000 call sites")):
+            for opt in ([], ["--no-symbols"]):
+                rows.append((what + (" --no-symbols" if opt else
+                                     " symbols"), [*opt, logs[exe]],
+                             (0, 1)))
+    if a.damaged:
+        damage(logs["names"], os.path.join(d, "flip.log"))
+        damage(logs["names"], os.path.join(d, "cut.log"), cut=True)
+        rows.append(("valid 4 MB log", [logs["names"]], (0,)))
+        rows.append(("200 bits flipped",
+                     [os.path.join(d, "flip.log")], (0, 1)))
+        rows.append(("flipped, cut to half",
+                     [os.path.join(d, "cut.log")], (0, 1)))
+    t = {(p, r[0]): [] for p, _ in tools for r in rows}
+    m = {(p, r[0]): 0 for p, _ in tools for r in rows}
+    for _ in range(a.reps):
+        for name, args, ok in rows:
+            for p, bd in tools:
+                ana = os.path.join(bd, "analysis", "sbt-analyze")
+                dt, rss = run([ana, "-q", "-j", j, *args], ok=(0, 1, 2))
+                t[(p, name)].append(dt)
+                m[(p, name)] = max(m[(p, name)], rss)
+    print(f"sbt-analyze -j {j}, median of {a.reps} (exit status):")
+    for p, bd in tools:
+        ana = os.path.join(bd, "analysis", "sbt-analyze")
+        for name, args, _ in rows:
+            med = statistics.median(t[(p, name)])
+            print(f"  {p}{name:40s} {med:7.2f} s  peak RSS "
+                  f"{m[(p, name)] / 1e6:5.0f} MB  (exit "
+                  f"{exit_of([ana, '-q', *args])})")
+        def ratio(x, y):
+            return statistics.median(t[(p, x)]) / statistics.median(
+                t[(p, y)])
+        if a.symbols:
+            for w in ("20,000 names at one site", "5,000 call sites"):
+                print(f"  {p}{w}: symbols / --no-symbols = "
+                      f"{ratio(w + ' symbols', w + ' --no-symbols'):.2f}x")
+        if a.damaged:
+            for w in ("200 bits flipped", "flipped, cut to half"):
+                print(f"  {p}{w} / valid = "
+                      f"{ratio(w, 'valid 4 MB log'):.2f}x")
 
 
 def bench(a, b, n, d):
@@ -141,10 +252,26 @@ def main():
     ap.add_argument("--cpu", type=int, default=None)
     ap.add_argument("--dir", default=None)
     ap.add_argument("--args", default="")
+    ap.add_argument("--symbols", action="store_true")
+    ap.add_argument("--damaged", action="store_true")
+    ap.add_argument("--only-extra", action="store_true")
     ap.add_argument("--base", default=None)
     a = ap.parse_args()
     a.jobs = [int(j) for j in a.jobs.split(",")]
     b = os.path.abspath(a.build)
+    # --base: a build directory or its sbt-analyze
+    a.base_dir = a.base and os.path.abspath(a.base)
+    if a.base and os.path.isdir(a.base):
+        a.base = os.path.join(a.base_dir, "analysis",
+                              "sbt-analyze")
+    elif a.base:
+        a.base = os.path.abspath(a.base)
+        a.base_dir = os.path.dirname(os.path.dirname(a.base))
+    if a.symbols or a.damaged:
+        with tempfile.TemporaryDirectory(dir=a.dir) as d:
+            extra(a, b, d)
+    if a.only_extra:
+        return 0
     for n in (int(float(x)) for x in a.samples.split(",")):
         with tempfile.TemporaryDirectory(dir=a.dir) as d:
             bench(a, b, n, d)

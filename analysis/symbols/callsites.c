@@ -113,14 +113,15 @@ static void *resolve(void *arg)
 			}
 		}
 		sbt_symbolize_addr(ss, u->addr, &u->a);
-		/* notes live as long as the session: copied below */
-		u->note = u->a.module[0] ? sbt_symbolize_note(ss, u->a.module)
-					 : "";
-		u->note = u->note[0] ? strdup(u->note) : "";
-		if (!u->note) {
+		/* a note lives as long as its session: copied */
+		const char *note = u->a.module[0] ?
+				   sbt_symbolize_note(ss, u->a.module) : "";
+		char *copy = note[0] ? strdup(note) : NULL;
+		if (note[0] && !copy) {
 			atomic_store(&r->failed, 1);
 			break;
 		}
+		u->note = copy ? copy : "";
 	}
 	sbt_symsess_close(ss);
 	return NULL;

@@ -344,9 +344,6 @@ static void put_frame(const struct sbt_scopes *sc, struct sbt_symaddr *out,
 	f->inlined = dwarf_tag(fn) == DW_TAG_inlined_subroutine;
 }
 
-/* Fill out->f with the source frames at pc, innermost first: the
- * function scopes around pc from the unit's index, each inlined one's
- * call site the line of the next. */
 /* The CU holding pc, found by walking every unit: libdw (up to 0.190)
  * finds a CU by .debug_aranges only, which clang does not emit. */
 static Dwarf_Die *cu_scan(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *bias,
@@ -363,6 +360,9 @@ static Dwarf_Die *cu_scan(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *bias,
 	return NULL;
 }
 
+/* Fill out->f with the source frames at pc, innermost first: the
+ * function scopes around pc from the unit's index, each inlined one's
+ * call site the line of the next. */
 static void frames_at(struct sbt_symsess *ss, Dwfl_Module *mod, Dwarf_Addr pc,
 		      struct sbt_symaddr *out)
 {
@@ -451,14 +451,10 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 			snprintf(out->module, sizeof out->module, "%s",
 				 m->path);
 			out->offset = addr - m->base;
+			out->module_state = ss->mods[i].state;
 			break;
 		}
 	}
-	for (size_t i = 0; i < src->nmodules; i++)
-		if (!strcmp(src->modules[i].path, out->module) &&
-		    addr - 1 >= src->modules[i].lo &&
-		    addr - 1 < src->modules[i].hi)
-			out->module_state = ss->mods[i].state;
 	if (out->module_state == SBT_MOD_MISSING ||
 	    !(mod = dwfl_addrmodule(ss->dwfl, addr - 1)))
 		return -1;
