@@ -88,12 +88,59 @@ static void band_stats(double *v, size_t n, struct sbt_band *b)
 	b->p90 = (float)sbt_quantile(v, n, 0.9);
 }
 
+/* The column, of n, of time t: scale columns per ns from t0. */
+static size_t column_of(double t, double t0, double scale, size_t n)
+{
+	size_t c;
+
+	if (!(t > t0))
+		return 0;
+	c = (size_t)((t - t0) * scale);
+	return c < n ? c : n - 1;
+}
+
+/* Group g's samples in n time columns col[] (zeroed by the caller): the
+ * kept ones' band statistics, the dropped ones' count and range.  v:
+ * scratch for g->n values. */
+static void columns(const struct sbt_dataset *ds, const struct sbt_result
+		    *res, const struct sbt_group *g,
+		    const struct sbt_report_opts *o, double t0, double scale,
+		    size_t n, struct sbt_band *col, double *v)
+{
+	size_t start[(SBT_FIG_COLS > SBT_LANE_COLS ? SBT_FIG_COLS :
+		      SBT_LANE_COLS) + 1] = { 0 };
+
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (s->flags & SBT_SF_PROBE)
+			continue;
+		struct sbt_band *b = &col[column_of(s->t_ns, t0, scale, n)];
+		if (s->flags & SBT_SF_DROPPED) {
+			float x = (float)sbt_sample_ns(ds, s, o);
+			if (!b->ndropped++ || x < b->dmin) b->dmin = x;
+			if (b->ndropped == 1 || x > b->dmax) b->dmax = x;
+		} else {
+			b->n++;
+		}
+	}
+	for (size_t c = 0; c < n; c++)
+		start[c + 1] = start[c] + col[c].n;
+	for (size_t i = g->first; i < g->first + g->n; i++) {
+		const struct sbt_sample *s = &ds->s[res->order[i]];
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
+			v[start[column_of(s->t_ns, t0, scale, n)]++] =
+				sbt_sample_ns(ds, s, o);
+	}
+	for (size_t c = 0; c < n; c++)
+		if (col[c].n)
+			band_stats(v + start[c] - col[c].n, col[c].n, &col[c]);
+}
+
 static int fig_bands(const struct sbt_dataset *ds, const struct sbt_result
 		     *res, const struct sbt_group *g,
 		     const struct sbt_report_opts *o, double *v,
 		     struct sbt_bands *bd)
 {
-	size_t start[SBT_FIG_COLS + 1] = { 0 };
 	double t0 = INFINITY, t1 = -INFINITY, scale;
 
 	memset(bd, 0, sizeof *bd);
@@ -108,35 +155,7 @@ static int fig_bands(const struct sbt_dataset *ds, const struct sbt_result
 		return 0;
 	bd->t0 = t0, bd->t1 = t1;
 	scale = t1 > t0 ? SBT_FIG_COLS / (t1 - t0) : 0;
-#define COL(t) ((size_t)(((t) - t0) * scale) < SBT_FIG_COLS ? \
-		(size_t)(((t) - t0) * scale) : SBT_FIG_COLS - 1)
-	/* count kept per column; dropped go straight into their column */
-	for (size_t i = g->first; i < g->first + g->n; i++) {
-		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if (s->flags & SBT_SF_PROBE)
-			continue;
-		struct sbt_band *b = &bd->col[COL(s->t_ns)];
-		if (s->flags & SBT_SF_DROPPED) {
-			float x = (float)sbt_sample_ns(ds, s, o);
-			if (!b->ndropped++ || x < b->dmin) b->dmin = x;
-			if (b->ndropped == 1 || x > b->dmax) b->dmax = x;
-		} else {
-			b->n++;
-		}
-	}
-	for (int c = 0; c < SBT_FIG_COLS; c++)
-		start[c + 1] = start[c] + bd->col[c].n;
-	for (size_t i = g->first; i < g->first + g->n; i++) {
-		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
-			v[start[COL(s->t_ns)]++] = sbt_sample_ns(ds, s, o);
-	}
-#undef COL
-	for (int c = 0; c < SBT_FIG_COLS; c++) {
-		size_t n = bd->col[c].n;
-		if (n)
-			band_stats(v + start[c] - n, n, &bd->col[c]);
-	}
+	columns(ds, res, g, o, t0, scale, SBT_FIG_COLS, bd->col, v);
 	return 0;
 }
 
@@ -224,37 +243,9 @@ static void fig_lane(const struct sbt_dataset *ds, const struct sbt_result
 		     const struct sbt_report_opts *o, double *v,
 		     struct sbt_lane *ln)
 {
-	size_t start[SBT_LANE_COLS + 1] = { 0 };
 	double scale = ln->t1 > ln->t0 ? SBT_LANE_COLS / (ln->t1 - ln->t0) : 0;
 
-#define LCOL(t) ((t) > ln->t0 && (size_t)(((t) - ln->t0) * scale) < \
-		 SBT_LANE_COLS ? (size_t)(((t) - ln->t0) * scale) : \
-		 (t) > ln->t0 ? SBT_LANE_COLS - 1 : 0)
-	for (size_t i = g->first; i < g->first + g->n; i++) {
-		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if (s->flags & SBT_SF_PROBE)
-			continue;
-		struct sbt_band *b = &ln->col[LCOL(s->t_ns)];
-		if (s->flags & SBT_SF_DROPPED) {
-			float x = (float)sbt_sample_ns(ds, s, o);
-			if (!b->ndropped++ || x < b->dmin) b->dmin = x;
-			if (b->ndropped == 1 || x > b->dmax) b->dmax = x;
-		} else {
-			b->n++;
-		}
-	}
-	for (int c = 0; c < SBT_LANE_COLS; c++)
-		start[c + 1] = start[c] + ln->col[c].n;
-	for (size_t i = g->first; i < g->first + g->n; i++) {
-		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
-			v[start[LCOL(s->t_ns)]++] = sbt_sample_ns(ds, s, o);
-	}
-#undef LCOL
-	for (int c = 0; c < SBT_LANE_COLS; c++)
-		if (ln->col[c].n)
-			band_stats(v + start[c] - ln->col[c].n, ln->col[c].n,
-				   &ln->col[c]);
+	columns(ds, res, g, o, ln->t0, scale, SBT_LANE_COLS, ln->col, v);
 }
 
 /* Which boxes of the region starting at b[0] (m of them) get lanes:

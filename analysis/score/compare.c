@@ -36,6 +36,7 @@
  * probes on both sides the comparison assumes an equal machine, and says
  * so.
  */
+#include "strbuf.h"
 #include "compare.h"
 #include "sort.h"
 
@@ -389,24 +390,6 @@ out:
 
 /* ---- the verdict -------------------------------------------------------- */
 
-struct out { char *buf; size_t len, used; };
-
-static void put(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (o->used + 1 >= o->len)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		o->used += (size_t)w < o->len - o->used ? (size_t)w :
-			   o->len - o->used - 1;
-}
 
 /* d against the thresholds of row r (extra: a resolution added in
  * quadrature, the speed ratio's). */
@@ -436,37 +419,37 @@ static void decide(const struct sbt_cmp_row *r, double base, double nw,
 /* "2.1 % faster (-21 ns; resolves 0.3 %)", "no change beyond 0.4 %
  * (population)".  Percentages of a region whose time is near nothing
  * (the threshold beyond its time) say nothing: then ns only. */
-static void change_words(struct out *o, const struct sbt_cmp_change *c,
+static void change_words(struct sbt_strbuf *o, const struct sbt_cmp_change *c,
 			 double base)
 {
 	int pct = base > 0 && c->threshold_ns < base;
 	char d[32], r[32];
 
 	if (!isfinite(c->delta_ns)) {
-		put(o, "no samples to compare");
+		sbt_put(o, "no samples to compare");
 		return;
 	}
 	if (c->change == 0) {
 		sbt_fmt_ns(r, sizeof r, c->threshold_ns);
 		if (pct)
-			put(o, "no change beyond %.2g %% (%s)",
+			sbt_put(o, "no change beyond %.2g %% (%s)",
 			    100 * c->threshold_ns / base,
 			    sbt_cmp_bound_name(c->bound));
 		else
-			put(o, "no change beyond %s (%s)", r,
+			sbt_put(o, "no change beyond %s (%s)", r,
 			    sbt_cmp_bound_name(c->bound));
 		return;
 	}
 	sbt_fmt_ns(d, sizeof d, fabs(c->delta_ns));
 	sbt_fmt_ns(r, sizeof r, c->resolution_ns);
 	if (pct)
-		put(o, "%.3g %% %s (%s%s; resolves %.2g %%%s)",
+		sbt_put(o, "%.3g %% %s (%s%s; resolves %.2g %%%s)",
 		    100 * fabs(c->rel), c->change > 0 ? "slower" : "faster",
 		    c->change > 0 ? "+" : "-", d,
 		    100 * c->resolution_ns / base,
 		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
 	else
-		put(o, "%s%s %s (resolves %s%s)", c->change > 0 ? "+" : "-",
+		sbt_put(o, "%s%s %s (resolves %s%s)", c->change > 0 ? "+" : "-",
 		    d, c->change > 0 ? "slower" : "faster", r,
 		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
 }
@@ -521,7 +504,7 @@ static int near_mode(const struct sbt_mode *m, int k, double c)
  * the nearest base mode within MODE_TOL; shares of new modes matching
  * one base mode add up before they are compared. */
 static void distribution(const struct sbt_group *gb,
-			 const struct sbt_group *gn, struct out *o)
+			 const struct sbt_group *gn, struct sbt_strbuf *o)
 {
 	struct sbt_mode mb[SBT_SCORE_MAX_MODES], mn[SBT_SCORE_MAX_MODES];
 	int kb = merged(&gb->score, mb), kn = merged(&gn->score, mn);
@@ -541,19 +524,19 @@ static void distribution(const struct sbt_group *gb,
 		if (mn[j].share < SHARE_MIN)
 			continue;       /* a percent of slow moments: noise */
 		sbt_fmt_ns(c1, sizeof c1, mn[j].center_ns);
-		put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
+		sbt_put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
 		    100 * mn[j].share);
 		sep = "; ";
 	}
 	for (int i = 0; kb + kn > 2 && i < kb; i++) {
 		sbt_fmt_ns(c0, sizeof c0, mb[i].center_ns);
 		if (!seen[i] && mb[i].share >= SHARE_MIN) {
-			put(o, "%sthe mode at %s (%.0f %%) vanished", sep, c0,
+			sbt_put(o, "%sthe mode at %s (%.0f %%) vanished", sep, c0,
 			    100 * mb[i].share);
 			sep = "; ";
 		} else if (seen[i] && share_moved(mb[i].share, got[i],
 						  gb->score.n, gn->score.n)) {
-			put(o, "%smode at %s: share %.0f %% -> %.0f %%", sep,
+			sbt_put(o, "%smode at %s: share %.0f %% -> %.0f %%", sep,
 			    c0, 100 * mb[i].share, 100 * got[i]);
 			sep = "; ";
 		}
@@ -563,9 +546,9 @@ static void distribution(const struct sbt_group *gb,
 	if (gb->phases.nsteps == 0 && gn->phases.nsteps > 0) {
 		char line[200];
 		sbt_phase_line(&gn->phases, line, sizeof line);
-		put(o, "%sa step in the new run (%s)", sep, line);
+		sbt_put(o, "%sa step in the new run (%s)", sep, line);
 	} else if (gb->phases.nsteps > 0 && gn->phases.nsteps == 0) {
-		put(o, "%sthe base run's step%s gone", sep,
+		sbt_put(o, "%sthe base run's step%s gone", sep,
 		    gb->phases.nsteps > 1 ? "s are" : " is");
 	}
 }
@@ -594,29 +577,29 @@ static int slower_than(const struct sbt_cmp_change *x, double pct)
 
 static void verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
 {
-	struct out o = { r->verdict, sizeof r->verdict, 0 };
+	struct sbt_strbuf o = { r->verdict, sizeof r->verdict, 0 };
 	double base = r->b.tm_ns;
 
 	r->verdict[0] = 0;
 	if (r->side) {
-		put(&o, "only in the %s run%s", r->side < 0 ? "base" : "new",
+		sbt_put(&o, "only in the %s run%s", r->side < 0 ? "base" : "new",
 		    (r->side < 0 ? c->runs_b : c->runs_n) > 1 ? "s" : "");
 		return;
 	}
 	if (!r->b.n || !r->n.n) {
-		put(&o, "no steady samples on the %s side",
+		sbt_put(&o, "no steady samples on the %s side",
 		    !r->b.n ? "base" : "new");
 		return;
 	}
 	change_words(&o, &r->raw, base);
 	if (c->speed) {
-		put(&o, "; normalized by the processor's speed, ");
+		sbt_put(&o, "; normalized by the processor's speed, ");
 		change_words(&o, &r->norm, base);
 	}
 	if (r->dist[0])
-		put(&o, "; %s", r->dist);
+		sbt_put(&o, "; %s", r->dist);
 	if (r->tripped)
-		put(&o, "; TRIPS the gate (slower than %g %%)", c->co.fail_pct);
+		sbt_put(&o, "; TRIPS the gate (slower than %g %%)", c->co.fail_pct);
 }
 
 static void row_both(struct sbt_cmp *c, struct sbt_cmp_row *r)
@@ -624,7 +607,7 @@ static void row_both(struct sbt_cmp *c, struct sbt_cmp_row *r)
 	const struct sbt_group *gb = r->b.g, *gn = r->n.g;
 	double tb = fmax(gb->score.t_diff_ns, gn->score.t_diff_ns);
 	double q = fmax(gb->score.quantum_ns, gn->score.quantum_ns);
-	struct out d = { r->dist, sizeof r->dist, 0 };
+	struct sbt_strbuf d = { r->dist, sizeof r->dist, 0 };
 
 	r->pop_res_ns = sqrt(0.5 * (r->b.res_ns * r->b.res_ns +
 				    r->n.res_ns * r->n.res_ns));

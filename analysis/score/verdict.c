@@ -14,6 +14,7 @@
  * single sample, while a population of N samples resolves shifts of its
  * typical time far below t_diff (score.c: the two resolutions).
  */
+#include "strbuf.h"
 #include "verdict.h"
 
 #include <math.h>
@@ -21,24 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 
-struct out { char *buf; size_t len, used; };
-
-static void put(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (o->used + 1 >= o->len)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		o->used += (size_t)w < o->len - o->used ? (size_t)w :
-			   o->len - o->used - 1;
-}
 
 static const char *by_word(enum sbt_by by)
 {
@@ -52,22 +35,22 @@ static const char *by_word(enum sbt_by by)
 	}
 }
 
-static void modes(struct out *o, const struct sbt_score *s, double d)
+static void modes(struct sbt_strbuf *o, const struct sbt_score *s, double d)
 {
 	char a[32], c[32];
 
 	sbt_fmt_ns(a, sizeof a, d);
-	put(o, "%d modes %s %s (", s->nmodes, a,
+	sbt_put(o, "%d modes %s %s (", s->nmodes, a,
 	    s->nmodes == 2 ? "apart" : "from first to last");
 	for (int m = 0; m < s->nmodes; m++) {
 		sbt_fmt_ns(c, sizeof c, s->modes[m].center_ns);
-		put(o, "%s%s %.0f %%", m ? ", " : "", c,
+		sbt_put(o, "%s%s %.0f %%", m ? ", " : "", c,
 		    100 * s->modes[m].share);
 	}
-	put(o, ")");
+	sbt_put(o, ")");
 }
 
-static void precision(struct out *o, const struct sbt_score *s)
+static void precision(struct sbt_strbuf *o, const struct sbt_score *s)
 {
 	char a[32], b[32], c[32];
 
@@ -76,26 +59,26 @@ static void precision(struct out *o, const struct sbt_score *s)
 	sbt_fmt_ns(a, sizeof a, s->t_diff_ns);
 	sbt_fmt_ns(b, sizeof b, s->t_min_ns);
 	sbt_fmt_ns(c, sizeof c, s->shift_resolution_ns);
-	put(o, "single samples resolve %s%s", a,
+	sbt_put(o, "single samples resolve %s%s", a,
 	    strcmp(s->metric_source, "quantum") ? "" : " (quantum only)");
 	if (isfinite(s->shift_resolution_ns))
-		put(o, ", the %zu samples shifts of %s", s->n, c);
+		sbt_put(o, ", the %zu samples shifts of %s", s->n, c);
 	if (s->resolvable)
-		put(o, "; timed to 1 %% (t_min %s)", b);
+		sbt_put(o, "; timed to 1 %% (t_min %s)", b);
 	else
-		put(o, "; one sample cannot be timed to 1 %% (t_min %s)", b);
+		sbt_put(o, "; one sample cannot be timed to 1 %% (t_min %s)", b);
 }
 
 /* The changes it shared with other regions: listed, not counted as its
  * own findings. */
-static void machine(struct out *o, const struct sbt_group *g)
+static void machine(struct sbt_strbuf *o, const struct sbt_group *g)
 {
 	const struct sbt_phases *p = &g->phases;
 	int shown = 0;
 
-	put(o, "; with the machine, not the code:");
+	sbt_put(o, "; with the machine, not the code:");
 	if (!g->machine_changes) {
-		put(o, " the other regions ran shifted during %zu of its "
+		sbt_put(o, " the other regions ran shifted during %zu of its "
 		    "samples, left out", g->machine_n);
 		return;
 	}
@@ -104,34 +87,34 @@ static void machine(struct out *o, const struct sbt_group *g)
 		if (!p->ph[k].machine)
 			continue;
 		if (shown++ == 4) {
-			put(o, " ...");
+			sbt_put(o, " ...");
 			break;
 		}
 		char at[32];
 		sbt_phase_when(p, k, 0, at, sizeof at);
-		put(o, "%s %+.0f %% at %s", shown > 1 ? "," : "",
+		sbt_put(o, "%s %+.0f %% at %s", shown > 1 ? "," : "",
 		    100 * (m1 - m0) / m0, at);
 	}
 	if (g->machine_n)
-		put(o, " (%zu samples left out)", g->machine_n);
+		sbt_put(o, " (%zu samples left out)", g->machine_n);
 }
 
 /* A new finding of g of `size_ns` against a typical time `typ_ns`: the
  * writer of its clause (empty when g->find is full). */
-static struct out finding(struct sbt_group *g, int kind, double size_ns,
+static struct sbt_strbuf finding(struct sbt_group *g, int kind, double size_ns,
 			  double typ_ns)
 {
 	struct sbt_finding *x;
 
 	if (g->nfind == SBT_MAX_FINDINGS)
-		return (struct out){ NULL, 0, 0 };
+		return (struct sbt_strbuf){ NULL, 0, 0 };
 	x = &g->find[g->nfind++];
 	x->kind = kind;
 	x->size_ns = size_ns;
 	x->rel = typ_ns > 0 ? size_ns / typ_ns : NAN;
 	x->minor = isfinite(x->rel) && x->rel < SBT_MINOR_SHARE;
 	x->text[0] = 0;
-	return (struct out){ x->text, sizeof x->text, 0 };
+	return (struct sbt_strbuf){ x->text, sizeof x->text, 0 };
 }
 
 /* Major findings first, each part largest first (stable: a tie keeps
@@ -155,13 +138,13 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 {
 	const struct sbt_score *s = &g->score;
 	const struct sbt_phases *p = &g->phases;
-	struct out o = { g->verdict, sizeof g->verdict, 0 };
+	struct sbt_strbuf o = { g->verdict, sizeof g->verdict, 0 };
 	char line[512], a[32], b[32];
 	int f = 0;
 
 	g->verdict[0] = 0;
 	if (s->n == 0 || s->resolvable < 0) {
-		put(&o, "%s", s->verdict);
+		sbt_put(&o, "%s", s->verdict);
 		g->nfindings = g->nfind = 0;
 		return;
 	}
@@ -171,22 +154,22 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k];
 		char at[32];
-		struct out c = finding(g, SBT_FIND_STEP,
+		struct sbt_strbuf c = finding(g, SBT_FIND_STEP,
 				       fabs(ph->level_ns - m0), m0);
 		sbt_fmt_ns(a, sizeof a, m0);
 		sbt_fmt_ns(b, sizeof b, ph->level_ns);
 		sbt_phase_when(p, p->step[k], 0, at, sizeof at);
-		put(&c, "step at %s: %s -> %s (%+.1f %%)", at, a, b,
+		sbt_put(&c, "step at %s: %s -> %s (%+.1f %%)", at, a, b,
 		    100 * (ph->level_ns - m0) / m0);
 	}
 	if (s->nmodes >= 2) {
 		double d = s->modes[s->nmodes - 1].center_ns -
 			   s->modes[0].center_ns;
-		struct out c = finding(g, SBT_FIND_MODES, d, s->median_ns);
+		struct sbt_strbuf c = finding(g, SBT_FIND_MODES, d, s->median_ns);
 		modes(&c, s, d);
 	}
 	if (g->flagged) {
-		struct out c = finding(g, SBT_FIND_GROUP, fabs(g->delta_ns),
+		struct sbt_strbuf c = finding(g, SBT_FIND_GROUP, fabs(g->delta_ns),
 				       fabs(g->delta_ns / g->delta_rel));
 		char who[48];
 		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
@@ -196,39 +179,39 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 				 g->omp_thread);
 		else
 			snprintf(who, sizeof who, "this %s", by_word(by));
-		put(&c, "%s is %.1f %% %s than the others' median (%s; "
+		sbt_put(&c, "%s is %.1f %% %s than the others' median (%s; "
 		    "resolution %s)", who, 100 * fabs(g->delta_rel),
 		    g->delta_ns > 0 ? "slower" : "faster", a, b);
 		/* what a slow share costs: the others' wait for it */
 		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
 			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
-			put(&c, "; the others wait %s at each barrier (%.1f %% "
+			sbt_put(&c, "; the others wait %s at each barrier (%.1f %% "
 			    "of the region)", a, 100 * g->others_wait_rel);
 		}
 	}
 	if (s->broad && s->nmodes < 2) {
-		struct out c = finding(g, SBT_FIND_BROAD, s->excess_ns,
+		struct sbt_strbuf c = finding(g, SBT_FIND_BROAD, s->excess_ns,
 				       s->median_ns);
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);
 		sbt_fmt_ns(b, sizeof b, s->excess_ns);
-		put(&c, "broad: spread %s, %s beyond the timer's own", a, b);
+		sbt_put(&c, "broad: spread %s, %s beyond the timer's own", a, b);
 	}
 	rank(g);
 	g->nfindings = 0;
 	for (int k = 0; k < g->nfind; k++)
 		g->nfindings += !g->find[k].minor;
 	if (g->nfind && !g->nfindings)
-		put(&o, "no variation of %.0f %% or more; ",
+		sbt_put(&o, "no variation of %.0f %% or more; ",
 		    100 * SBT_MINOR_SHARE);
 	for (int k = 0; k < g->nfind; k++) {
 		const struct sbt_finding *x = &g->find[k];
 		if (x->minor && (k == 0 || !g->find[k - 1].minor))
-			put(&o, "%sminor (under %.0f %% of its time): ",
+			sbt_put(&o, "%sminor (under %.0f %% of its time): ",
 			    k && g->find[k - 1].text[0] ? "; " : "",
 			    100 * SBT_MINOR_SHARE);
 		else if (k)
-			put(&o, "%s", x->minor ? ", " : "; ");
-		put(&o, "%s", x->text);
+			sbt_put(&o, "%s", x->minor ? ", " : "; ");
+		sbt_put(&o, "%s", x->text);
 	}
 	f = g->nfind;
 	/* the alarm: something worth chasing was found */
@@ -239,10 +222,10 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		     (double)g->machine_n >= 1e-3 * (double)g->count;
 	int slowed = (double)g->speed_n >= 1e-3 * (double)g->count;
 	if (f == 0)
-		put(&o, shared || slowed ? "no variation of its own" :
+		sbt_put(&o, shared || slowed ? "no variation of its own" :
 		    "no variation found");
 	if (slowed)
-		put(&o, "; the processor's, not the code: %zu samples while "
+		sbt_put(&o, "; the processor's, not the code: %zu samples while "
 		    "its speed was off (speed probes), left out", g->speed_n);
 
 	if (shared)
@@ -251,16 +234,16 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		struct sbt_phases q = *p;
 		q.nsteps = 0;           /* steps were said above */
 		sbt_phase_line(&q, line, sizeof line);
-		put(&o, "; %s", line);
+		sbt_put(&o, "; %s", line);
 	}
 	if (g->os.preempted_own)
-		put(&o, "; %zu samples gave the cpu away while runnable, more "
+		sbt_put(&o, "; %zu samples gave the cpu away while runnable, more "
 		    "than the OS preempts: kept as the region's own (yields, "
 		    "waits)", g->os.preempted);
 	if (g->os.left_out)
-		put(&o, "; %zu sample%s the OS preempted left out (the "
+		sbt_put(&o, "; %zu sample%s the OS preempted left out (the "
 		    "kernel's record)", g->os.left_out,
 		    g->os.left_out == 1 ? "" : "s");
-	put(&o, ". ");
+	sbt_put(&o, ". ");
 	precision(&o, s);
 }
