@@ -120,21 +120,28 @@ static inline void sbt_omp_enter(struct sbt_omp_thr *o,
 		o->lv[l].share = p->id;
 }
 
-/* The thread's share ends (it reached the closing barrier, or left the
- * implicit task without one).  The clock is read first. */
-static inline void sbt_omp_share_end(struct sbt_omp_thr *o)
+/* Close the current level's share (wait 0) or barrier wait (wait 1), if
+ * open.  The clock is read first. */
+static inline void sbt_omp_stop(struct sbt_omp_thr *o, int wait)
 {
 	uint32_t aux;
 	uint64_t t1 = sbt_read_stop(&aux);
-	struct sbt_omp_lv *v;
+	sbt_id *id;
 
 	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
 		return;
-	v = &o->lv[o->level - 1];
-	if (v->share) {
-		(void)sbt_hot_stop_id_at(v->share, t1, aux);
-		v->share = 0;
+	id = wait ? &o->lv[o->level - 1].wait : &o->lv[o->level - 1].share;
+	if (*id) {
+		(void)sbt_hot_stop_id_at(*id, t1, aux);
+		*id = 0;
 	}
+}
+
+/* The thread's share ends (it reached the closing barrier, or left the
+ * implicit task without one). */
+static inline void sbt_omp_share_end(struct sbt_omp_thr *o)
+{
+	sbt_omp_stop(o, 0);
 }
 
 /* A barrier wait begins: at barrier construct `b`, or (NULL) at the
@@ -157,17 +164,7 @@ static inline void sbt_omp_wait_begin(struct sbt_omp_thr *o,
 
 static inline void sbt_omp_wait_end(struct sbt_omp_thr *o)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
-	struct sbt_omp_lv *v;
-
-	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
-		return;
-	v = &o->lv[o->level - 1];
-	if (v->wait) {
-		(void)sbt_hot_stop_id_at(v->wait, t1, aux);
-		v->wait = 0;
-	}
+	sbt_omp_stop(o, 1);
 }
 
 /* The thread leaves its innermost implicit task: whatever of it is still
