@@ -38,7 +38,7 @@ N = '60000'
 def run(tmp, name, grow, share):
     # No speed probes: this is the equal-machine comparison; the probes'
     # normalization is tested on synthetic logs (gen_cmp.c).  On this VM
-    # probes of two runs of one binary read up to 6 % apart while its
+    # probes of two runs of one binary read up to 4 % apart while its
     # regions did not move, so a normalized gate would be the probes'.
     log, p = record(tmp, name, APP, [N, grow, share], speed_us='0')
     if not os.path.exists(log):
