@@ -427,7 +427,10 @@ static int open_in(struct in *in, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	in->fsize = (uint64_t)st.st_size;
-	gzbuffer(in->f, 1u << 18);
+	/* 256 KiB for big files; a small one needs no more than its size
+	 * (zlib allocates three times this, each open) */
+	gzbuffer(in->f, in->fsize < (1u << 18) ?
+		 (unsigned)(in->fsize < 8192 ? 8192 : in->fsize) : 1u << 18);
 	if (gzdirect(in->f) || get(in, m, sizeof m) != 0 ||
 	    memcmp(m, magic, sizeof m) != 0) {
 		snprintf(err, errlen, "not an sbtmark summary");
