@@ -590,7 +590,8 @@ static int run(struct cli *c, int argc, char **argv)
 	struct sbt_callsites cs = { 0 };
 	struct sbt_dataset ds = { 0 };
 
-	if (sbt_inputs_plan(&ds, n, in, c->input, c->budget) != 0) {
+	if (sbt_inputs_plan_jobs(&ds, n, in, c->input, c->budget,
+				 c->o.jobs) != 0) {
 		sbt_ds_free(&ds);
 		return 2;
 	}
