@@ -350,6 +350,8 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 	if (calib || !keep)
 		return 0;
 	size_t at = g->n++;             /* room was made for the chunk */
+	if (g->direct)
+		c->ds->n = g->n;        /* COUNT events after it find it */
 	fill(c, &g->s[at], &o, e->t, ev_cpu(c, e->aux), fl, ts->thread, site);
 	if (!(fl & SBT_RF_PROBE)) {
 		struct last *l = tab_get(&ts->tab, &ts->ntab, &ts->cap_tab, site);
