@@ -36,6 +36,9 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -642,7 +645,12 @@ static int site_infos(struct ctx *c)
 	return 0;
 }
 
-/* Segments read at once by `jobs` threads, merged in file order. */
+/* Segments read at once by `jobs` threads, merged in file order.  Their
+ * sample arrays are handed on from merged segments to new ones: fresh
+ * pages cost a fault and zeroing each, and freed ones linger in the
+ * threads' malloc arenas. */
+#define SPARES (SBT_JOBS_MAX + 2)
+
 struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -650,6 +658,9 @@ struct pool {
 	struct seg *g;
 	size_t n, next, merged, ahead;
 	int stop;
+	struct spare { struct sbt_sample *s; uint8_t *dead; size_t cap; }
+		spare[SPARES];
+	int nspare;
 };
 
 static void *seg_worker(void *arg)
@@ -664,6 +675,11 @@ static void *seg_worker(void *arg)
 		if (p->stop || p->next >= p->n)
 			break;
 		struct seg *g = &p->g[p->next++];
+		if (p->nspare) {
+			struct spare *x = &p->spare[--p->nspare];
+			g->s = x->s, g->dead = x->dead, g->cap = x->cap;
+			memset(g->dead, 0, g->cap);
+		}
 		pthread_mutex_unlock(&p->mu);
 		(void)sbt_seg_parse(p->c, g);   /* g->oom tells */
 		pthread_mutex_lock(&p->mu);
@@ -716,13 +732,13 @@ static int events(struct ctx *c, int jobs)
 		return -1;
 	for (size_t i = 0; i < c->nchunks; i++)
 		total += c->chunks[i].used;
-	/* A segment of 1-16 MB: a few per thread, their samples held at
+	/* A segment of 1-8 MB: a few per thread, their samples held at
 	 * once only while they wait for the merge. */
 	uint64_t bytes = c->seg_bytes ? c->seg_bytes :
 			 total / (4 * (uint64_t)(jobs > 0 ? jobs : 1));
 	if (!c->seg_bytes)
-		bytes = bytes < (1u << 20) ? 1u << 20 : bytes > (16u << 20) ?
-			16u << 20 : bytes;
+		bytes = bytes < (1u << 20) ? 1u << 20 : bytes > (8u << 20) ?
+			8u << 20 : bytes;
 	/* COUNT readings follow their STARTs across chunks: one piece */
 	if (jobs <= 1 || c->cnt_on || total <= bytes) {
 		int rc = sbt_seg_parse(c, &one) || sbt_seg_merge(c, &one);
@@ -751,6 +767,13 @@ static int events(struct ctx *c, int jobs)
 		}
 		if (rc == 0 && (g->oom || sbt_seg_merge(c, g) != 0))
 			rc = -1;
+		pthread_mutex_lock(&p.mu);
+		if (g->s && p.nspare < SPARES) {
+			p.spare[p.nspare++] = (struct spare){ g->s, g->dead,
+							      g->cap };
+			g->s = NULL, g->dead = NULL, g->cap = 0;
+		}
+		pthread_mutex_unlock(&p.mu);
 		sbt_seg_free(g);
 		pthread_mutex_lock(&p.mu);
 		p.merged = i + 1;
@@ -762,9 +785,16 @@ static int events(struct ctx *c, int jobs)
 		pthread_join(th[i], NULL);
 	for (size_t i = 0; i < p.n; i++)
 		sbt_seg_free(&p.g[i]);
+	for (int i = 0; i < p.nspare; i++)
+		free(p.spare[i].s), free(p.spare[i].dead);
 	free(p.g);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
+#ifdef __GLIBC__
+	/* the workers' arenas kept what the segments freed: give it back
+	 * before the analysis needs its peak */
+	malloc_trim(0);
+#endif
 	return rc;
 }
 

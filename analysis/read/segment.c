@@ -234,31 +234,35 @@ static struct lthread *lthread_of(struct seg *g, uint32_t thread)
 	return t;
 }
 
-/* Room for `more` slots. */
+/* Room for `more` samples in the dataset (a direct segment, per chunk). */
 static int room(struct ctx *c, struct seg *g, size_t more)
 {
-	if (g->direct) {
-		c->ds->n = g->n;
-		if (sbt_log_reserve(c, more) != 0)
+	c->ds->n = g->n;
+	if (sbt_log_reserve(c, more) != 0)
+		return -1;
+	g->s = c->ds->s, g->cap = c->ds->cap;
+	return 0;
+}
+
+/* A new slot, its index in *at.  A segment's own array grows as its
+ * samples come (under a budget most are left out: no room is kept for
+ * them); a direct segment's room was made for the chunk. */
+static int take(struct seg *g, size_t *at)
+{
+	if (!g->direct && g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 4096;
+		void *s = realloc(g->s, cap * sizeof *g->s);
+		if (!s)
 			return -1;
-		g->s = c->ds->s, g->cap = c->ds->cap;
-		return 0;
+		g->s = s;
+		void *d = realloc(g->dead, cap);
+		if (!d)
+			return -1;
+		g->dead = d;
+		memset(g->dead + g->cap, 0, cap - g->cap);
+		g->cap = cap;
 	}
-	if (g->n + more <= g->cap)
-		return 0;
-	size_t cap = g->cap ? 2 * g->cap : 4096;
-	while (cap < g->n + more)
-		cap *= 2;
-	void *s = realloc(g->s, cap * sizeof *g->s);
-	if (!s)
-		return -1;
-	g->s = s;
-	void *d = realloc(g->dead, cap);
-	if (!d)
-		return -1;
-	g->dead = d;
-	memset(g->dead + g->cap, 0, cap - g->cap);
-	g->cap = cap;
+	*at = g->n++;
 	return 0;
 }
 
@@ -349,7 +353,9 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 	ts->lastk = LAST_NONE;
 	if (calib || !keep)
 		return 0;
-	size_t at = g->n++;             /* room was made for the chunk */
+	size_t at;
+	if (take(g, &at) != 0)
+		return -1;
 	if (g->direct)
 		c->ds->n = g->n;        /* COUNT events after it find it */
 	fill(c, &g->s[at], &o, e->t, ev_cpu(c, e->aux), fl, ts->thread, site);
@@ -386,7 +392,8 @@ static int stop_earlier(struct ctx *c, struct seg *g, struct lthread *ts,
 	op->cpu = ev_cpu(c, e->aux);
 	op->prev = l && l->state == DEF ? l->v : NO_SLOT;
 	if (!c->counting) {
-		op->slot = g->n++;
+		if (take(g, &op->slot) != 0)
+			return -1;
 		g->dead[op->slot] = 1;  /* until the merge pairs it */
 	}
 	int sure = l && (l->state == DEF || l->state == PEND_SURE);
@@ -593,7 +600,7 @@ static int parse_chunk(struct ctx *c, struct seg *g, const struct chunk_at *ch,
 		return -1;
 	/* a sample needs a START: at most half the chunk's events, plus
 	 * the STARTs open before it */
-	if (!c->counting &&
+	if (g->direct && !c->counting &&
 	    room(c, g, ch->used / (2 * sizeof(struct sbt_event)) +
 		 OPEN_MAX + 1) != 0)
 		return -1;
