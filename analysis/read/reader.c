@@ -732,20 +732,20 @@ static int events(struct ctx *c, int jobs)
 		return -1;
 	for (size_t i = 0; i < c->nchunks; i++)
 		total += c->chunks[i].used;
-	/* A segment of 1-8 MB: a few per thread, their samples held at
+	/* A segment of 1-4 MB: a few per thread, their samples held at
 	 * once only while they wait for the merge. */
 	uint64_t bytes = c->seg_bytes ? c->seg_bytes :
 			 total / (4 * (uint64_t)(jobs > 0 ? jobs : 1));
 	if (!c->seg_bytes)
-		bytes = bytes < (1u << 20) ? 1u << 20 : bytes > (8u << 20) ?
-			8u << 20 : bytes;
+		bytes = bytes < (1u << 20) ? 1u << 20 : bytes > (4u << 20) ?
+			4u << 20 : bytes;
 	/* COUNT readings follow their STARTs across chunks: one piece */
 	if (jobs <= 1 || c->cnt_on || total <= bytes) {
 		int rc = sbt_seg_parse(c, &one) || sbt_seg_merge(c, &one);
 		sbt_seg_free(&one);
 		return rc ? -1 : 0;
 	}
-	struct pool p = { .c = c, .ahead = (size_t)jobs + 1 };
+	struct pool p = { .c = c, .ahead = (size_t)jobs };
 	pthread_t th[SBT_JOBS_MAX];
 	int nth = 0, rc = 0;
 	if (!(p.n = cut(c, &p.g, bytes)))

@@ -23,7 +23,7 @@ int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
 
 /* The same, the log's events read by up to `jobs` threads at once in
  * segments of about `seg_bytes` of events (0: a few per thread, 1 to
- * 8 MB): the result is the same for any jobs and segments. */
+ * 4 MB): the result is the same for any jobs and segments. */
 int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 		      size_t seg_bytes, char *err, size_t errlen);
 int sbt_count_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
