@@ -739,20 +739,22 @@ static int events(struct ctx *c, int jobs)
 	if (!c->seg_bytes)
 		bytes = bytes < (1u << 20) ? 1u << 20 : bytes > (4u << 20) ?
 			4u << 20 : bytes;
-	/* COUNT readings follow their STARTs across chunks: one piece */
-	if (jobs <= 1 || c->cnt_on || total <= bytes) {
+	/* COUNT readings follow their STARTs across chunks: one piece.
+	 * One thread reads in segments only when they are asked for (a
+	 * test of the merge): in turn, here. */
+	if ((jobs <= 1 && !c->seg_bytes) || c->cnt_on || total <= bytes) {
 		int rc = sbt_seg_parse(c, &one) || sbt_seg_merge(c, &one);
 		sbt_seg_free(&one);
 		return rc ? -1 : 0;
 	}
-	struct pool p = { .c = c, .ahead = (size_t)jobs };
+	struct pool p = { .c = c, .ahead = jobs > 1 ? (size_t)jobs : 1 };
 	pthread_t th[SBT_JOBS_MAX];
 	int nth = 0, rc = 0;
 	if (!(p.n = cut(c, &p.g, bytes)))
 		return -1;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	while (nth < jobs && nth < SBT_JOBS_MAX &&
+	while (jobs > 1 && nth < jobs && nth < SBT_JOBS_MAX &&
 	       pthread_create(&th[nth], NULL, seg_worker, &p) == 0)
 		nth++;
 	for (size_t i = 0; i < p.n; i++) {

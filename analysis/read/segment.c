@@ -250,7 +250,7 @@ static int room(struct ctx *c, struct seg *g, size_t more)
 static int take(struct seg *g, size_t *at)
 {
 	if (!g->direct && g->n == g->cap) {
-		size_t cap = g->cap ? 2 * g->cap : 4096;
+		size_t cap = g->cap ? 2 * g->cap : 64;
 		void *s = realloc(g->s, cap * sizeof *g->s);
 		if (!s)
 			return -1;
@@ -592,7 +592,7 @@ static int read_all(int fd, void *p, size_t n, uint64_t off)
 }
 
 static int parse_chunk(struct ctx *c, struct seg *g, const struct chunk_at *ch,
-		       char *buf)
+		       char *buf, size_t most)
 {
 	struct lthread *ts = lthread_of(g, ch->thread);
 
@@ -605,8 +605,8 @@ static int parse_chunk(struct ctx *c, struct seg *g, const struct chunk_at *ch,
 		 OPEN_MAX + 1) != 0)
 		return -1;
 	for (uint64_t pos = 0; pos < ch->used; ) {
-		size_t n = ch->used - pos > BUFSZ ? BUFSZ
-						  : (size_t)(ch->used - pos);
+		size_t n = ch->used - pos > most ? most
+						 : (size_t)(ch->used - pos);
 		n -= n % sizeof(struct sbt_event);
 		if (n == 0 || read_all(c->fd, buf, n, ch->off + pos) != 0)
 			return 0;
@@ -629,7 +629,12 @@ static int parse_chunk(struct ctx *c, struct seg *g, const struct chunk_at *ch,
 
 int sbt_seg_parse(struct ctx *c, struct seg *g)
 {
-	char *buf = malloc(BUFSZ);
+	size_t most = sizeof(struct sbt_event);
+	for (size_t i = g->c0; i < g->c1; i++)  /* small logs: small reads */
+		if (c->chunks[i].used > most)
+			most = c->chunks[i].used < BUFSZ ? c->chunks[i].used
+							 : BUFSZ;
+	char *buf = malloc(most);
 	int rc = 0;
 
 	if (!buf)
@@ -644,7 +649,7 @@ int sbt_seg_parse(struct ctx *c, struct seg *g)
 	if (g->direct)
 		g->n = c->ds->n;
 	for (size_t i = g->c0; i < g->c1 && rc == 0; i++)
-		rc = parse_chunk(c, g, &c->chunks[i], buf);
+		rc = parse_chunk(c, g, &c->chunks[i], buf, most);
 	if (g->direct)
 		c->ds->n = g->n;
 	free(buf);
