@@ -12,16 +12,19 @@
  * boundary and looks for a valid chunk there.
  *
  * One version of the format is read, SBT_LOG_VERSION (the one the
- * recorder writes); older development logs are refused by name.  A log
- * holds each thread's START and STOP events (EVENTS chunks), which are
- * paired here, per thread, with the open-region stack the recorder kept:
- * a STOP closes the innermost open START of its site.  STARTs left open
- * (in flight at a crash, open at thread exit) are no samples; a STOP with
- * no START is damage.  SKIP events (sparse recording) count calls left
- * out, which go to the last held sample of their site (sample.skipped);
- * COUNT events (SBT_EVENTS) are handed to counters.c.
- * Under SBT_MAX_MB the recorder thinned more as the log filled (THIN
- * meta entries); held() evens that out, so every call is held alike.
+ * recorder writes); older development logs are refused by name.  Here:
+ * the header, the meta data and the list of EVENTS chunks (one walk),
+ * then the events, in segments of chunks parsed by up to -j threads and
+ * merged in file order (segment.c, logread.h), then the raw ids mapped to
+ * regions and sites.  A log holds each thread's START and STOP events,
+ * paired per thread with the open-region stack the recorder kept: a STOP
+ * closes the innermost open START of its site.  STARTs left open (in
+ * flight at a crash, open at thread exit) are no samples; a STOP with no
+ * START is damage.  SKIP events (sparse recording) count calls left out,
+ * which go to the last held sample of their site (sample.skipped); COUNT
+ * events (SBT_EVENTS) are handed to counters.c.  Under SBT_MAX_MB the
+ * recorder thinned more as the log filled (THIN meta entries); the reader
+ * evens that out, so every call is held alike.
  */
 #include "reader.h"
 #include "counters.h"
