@@ -750,7 +750,7 @@ static int events(struct ctx *c, int jobs)
 		sbt_seg_free(&one);
 		return rc ? -1 : 0;
 	}
-	struct pool p = { .c = c, .ahead = jobs > 1 ? (size_t)jobs : 1 };
+	struct pool p = { .c = c, .ahead = jobs > 1 ? 2 * (size_t)jobs : 1 };
 	pthread_t th[SBT_JOBS_MAX];
 	int nth = 0, rc = 0;
 	if (!(p.n = cut(c, &p.g, bytes)))
