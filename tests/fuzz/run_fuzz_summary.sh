@@ -12,6 +12,7 @@
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 FUZZER RAPP [OPTIONS]" >&2; exit 2; }
 fuzzer=$(realpath "$1"); rapp=$(realpath "$2")
+regress=$(cd "$(dirname "$0")" && pwd)/regress/summary
 shift 2
 work=$(mktemp -d /tmp/sbt-fuzz-sbts-XXXXXX)
 mkdir "$work/seeds" "$work/corpus"
@@ -25,7 +26,7 @@ for s in plain misuse thin; do
 	gzip -dc < "$s.sbts" > "seeds/$s"
 done
 # inputs that once found a fault or a slow path (tests/fuzz/regress)
-cp "$(dirname "$0")"/regress/summary/* seeds/
+cp "$regress"/* seeds/
 status=0
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
