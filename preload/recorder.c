@@ -352,9 +352,42 @@ void sbt_thread_limit(struct sbt_thread *t)
 	 * thread, recorder.c's quiesce.) */
 	if (t->pmc >= 0 || t->ctrs || atomic_load(&g.state) == LOG_CLOSED)
 		end = NULL;
-	__atomic_store_n(&t->hot.end_saved, end, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->hot.end, t->hot.nskip ? NULL : end,
-			 __ATOMIC_RELAXED);
+	/* Level 0 of SBT_MAX_MB ended: the caches' words go (every region
+	 * is sampled now).  A level rise shuts `end` after it announced
+	 * itself; with the fence, either we see the rise here or the shut
+	 * comes after our store. */
+	for (;;) {
+		uint32_t thin = (uint32_t)sbt_cap_thinning();
+		if (t->thinned != thin) {
+			for (int i = 0; i < SBT_CACHE_SLOTS; i++)
+				t->names[i].ra = NULL;
+			for (int i = 0; i < SBT_SITE_SLOTS; i++)
+				t->sites[i].ra = NULL;
+			t->thinned = thin;
+		}
+		__atomic_store_n(&t->hot.end_saved, end, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->hot.end, t->hot.nskip ? NULL : end,
+				 __ATOMIC_RELAXED);
+		atomic_thread_fence(memory_order_seq_cst);
+		if ((uint32_t)sbt_cap_thinning() == thin)
+			break;
+	}
+}
+
+/* SBT_MAX_MB's level 0 ended (cap.h): every thread's next marker comes
+ * to the recorder, whose sbt_thread_limit drops the thread's cached
+ * words of level 0 before it reopens the fast path.  A marker that
+ * tested `end` before this records its call at the old rate: one a
+ * thread, as a gap drawn just before a rise would. */
+static void shut_all(void)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	pthread_mutex_lock(&g.lock);
+	for (struct sbt_thread *t = g.threads; t; t = t->next) {
+		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&g.lock);
 }
 
 /* META THREAD: who t is, from now on (FORMAT.md).  The name is the
@@ -403,7 +436,8 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 		t->chunk_size *= 2;
 	/* Off any timed window, the gate shut (or a fresh log, far below
 	 * the first step): a level rise takes the regions lock. */
-	sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size);
+	if (sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size))
+		shut_all();
 	if (!t->chunk)                 /* the thread's first in this log */
 		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
