@@ -73,16 +73,34 @@ static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
 
 /* ---- the entry points' fast path ------------------------------------- */
 
+/* A sampled region's START word, as its call site's SKIP word. */
+static inline uint32_t sbt_skip_word(uint32_t word)
+{
+	return SBT_EV_WORD(SBT_EV_SKIP, 0, SBT_EV_ID(word));
+}
+
+/* A sampled region's calls skip here as the inline markers' do (the
+ * recorder draws the gaps); a name whose bytes must be compared each
+ * call (SBT_SLOT_VERIFY) goes to the general path. */
 static inline __attribute__((always_inline)) int
 sbt_hot_start(const char *name, unsigned api, const void *ra)
 {
 	struct sbt_thread *t = sbt_me;
-	struct sbt_name_slot *s;
 
-	if (SBT_LIKELY(t != NULL) &&
-	    SBT_LIKELY((s = sbt_name_cached(t, name, ra)) != NULL) &&
-	    SBT_LIKELY(sbt__start_fast(&t->hot, s->word, s->region, name)))
-		return SBT_OK;
+	if (SBT_LIKELY(t != NULL)) {
+		struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
+		if (SBT_LIKELY(s->ra == ra && s->name == name)) {
+			if (SBT_LIKELY(!s->flags)) {
+				if (SBT_LIKELY(sbt__start_fast(&t->hot,
+				    s->word, s->region, name)))
+					return SBT_OK;
+			} else if (s->flags == SBT_SLOT_SAMPLED &&
+				   sbt__skip_fast(&t->hot,
+				   sbt_skip_word(s->word), s->region, name)) {
+				return SBT_OK;
+			}
+		}
+	}
 	return sbt_rec_start_slow(name, api, ra);
 }
 
@@ -98,7 +116,8 @@ sbt_hot_stop(const char *name, unsigned api, const void *ra)
 	struct sbt_thread *t = sbt_me;
 
 	if (SBT_LIKELY(t != NULL) &&
-	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
+	    (SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)) ||
+	     sbt__unskip_fast(&t->hot, name)))
 		return SBT_OK;
 	return sbt_rec_stop_slow(name, api, ra, t1, aux);
 }
@@ -107,12 +126,19 @@ static inline __attribute__((always_inline)) int
 sbt_hot_start_id(sbt_id id, const void *ra)
 {
 	struct sbt_thread *t = sbt_me;
-	uint32_t word;
 
-	if (SBT_LIKELY(t != NULL) &&
-	    SBT_LIKELY((word = sbt_site_cached(t, id, ra)) != 0) &&
-	    SBT_LIKELY(sbt__start_fast(&t->hot, word, id, NULL)))
-		return SBT_OK;
+	if (SBT_LIKELY(t != NULL)) {
+		struct sbt_site_slot *s = sbt_site_slot(t, id, ra);
+		if (SBT_LIKELY(s->ra == ra && s->region == id)) {
+			if (SBT_LIKELY(sbt__start_fast(&t->hot, s->word, id,
+						       NULL)))
+				return SBT_OK;
+		} else if (s->ra == ra && s->region == (id | SBT_SITE_SAMPLED) &&
+			   sbt__skip_fast(&t->hot, sbt_skip_word(s->word), id,
+					  NULL)) {
+			return SBT_OK;
+		}
+	}
 	return sbt_rec_start_id_slow(id, ra);
 }
 
@@ -124,7 +150,8 @@ sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 	struct sbt_thread *t = sbt_me;
 
 	if (SBT_LIKELY(t != NULL) &&
-	    SBT_LIKELY(sbt_stop_fast_id(t, id, t1, aux)))
+	    (SBT_LIKELY(sbt_stop_fast_id(t, id, t1, aux)) ||
+	     sbt__unskip_at(&t->hot, NULL, id)))
 		return SBT_OK;
 	return sbt_rec_stop_id_slow(id, t1, aux);
 }
