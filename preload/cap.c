@@ -187,6 +187,10 @@ int sbt_cap_used(uint64_t used)
 	return ended;
 }
 
+void sbt_cap_fork_lock(void) { pthread_mutex_lock(&sites.lock); }
+
+void sbt_cap_fork_unlock(void) { pthread_mutex_unlock(&sites.lock); }
+
 size_t sbt_cap_chunk_max(size_t max)
 {
 	size_t most = (size_t)(cap.bytes / CHUNK_SHARE) & ~(size_t)4095;

@@ -61,6 +61,10 @@ SBT_HIDDEN void sbt_cap_attach(struct sbt_file_header *h);
  * the remembered call sites turned already. */
 SBT_HIDDEN int sbt_cap_used(uint64_t used);
 
+/* fork: the call sites' lock held across it (recorder.c's handlers). */
+SBT_HIDDEN void sbt_cap_fork_lock(void);
+SBT_HIDDEN void sbt_cap_fork_unlock(void);
+
 /* A thread's largest EVENTS chunk: small against the cap, so the level
  * follows the log's filling closely. */
 SBT_HIDDEN size_t sbt_cap_chunk_max(size_t max);
