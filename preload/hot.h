@@ -146,13 +146,34 @@ sbt_hot_start_id(sbt_id id, const void *ra)
 	return sbt_rec_start_id_slow(id, ra);
 }
 
-/* STOP of region `id`, the clock read by the caller as (t1, aux): APIs
- * that must find the region first read the clock before doing so. */
+/* STOP's clock for sbt_hot_stop_id_at, read first by APIs that must find
+ * the region before they can stop it: (0, 0), no read, when the innermost
+ * open call is a skipped one (sparse recording), as sbt_hot_stop's test. */
+static inline __attribute__((always_inline)) uint64_t
+sbt_hot_stop_clock(uint32_t *aux)
+{
+	struct sbt_thread *t = sbt_me;
+
+	if (SBT_UNLIKELY(t != NULL && SBT__BUSY(&t->hot) == SBT__SKIPPING)) {
+		*aux = 0;
+		return 0;
+	}
+	return sbt_read_stop(aux);
+}
+
+/* STOP of region `id`, the clock read by the caller as (t1, aux), or
+ * t1 = 0 from sbt_hot_stop_clock: then the skipped call ends here, and
+ * anything else (another region, misuse) reads the clock now. */
 static inline __attribute__((always_inline)) int
 sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 {
 	struct sbt_thread *t = sbt_me;
 
+	if (SBT_UNLIKELY(t1 == 0)) {
+		if (t && sbt__unskip_at(&t->hot, NULL, id))
+			return SBT_OK;
+		t1 = sbt_read_stop(&aux);
+	}
 	if (SBT_LIKELY(t != NULL) &&
 	    (SBT_LIKELY(sbt_stop_fast_id(t, id, t1, aux)) ||
 	     sbt__unskip_at(&t->hot, NULL, id)))
@@ -163,7 +184,7 @@ sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
 
 	return sbt_hot_stop_id_at(id, t1, aux);
 }
