@@ -378,11 +378,18 @@ void sbt_thread_limit(struct sbt_thread *t)
  * to the recorder, whose sbt_thread_limit drops the thread's cached
  * words of level 0 before it reopens the fast path.  A marker that
  * tested `end` before this records its call at the old rate: one a
- * thread, as a gap drawn just before a rise would. */
+ * thread, as a gap drawn just before a rise would.  Called from a
+ * marker's general path, the gate shut. */
 static void shut_all(void)
 {
 	atomic_thread_fence(memory_order_seq_cst);
-	pthread_mutex_lock(&g.lock);
+	/* Our gate is shut: a CLOSE holding the lock waits for us (quiesce),
+	 * and shuts every thread itself. */
+	while (pthread_mutex_trylock(&g.lock) != 0) {
+		if (atomic_load(&g.state) == LOG_CLOSED)
+			return;
+		sched_yield();
+	}
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
 		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
