@@ -26,13 +26,22 @@ static inline struct sbt_name_slot *sbt_name_slot(struct sbt_thread *t,
 	return &t->names[(h ^ (h >> 8)) & (SBT_CACHE_SLOTS - 1)];
 }
 
-/* The hit in the thread's name cache, or NULL. */
+/* The thread's name cache slot of (name, ra) whatever its flags, or NULL. */
+static inline struct sbt_name_slot *sbt_name_known(struct sbt_thread *t,
+						   const char *name,
+						   const void *ra)
+{
+	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
+	return s->ra == ra && s->name == name ? s : NULL;
+}
+
+/* The hit in the thread's name cache for the fast path, or NULL. */
 static inline struct sbt_name_slot *sbt_name_cached(struct sbt_thread *t,
 						    const char *name,
 						    const void *ra)
 {
-	struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
-	return s->ra == ra && s->name == name && !s->flags ? s : NULL;
+	struct sbt_name_slot *s = sbt_name_known(t, name, ra);
+	return s && !s->flags ? s : NULL;
 }
 
 static inline struct sbt_site_slot *sbt_site_slot(struct sbt_thread *t,
@@ -88,8 +97,8 @@ sbt_hot_start(const char *name, unsigned api, const void *ra)
 	struct sbt_thread *t = sbt_me;
 
 	if (SBT_LIKELY(t != NULL)) {
-		struct sbt_name_slot *s = sbt_name_slot(t, ra, name);
-		if (SBT_LIKELY(s->ra == ra && s->name == name)) {
+		struct sbt_name_slot *s = sbt_name_known(t, name, ra);
+		if (SBT_LIKELY(s != NULL)) {
 			if (SBT_LIKELY(!s->flags)) {
 				if (SBT_LIKELY(sbt__start_fast(&t->hot,
 				    s->word, s->region, name)))
