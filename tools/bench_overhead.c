@@ -202,7 +202,7 @@ int main(int argc, char **argv)
 	const char *stv = getenv("SBT_BENCH_STAGE");
 	if (stv) {
 		int st = atoi(stv);
-		char val[64], name[80];
+		char val[64], name[80], keep[4096];
 		if (st > 0) {           /* measure stage st - 1, set now */
 			double c[64], loop[64];
 			round_of(stages[st - 1].row, pairs, NULL);
@@ -227,8 +227,8 @@ int main(int argc, char **argv)
 		if (st < NSTAGES) {     /* the next stage's setting */
 			const char *was = getenv(stages[st].var);
 			snprintf(name, sizeof name, "SBT_BENCH_WAS_%d", st);
-			snprintf(val, sizeof val, "=%s", was ? was : "");
-			setenv(name, was ? val : "", 1);
+			snprintf(keep, sizeof keep, "=%s", was ? was : "");
+			setenv(name, was ? keep : "", 1);
 			setenv(stages[st].var, stages[st].val, 1);
 			snprintf(val, sizeof val, "%d", st + 1);
 			setenv("SBT_BENCH_STAGE", val, 1);
