@@ -115,20 +115,24 @@ sbt_hot_start(const char *name, unsigned api, const void *ra)
 
 /* STOP reads the clock before its bookkeeping: whatever follows is
  * outside the recorded window.  Before the read, as the inline STOP's
- * test of its thread pointer, one test: is the innermost call a skipped
- * one (sparse recording)?  Then no clock is read (5 vs 30 ns a skipped
- * likwid pair in bench-overhead's lksparse row); the cost to a recorded
- * call is the thread pointer's load and its gate's, in the window. */
+ * test of its thread pointer, one test where calls may be skipped
+ * (sbt_rec_skips): is the innermost call a skipped one?  Then no clock
+ * is read (5 vs 30 ns a skipped likwid pair, bench-overhead's lksparse
+ * row).  Its cost to a recorded call, in the window: the load of a
+ * constant flag and, where it is set, the thread pointer's load and its
+ * gate's. */
 static inline __attribute__((always_inline)) int
 sbt_hot_stop(const char *name, unsigned api, const void *ra)
 {
-	struct sbt_thread *t = sbt_me;
+	struct sbt_thread *t;
 	uint32_t aux;
 
-	if (SBT_UNLIKELY(t != NULL && SBT__BUSY(&t->hot) == SBT__SKIPPING) &&
+	if (SBT_UNLIKELY(sbt_rec_skips) && (t = sbt_me) != NULL &&
+	    SBT__BUSY(&t->hot) == SBT__SKIPPING &&
 	    sbt__unskip_fast(&t->hot, name))
 		return SBT_OK;
 	uint64_t t1 = sbt_read_stop(&aux);
+	t = sbt_me;
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
 		return SBT_OK;
@@ -161,9 +165,10 @@ sbt_hot_start_id(sbt_id id, const void *ra)
 static inline __attribute__((always_inline)) uint64_t
 sbt_hot_stop_clock(uint32_t *aux)
 {
-	struct sbt_thread *t = sbt_me;
+	struct sbt_thread *t;
 
-	if (SBT_UNLIKELY(t != NULL && SBT__BUSY(&t->hot) == SBT__SKIPPING)) {
+	if (SBT_UNLIKELY(sbt_rec_skips) && (t = sbt_me) != NULL &&
+	    SBT__BUSY(&t->hot) == SBT__SKIPPING) {
 		*aux = 0;
 		return 0;
 	}

@@ -99,6 +99,8 @@ int sbt_thread_log_state(void)
 
 /* ---- configuration ------------------------------------------------------ */
 
+int sbt_rec_skips;
+
 __attribute__((constructor)) static void sbt_setup(void)
 {
 	sbt_config_load();
@@ -108,11 +110,12 @@ __attribute__((constructor)) static void sbt_setup(void)
 		g.inert = 1;
 	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
 	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
-	(void)sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
+	int sampling = sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
 	sbt_speed_setup();
 	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
 	/* SBT_MAX_MB thins before the cap; past it the log is full */
 	uint64_t cap = sbt_cap_setup();
+	sbt_rec_skips = sampling || cap;
 	if (cap && cap < g.reserve)
 		g.reserve = (size_t)cap;
 	pthread_key_create(&g.key, thread_exit);
