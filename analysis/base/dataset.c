@@ -152,6 +152,18 @@ int sbt_ds_reserve(struct sbt_dataset *ds, size_t more)
 	return 0;
 }
 
+int sbt_ds_room(struct sbt_dataset *ds, size_t cap)
+{
+	if (cap <= ds->cap)
+		return 0;
+	void *n = realloc(ds->s, cap * sizeof *ds->s);
+	if (!n)
+		return -1;
+	ds->s = n, ds->cap = cap;
+	huge(n, cap * sizeof *ds->s);
+	return 0;
+}
+
 struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path)
 {
 	if (ds->nsources == ds->cap_sources) {
@@ -283,6 +295,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 			free(ds->sources[i].modules[m].path);
 		free(ds->sources[i].modules);
 		free(ds->sources[i].thr);
+		free(ds->sources[i].thr_ix);
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
