@@ -110,6 +110,20 @@ def case_nested():
     check(len(ns['1']) >= 200, '%d outer samples held a tick' % len(ns['1']))
     check(not inner, '%d inner samples held a tick (none is open across '
           'one)' % len(inner))
+    # A summary keeps each sample's detour (summary version 4), not only
+    # its flag: its --dump gives the log's, sample for sample.
+    p = subprocess.run([ANALYZE, '-q', '--summary', 'nested.sbts', log],
+                       capture_output=True, text=True)
+    subprocess.run([ANALYZE, '-q', '--dump', 'nested-s.csv', 'nested.sbts'],
+                   capture_output=True, check=False)
+    with open('nested-s.csv') as f:
+        srows = [r for r in csv.DictReader(f) if r['probe'] == '0']
+    key = lambda r: (r['region'], r['t_ns'], r['detour'])   # noqa: E731
+    check(p.returncode == 0 and len(srows) == len(rows) and
+          sorted(map(key, srows)) == sorted(map(key, rows)),
+          'summary: %d samples, %d with a detour, as the log\'s %d, %d (%s)'
+          % (len(srows), sum(map(held, srows)), len(rows),
+             sum(map(held, rows)), p.stderr.strip()))
     # Under a sanitizer the recorder's own code runs several times slower,
     # and so does what a span cannot hold (the call into the recorder
     # before the START's first read): 140 ns were seen.  The sizes are
