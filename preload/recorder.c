@@ -521,10 +521,12 @@ static void before_fork(void)
 	pthread_mutex_lock(&g.lock);
 	sbt_regions_lock();
 	sbt_ctrs_fork_lock();
+	sbt_os_fork_prepare();
 }
 
 static void after_fork_parent(void)
 {
+	sbt_os_fork_parent();
 	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();
 	pthread_mutex_unlock(&g.lock);
@@ -538,6 +540,7 @@ static void after_fork_child(void)
 	struct sbt_thread *t = me;
 
 	/* before_fork holds the regions lock; attach takes it itself. */
+	sbt_os_fork_child();
 	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();
 	sbt_regions_attach(NULL);
