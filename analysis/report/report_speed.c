@@ -49,6 +49,10 @@ static void shift_text(FILE *f, const struct sbt_dataset *ds,
 				ds->regions[h->regions[r]].name);
 		fprintf(f, ": %zu samples left out", h->samples);
 	}
+	if (h->regions_agree >= 0)
+		fputs(h->regions_agree ? "; the regions moved together: they "
+		      "agree" : "; the regions did not move together: the "
+		      "two witnesses disagree", f);
 	fputs(")\n", f);
 }
 
@@ -102,8 +106,8 @@ const char *sbt_speed_machine_note(const struct sbt_result *res, size_t i)
 	if (!res->ev_probes || i >= res->nev || res->ev_probes[i] < 0)
 		return "";
 	return res->ev_probes[i] ? "; the speed probes agree" :
-	       "; the speed probes held: not the core's speed (memory, or "
-	       "the code itself)";
+	       "; the speed probes held, the two witnesses disagree: not the "
+	       "core's speed (memory, or the code itself)";
 }
 
 void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
@@ -128,8 +132,10 @@ void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
 		else
 			fputs("\"cpu\": null, ", f);
 		sbt_json_num(f, "rel", h->rel, 0);
-		fprintf(f, "\"probes\": %zu, \"samples\": %zu, \"regions\": [",
-			h->probes, h->samples);
+		fprintf(f, "\"probes\": %zu, \"samples\": %zu, "
+			"\"coincidence\": %s, \"regions\": [", h->probes,
+			h->samples, h->regions_agree < 0 ? "null" :
+			h->regions_agree ? "\"agree\"" : "\"disagree\"");
 		for (int r = 0; r < h->nregions; r++) {
 			fputs(r ? ", " : "", f);
 			sbt_json_str(f, ds->regions[h->regions[r]].name);

@@ -38,6 +38,15 @@
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
  * again without them.
+ *
+ * Two witnesses.  The speed probes (speed.c) take the samples of the
+ * processor's shifts out of a group's phases before this runs; were the
+ * coincidence test to look at those phases, it would never see what the
+ * probes saw, and could neither confirm nor contradict them.  So it looks
+ * at the group's witness phases (wphases: those samples left in) where
+ * there are any, and a change found there marks the group's own phase
+ * that starts at the same instant the same way, if one does (a change
+ * the probes took out has none: nothing of the group's is left to mark).
  */
 #include "machine.h"
 #include "sort.h"
@@ -53,7 +62,9 @@ struct change {
 	double t_ns, tol_ns;   /* instant, and the detector's resolution */
 	double rel;            /* (after - before) / before               */
 	uint32_t group;        /* index into res->g                       */
-	int phase;             /* the phase it starts                     */
+	int phase;             /* the phase it starts in its group's phases,
+				  -1: none (a change of wphases only)     */
+	unsigned cpu;          /* where that phase ran                    */
 };
 
 static int cmp_change(const void *a, const void *b)
@@ -65,11 +76,28 @@ static int cmp_change(const void *a, const void *b)
 	return (x->group > y->group) - (x->group < y->group);
 }
 
-/* The changes of one group's phases, appended to c[*n]. */
+/* The phase of g's own phases that starts within tol of t, changing the
+ * same way as rel; -1 for none. */
+static int own_phase(const struct sbt_group *g, double t, double tol,
+		     double rel)
+{
+	const struct sbt_phases *p = &g->phases;
+
+	for (int k = 1; k < p->nphases; k++) {
+		double m0 = p->ph[k - 1].level_ns, m1 = p->ph[k].level_ns;
+		if (fabs(p->ph[k].t_begin_ns - t) <= tol && m0 > 0 &&
+		    (m1 > m0) == (rel > 0))
+			return k;
+	}
+	return -1;
+}
+
+/* The changes of one group's witness phases (its phases when it has
+ * none), appended to c[*n]. */
 static void collect(const struct sbt_group *g, uint32_t gi,
 		    struct change *c, size_t *n)
 {
-	const struct sbt_phases *p = &g->phases;
+	const struct sbt_phases *p = g->wphases ? g->wphases : &g->phases;
 	const struct sbt_phase *first = &p->ph[0], *last;
 	double span, tol;
 	size_t total = 0;
@@ -87,10 +115,14 @@ static void collect(const struct sbt_group *g, uint32_t gi,
 		double m0 = p->ph[k - 1].level_ns, m1 = p->ph[k].level_ns;
 		if (!(m0 > 0))
 			continue;
-		c[(*n)++] = (struct change){
+		struct change x = {
 			.t_ns = p->ph[k].t_begin_ns, .tol_ns = tol,
 			.rel = (m1 - m0) / m0, .group = gi, .phase = k,
+			.cpu = p->ph[k].cpu,
 		};
+		if (g->wphases)
+			x.phase = own_phase(g, x.t_ns, tol, x.rel);
+		c[(*n)++] = x;
 	}
 }
 
@@ -118,15 +150,17 @@ static int event(struct sbt_result *res, const struct change *const *m,
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sbt_group *g = &res->g[m[i]->group];
-		g->phases.ph[m[i]->phase].machine = 1;
-		g->machine_changes++;
+		if (m[i]->phase >= 0) {
+			g->phases.ph[m[i]->phase].machine = 1;
+			g->machine_changes++;
+		}
 		if (nrel < sizeof rel / sizeof rel[0])
 			rel[nrel++] = m[i]->rel;
 	}
 	qsort(rel, nrel, sizeof rel[0], sbt_cmp_double);
 	e.source = res->g[m[0]->group].source;
 	e.t_ns = m[0]->t_ns;
-	e.cpu = res->g[m[0]->group].phases.ph[m[0]->phase].cpu;
+	e.cpu = m[0]->cpu;
 	e.change = nrel % 2 ? rel[nrel / 2] :
 		   0.5 * (rel[nrel / 2 - 1] + rel[nrel / 2]);
 	if (res->nev == *cap) {
@@ -445,7 +479,8 @@ int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
 	for (size_t k = 0; k < res->ngroups; k++) {
 		res->g[k].machine_changes = 0;
 		res->g[k].machine_n = 0;
-		n += res->g[k].phases.nphases;
+		n += res->g[k].wphases ? res->g[k].wphases->nphases :
+		     res->g[k].phases.nphases;
 	}
 	if (!(c = malloc((n ? n : 1) * sizeof *c)))
 		return -1;

@@ -36,6 +36,10 @@ struct sbt_speed_shift {
 	size_t samples;               /* region samples marked            */
 	int nregions;                 /* regions with samples in it       */
 	uint32_t regions[SBT_SPEED_MAX_REGIONS];
+	int regions_agree;            /* the other witness: a machine event
+					 (regions moving together) in its
+					 window 1, none 0, -1 cannot tell
+					 (fewer than two regions in it)  */
 };
 
 /* A thread's timeline. */

@@ -18,9 +18,13 @@
  *             along: --by cpu flags cpu 1 by its probes
  *   span      a recorder detour (SPEED flagged SPAN) inside an open
  *             region is taken out of that sample, not of others
- *   witness   two regions of a thread step +10 % together while the
- *             probes hold: a machine event, and the report says the
- *             probes held (the two witnesses disagree)
+ *   witness   the two witnesses, speed probes and regions moving
+ *             together (machine.c): two regions step +10 % while the
+ *             probes hold (a machine event, "the probes held": they
+ *             disagree); regions and probes 40 % slower over a window
+ *             (a shift and machine events, each saying the other
+ *             agrees); the probes alone slower (a shift, "the regions
+ *             did not move together")
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -314,12 +318,13 @@ static void span(void)
 	sbt_ds_free(&ds);
 }
 
-static void witness(void)
+/* Two regions of one thread, a and b, and the probes, each multiplied by
+ * its own factor from `at` ms to `until` ms of 100. */
+static void witness_log(const char *path, double reg, double probe,
+			double at, double until)
 {
 	struct synlog L;
 	struct gen g = { 15 };
-	struct sbt_dataset ds;
-	struct sbt_result r;
 
 	syn_begin(&L, 1e9);
 	L.h.tick_quantum = 10;
@@ -327,7 +332,9 @@ static void witness(void)
 	syn_region(&L, 2, "b");
 	syn_speed_meta(&L, 200, 100);
 	for (uint64_t i = 0; i < 50000; i++) {
-		double t = 2000.0 * (double)i, f = t >= 50e6 ? 1.1 : 1;
+		double t = 2000.0 * (double)i;
+		int in = t >= at * 1e6 && t < until * 1e6;
+		double f = in ? reg : 1, fp = in ? probe : 1;
 		uint64_t la = (uint64_t)gen_read(&g, 300 * f + gen_exp(&g, 2),
 						 10);
 		uint64_t lb = (uint64_t)gen_read(&g, 500 * f + gen_exp(&g, 2),
@@ -336,20 +343,84 @@ static void witness(void)
 		syn_pair(&L, 0, 2, (uint64_t)t + 800, (uint64_t)t + 800 + lb, 0);
 		if (i % 50 == 0)
 			syn_speed(&L, 0, (uint64_t)t + 1500, (uint64_t)gen_read(
-				  &g, 60 + gen_exp(&g, 1), 10), 0, 0);
+				  &g, 60 * fp + gen_exp(&g, 1), 10), 0, 0);
 	}
-	syn_write(&L, "witness.log");
+	syn_write(&L, path);
+}
+
+/* The machine events the probes agree with (1), held through (0). */
+static size_t events_probes(const struct sbt_result *r, int want)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nev; i++)
+		n += r->ev_probes && r->ev_probes[i] == want;
+	return n;
+}
+
+static void witness(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	char *t;
+
+	/* 1. both regions step +10 % at 50 ms, the probes hold: a machine
+	 * event, and the report says the probes held */
+	witness_log("witness.log", 1.1, 1, 50, 100);
 	if (run("witness.log", SBT_BY_NONE, &ds, &r) != 0) {
 		CHECK(0, "witness: analysis failed");
 		return;
 	}
 	CHECK(r.speed.nsh == 0, "witness: %zu processor shifts", r.speed.nsh);
-	CHECK(r.nev >= 1 && r.ev_probes && r.ev_probes[0] == 0,
-	      "witness: %zu machine events, probes %d", r.nev,
-	      r.ev_probes ? r.ev_probes[0] : -9);
-	char *t = text(&ds, &r, SBT_BY_NONE);
-	CHECK(strstr(t, "the speed probes held") != NULL,
+	CHECK(r.nev >= 1 && events_probes(&r, 0) == r.nev,
+	      "witness: %zu machine events, %zu the probes held", r.nev,
+	      events_probes(&r, 0));
+	t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "the speed probes held, the two witnesses disagree"),
 	      "witness: report says\n%.600s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+
+	/* 2. regions and probes 40 % slower over [40, 60) ms: the probes
+	 * take those samples out of the regions' phases, and the
+	 * coincidence witness still sees both regions move: they agree */
+	witness_log("agree.log", 1.4, 1.4, 40, 60);
+	if (run("agree.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "agree: analysis failed");
+		return;
+	}
+	CHECK(r.speed.nsh == 1 && r.speed.sh[0].regions_agree == 1 &&
+	      fabs(r.speed.sh[0].t0_ns / 1e6 - 40) < 0.2 &&
+	      fabs(r.speed.sh[0].t1_ns / 1e6 - 60) < 0.2,
+	      "agree: %zu shifts, coincidence %d", r.speed.nsh,
+	      r.speed.nsh ? r.speed.sh[0].regions_agree : -9);
+	CHECK(r.nev >= 1 && events_probes(&r, 1) == r.nev,
+	      "agree: %zu machine events, %zu the probes agree with", r.nev,
+	      events_probes(&r, 1));
+	t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "the regions moved together: they agree") &&
+	      strstr(t, "the speed probes agree") &&
+	      !strstr(t, "disagree"), "agree: report says\n%.900s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+
+	/* 3. the probes 40 % slower over [40, 60) ms, the regions hold:
+	 * the report says the regions did not move */
+	witness_log("probes.log", 1, 1.4, 40, 60);
+	if (run("probes.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "probes: analysis failed");
+		return;
+	}
+	CHECK(r.speed.nsh == 1 && r.speed.sh[0].regions_agree == 0 &&
+	      r.nev == 0, "probes only: %zu shifts, coincidence %d, %zu "
+	      "machine events", r.speed.nsh, r.speed.nsh ?
+	      r.speed.sh[0].regions_agree : -9, r.nev);
+	t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "the regions did not move together: the two "
+		     "witnesses disagree"), "probes only: report says\n%.900s",
+	      t);
 	free(t);
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
