@@ -85,11 +85,9 @@ struct sbt_os {
 	char *spill;                   /* records copied out, in order  */
 	size_t spill_len, spill_cap;
 	int spilled;                   /* since the owner's last drain  */
-	uint32_t gen;                  /* bumped when the fds change    */
 	/* the drainer's own (under dr.lock) */
 	struct sbt_os *next;
-	int pfd;                       /* its dup of fd[0], or -1       */
-	uint32_t pgen;                 /* gen that pfd was taken at     */
+	int hup;                       /* its poll hung up: not polled  */
 };
 
 /* The process's state: decided once, by the first thread that tries. */
@@ -181,8 +179,8 @@ static void os_decide(int state, const char *what, int err)
 static void ring_close(struct sbt_os *o)
 {
 	for (int i = 0; i < EV__N; i++) {
-		/* off first: the drainer's dup may keep the event alive
-		 * a moment longer, and must not see it fill */
+		/* off first: the drainer's poll() may hold the event a
+		 * moment longer, and must not see it fill */
 		if (o->fd[i] >= 0) {
 			ioctl(o->fd[i], PERF_EVENT_IOC_DISABLE, 0);
 			close(o->fd[i]);
@@ -301,9 +299,13 @@ static void spill(struct sbt_os *o)
 	__atomic_store_n(&o->page->data_tail, head, __ATOMIC_RELEASE);
 }
 
-/* The pollfds: the wake-up fd, then each ring's (re-dup'ed when its fds
- * changed).  Under dr.lock.  Their number. */
-static nfds_t dr_pollset(struct pollfd **set, nfds_t *cap)
+/* The pollfds: the wake-up fd, then each ring's fd[0] (read under its
+ * lock: ring_grow changes it, and wakes the drainer to come here again).
+ * A number closed and reused meanwhile is harmless: poll() holds the
+ * file it was given, and the rings are reached through the list, never
+ * through this set.  Under dr.lock.  Their number. */
+static nfds_t dr_pollset(struct pollfd **set, struct sbt_os ***who,
+			 nfds_t *cap)
 {
 	nfds_t n = 1;
 
@@ -311,23 +313,24 @@ static nfds_t dr_pollset(struct pollfd **set, nfds_t *cap)
 		n++;
 	if (n > *cap) {
 		struct pollfd *p = realloc(*set, n * sizeof *p);
-		if (!p)
+		if (p)
+			*set = p;
+		struct sbt_os **w = realloc(*who, n * sizeof *w);
+		if (w)
+			*who = w;
+		if (!p || !w)
 			return 1;
-		*set = p, *cap = n;
+		*cap = n;
 	}
 	(*set)[0] = (struct pollfd){ dr.evfd, POLLIN, 0 };
 	n = 1;
 	for (struct sbt_os *o = dr.list; o; o = o->next) {
-		if (o->pfd < 0 || o->pgen != o->gen) {
-			if (o->pfd >= 0)
-				close(o->pfd);
-			pthread_mutex_lock(&o->mu);
-			o->pfd = fcntl(o->fd[0], F_DUPFD_CLOEXEC, 0);
-			o->pgen = o->gen;
-			pthread_mutex_unlock(&o->mu);
-		}
-		if (o->pfd >= 0)
-			(*set)[n++] = (struct pollfd){ o->pfd, POLLIN, 0 };
+		if (o->hup)
+			continue;
+		pthread_mutex_lock(&o->mu);
+		(*set)[n] = (struct pollfd){ o->fd[0], POLLIN, 0 };
+		pthread_mutex_unlock(&o->mu);
+		(*who)[n++] = o;
 	}
 	return n;
 }
@@ -337,22 +340,31 @@ static nfds_t dr_pollset(struct pollfd **set, nfds_t *cap)
 static void *dr_main(void *arg)
 {
 	struct pollfd *set = NULL;
+	struct sbt_os **who = NULL;
 	nfds_t cap = 0, n;
 	uint64_t v;
+	int r;
 
 	(void)arg;
 	for (;;) {
 		pthread_mutex_lock(&dr.lock);
-		n = dr_pollset(&set, &cap);
+		n = dr_pollset(&set, &who, &cap);
 		pthread_mutex_unlock(&dr.lock);
-		/* a second now and then: a ring that hung up (its thread
-		 * gone, not yet closed) is not polled in a loop */
-		if (poll(set, n, 1000) < 0 && errno != EINTR)
+		if ((r = poll(set, n, -1)) < 0 && errno != EINTR)
 			break;
 		if (read(dr.evfd, &v, sizeof v) < 0) {
 			/* nothing pending */
 		}
 		pthread_mutex_lock(&dr.lock);
+		/* a ring whose thread is gone (not yet closed) hangs up:
+		 * polled no more, or poll() would return at once forever.
+		 * Only rings still listed: who[] may name a freed one. */
+		for (nfds_t i = 1; i < n && r > 0; i++)
+			if (set[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+				for (struct sbt_os *o = dr.list; o;
+				     o = o->next)
+					if (o == who[i])
+						o->hup = 1;
 		for (struct sbt_os *o = dr.list; o; o = o->next) {
 			pthread_mutex_lock(&o->mu);
 			if (__atomic_load_n(&o->page->data_head,
@@ -363,7 +375,7 @@ static void *dr_main(void *arg)
 		}
 		pthread_mutex_unlock(&dr.lock);
 	}
-	free(set);
+	free(set), free(who);
 	return NULL;
 }
 
@@ -410,9 +422,6 @@ static void dr_remove(struct sbt_os *o)
 			*p = o->next;
 			break;
 		}
-	if (o->pfd >= 0)
-		close(o->pfd);
-	o->pfd = -1;
 	pthread_mutex_unlock(&dr.lock);
 	dr_wake();
 }
@@ -433,9 +442,6 @@ void sbt_os_fork_parent(void)
 void sbt_os_fork_child(void)
 {
 	pthread_mutex_init(&dr.lock, NULL);
-	for (struct sbt_os *o = dr.list; o; o = o->next)
-		if (o->pfd >= 0)
-			close(o->pfd), o->pfd = -1;
 	dr.list = NULL;
 	if (dr.evfd >= 0)
 		close(dr.evfd);
@@ -487,7 +493,6 @@ struct sbt_os *sbt_os_open(void)
 	}
 	o->last = anchor_now();
 	pthread_mutex_init(&o->mu, NULL);
-	o->pfd = -1;
 	os_decide(SBT_OS_ON, "", 0);
 	dr_add(o);
 	return o;
@@ -511,7 +516,6 @@ static void ring_grow(struct sbt_os *o)
 	memcpy(o->id, n.id, sizeof o->id);
 	o->page = n.page, o->data = n.data, o->size = n.size;
 	__atomic_store_n(&o->tail, 0, __ATOMIC_RELAXED);
-	o->gen++;
 	dr_wake();                     /* to poll the new ring */
 	if (atomic_load(&os.grow) < pages)   /* later threads start there */
 		atomic_store(&os.grow, (uint32_t)pages);
