@@ -611,8 +611,9 @@ static int machine_witness(struct sbt_result *res)
 	/* ... and the other way: did regions move together in each
 	 * processor shift?  Only a shift over two regions or more can
 	 * tell (machine.c never blames a region alone). */
-	for (size_t k = 0; k < res->speed.nsh; k++) {
-		struct sbt_speed_shift *h = &res->speed.sh[k];
+	for (size_t k = 0; k < res->speed.nsh + res->speed.ncsh; k++) {
+		struct sbt_speed_shift *h = k < res->speed.nsh ?
+			&res->speed.sh[k] : &res->speed.csh[k - res->speed.nsh];
 		h->regions_agree = h->nregions >= 2 ? 0 : -1;
 		for (size_t i = 0; i < res->nev && h->regions_agree == 0; i++)
 			h->regions_agree = res->ev[i].source == h->source &&

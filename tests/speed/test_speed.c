@@ -16,6 +16,12 @@
  *   constant  no slowdown: no processor finding, no region finding
  *   cpus      two threads on cpus 0 and 1, the second 5 % slower all
  *             along: --by cpu flags cpu 1 by its probes
+ *   shared    four threads share cpu 1, each probing too rarely for a
+ *             timeline of its own: cpu 1's pooled timeline finds its
+ *             40 % slowdown over [40, 60) ms and marks all four
+ *   migrate   two threads swap cpus mid-run, cpu 1 8 % slower: each
+ *             thread's shift is on cpu 1; the cpus' own timelines are
+ *             steady
  *   span      a recorder detour (SPEED flagged SPAN) inside an open
  *             region is taken out of that sample, not of others
  *   witness   the two witnesses, speed probes and regions moving
@@ -426,6 +432,109 @@ static void witness(void)
 	sbt_ds_free(&ds);
 }
 
+/* Four threads time-share cpu 1, each probing too rarely for a timeline
+ * of its own (55 probes, below SBT_SPEED_MIN_PROBES); the cpu runs 40 %
+ * slow over [40, 60) ms.  Its pooled timeline finds the shift and marks
+ * every thread's samples there. */
+static void shared(void)
+{
+	struct synlog L;
+	struct gen g = { 16 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "work");
+	syn_speed_meta(&L, 200, 100);
+	for (uint32_t th = 0; th < 4; th++)
+		for (uint64_t i = 0; i < 25000; i++) {
+			double t = 4000.0 * (double)i + 1000.0 * th;
+			double f = t >= 40e6 && t < 60e6 ? 1.4 : 1;
+			uint64_t len = (uint64_t)gen_read(&g, 300 * f +
+						gen_exp(&g, 2), 10);
+			syn_pair(&L, th, 1, (uint64_t)t, (uint64_t)t + len, 1);
+			if (i % 455 == 0)
+				syn_speed(&L, th, (uint64_t)t + 600,
+					  (uint64_t)gen_read(&g, 60 * f +
+					  gen_exp(&g, 1), 10), 1, 0);
+		}
+	syn_write(&L, "shared.log");
+	if (run("shared.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "shared: analysis failed");
+		return;
+	}
+	const struct sbt_speed *sp = &r.speed;
+	CHECK(sp->nth == 0 && sp->nsh == 0, "shared: %zu thread timelines",
+	      sp->nth);
+	CHECK(sp->nct == 1 && sp->ncsh == 1 && sp->csh[0].cpu == 1 &&
+	      sp->csh[0].nthreads == 4 &&
+	      fabs(sp->csh[0].t0_ns / 1e6 - 40) < 2 &&
+	      fabs(sp->csh[0].t1_ns / 1e6 - 60) < 2 &&
+	      fabs(sp->csh[0].rel - 0.4) < 0.05,
+	      "shared: %zu cpu timelines, %zu shifts (%.1f..%.1f ms, %+.2f)",
+	      sp->nct, sp->ncsh, sp->ncsh ? sp->csh[0].t0_ns / 1e6 : 0,
+	      sp->ncsh ? sp->csh[0].t1_ns / 1e6 : 0,
+	      sp->ncsh ? sp->csh[0].rel : 0);
+	size_t in = 0;
+	for (size_t i = 0; i < ds.n; i++)
+		in += (ds.s[i].flags & (SBT_SF_SPEED | SBT_SF_PROBE)) ==
+		      SBT_SF_SPEED;
+	CHECK(in > 18000 && in < 22000, "shared: %zu samples marked, want "
+	      "~20000", in);
+	char *t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "processor: cpu 1 (the probes of 4 threads there) "
+		     "ran 4") && strstr(t, "no variation of its own"),
+	      "shared: report says\n%.900s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* Two threads swap cpus at 50 ms; cpu 1 is 8 % slower all along.  Each
+ * thread's timeline steps where it moved; the cpus' timelines (built: the
+ * threads migrated) are steady, and no cpu shift is reported. */
+static void migrate(void)
+{
+	struct synlog L;
+	struct gen g = { 17 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "work");
+	syn_speed_meta(&L, 200, 100);
+	for (uint32_t th = 0; th < 2; th++)
+		for (uint64_t i = 0; i < 50000; i++) {
+			double t = 2000.0 * (double)i + 1000.0 * th;
+			unsigned cpu = (t < 50e6) == (th == 0) ? 0 : 1;
+			double f = cpu ? 1.08 : 1;
+			uint64_t len = (uint64_t)gen_read(&g, 300 * f +
+						gen_exp(&g, 2), 10);
+			syn_pair(&L, th, 1, (uint64_t)t, (uint64_t)t + len, cpu);
+			if (i % 50 == 0)
+				syn_speed(&L, th, (uint64_t)t + 600,
+					  (uint64_t)gen_read(&g, 60 * f +
+					  gen_exp(&g, 1), 10), cpu, 0);
+		}
+	syn_write(&L, "migrate.log");
+	if (run("migrate.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "migrate: analysis failed");
+		return;
+	}
+	const struct sbt_speed *sp = &r.speed;
+	CHECK(sp->nct == 2 && sp->ncsh == 0, "migrate: %zu cpu timelines, "
+	      "%zu cpu shifts", sp->nct, sp->ncsh);
+	CHECK(sp->nsh >= 1, "migrate: %zu thread shifts", sp->nsh);
+	for (size_t k = 0; k < sp->nsh; k++)
+		CHECK(sp->sh[k].cpu == 1 && sp->sh[k].rel > 0.05,
+		      "migrate: thread %u shift on cpu %u %+.3f",
+		      sp->sh[k].thread, sp->sh[k].cpu, sp->sh[k].rel);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	h_tmpdir();
@@ -435,5 +544,7 @@ int main(void)
 	cpus();
 	span();
 	witness();
+	shared();
+	migrate();
 	return h_done();
 }
