@@ -36,6 +36,7 @@ miss look excused.
 usage: accuracy.py BUILD_DIR [--reps N] [--n SAMPLES] [--cpu C]
                    [--no-load] [--check] [-v] [--keep DIR]
                    [--stability RUNS] [--ranks] [--only KINDS]
+                   [--work loop|line]
   --check: exit 1 unless recall is 100 % for gaps >= 4 units, no control
   raises an alarm and every step is placed within 5 % (quiet and loaded).
 """
@@ -51,7 +52,8 @@ def run_one(a, d, mode, gap_ns, share, seed):
     log = os.path.join(d, "acc-%d.log" % seed)
     if os.path.exists(log):
         os.unlink(log)
-    env = dict(os.environ, LD_PRELOAD=a.lib, SBT_OUTPUT=log, SBT_QUIET="1")
+    env = dict(os.environ, LD_PRELOAD=a.lib, SBT_OUTPUT=log, SBT_QUIET="1",
+               ACC_WORK=a.work)
     p = subprocess.run(["taskset", "-c", str(a.cpu), a.app, mode,
                         "%.3f" % BASE_NS, "%.3f" % gap_ns, str(share),
                         str(a.n), str(seed)], env=env, check=True,
@@ -165,6 +167,11 @@ def main():
     ap.add_argument("--only", metavar="KINDS",
                     help="cells of these kinds only: control,two,step,"
                     "lonestep")
+    ap.add_argument("--work", choices=("loop", "line"), default="loop",
+                    help="the planted work: a loop of dependent adds (the "
+                    "default), or straight-line adds entered by one "
+                    "indirect jump (x86-64): no loop branch whose "
+                    "prediction can change the region's time by itself")
     ap.add_argument("--keep", metavar="DIR",
                     help="keep the logs of misses and false alarms here")
     a = ap.parse_args()
@@ -178,9 +185,9 @@ def main():
         capture_output=True, text=True).stdout)
     q = timer["quantum_ns"]
     unit = max(q, 0.01 * BASE_NS)
-    print("accuracy: region %.0f ns, %d samples, %d runs a cell, cpu %d; "
-          "clock quantum %.2f ns, unit %.2f ns" %
-          (BASE_NS, a.n, a.reps, a.cpu, q, unit))
+    print("accuracy: region %.0f ns (%s work), %d samples, %d runs a cell, "
+          "cpu %d; clock quantum %.2f ns, unit %.2f ns" %
+          (BASE_NS, a.work, a.n, a.reps, a.cpu, q, unit))
     bad = []
     conds = [("quiet", False)] + ([] if a.no_load else [("loaded", True)])
     with tempfile.TemporaryDirectory() as d:
