@@ -255,7 +255,8 @@ static struct {
 	struct sbt_os *list;           /* the process's open rings      */
 	int evfd;                      /* wakes the drainer: list changed */
 	pid_t pid;                     /* the drainer runs in this process */
-} dr = { PTHREAD_MUTEX_INITIALIZER, NULL, -1, 0 };
+	_Atomic int child;             /* a fork child not yet drained  */
+} dr = { PTHREAD_MUTEX_INITIALIZER, NULL, -1, 0, 0 };
 
 static void dr_wake(void)
 {
@@ -379,36 +380,53 @@ static void *dr_main(void *arg)
 	return NULL;
 }
 
-/* Put o on the drainer's list, starting the drainer in this process if
- * it is not running.  Without one (no thread, no fd), the owner's drains
- * alone remain, as before. */
-static void dr_add(struct sbt_os *o)
+/* The drainer of this process, started if it is not running (under
+ * dr.lock).  Without one (no thread, no fd), the owners' drains alone
+ * remain, as before. */
+static void dr_start(void)
 {
 	pthread_attr_t at;
 	pthread_t th;
 	sigset_t all, old;
 
+	if (dr.pid == getpid())
+		return;
+	if (dr.evfd < 0)
+		dr.evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	/* no signal of the app's is ever delivered to it */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (dr.evfd >= 0 && pthread_attr_init(&at) == 0) {
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		pthread_attr_setstacksize(&at, 64u << 10);
+		if (pthread_create(&th, &at, dr_main, NULL) == 0)
+			dr.pid = getpid();
+		pthread_attr_destroy(&at);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Put o on the drainer's list (starting the drainer). */
+static void dr_add(struct sbt_os *o)
+{
 	pthread_mutex_lock(&dr.lock);
-	if (dr.pid != getpid()) {
-		if (dr.evfd < 0)
-			dr.evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		/* no signal of the app's is ever delivered to it */
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		if (dr.evfd >= 0 && pthread_attr_init(&at) == 0) {
-			pthread_attr_setdetachstate(&at,
-						    PTHREAD_CREATE_DETACHED);
-			pthread_attr_setstacksize(&at, 64u << 10);
-			if (pthread_create(&th, &at, dr_main, NULL) == 0)
-				dr.pid = getpid();
-			pthread_attr_destroy(&at);
-		}
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
-	if (dr.pid == getpid()) {
-		o->next = dr.list;
-		dr.list = o;
-	}
+	if (!atomic_load(&dr.child))
+		dr_start();
+	o->next = dr.list;
+	dr.list = o;
+	pthread_mutex_unlock(&dr.lock);
+	dr_wake();
+}
+
+/* A fork child starts its drainer at its first drain, not in the fork
+ * handler: a child that only execs never gets one. */
+static void dr_child_start(void)
+{
+	if (!atomic_load_explicit(&dr.child, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&dr.lock);
+	atomic_store(&dr.child, 0);
+	dr_start();
 	pthread_mutex_unlock(&dr.lock);
 	dr_wake();
 }
@@ -447,6 +465,7 @@ void sbt_os_fork_child(void)
 		close(dr.evfd);
 	dr.evfd = -1;
 	dr.pid = 0;
+	atomic_store(&dr.child, 1);
 }
 
 struct sbt_os *sbt_os_open(void)
@@ -691,6 +710,7 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 
 	if (!o || !lf)
 		return;
+	dr_child_start();
 	pthread_mutex_lock(&o->mu);
 	r.until = o->last.ticks;
 	head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);

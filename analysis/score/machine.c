@@ -33,7 +33,10 @@
  * machine change away from a level, then only machine changes until one
  * back to that level, brackets a shifted period (SBT_PH_MACHINE): an
  * excursion of the machine.  A change the machine makes and keeps is
- * named, not cut out, and is not the region's step either.  The samples
+ * named, not cut out, and is not the region's step either - unless
+ * another region of the same event came back to its level: then the
+ * machine did not keep it, and the region that did made a change of its
+ * own at that instant (own_keeps).  The samples
  * of shifted periods and moments are marked SBT_SF_MACHINE and left out
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
@@ -151,7 +154,8 @@ static int event(struct sbt_result *res, const struct change *const *m,
 	for (size_t i = 0; i < n; i++) {
 		struct sbt_group *g = &res->g[m[i]->group];
 		if (m[i]->phase >= 0) {
-			g->phases.ph[m[i]->phase].machine = 1;
+			/* which event: own_keeps() compares its members */
+			g->phases.ph[m[i]->phase].machine = (int)res->nev + 1;
 			g->machine_changes++;
 		}
 		if (nrel < sizeof rel / sizeof rel[0])
@@ -220,17 +224,15 @@ static int cluster(struct sbt_result *res, const struct change *c,
 	return rc;
 }
 
-/* Mark the samples of g's shifted periods (see the top comment). */
-static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
-		 struct sbt_group *g)
+/* The shifted periods of p: in[k] = 1 for each phase inside one (a
+ * machine change away, then only machine changes until one back to where
+ * the level was before).  Whether there is any. */
+static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 {
-	struct sbt_phases *p = &g->phases;
 	double shift = p->min_shift_ns;
-	int in[SBT_PHASE_MAX] = { 0 }, any = 0;
-	size_t total = 0;
+	int any = 0;
 
-	/* a machine change away, then only machine changes until one back
-	 * to where the level was before: the phases between are shifted */
+	memset(in, 0, SBT_PHASE_MAX * sizeof *in);
 	for (int a = 1; a < p->nphases; a++) {
 		if (!p->ph[a].machine)
 			continue;
@@ -244,6 +246,64 @@ static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
 				break;
 			}
 	}
+	return any;
+}
+
+/* Whether the level p had before phase a comes back in a later phase
+ * (within the detector's size test). */
+static int came_back(const struct sbt_phases *p, int a)
+{
+	for (int b = a + 1; b < p->nphases; b++)
+		if (fabs(p->ph[b].level_ns - p->ph[a - 1].level_ns) <
+		    p->min_shift_ns)
+			return 1;
+	return 0;
+}
+
+/* A machine event's change that one region keeps while another region
+ * of the same event comes back to its level is not the machine keeping
+ * it: the machine came back.  What that region kept is its own change
+ * at that instant (a step of its code the host's turbulence happened to
+ * meet), and stays its own: the change loses its machine mark, and the
+ * region's step is named. */
+static int own_keeps(struct sbt_result *res)
+{
+	uint8_t *back = calloc(res->nev + 1, 1);
+
+	if (!back)
+		return -1;
+	for (size_t k = 0; k < res->ngroups; k++) {
+		const struct sbt_phases *p = &res->g[k].phases;
+		for (int a = 1; a < p->nphases; a++)
+			if (p->ph[a].machine &&
+			    (size_t)p->ph[a].machine <= res->nev &&
+			    came_back(p, a))
+				back[p->ph[a].machine - 1] = 1;
+	}
+	for (size_t k = 0; k < res->ngroups; k++) {
+		struct sbt_group *g = &res->g[k];
+		struct sbt_phases *p = &g->phases;
+		for (int a = 1; a < p->nphases; a++)
+			if (p->ph[a].machine &&
+			    (size_t)p->ph[a].machine <= res->nev &&
+			    back[p->ph[a].machine - 1] && !came_back(p, a)) {
+				p->ph[a].machine = 0;
+				g->machine_changes--;
+			}
+	}
+	free(back);
+	return 0;
+}
+
+/* Mark the samples of g's shifted periods (see the top comment). */
+static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
+		 struct sbt_group *g)
+{
+	struct sbt_phases *p = &g->phases;
+	double shift = p->min_shift_ns;
+	int in[SBT_PHASE_MAX], any = brackets(p, in);
+	size_t total = 0;
+
 	for (int k = 0; k < p->nphases; k++) {
 		total += p->ph[k].n;
 		if (in[k])
@@ -496,6 +556,8 @@ int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
 		rc = cluster(res, c, m, &cap);
 	}
 	free(c);
+	if (rc == 0)
+		rc = own_keeps(res);
 	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
 		if (res->g[k].machine_changes)
 			mark(ds, res, &res->g[k]);
