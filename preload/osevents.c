@@ -359,13 +359,18 @@ static void *dr_main(void *arg)
 		pthread_mutex_lock(&dr.lock);
 		/* a ring whose thread is gone (not yet closed) hangs up:
 		 * polled no more, or poll() would return at once forever.
-		 * Only rings still listed: who[] may name a freed one. */
+		 * Only rings still listed (who[] may name a freed one), and
+		 * still on that fd (ring_grow may have replaced it: the old
+		 * number's hang-up is not the ring's). */
 		for (nfds_t i = 1; i < n && r > 0; i++)
-			if (set[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			if (set[i].revents & POLLHUP)
 				for (struct sbt_os *o = dr.list; o;
 				     o = o->next)
-					if (o == who[i])
-						o->hup = 1;
+					if (o == who[i]) {
+						pthread_mutex_lock(&o->mu);
+						o->hup = o->fd[0] == set[i].fd;
+						pthread_mutex_unlock(&o->mu);
+					}
 		for (struct sbt_os *o = dr.list; o; o = o->next) {
 			pthread_mutex_lock(&o->mu);
 			if (__atomic_load_n(&o->page->data_head,
