@@ -7,6 +7,7 @@
 #include "plot.h"
 #include "report_compare.h"
 #include "report_util.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
  */
 #include "totals.h"
 #include "report_util.h"
+#include "verdict.h"
 #include "report_counters.h"
 #include "report_speed.h"
 #include "spark.h"

@@ -37,6 +37,7 @@
  * so.
  */
 #include "strbuf.h"
+#include "verdict.h"
 #include "compare.h"
 #include "sort.h"
 
