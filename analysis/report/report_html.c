@@ -16,7 +16,7 @@
 #include "report_counters.h"
 #include "plot.h"
 #include "report_util.h"
-#include "score.h"
+#include "verdict.h"
 #include "sbtlog.h"
 
 #include <math.h>
@@ -221,32 +221,23 @@ static void metric_source(FILE *f, const struct sbt_score *s)
 		sbt_html_str(f, s->metric_source);
 }
 
-/* A group as people name it in a sentence: "thread 3", "thread
- * worker", "OpenMP thread 2", "rank 5". */
-static void group_name(FILE *f, const struct sbt_html_in *in,
-		       const struct sbt_box *b)
-{
-	if (!strncmp(b->key, "omp ", 4)) {
-		fputs("OpenMP thread ", f);
-		sbt_html_str(f, b->key + 4);
-		return;
-	}
-	fprintf(f, "%s ", sbt_by_name(in->o));
-	sbt_html_str(f, b->key);
-}
-
-/* The sentence of a group that differs from the others of its region. */
+/* The sentence of a group that differs from the others of its region,
+ * the group named as people name it: "thread 3", "thread worker",
+ * "OpenMP thread 2", "rank 5". */
 static void group_finding(FILE *f, const struct sbt_html_in *in,
 			  const struct sbt_box *b)
 {
-	char a[32], r[32];
+	char a[32], r[32], who[96], line[256];
+	struct sbt_strbuf o = { line, sizeof line, 0 };
 
 	fmt_ns(a, sizeof a, fabs(b->delta_ns));
 	fmt_ns(r, sizeof r, b->resolution_ns);
-	group_name(f, in, b);
-	fprintf(f, " is %.1f %% %s than the others' median (%s; resolution "
-		"%s)", 100 * fabs(b->delta_rel), b->delta_ns > 0 ? "slower" :
-		"faster", a, r);
+	if (!strncmp(b->key, "omp ", 4))
+		snprintf(who, sizeof who, "OpenMP thread %s", b->key + 4);
+	else
+		snprintf(who, sizeof who, "%s %s", sbt_by_name(in->o), b->key);
+	sbt_say_group(&o, who, b->delta_rel, b->delta_ns, a, r);
+	sbt_html_str(f, line);
 }
 
 /* The findings of region group g, largest first: its own (steps with

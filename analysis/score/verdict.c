@@ -191,6 +191,14 @@ void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
 
 /* ---- a group's verdict -------------------------------------------------- */
 
+void sbt_say_group(struct sbt_strbuf *o, const char *who, double delta_rel,
+		   double delta_ns, const char *size, const char *resolution)
+{
+	sbt_put(o, "%s is %.1f %% %s than the others' median (%s; resolution "
+		"%s)", who, 100 * fabs(delta_rel), delta_ns > 0 ? "slower" :
+		"faster", size, resolution);
+}
+
 static const char *by_word(enum sbt_by by)
 {
 	switch (by) {
@@ -347,9 +355,7 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 				 g->omp_thread);
 		else
 			snprintf(who, sizeof who, "this %s", by_word(by));
-		sbt_put(&c, "%s is %.1f %% %s than the others' median (%s; "
-		    "resolution %s)", who, 100 * fabs(g->delta_rel),
-		    g->delta_ns > 0 ? "slower" : "faster", a, b);
+		sbt_say_group(&c, who, g->delta_rel, g->delta_ns, a, b);
 		/* what a slow share costs: the others' wait for it */
 		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
 			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);

@@ -7,10 +7,18 @@
 #define SBT_VERDICT_H
 
 #include "result.h"
+#include "strbuf.h"
 
 /* Compose g->verdict from its score, phases and flag (verdict.c): the
  * findings in g->find ranked by size, major before minor. */
 void sbt_verdict(struct sbt_group *g, enum sbt_by by);
+
+/* The clause of a group that differs from the others of its region:
+ * "WHO is 5.2 % slower than the others' median (SIZE; resolution RES)",
+ * SIZE and RES (|delta_ns| and its resolution) as the caller writes
+ * durations. */
+void sbt_say_group(struct sbt_strbuf *o, const char *who, double delta_rel,
+		   double delta_ns, const char *size, const char *resolution);
 
 /* What the score alone says, distribution only: "no samples", "no
  * t_min/t_diff (...)", "too short to time to 1 %: ...", "variation
