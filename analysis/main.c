@@ -7,7 +7,7 @@
 #include "compare_cmd.h"
 #include "callsites.h"
 #include "omp_names.h"
-#include "html.h"
+#include "figures.h"
 #include "inputs.h"
 #include "profile.h"
 #include "report.h"
@@ -32,6 +32,7 @@
 #define SBT_VERSION "0.1.0"
 #endif
 
+/* The help; %s: the formats' names. */
 static const char usage[] =
 "usage: sbt-analyze [options] LOG|SUMMARY [LOG|SUMMARY...]\n"
 "       sbt-analyze --summary OUT [options] LOG [LOG...]\n"
@@ -43,7 +44,8 @@ static const char usage[] =
 "  --by thread|cpu|rank|host|site\n"
 "                             one row per region and thread/cpu/rank/host\n"
 "                             or call site\n"
-"  --format text|csv|json     output format (default: text)\n"
+"  --format NAME              the report on stdout: %s\n"
+"                             (default: text)\n"
 "  --html FILE                also write a self-contained HTML report with\n"
 "                             plots (histogram, CDF, samples over time,\n"
 "                             groups compared, call sites)\n"
@@ -185,50 +187,32 @@ static int html_boxes(struct sbt_dataset *ds, const struct sbt_options *o,
 	return rc;
 }
 
-static int write_html(const char *path, const struct sbt_dataset *ds,
-		      const struct sbt_result *res,
-		      const struct sbt_boxes *boxes,
-		      const struct sbt_report_opts *gro, int argc, char **argv)
+/* One report: a format, and where it goes ("-": stdout). */
+struct output {
+	const struct sbt_report_format *fmt;
+	const char *path;
+};
+
+/* Write o from in: 0, or -1 told. */
+static int write_output(const struct output *o, const struct sbt_report_in *in)
 {
-	struct sbt_html_in in = {
-		.ds = ds, .res = res, .boxes = boxes, .o = gro,
-		.argc = argc, .argv = argv,
-	};
-	FILE *f = fopen(path, "w");
+	int out = strcmp(o->path, "-") != 0;
+	FILE *f = out ? fopen(o->path, "w") : stdout;
 	int rc;
 
-	sbt_status("writing %s", path);
+	if (out)
+		sbt_status("writing %s", o->path);
 	if (!f) {
 		sbt_status_done();
-		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", path,
+		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", o->path,
 			strerror(errno));
 		return -1;
 	}
-	rc = sbt_html_write(f, &in);
-	if (fclose(f) != 0 || rc != 0) {
+	errno = 0;
+	rc = o->fmt->write(f, in);
+	if ((out ? fclose(f) : fflush(f)) != 0 || rc != 0) {
 		sbt_status_done();
-		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
-			errno ? ": " : "", errno ? strerror(errno) : "");
-		return -1;
-	}
-	return 0;
-}
-
-/* --trace: the samples on a timeline. */
-static int write_trace(const char *path, const struct sbt_dataset *ds,
-		       const struct sbt_result *res, unsigned long long max)
-{
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f) {
-		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	rc = sbt_trace_write(f, ds, res, (size_t)max);
-	if (fclose(f) != 0 || rc != 0) {
-		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
+		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", o->path,
 			errno ? ": " : "", errno ? strerror(errno) : "");
 		return -1;
 	}
@@ -415,7 +399,30 @@ static const struct option longopts[] = {
 };
 static const char *const bys[] = { "none", "thread", "cpu", "rank", "host",
 				   "site", 0 };
-static const char *const fmts[] = { "text", "csv", "json", 0 };
+
+/* --help: the usage with the formats' names where it says %s. */
+static void help(void)
+{
+	const char *at = strstr(usage, "%s");
+
+	fwrite(usage, 1, (size_t)(at - usage), stdout);
+	for (size_t i = 0; sbt_report_formats[i]; i++)
+		printf("%s%s", i ? "|" : "", sbt_report_formats[i]->name);
+	fputs(at + 2, stdout);
+}
+
+/* The format named by --format's value, or a usage error (exit 2). */
+static const struct sbt_report_format *format(const char *name)
+{
+	const struct sbt_report_format *f = sbt_report_format(name);
+
+	if (!f) {
+		fprintf(stderr, "sbt-analyze: bad value '%s' for --format "
+			"(try --help)\n", name);
+		exit(2);
+	}
+	return f;
+}
 static const char *const sorts[] = { "total", "name", "median", "calls",
 				     "count", 0 };
 static const char *const filts[] = { "none", "cost", "os", "all", 0 };
@@ -449,7 +456,8 @@ static void parse(int argc, char **argv, struct cli *c)
 	*c = (struct cli){
 		.o = { .filters = SBT_F_ALL, .seed = 1, .cost_ns = -1,
 		       .profile_t_min_ns = NAN, .profile_t_diff_ns = NAN },
-		.ro = { .cost_ns = -1 }, .co = { .fail_pct = NAN },
+		.ro = { .format = format("text"), .cost_ns = -1 },
+		.co = { .fail_pct = NAN },
 		.input = SBT_IN_AUTO, .budget = SBT_MAX_SAMPLES_DEFAULT,
 		.trace_max = SBT_TRACE_MAX_DEFAULT, .symbols = 1 };
 	/* --compare splits the command: options before it, then the two
@@ -470,7 +478,7 @@ static void parse(int argc, char **argv, struct cli *c)
 			c->ro.by_site = c->by_site;
 			break;
 		}
-		case 'f': c->ro.format = pick(optarg, "--format", fmts); break;
+		case 'f': c->ro.format = format(optarg); break;
 		case 'F': c->o.filters = pick(optarg, "--filter", filts); break;
 		case 'O': c->o.os_method = pick(optarg, "--os-filter", osm);
 			  break;
@@ -518,7 +526,7 @@ static void parse(int argc, char **argv, struct cli *c)
 			}
 			break;
 		}
-		case 'h': fputs(usage, stdout); exit(0);
+		case 'h': help(); exit(0);
 		case 'V': printf("sbt-analyze %s (log format %u, summary "
 				 "format %u)\n", SBT_VERSION, SBT_LOG_VERSION,
 				 SBT_SUMMARY_VERSION); exit(0);
@@ -539,6 +547,8 @@ static void parse(int argc, char **argv, struct cli *c)
 		c->at && c->summary ? "--compare: not with --summary" :
 		c->at && c->dump ? "--compare: not with --dump" :
 		c->at && c->trace ? "--compare: not with --trace" :
+		c->at && !c->ro.format->compare ? "--compare: that format "
+		"has no comparison" :
 		c->at && c->by_site ? "--compare: call sites differ between "
 		"builds: --by thread, cpu, rank or host" :
 		!c->at && optind >= argc ? "no input (try --help)" :
@@ -611,29 +621,43 @@ static int run(struct cli *c, int argc, char **argv)
 	}
 	c->ro.cs = sites = &cs;
 
-	/* HTML: the groups compared, then the regions plotted; the text,
-	 * CSV or JSON on stdout reuses the per-region analysis when it is
-	 * ungrouped. */
-	struct sbt_result res;
+	/* The reports asked for: stdout's, then the files'.  A per_region
+	 * format (the HTML page) is written first: the groups compared,
+	 * then the regions plotted, before the analysis the others want
+	 * re-marks the samples; they reuse its analysis when ungrouped. */
+	struct output out[] = {
+		{ c->ro.format, "-" },
+		{ c->html ? format("html") : NULL, c->html },
+		{ c->trace ? format("trace") : NULL, c->trace },
+		{ c->dump ? format("dump") : NULL, c->dump },
+	};
+	size_t nout = sizeof out / sizeof *out;
+	struct sbt_result res = { 0 };
 	struct sbt_boxes boxes = { 0 };
 	struct sbt_report_opts gro;
+	struct sbt_report_in rin = { .ds = &ds, .res = &res, .o = &gro,
+				     .boxes = &boxes, .argc = argc,
+				     .argv = argv, .trace_max = c->trace_max };
 	struct sbt_options ho = c->o;
-	int grouped = c->o.by != SBT_BY_NONE || c->by_site;
+	int grouped = c->o.by != SBT_BY_NONE || c->by_site, per = 0, rest = 0;
+
+	for (size_t i = 0; i < nout; i++)
+		if (out[i].fmt)
+			*(out[i].fmt->per_region ? &per : &rest) += 1;
 	ho.by = SBT_BY_NONE;
-	if (c->html) {
+	if (per) {
 		rc = html_boxes(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
 		if (rc == 0)
 			rc = analyze(&ds, &ho, 0, &res);
-		if (rc == 0) {
-			if (write_html(c->html, &ds, &res, &boxes, &gro, argc,
-				       argv) != 0)
+		for (size_t i = 0; rc == 0 && i < nout; i++)
+			if (out[i].fmt && out[i].fmt->per_region &&
+			    write_output(&out[i], &rin) != 0)
 				status = 2;
-			if (grouped)
-				sbt_result_free(&res);
-		}
+		if (rc == 0 && grouped)
+			sbt_result_free(&res);
 		sbt_boxes_free(&boxes);
 	}
-	if (rc == 0 && (!c->html || grouped))
+	if (rc == 0 && rest && (!per || grouped))
 		rc = analyze(&ds, &c->o, c->by_site, &res);
 	sbt_status_done();
 	if (rc != 0) {
@@ -641,18 +665,13 @@ static int run(struct cli *c, int argc, char **argv)
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	sbt_report(stdout, &ds, &res, &c->ro);
-	if (c->trace && write_trace(c->trace, &ds, &res, c->trace_max) != 0)
-		status = 2;
-	if (c->dump) {
-		FILE *f = strcmp(c->dump, "-") ? fopen(c->dump, "w") : stdout;
-		if (!f || sbt_dump(f, &ds) != 0 ||
-		    (f != stdout && fclose(f) != 0)) {
-			fprintf(stderr, "sbt-analyze: cannot write %s: %s\n",
-				c->dump, strerror(errno));
+	rin = (struct sbt_report_in){ .ds = &ds, .res = &res, .o = &c->ro,
+				      .argc = argc, .argv = argv,
+				      .trace_max = c->trace_max };
+	for (size_t i = 0; i < nout; i++)
+		if (out[i].fmt && !out[i].fmt->per_region &&
+		    write_output(&out[i], &rin) != 0)
 			status = 2;
-		}
-	}
 	if (fflush(stdout) != 0)
 		status = 2;
 	sbt_result_free(&res);
