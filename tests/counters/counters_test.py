@@ -5,7 +5,7 @@
                                         (SBT_LIB, SBT_ANALYZE from the env)
 
 Cases:
-  pages        page-faults,task-clock on os_app's page-touching region:
+  pages        page-faults,task-clock on region_app's page-touching region:
                page-faults exactly 1 per sample (0 in the region touching
                none), task-clock about the region's time
   busy         the same with a busy process on the app's cpu

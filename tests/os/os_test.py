@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""os_test.py - the kernel's record of os_app's threads, end to end.
+"""os_test.py - the kernel's record of region_app's threads, end to end.
 
     os_test.py CASE OS_APP NO_PERF      (SBT_LIB, SBT_ANALYZE from the env)
 
-Cases (each runs os_app under the recorder and reads the log back):
+Cases (each runs region_app under the recorder and reads the log back):
   sleep        a region that sleeps 50 us: every sample switched out
   pages        one fresh page touched per call: exactly 1 fault per
                sample; a region touching a mapped page: none
@@ -46,7 +46,7 @@ def run(args, log='region.log', env=None, wrap=()):
     if p.returncode == 77:
         sys.exit(77)
     if p.returncode != 0:
-        sys.exit('os_app %s: exit %d: %s' % (args, p.returncode, p.stderr))
+        sys.exit('region_app %s: exit %d: %s' % (args, p.returncode, p.stderr))
     return p.stdout
 
 

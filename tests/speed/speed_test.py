@@ -3,7 +3,7 @@
 
     speed_test.py CASE SPEED_APP      (SBT_LIB, SBT_ANALYZE from the env)
 
-Cases (each runs speed_app under the recorder and reads the log back):
+Cases (each runs region_app under the recorder and reads the log back):
   count     a lone region of ~1.5 us: the probes number the thread's CPU
             time over the cadence, within 20 %; SBT_SPEED_US=0 writes
             none.  (Shorter regions write the log faster, and its chunks'
@@ -46,7 +46,7 @@ def run(args, log, env=None, wrap=()):
     p = subprocess.run([*wrap, APP, *args], env=e, capture_output=True,
                        text=True)
     if p.returncode != 0:
-        sys.exit('speed_app %s: exit %d: %s' % (args, p.returncode,
+        sys.exit('region_app %s: exit %d: %s' % (args, p.returncode,
                                                  p.stderr))
     return float(p.stdout.split()[0])
 
