@@ -112,18 +112,47 @@ static void *omp_worker(void *arg)
 	return (void *)x;
 }
 
-/* ---- the kernel's record ------------------------------------------------ */
-
-static int sleep_mode(long n, int work)
+/* n calls of "sleep", 50 us each. */
+static void sleeps(long n)
 {
 	struct timespec ts = { 0, 50000 };
 
-	(void)work;
 	for (long i = 0; i < n; i++) {
 		SBT_MARKER_START("sleep");
 		nanosleep(&ts, NULL);
 		SBT_MARKER_STOP("sleep");
 	}
+}
+
+/* n calls of "touch", each writing one of the fresh pages p. */
+static void touches(char *p, long n)
+{
+	for (long i = 0; i < n; i++) {
+		SBT_MARKER_START("touch");
+		touch(p + i * pg);
+		SBT_MARKER_STOP("touch");
+	}
+}
+
+/* n calls of "constant", the same `work` dependent adds each. */
+static unsigned long constants(long n, int work)
+{
+	unsigned long x = 1;
+
+	for (long i = 0; i < n; i++) {
+		SBT_MARKER_START("constant");
+		x = spin(x, work);
+		SBT_MARKER_STOP("constant");
+	}
+	return x;
+}
+
+/* ---- the kernel's record ------------------------------------------------ */
+
+static int sleep_mode(long n, int work)
+{
+	(void)work;
+	sleeps(n);
 	return 0;
 }
 
@@ -146,15 +175,8 @@ static int pages_mode(long n, int work)
 
 static int constant_mode(long n, int work)
 {
-	unsigned long x = 1;
-
 	(void)work;
-	for (long i = 0; i < n; i++) {
-		SBT_MARKER_START("constant");
-		x = spin(x, 2000);
-		SBT_MARKER_STOP("constant");
-	}
-	return (int)(x & 0);
+	return (int)(constants(n, 2000) & 0);
 }
 
 static int threads_mode(long n, int work)
@@ -232,26 +254,12 @@ static int nested_mode(long n, int work)
 
 static int attr_mode(long n, int work)
 {
-	struct timespec ts = { 0, 50000 };
 	char *p = fresh_pages(n);
-	unsigned long x = 1;
+	unsigned long x = constants(20000, 200);
 
 	(void)work;
-	for (long i = 0; i < 20000; i++) {
-		SBT_MARKER_START("constant");
-		x = spin(x, 200);
-		SBT_MARKER_STOP("constant");
-	}
-	for (long i = 0; i < n; i++) {
-		SBT_MARKER_START("touch");
-		touch(p + i * pg);
-		SBT_MARKER_STOP("touch");
-	}
-	for (long i = 0; i < 200; i++) {
-		SBT_MARKER_START("sleep");
-		nanosleep(&ts, NULL);
-		SBT_MARKER_STOP("sleep");
-	}
+	touches(p, n);
+	sleeps(200);
 	return (int)(x & 0);
 }
 
@@ -268,14 +276,8 @@ static unsigned long after(long n, unsigned long x)
 
 static int faults_mode(long n, int work)
 {
-	char *p = fresh_pages(n);
-
 	(void)work;
-	for (long i = 0; i < n; i++) {
-		SBT_MARKER_START("touch");
-		touch(p + i * pg);
-		SBT_MARKER_STOP("touch");
-	}
+	touches(fresh_pages(n), n);
 	return (int)(after(100, 1) & 0);
 }
 
