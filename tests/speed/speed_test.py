@@ -27,18 +27,11 @@ Exit 77 (skip) where the kernel refuses its events to everyone here
 import csv, json, os, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
-from sbttest import check, done
+from sbttest import busy, check, done
 
 CASE = sys.argv[1]
 APP = os.path.abspath(sys.argv[2])
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
-
-
-def die_with_parent():
-    """In a child: SIGKILL when this test dies (a busy loop must not
-    outlive it, even one killed by a timeout)."""
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
 
 
 def run(args, log, env=None, wrap=()):
@@ -132,15 +125,9 @@ def case_nested():
 
 def case_busy():
     cpu = min(os.sched_getaffinity(0))
-    busy = subprocess.Popen(['taskset', '-c', str(cpu), 'sh', '-c',
-                             'while :; do :; done'],
-                            preexec_fn=die_with_parent)
-    try:
+    with busy(cpu):
         run(['lone', '300000'], 'busy.log', wrap=('taskset', '-c',
                                                   str(cpu)))
-    finally:
-        busy.kill()
-        busy.wait()
     rep = report('busy.log')
     g = region(rep, 'lone')
     check(g['findings'] == 0, 'busy: a finding of its own: %s (%s)'
