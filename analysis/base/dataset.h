@@ -93,11 +93,14 @@ struct sbt_region {
 	                                beyond the sample budget              */
 };
 
-/* Who a thread of a source was (META THREAD, read/threads.c), indexed
- * by its sbtmark thread number.  A thread's later entries overwrite the
- * earlier; OMP_VARIES says its OpenMP number was not always the same. */
+/* Who a thread of a source was (META THREAD, read/threads.c): one per
+ * thread with an entry, found by its sbtmark thread number through the
+ * source's index (sbt_threads_find).  A thread's later entries overwrite
+ * the earlier; OMP_VARIES says its OpenMP number was not always the
+ * same. */
 struct sbt_thread_info {
-	int32_t  tid;                /* 0: no entry for this thread           */
+	uint32_t thread;             /* sbtmark thread number                 */
+	int32_t  tid;                /* kernel tid, never 0                   */
 	int32_t  omp_thread;         /* OpenMP thread number, -1: unknown     */
 	uint32_t omp_level;          /* OpenMP nesting level, 0: none         */
 	uint32_t flags;              /* SBT_TI_*                              */
@@ -147,8 +150,10 @@ struct sbt_source {
 		uint8_t build_id[SBT_BUILDID_MAX];
 	} *modules;
 	size_t   nmodules;
-	struct sbt_thread_info *thr; /* META THREAD, by thread; owned       */
-	uint32_t nthr;               /* entries of thr                       */
+	struct sbt_thread_info *thr; /* META THREAD, in arrival order; owned */
+	uint32_t nthr, capthr;       /* entries of thr, and its room          */
+	uint32_t *thr_ix, ixcap;     /* open addressing: thr index + 1, 0 free;
+				      * ixcap a power of 2, or 0; owned     */
 };
 
 struct sbt_counters;           /* counters.h */

@@ -342,10 +342,14 @@ static void meta_module(struct ctx *c, const char *p, uint32_t len)
 	if (len <= sizeof mm)
 		return;
 	memcpy(&mm, p, sizeof mm);
-	void *n = realloc(s->modules, (s->nmodules + 1) * sizeof *s->modules);
-	if (!n)
-		return;
-	s->modules = n;
+	/* doubling: a damaged log can list a module per few dozen bytes */
+	if ((s->nmodules & (s->nmodules - 1)) == 0) {
+		size_t cap = s->nmodules ? 2 * s->nmodules : 1;
+		void *n = realloc(s->modules, cap * sizeof *s->modules);
+		if (!n)
+			return;
+		s->modules = n;
+	}
 	struct sbt_module *m = &s->modules[s->nmodules];
 	m->base = mm.base, m->lo = mm.lo, m->hi = mm.hi;
 	m->build_id_len = 0;
@@ -400,12 +404,12 @@ static void meta_buildid(struct ctx *c, const char *p, uint32_t len)
 	if (mb.len == 0 || mb.len > SBT_BUILDID_MAX ||
 	    mb.len > len - sizeof mb)
 		return;
-	for (size_t i = s->nmodules; i-- > 0; )
-		if (s->modules[i].lo == mb.lo) {
-			memcpy(s->modules[i].build_id, p + sizeof mb, mb.len);
-			s->modules[i].build_id_len = mb.len;
-			return;
-		}
+	/* the recorder writes it right after its module: no search */
+	if (s->nmodules && s->modules[s->nmodules - 1].lo == mb.lo) {
+		struct sbt_module *m = &s->modules[s->nmodules - 1];
+		memcpy(m->build_id, p + sizeof mb, mb.len);
+		m->build_id_len = mb.len;
+	}
 }
 
 /* A run of one thread's OS events; kept for the join after pairing. */

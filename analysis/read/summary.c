@@ -85,22 +85,36 @@ static void put_source(struct out *o, const struct sbt_source *s)
  * counts per event and one of running shares; a u32 0 when none. */
 /* The log's META THREAD entries, as the reader kept them (version 3):
  * what reports call its threads by. */
+static int by_thread(const void *a, const void *b)
+{
+	const struct sbt_thread_info *x = *(const struct sbt_thread_info *
+					    const *)a;
+	const struct sbt_thread_info *y = *(const struct sbt_thread_info *
+					    const *)b;
+
+	return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
 static void put_threads(struct out *o, const struct sbt_source *s)
 {
-	uint32_t n = 0;
+	const struct sbt_thread_info **by = malloc((s->nthr + 1) * sizeof *by);
 
+	if (!by) {                      /* the names are lost, not the data */
+		put_u32(o, 0);
+		return;
+	}
 	for (uint32_t i = 0; i < s->nthr; i++)
-		n += s->thr[i].tid != 0;
-	put_u32(o, n);
+		by[i] = &s->thr[i];
+	qsort(by, s->nthr, sizeof *by, by_thread);   /* in thread order */
+	put_u32(o, s->nthr);
 	for (uint32_t i = 0; i < s->nthr; i++) {
-		const struct sbt_thread_info *t = &s->thr[i];
-		if (!t->tid)
-			continue;
-		put_u32(o, i), put_u32(o, (uint32_t)t->tid);
+		const struct sbt_thread_info *t = by[i];
+		put_u32(o, t->thread), put_u32(o, (uint32_t)t->tid);
 		put_u32(o, (uint32_t)t->omp_thread), put_u32(o, t->omp_level);
 		put_u32(o, t->flags);
 		put_str(o, t->name);
 	}
+	free(by);
 }
 
 static void put_counters(struct out *o, const struct sbt_dataset *ds,
@@ -647,7 +661,8 @@ static int get_threads(struct in *in, struct sbt_source *src)
 		if (e.m.tid == 0 || sbt_threads_note(src, &e, (uint32_t)(
 		    sizeof e.m + strlen(e.name))) != 0)
 			return in->why = "damaged (a thread)", -1;
-		src->thr[e.m.thread].flags = flags & SBT_TI_OMP_VARIES;
+		((struct sbt_thread_info *)sbt_threads_find(src, e.m.thread))
+			->flags = flags & SBT_TI_OMP_VARIES;
 	}
 	return in->why ? -1 : 0;
 }

@@ -1,6 +1,10 @@
 /*
  * threads.c - META THREAD entries into struct sbt_thread_info, and
  * thread labels (threads.h).
+ *
+ * Entries are kept in arrival order and found through a hash index by
+ * thread number: memory follows the entries a file holds, not the
+ * largest thread number it names (a damaged one can name 16 million).
  */
 #include "threads.h"
 
@@ -12,21 +16,70 @@
  * numbers threads from 0 in order, one per thread that ever recorded. */
 #define MAX_THREADS (1u << 24)
 
+static uint32_t hash(uint32_t thread)
+{
+	return thread * 2654435761u;            /* Knuth's multiplicative */
+}
+
+const struct sbt_thread_info *sbt_threads_find(const struct sbt_source *s,
+					       uint32_t thread)
+{
+	if (!s->ixcap)
+		return NULL;
+	for (uint32_t h = hash(thread) & (s->ixcap - 1);; h = (h + 1) &
+							    (s->ixcap - 1)) {
+		uint32_t e = s->thr_ix[h];
+		if (!e)
+			return NULL;
+		if (s->thr[e - 1].thread == thread)
+			return &s->thr[e - 1];
+	}
+}
+
+/* The index at twice its size (at most half full), holding every entry. */
+static int grow_index(struct sbt_source *s)
+{
+	uint32_t cap = s->ixcap ? 2 * s->ixcap : 64;
+	uint32_t *ix = calloc(cap, sizeof *ix);
+
+	if (!ix)
+		return -1;
+	for (uint32_t i = 0; i < s->nthr; i++) {
+		uint32_t h = hash(s->thr[i].thread) & (cap - 1);
+		while (ix[h])
+			h = (h + 1) & (cap - 1);
+		ix[h] = i + 1;
+	}
+	free(s->thr_ix);
+	s->thr_ix = ix, s->ixcap = cap;
+	return 0;
+}
+
+/* Thread's entry, a new one (tid 0) when it has none; NULL out of memory. */
 static struct sbt_thread_info *slot(struct sbt_source *s, uint32_t thread)
 {
-	if (thread >= s->nthr) {
-		uint32_t n = s->nthr ? s->nthr : 16;
-		while (n <= thread)
-			n *= 2;
-		struct sbt_thread_info *t = realloc(s->thr, n * sizeof *t);
-		if (!t)
+	struct sbt_thread_info *t = (struct sbt_thread_info *)
+				    sbt_threads_find(s, thread);
+
+	if (t)
+		return t;
+	if (s->nthr == s->capthr) {
+		uint32_t cap = s->capthr ? 2 * s->capthr : 16;
+		if (!(t = realloc(s->thr, cap * sizeof *t)))
 			return NULL;
-		memset(t + s->nthr, 0, (n - s->nthr) * sizeof *t);
-		for (uint32_t i = s->nthr; i < n; i++)
-			t[i].omp_thread = -1;
-		s->thr = t, s->nthr = n;
+		s->thr = t, s->capthr = cap;
 	}
-	return &s->thr[thread];
+	if (2 * (s->nthr + 1) > s->ixcap && grow_index(s) != 0)
+		return NULL;
+	t = &s->thr[s->nthr];
+	memset(t, 0, sizeof *t);
+	t->thread = thread;
+	t->omp_thread = -1;
+	uint32_t h = hash(thread) & (s->ixcap - 1);
+	while (s->thr_ix[h])
+		h = (h + 1) & (s->ixcap - 1);
+	s->thr_ix[h] = ++s->nthr;
+	return t;
 }
 
 int sbt_threads_note(struct sbt_source *s, const void *p, uint32_t len)
@@ -38,7 +91,7 @@ int sbt_threads_note(struct sbt_source *s, const void *p, uint32_t len)
 	if (len < sizeof m)
 		return -1;
 	memcpy(&m, p, sizeof m);
-	if (m.thread >= MAX_THREADS || !(t = slot(s, m.thread)))
+	if (m.thread >= MAX_THREADS || m.tid == 0 || !(t = slot(s, m.thread)))
 		return -1;
 	if (m.omp_thread >= 0 && t->omp_thread >= 0 &&
 	    m.omp_thread != t->omp_thread)
@@ -61,7 +114,7 @@ static int name_unique(const struct sbt_source *s, uint32_t thread,
 		       const char *nm)
 {
 	for (uint32_t i = 0; i < s->nthr; i++)
-		if (i != thread && s->thr[i].tid && !strcmp(s->thr[i].name, nm))
+		if (s->thr[i].thread != thread && !strcmp(s->thr[i].name, nm))
 			return 0;
 	return 1;
 }
@@ -71,9 +124,8 @@ const char *sbt_thread_label(const struct sbt_dataset *ds, uint32_t src,
 {
 	const struct sbt_source *s = src < ds->nsources ? &ds->sources[src]
 							 : NULL;
-	const struct sbt_thread_info *t =
-		s && thread < s->nthr && s->thr[thread].tid ? &s->thr[thread]
-							    : NULL;
+	const struct sbt_thread_info *t = s ? sbt_threads_find(s, thread)
+					    : NULL;
 
 	if (!len)
 		return buf;

@@ -19,6 +19,7 @@
  */
 #include "groups.h"
 #include "sort.h"
+#include "threads.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -160,9 +161,9 @@ void sbt_groups_omp(struct sbt_result *res, const struct sbt_dataset *ds)
 		double wait, share;
 
 		g->others_wait_ns = g->others_wait_rel = NAN;
-		g->omp_thread = g->key < src->nthr &&
-				!(src->thr[g->key].flags & SBT_TI_OMP_VARIES)
-				? src->thr[g->key].omp_thread : -1;
+		const struct sbt_thread_info *ti = sbt_threads_find(src, g->key);
+		g->omp_thread = ti && !(ti->flags & SBT_TI_OMP_VARIES)
+				? ti->omp_thread : -1;
 		if (b < 0)
 			continue;
 		if (g->flagged && !(g->delta_rel >= SBT_OMP_IMBALANCE))

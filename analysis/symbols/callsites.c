@@ -42,22 +42,76 @@ struct resolver {
 	atomic_int failed;
 };
 
-static int add_note(struct sbt_callsites *cs, const char *path,
-		    const char *note)
+/* What putting the sites together needs besides the answers. */
+struct build {
+	const struct sbt_dataset *ds;
+	const struct resolver *r;      /* NULL: module+offset only      */
+	struct sbt_modindex *mix;      /* r NULL: one per source        */
+	unsigned char **noted;         /* per source, per module: 1 seen */
+	size_t capnotes;
+};
+
+/* Module m's note, once per (source, module): duplicates of the same
+ * text (one binary in several logs) are merged by dedupe_notes. */
+static int add_note(struct build *b, struct sbt_callsites *cs, uint32_t src,
+		    long m, const char *path, const char *note)
 {
 	char buf[600];
 
-	snprintf(buf, sizeof buf, "%s %s", path, note);
-	for (size_t i = 0; i < cs->nnotes; i++)
-		if (!strcmp(cs->notes[i], buf))
-			return 0;
-	char **n = realloc(cs->notes, (cs->nnotes + 1) * sizeof *n);
-	if (!n)
+	if (m < 0 || (size_t)m >= b->ds->sources[src].nmodules)
+		return 0;
+	if (!b->noted[src] &&
+	    !(b->noted[src] = calloc(b->ds->sources[src].nmodules, 1)))
 		return -1;
-	cs->notes = n;
+	if (b->noted[src][m])
+		return 0;
+	b->noted[src][m] = 1;
+	if (cs->nnotes == b->capnotes) {
+		size_t cap = b->capnotes ? 2 * b->capnotes : 8;
+		char **n = realloc(cs->notes, cap * sizeof *n);
+		if (!n)
+			return -1;
+		cs->notes = n, b->capnotes = cap;
+	}
+	snprintf(buf, sizeof buf, "%s %s", path, note);
 	if (!(cs->notes[cs->nnotes] = strdup(buf)))
 		return -1;
 	cs->nnotes++;
+	return 0;
+}
+
+static int cmp_note(const void *x, const void *y, void *notes)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int c = strcmp(((char **)notes)[a], ((char **)notes)[b]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* Each note text once, where it first appeared. */
+static int dedupe_notes(struct sbt_callsites *cs)
+{
+	size_t *ix = malloc((cs->nnotes + 1) * sizeof *ix), k = 0;
+
+	if (!ix)
+		return -1;
+	for (size_t i = 0; i < cs->nnotes; i++)
+		ix[i] = i;
+	qsort_r(ix, cs->nnotes, sizeof *ix, cmp_note, cs->notes);
+	/* sorted by text, then by place: the first of each run stays */
+	for (size_t i = 1, keep = 0; i < cs->nnotes; i++) {
+		if (strcmp(cs->notes[ix[i]], cs->notes[ix[keep]])) {
+			keep = i;
+			continue;
+		}
+		free(cs->notes[ix[i]]);
+		cs->notes[ix[i]] = NULL;
+	}
+	for (size_t i = 0; i < cs->nnotes; i++)
+		if (cs->notes[i])
+			cs->notes[k++] = cs->notes[i];
+	cs->nnotes = k;
+	free(ix);
 	return 0;
 }
 
@@ -114,8 +168,7 @@ static void *resolve(void *arg)
 		}
 		sbt_symbolize_addr(ss, u->addr, &u->a);
 		/* a note lives as long as its session: copied */
-		const char *note = u->a.module[0] ?
-				   sbt_symbolize_note(ss, u->a.module) : "";
+		const char *note = sbt_symbolize_note(ss, u->a.module_no);
 		char *copy = note[0] ? strdup(note) : NULL;
 		if (note[0] && !copy) {
 			atomic_store(&r->failed, 1);
@@ -188,13 +241,12 @@ static void resolver_free(struct resolver *r)
 	free(r->u);
 }
 
-/* Site `s` into c, from the resolved addresses (r NULL: module+offset
+/* Site `s` into c, from the resolved addresses (b->r NULL: module+offset
  * only, no debug info read). */
-static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
-		     const struct resolver *r, struct sbt_callsites *cs,
-		     struct sbt_callsite *c)
+static int build_one(struct build *b, const struct sbt_site *s,
+		     struct sbt_callsites *cs, struct sbt_callsite *c)
 {
-	const struct sbt_source *src = &ds->sources[s->source];
+	const struct sbt_source *src = &b->ds->sources[s->source];
 	uint32_t depth = s->depth < FRAMES_MAX ? s->depth : FRAMES_MAX;
 	struct sbt_symaddr a, first;
 
@@ -206,22 +258,21 @@ static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 				sizeof *c->stack)))
 		return -1;
 	for (uint32_t d = 0; d < depth; d++) {
-		const struct addr *u = r ? find_addr(r, s->source,
-						     s->frames[d]) : NULL;
+		const struct addr *u = b->r ? find_addr(b->r, s->source,
+							s->frames[d]) : NULL;
 		if (u) {
 			a = u->a;
 		} else {
 			/* module + offset only: no debug info is read */
+			long m = b->mix ? sbt_modindex_find(&b->mix[s->source],
+							    s->frames[d] - 1)
+					: -1;
 			memset(&a, 0, sizeof a);
-			for (size_t i = 0; i < src->nmodules; i++) {
-				const struct sbt_module *m = &src->modules[i];
-				if (s->frames[d] - 1 >= m->lo &&
-				    s->frames[d] - 1 < m->hi) {
-					snprintf(a.module, sizeof a.module,
-						 "%s", m->path);
-					a.offset = s->frames[d] - m->base;
-					break;
-				}
+			a.module_no = m;
+			if (m >= 0) {
+				snprintf(a.module, sizeof a.module, "%s",
+					 src->modules[m].path);
+				a.offset = s->frames[d] - src->modules[m].base;
 			}
 		}
 		if (d == 0) {
@@ -233,7 +284,9 @@ static int build_one(const struct sbt_dataset *ds, const struct sbt_site *s,
 			if (a.nframes)
 				c->at.f[0] = a.f[0];
 		}
-		if (u && u->note[0] && add_note(cs, a.module, u->note) != 0)
+		if (u && u->note[0] &&
+		    add_note(b, cs, s->source, a.module_no, a.module,
+			     u->note) != 0)
 			return -1;
 		for (int k = 0; k < a.nframes; k++)
 			c->stack[c->nstack++] = a.f[k];
@@ -321,21 +374,28 @@ int sbt_callsites_build(const struct sbt_dataset *ds, int symbols, int jobs,
 	char *has = calloc(ds->nregions + 1, 1);
 	struct sbt_site *fb = NULL;
 	struct resolver r = { .ds = ds };
+	struct build b = { .ds = ds, .r = symbols ? &r : NULL };
+	int rc = -1;
 
 	memset(cs, 0, sizeof *cs);
-	if (!has)
-		return -1;
+	b.noted = calloc(ds->nsources + 1, sizeof *b.noted);
+	if (!symbols && (b.mix = calloc(ds->nsources + 1, sizeof *b.mix)))
+		for (size_t i = 0; i < ds->nsources; i++)
+			if (sbt_modindex_build(&b.mix[i], &ds->sources[i]))
+				goto out;
+	if (!has || !b.noted || (!symbols && !b.mix))
+		goto out;
 	for (size_t i = 0; i < ds->nsites; i++)
 		if (ds->sites[i].region < ds->nregions)
 			has[ds->sites[i].region] = 1;
-	for (size_t r = 0; r < ds->nregions; r++)
-		nfb += !has[r] && ds->regions[r].site &&
-		       ds->regions[r].source < ds->nsources;
+	for (size_t g = 0; g < ds->nregions; g++)
+		nfb += !has[g] && ds->regions[g].site &&
+		       ds->regions[g].source < ds->nsources;
 	cs->c = calloc(ds->nsites + nfb + 1, sizeof *cs->c);
 	cs->fallback = malloc((ds->nregions + 1) * sizeof *cs->fallback);
 	fb = calloc(nfb + 1, sizeof *fb);
 	if (!cs->c || !cs->fallback || !fb)
-		goto oom;
+		goto out;
 	memset(cs->fallback, 0xff, (ds->nregions + 1) * sizeof *cs->fallback);
 	nfb = 0;
 	for (size_t g = 0; g < ds->nregions; g++) {
@@ -346,29 +406,26 @@ int sbt_callsites_build(const struct sbt_dataset *ds, int symbols, int jobs,
 				.frames = (uint64_t *)&rg->site };
 	}
 	if (symbols && resolve_all(&r, fb, nfb, jobs) != 0)
-		goto oom;
+		goto out;
 	for (size_t i = 0; i < ds->nsites; i++, cs->n++)
-		if (build_one(ds, &ds->sites[i], symbols ? &r : NULL, cs,
-			      &cs->c[i]) != 0)
-			goto oom;
+		if (build_one(&b, &ds->sites[i], cs, &cs->c[i]) != 0)
+			goto out;
 	for (size_t i = 0; i < nfb; i++) {
-		if (build_one(ds, &fb[i], symbols ? &r : NULL, cs,
-			      &cs->c[cs->n]) != 0)
-			goto oom;
+		if (build_one(&b, &fb[i], cs, &cs->c[cs->n]) != 0)
+			goto out;
 		cs->fallback[fb[i].region] = (uint32_t)cs->n++;
 	}
-	free(has), free(fb);
+	rc = dedupe_notes(cs) == 0 && merge_same(cs) == 0 ? 0 : -1;
+out:
+	for (size_t i = 0; b.noted && i < ds->nsources; i++)
+		free(b.noted[i]);
+	for (size_t i = 0; b.mix && i < ds->nsources; i++)
+		sbt_modindex_free(&b.mix[i]);
+	free(b.noted), free(b.mix), free(has), free(fb);
 	resolver_free(&r);
-	if (merge_same(cs) != 0) {
+	if (rc != 0)
 		sbt_callsites_free(cs);
-		return -1;
-	}
-	return 0;
-oom:
-	free(has), free(fb);
-	resolver_free(&r);
-	sbt_callsites_free(cs);
-	return -1;
+	return rc;
 }
 
 void sbt_callsites_free(struct sbt_callsites *cs)

@@ -59,6 +59,7 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
 			    int *status);
 
 struct modinfo {
+	int reported;                  /* 1: handed to libdwfl, checked */
 	int state;                     /* enum sbt_modstate              */
 	char note[160];
 };
@@ -69,7 +70,9 @@ struct unit { Dwarf *dbg; Dwarf_Off off; struct sbt_scopes *sc; };
 struct sbt_symsess {
 	Dwfl *dwfl;
 	const struct sbt_source *src;
+	struct sbt_modindex mi;
 	struct modinfo *mods;          /* parallel to src->modules      */
+	uint64_t start_ns;             /* run_start_ns(src)             */
 	struct unit *units; size_t nunits, capunits;
 };
 
@@ -171,37 +174,42 @@ debug:;
 
 struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src)
 {
-	uint64_t start_ns = run_start_ns(src);
 	struct sbt_symsess *ss = calloc(1, sizeof *ss);
 
 	if (!ss || !(ss->mods = calloc(src->nmodules + 1, sizeof *ss->mods)) ||
+	    sbt_modindex_build(&ss->mi, src) != 0 ||
 	    !(ss->dwfl = dwfl_begin(&callbacks))) {
 		sbt_symsess_close(ss);
 		return NULL;
 	}
 	ss->src = src;
-	dwfl_report_begin(ss->dwfl);
-	for (size_t i = 0; i < src->nmodules; i++) {
-		const struct sbt_module *m = &src->modules[i];
-		Dwfl_Module *mod = NULL;
-		if (m->path[0] == '/' || m->path[0] == '.')
-			mod = dwfl_report_elf(ss->dwfl, m->path, m->path, -1,
-					      m->base, false);
-		if (!mod) {
-			ss->mods[i].state = SBT_MOD_MISSING;
-			snprintf(ss->mods[i].note, sizeof ss->mods[i].note,
-				 "cannot be read now");
-		}
-	}
-	dwfl_report_end(ss->dwfl, NULL, NULL);
-	/* Check after reporting: libdwfl opens the ELF files lazily. */
-	for (size_t i = 0; i < src->nmodules; i++) {
-		const struct sbt_module *m = &src->modules[i];
-		if (ss->mods[i].state == SBT_MOD_OK)
-			check_module(dwfl_addrmodule(ss->dwfl, m->lo), m,
-				     start_ns, &ss->mods[i]);
-	}
+	ss->start_ns = run_start_ns(src);
 	return ss;
+}
+
+/* Module i handed to libdwfl and checked against the run, on its first
+ * address: only modules that hold a site are opened, so a log listing
+ * thousands (damaged, or a run that loaded them) costs no more than
+ * its sites do. */
+static void report_module(struct sbt_symsess *ss, size_t i)
+{
+	const struct sbt_module *m = &ss->src->modules[i];
+	struct modinfo *mi = &ss->mods[i];
+	Dwfl_Module *mod = NULL;
+
+	mi->reported = 1;
+	dwfl_report_begin_add(ss->dwfl);
+	if (m->path[0] == '/' || m->path[0] == '.')
+		mod = dwfl_report_elf(ss->dwfl, m->path, m->path, -1, m->base,
+				      false);
+	dwfl_report_end(ss->dwfl, NULL, NULL);
+	if (!mod) {
+		mi->state = SBT_MOD_MISSING;
+		snprintf(mi->note, sizeof mi->note, "cannot be read now");
+		return;
+	}
+	/* checked after reporting: libdwfl opens the ELF files lazily */
+	check_module(dwfl_addrmodule(ss->dwfl, m->lo), m, ss->start_ns, mi);
 }
 
 /* The scope index of unit cu, built on first use; NULL out of memory. */
@@ -443,18 +451,19 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 	Dwfl_Module *mod;
 
 	memset(out, 0, sizeof *out);
+	out->module_no = -1;
 	if (!addr)
 		return -1;
-	for (size_t i = 0; i < src->nmodules; i++) {
-		const struct sbt_module *m = &src->modules[i];
-		if (addr - 1 >= m->lo && addr - 1 < m->hi) {
-			snprintf(out->module, sizeof out->module, "%s",
-				 m->path);
-			out->offset = addr - m->base;
-			out->module_state = ss->mods[i].state;
-			break;
-		}
-	}
+	long i = sbt_modindex_find(&ss->mi, addr - 1);
+	if (i < 0)
+		return -1;      /* in no module of the run: nothing to read */
+	const struct sbt_module *m = &src->modules[i];
+	if (!ss->mods[i].reported)
+		report_module(ss, (size_t)i);
+	snprintf(out->module, sizeof out->module, "%s", m->path);
+	out->module_no = i;
+	out->offset = addr - m->base;
+	out->module_state = ss->mods[i].state;
 	if (out->module_state == SBT_MOD_MISSING ||
 	    !(mod = dwfl_addrmodule(ss->dwfl, addr - 1)))
 		return -1;
@@ -463,13 +472,10 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 	return out->nframes ? 0 : -1;
 }
 
-const char *sbt_symbolize_note(struct sbt_symsess *ss, const char *path)
+const char *sbt_symbolize_note(struct sbt_symsess *ss, long module_no)
 {
-	for (size_t i = 0; i < ss->src->nmodules; i++)
-		if (!strcmp(ss->src->modules[i].path, path) &&
-		    ss->mods[i].note[0])
-			return ss->mods[i].note;
-	return "";
+	return module_no >= 0 && (size_t)module_no < ss->src->nmodules ?
+	       ss->mods[module_no].note : "";
 }
 
 void sbt_symsess_close(struct sbt_symsess *ss)
@@ -481,18 +487,26 @@ void sbt_symsess_close(struct sbt_symsess *ss)
 	for (size_t i = 0; i < ss->nunits; i++)
 		sbt_scopes_free(ss->units[i].sc);
 	free(ss->units);
+	sbt_modindex_free(&ss->mi);
 	free(ss->mods);
 	free(ss);
 }
 
 #else
 
-struct sbt_symsess { const struct sbt_source *src; };
+struct sbt_symsess {
+	const struct sbt_source *src;
+	struct sbt_modindex mi;
+};
 
 struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src)
 {
 	struct sbt_symsess *ss = malloc(sizeof *ss);
 
+	if (ss && sbt_modindex_build(&ss->mi, src) != 0) {
+		free(ss);
+		return NULL;
+	}
 	if (ss)
 		ss->src = src;
 	return ss;
@@ -501,27 +515,30 @@ struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src)
 int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 		       struct sbt_symaddr *out)
 {
-	const struct sbt_source *src = ss->src;
+	long i = addr ? sbt_modindex_find(&ss->mi, addr - 1) : -1;
 
 	memset(out, 0, sizeof *out);
-	for (size_t i = 0; i < src->nmodules; i++) {
-		const struct sbt_module *m = &src->modules[i];
-		if (addr && addr - 1 >= m->lo && addr - 1 < m->hi) {
-			snprintf(out->module, sizeof out->module, "%s",
-				 m->path);
-			out->offset = addr - m->base;
-		}
+	out->module_no = i;
+	if (i >= 0) {
+		const struct sbt_module *m = &ss->src->modules[i];
+		snprintf(out->module, sizeof out->module, "%s", m->path);
+		out->offset = addr - m->base;
 	}
 	out->module_state = SBT_MOD_NODEBUG;
 	return -1;
 }
 
-const char *sbt_symbolize_note(struct sbt_symsess *ss, const char *path)
+const char *sbt_symbolize_note(struct sbt_symsess *ss, long module_no)
 {
-	(void)ss, (void)path;
+	(void)ss, (void)module_no;
 	return "built without libdw: call sites as module+offset";
 }
 
-void sbt_symsess_close(struct sbt_symsess *ss) { free(ss); }
+void sbt_symsess_close(struct sbt_symsess *ss)
+{
+	if (ss)
+		sbt_modindex_free(&ss->mi);
+	free(ss);
+}
 
 #endif

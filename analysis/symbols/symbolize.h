@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dataset.h"
+#include "modules.h"
 
 #define SBT_SYM_INLINE 8       /* source frames kept per address        */
 
@@ -35,6 +36,7 @@ enum sbt_modstate {
 
 struct sbt_symaddr {
 	char     module[256];  /* path of the object, "" when unknown   */
+	long     module_no;    /* in the source's modules, -1 none      */
 	uint64_t offset;       /* address - the module's load bias      */
 	int      module_state; /* enum sbt_modstate                     */
 	int      nframes;      /* 0: nothing but module + offset        */
@@ -57,9 +59,10 @@ void sbt_symsess_close(struct sbt_symsess *ss);
 int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 		       struct sbt_symaddr *out);
 
-/* Why module `path` may give wrong or no answers ("" when it is fine):
- * "was rebuilt after the run (...)", etc. */
-const char *sbt_symbolize_note(struct sbt_symsess *ss, const char *path);
+/* Why module `module_no` (sbt_symaddr's) may give wrong or no answers
+ * ("" when it is fine, or not looked at yet): "was rebuilt after the run
+ * (...)", etc. */
+const char *sbt_symbolize_note(struct sbt_symsess *ss, long module_no);
 
 /* A frame as "function (file:line)", file without its directory;
  * module+0xoffset when there is no frame. */

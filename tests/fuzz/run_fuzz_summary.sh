@@ -6,11 +6,13 @@
 #
 # Seeds: real summaries' uncompressed content (the target gzips each
 # input itself) - of a plain log, of a log with misuse, and of one
-# thinned to a budget - recorded now with rapp.  Exit 0: no finding; a
+# thinned to a budget - recorded now with rapp - and the regression
+# inputs of tests/fuzz/regress/summary.  Exit 0: no finding; a
 # finding is kept, with its path printed, and the exit status is non-zero.
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 FUZZER RAPP [OPTIONS]" >&2; exit 2; }
 fuzzer=$(realpath "$1"); rapp=$(realpath "$2")
+regress=$(cd "$(dirname "$0")" && pwd)/regress/summary
 shift 2
 work=$(mktemp -d /tmp/sbt-fuzz-sbts-XXXXXX)
 mkdir "$work/seeds" "$work/corpus"
@@ -23,6 +25,8 @@ SBT_QUIET=1 SBT_OUTPUT=misuse.log LD_PRELOAD="$SBT_LIB" "$rapp" misuse
 for s in plain misuse thin; do
 	gzip -dc < "$s.sbts" > "seeds/$s"
 done
+# inputs that once found a fault or a slow path (tests/fuzz/regress)
+cp "$regress"/* seeds/
 status=0
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -58,6 +58,18 @@ int main(void)
 	CHECK_TRUE(sbt_threads_note(s, p, 8) == -1);
 	n = entry(p, 1u << 30, 1, 0, 0, "x");
 	CHECK_TRUE(sbt_threads_note(s, p, n) == -1);
+	/* a thread number far beyond the others costs one entry, not a
+	 * table that long (a damaged summary named 16 million) */
+	n = entry(p, 16000000, 1600, -1, 0, "far");
+	CHECK_TRUE(sbt_threads_note(s, p, n) == 0);
+	CHECK(s->capthr <= 16 && s->ixcap <= 64, "%u entries' room, index %u",
+	      s->capthr, s->ixcap);
+	CHECK(!strcmp(sbt_thread_label(&ds, 0, 16000000, b, sizeof b), "far"),
+	      "%s", b);
+	/* tid 0 is no thread */
+	n = entry(p, 6, 0, -1, 0, "zero");
+	CHECK_TRUE(sbt_threads_note(s, p, n) == -1);
+	CHECK(!strcmp(sbt_thread_label(&ds, 0, 6, b, sizeof b), "6"), "%s", b);
 	/* a name longer than comm's 15 bytes, or with a newline, is cut */
 	n = entry(p, 5, 105, -1, 0, "a-very-long-thread-name\n");
 	CHECK_TRUE(sbt_threads_note(s, p, n) == 0);
