@@ -5,8 +5,10 @@
  * A format is one file, report/report_NAME.c, defining
  *     const struct sbt_report_format sbt_format_NAME;
  * and its NAME in analysis/meson.build's report_formats, from which the
- * build makes the table report.c looks names up in.  Formats share only
- * report_util.h's helpers.
+ * build makes the table report.c looks names up in.  Formats share
+ * report_util.h's helpers and the sections several of them print
+ * (report_counters.h, report_speed.h, figures.h, plot.h), never another
+ * format's file.
  */
 #ifndef SBT_REPORT_H
 #define SBT_REPORT_H
