@@ -33,72 +33,6 @@
 
 #define MS 1000000ull
 
-/* ---- the synthetic log (logbuild.h) ------------------------------------- */
-
-/* The log being built: 1 GHz, quantum 1 (the callers set 10), each
- * event's cpu in its aux; times are ticks from the log's start.  A META
- * chunk first, then each thread's events in call order. */
-static struct lb L;
-static struct sbt_chunk *meta;
-
-static struct sbt_file_header *log_begin(void)
-{
-	struct sbt_file_header *h;
-
-	lb_begin(&L, 64u << 20, 1u << 20);
-	h = lb_hdr(&L);
-	h->flags |= SBT_HF_CPU_AUX;
-	h->start_ticks = 1000000;
-	h->pid = 42;
-	strcpy(h->host, "synthetic");
-	meta = lb_chunk(&L, SBT_CHUNK_META, 0);
-	return h;
-}
-
-/* Region id, its one call site (id too) at a made-up address. */
-static void log_region(uint32_t id, const char *name)
-{
-	uint64_t ra = 0x401000 + id;
-
-	lb_region(meta, id, 0, ra, name);
-	lb_site(meta, id, id, &ra, 1);
-}
-
-static void log_speed_meta(uint32_t ops, uint32_t cadence_us)
-{
-	struct sbt_meta_speed m = { .ops = ops, .cadence_us = cadence_us };
-
-	lb_meta(meta, SBT_META_SPEED, &m, sizeof m, NULL, 0);
-}
-
-static void log_event(uint32_t th, uint32_t kind, uint32_t flags,
-		      uint32_t id, uint64_t t, unsigned cpu)
-{
-	lb_event(&L, th, kind, flags, id, lb_hdr(&L)->start_ticks + t, cpu);
-}
-
-static void log_pair(uint32_t th, uint32_t site, uint64_t t0, uint64_t t1,
-		     unsigned cpu)
-{
-	log_event(th, SBT_EV_START, 0, site, t0, cpu);
-	log_event(th, SBT_EV_STOP, 0, site, t1, cpu);
-}
-
-/* A probe at t of `ticks`; span: a detour's span (SBT_SPEED_SPAN). */
-static void log_speed(uint32_t th, uint64_t t, uint64_t ticks, unsigned cpu,
-		      int span)
-{
-	log_event(th, SBT_EV_SPEED, span ? SBT_SPEED_SPAN : 0,
-		  (uint32_t)ticks, t, cpu);
-}
-
-static void log_save(const char *path)
-{
-	if (lb_save(&L, path) != 0)
-		exit(99);
-	lb_free(&L);
-}
-
 struct plan {
 	double slow, t0, t1;          /* processor slowdown and its window */
 	double step_at, step;         /* the region's own step (ns, rel)   */
@@ -107,24 +41,26 @@ struct plan {
 
 static void lone_log(const char *path, const struct plan *p, uint64_t seed)
 {
+	struct synlog L;
 	struct gen g = { seed };
 
-	log_begin()->tick_quantum = 10;
-	log_region(1, "lone");
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "lone");
 	if (p->probes)
-		log_speed_meta(200, 100);
+		syn_speed_meta(&L, 200, 100);
 	for (uint64_t i = 0; i < 100000; i++) {
 		double t = 1000.0 * (double)i;
 		double f = t >= p->t0 && t < p->t1 ? p->slow : 1;
 		double d = 300 * (t >= p->step_at ? 1 + p->step : 1) * f +
 			   gen_exp(&g, 2);
 		uint64_t len = (uint64_t)gen_read(&g, d, 10);
-		log_pair(0, 1, (uint64_t)t, (uint64_t)t + len, 0);
+		syn_pair(&L, 0, 1, (uint64_t)t, (uint64_t)t + len, 0);
 		if (p->probes && i % 100 == 0)
-			log_speed(0, (uint64_t)t + 600, (uint64_t)gen_read(
+			syn_speed(&L, 0, (uint64_t)t + 600, (uint64_t)gen_read(
 				  &g, 60 * f + gen_exp(&g, 1), 10), 0, 0);
 	}
-	log_save(path);
+	syn_write(&L, path);
 }
 
 static struct sbt_options opts(enum sbt_by by)
@@ -296,25 +232,27 @@ static void constant(void)
 
 static void cpus(void)
 {
+	struct synlog L;
 	struct gen g = { 14 };
 	struct sbt_dataset ds;
 	struct sbt_result r;
 
-	log_begin()->tick_quantum = 10;
-	log_region(1, "work");
-	log_speed_meta(200, 100);
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "work");
+	syn_speed_meta(&L, 200, 100);
 	for (uint32_t th = 0; th < 2; th++)
 		for (uint64_t i = 0; i < 50000; i++) {
 			double f = th ? 1.05 : 1, t = 1000.0 * (double)i;
 			uint64_t len = (uint64_t)gen_read(&g, 300 * f +
 						gen_exp(&g, 2), 10);
-			log_pair(th, 1, (uint64_t)t, (uint64_t)t + len, th);
+			syn_pair(&L, th, 1, (uint64_t)t, (uint64_t)t + len, th);
 			if (i % 100 == 0)
-				log_speed(th, (uint64_t)t + 600,
+				syn_speed(&L, th, (uint64_t)t + 600,
 					  (uint64_t)gen_read(&g, 60 * f +
 					  gen_exp(&g, 1), 10), th, 0);
 		}
-	log_save("cpus.log");
+	syn_write(&L, "cpus.log");
 	if (run("cpus.log", SBT_BY_CPU, &ds, &r) != 0) {
 		CHECK(0, "cpus: analysis failed");
 		return;
@@ -345,21 +283,22 @@ static void cpus(void)
 
 static void span(void)
 {
+	struct synlog L;
 	struct sbt_dataset ds = { 0 };
 	char err[256];
 
-	log_begin();
-	log_region(1, "outer");
-	log_region(2, "inner");
-	log_region(3, "after");
-	log_speed_meta(200, 100);
-	log_event(0, SBT_EV_START, 0, 1, 1000, 0);
-	log_pair(0, 2, 1100, 1300, 0);
-	log_speed(0, 1320, 60, 0, 0);        /* the probe itself   */
-	log_speed(0, 1310, 500, 0, 1);       /* the detour's span  */
-	log_event(0, SBT_EV_STOP, 0, 1, 3000, 0);
-	log_pair(0, 3, 4000, 4400, 0);
-	log_save("span.log");
+	syn_begin(&L, 1e9);
+	syn_region(&L, 1, "outer");
+	syn_region(&L, 2, "inner");
+	syn_region(&L, 3, "after");
+	syn_speed_meta(&L, 200, 100);
+	syn_start(&L, 0, 1, 1000, 0);
+	syn_pair(&L, 0, 2, 1100, 1300, 0);
+	syn_speed(&L, 0, 1320, 60, 0, 0);        /* the probe itself   */
+	syn_speed(&L, 0, 1310, 500, 0, 1);       /* the detour's span  */
+	syn_stop(&L, 0, 1, 3000, 0);
+	syn_pair(&L, 0, 3, 4000, 4400, 0);
+	syn_write(&L, "span.log");
 	if (sbt_read_log("span.log", &ds, err, sizeof err) != 0) {
 		CHECK(0, "span: %s", err);
 		return;
@@ -378,27 +317,29 @@ static void span(void)
 
 static void witness(void)
 {
+	struct synlog L;
 	struct gen g = { 15 };
 	struct sbt_dataset ds;
 	struct sbt_result r;
 
-	log_begin()->tick_quantum = 10;
-	log_region(1, "a");
-	log_region(2, "b");
-	log_speed_meta(200, 100);
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "a");
+	syn_region(&L, 2, "b");
+	syn_speed_meta(&L, 200, 100);
 	for (uint64_t i = 0; i < 50000; i++) {
 		double t = 2000.0 * (double)i, f = t >= 50e6 ? 1.1 : 1;
 		uint64_t la = (uint64_t)gen_read(&g, 300 * f + gen_exp(&g, 2),
 						 10);
 		uint64_t lb = (uint64_t)gen_read(&g, 500 * f + gen_exp(&g, 2),
 						 10);
-		log_pair(0, 1, (uint64_t)t, (uint64_t)t + la, 0);
-		log_pair(0, 2, (uint64_t)t + 800, (uint64_t)t + 800 + lb, 0);
+		syn_pair(&L, 0, 1, (uint64_t)t, (uint64_t)t + la, 0);
+		syn_pair(&L, 0, 2, (uint64_t)t + 800, (uint64_t)t + 800 + lb, 0);
 		if (i % 50 == 0)
-			log_speed(0, (uint64_t)t + 1500, (uint64_t)gen_read(
+			syn_speed(&L, 0, (uint64_t)t + 1500, (uint64_t)gen_read(
 				  &g, 60 + gen_exp(&g, 1), 10), 0, 0);
 	}
-	log_save("witness.log");
+	syn_write(&L, "witness.log");
 	if (run("witness.log", SBT_BY_NONE, &ds, &r) != 0) {
 		CHECK(0, "witness: analysis failed");
 		return;
