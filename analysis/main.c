@@ -150,11 +150,12 @@ static int analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	return rc;
 }
 
-/* What the HTML page compares groups by: what the user asked for, else
- * ranks when there are several processes, else threads. */
-static void html_grouping(const struct sbt_dataset *ds, enum sbt_by by,
-			  int by_site, struct sbt_options *o,
-			  struct sbt_report_opts *ro)
+/* What a per_region format (the HTML page) compares groups by: what the
+ * user asked for, else ranks when there are several processes, else
+ * threads. */
+static void box_grouping(const struct sbt_dataset *ds, enum sbt_by by,
+			 int by_site, struct sbt_options *o,
+			 struct sbt_report_opts *ro)
 {
 	ro->by_site = by_site;
 	o->by = ro->by = by;
@@ -163,9 +164,9 @@ static void html_grouping(const struct sbt_dataset *ds, enum sbt_by by,
 	o->by = ro->by = ds->nsources > 1 ? SBT_BY_RANK : SBT_BY_THREAD;
 }
 
-/* The groups the HTML page compares, analyzed and captured as box
+/* The groups a per_region format compares, analyzed and captured as box
  * statistics before the per-region analysis re-marks the samples. */
-static int html_boxes(struct sbt_dataset *ds, const struct sbt_options *o,
+static int box_groups(struct sbt_dataset *ds, const struct sbt_options *o,
 		      int by_site, const struct sbt_report_opts *ro,
 		      struct sbt_report_opts *gro, struct sbt_boxes *boxes)
 {
@@ -174,7 +175,7 @@ static int html_boxes(struct sbt_dataset *ds, const struct sbt_options *o,
 	int rc;
 
 	*gro = *ro;
-	html_grouping(ds, o->by, by_site, &go, gro);
+	box_grouping(ds, o->by, by_site, &go, gro);
 	if (analyze(ds, &go, gro->by_site, &gres) != 0)
 		return -1;
 	sbt_status("capturing %zu groups", gres.ngroups);
@@ -506,7 +507,7 @@ static int run(struct cli *c, int argc, char **argv)
 			*(out[i].fmt->per_region ? &per : &rest) += 1;
 	ho.by = SBT_BY_NONE;
 	if (per) {
-		rc = html_boxes(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
+		rc = box_groups(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
 		if (rc == 0)
 			rc = analyze(&ds, &ho, 0, &res);
 		for (size_t i = 0; rc == 0 && i < nout; i++)
