@@ -362,10 +362,11 @@ refuse:
 }
 
 /* STOP of the innermost region when it is a skipped call opened under
- * the same read-only `tag`: no clock read, no event.  0: the recorder
+ * the same read-only `tag` or, `tag` NULL, of region `region` (the
+ * recorder's STOP by id): no clock read, no event.  0: the recorder
  * must do it. */
 static inline __attribute__((always_inline)) int
-sbt__unskip_fast(struct sbt_hot *t, const char *tag)
+sbt__unskip_at(struct sbt_hot *t, const char *tag, uint32_t region)
 {
 	uint32_t d;
 
@@ -374,8 +375,8 @@ sbt__unskip_fast(struct sbt_hot *t, const char *tag)
 	__atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
 	SBT__FENCE();
 	d = t->depth;
-	if (__builtin_expect(d == 0 || !tag || t->stack[d - 1].tag != tag,
-			     0)) {
+	if (__builtin_expect(d == 0 || (tag ? t->stack[d - 1].tag != tag :
+					t->stack[d - 1].region != region), 0)) {
 		SBT__FENCE();
 		__atomic_store_n(&t->busy, SBT__SKIPPING, __ATOMIC_RELAXED);
 		return 0;
@@ -387,6 +388,13 @@ sbt__unskip_fast(struct sbt_hot *t, const char *tag)
 	__atomic_store_n(&t->busy, d && t->stack[d - 1].word >=
 			 SBT__SKIP_WORD ? SBT__SKIPPING : 0, __ATOMIC_RELAXED);
 	return 1;
+}
+
+/* The inline STOP's: by read-only name only. */
+static inline __attribute__((always_inline)) int
+sbt__unskip_fast(struct sbt_hot *t, const char *tag)
+{
+	return tag && sbt__unskip_at(t, tag, 0);
 }
 
 /* Append the STOP of the innermost open region (depth d, the next event

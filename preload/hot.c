@@ -308,10 +308,11 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 
 /* ---- sparse recording ------------------------------------------------------ */
 
-/* Whether a region's calls go through the sampled path. */
+/* Whether a region's calls go through the sampled path: under SBT_MAX_MB
+ * all of them, but only once level 0 ended (cap.h). */
 static int sampled(sbt_id id)
 {
-	return sbt_regions_gap(id) > 1 || sbt_cap_on();
+	return sbt_regions_gap(id) > 1 || sbt_cap_thinning();
 }
 
 /* Calls to skip before the next recorded one: geometric with mean n - 1,
@@ -457,6 +458,12 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 		__atomic_store_n(&t->hot.end, slow_only(t) ? NULL : t->chunk_end, __ATOMIC_RELAXED);
 		sbt_header_calibrate(fresh, calib_pair, t);
 		sbt_thread_limit(t);
+	} else if (t->chunk && t->thinned != (uint32_t)sbt_cap_thinning()) {
+		/* SBT_MAX_MB's level 0 ended: the caches go, the fast path
+		 * (shut meanwhile) comes back */
+		busy_set(t);
+		sbt_thread_limit(t);
+		busy_clear(t);
 	}
 	return t;
 }
@@ -470,11 +477,13 @@ static inline struct sbt_thread *ready(int *rc)
 
 	/* end is NULL for a thread without a chunk, after CLOSE, and on a
 	 * thread that counts cycles or events; only the first two take the
-	 * long way (room() sees CLOSE again, under the gate). */
+	 * long way (room() sees CLOSE again, under the gate), and such a
+	 * thread whose caches are of SBT_MAX_MB's level 0 after it ended. */
 	if (SBT_LIKELY(t && !SBT__BUSY(&t->hot) &&
 		       (SBT__END(&t->hot) ||
 			(slow_only(t) && t->chunk &&
-			 sbt_thread_log_state() > 0))))
+			 sbt_thread_log_state() > 0 &&
+			 t->thinned == (uint32_t)sbt_cap_thinning()))))
 		return t;
 	return ready_slow(rc);
 }
@@ -568,6 +577,10 @@ static void fill_site(struct sbt_csite *cs, const char *name,
 		if (have || !__atomic_compare_exchange_n(&cs->way[w].tag,
 		    &none, CS_FILLING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
+		if (sbt_cap_on() && SBT_EV_KIND(word) == SBT_EV_START) {
+			sbt_cap_site(cs, w, name, word, region);
+			return;
+		}
 		cs->way[w].word = word;
 		cs->way[w].region = region;
 		__atomic_store_n(&cs->way[w].tag, name, __ATOMIC_RELEASE);

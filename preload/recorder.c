@@ -99,6 +99,8 @@ int sbt_thread_log_state(void)
 
 /* ---- configuration ------------------------------------------------------ */
 
+int sbt_rec_skips;
+
 __attribute__((constructor)) static void sbt_setup(void)
 {
 	sbt_config_load();
@@ -108,11 +110,12 @@ __attribute__((constructor)) static void sbt_setup(void)
 		g.inert = 1;
 	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
 	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
-	(void)sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
+	int sampling = sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
 	sbt_speed_setup();
 	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
 	/* SBT_MAX_MB thins before the cap; past it the log is full */
 	uint64_t cap = sbt_cap_setup();
+	sbt_rec_skips = sampling || cap;
 	if (cap && cap < g.reserve)
 		g.reserve = (size_t)cap;
 	pthread_key_create(&g.key, thread_exit);
@@ -352,9 +355,49 @@ void sbt_thread_limit(struct sbt_thread *t)
 	 * thread, recorder.c's quiesce.) */
 	if (t->pmc >= 0 || t->ctrs || atomic_load(&g.state) == LOG_CLOSED)
 		end = NULL;
-	__atomic_store_n(&t->hot.end_saved, end, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->hot.end, t->hot.nskip ? NULL : end,
-			 __ATOMIC_RELAXED);
+	/* Level 0 of SBT_MAX_MB ended: the caches' words go (every region
+	 * is sampled now).  A level rise shuts `end` after it announced
+	 * itself; with the fence, either we see the rise here or the shut
+	 * comes after our store. */
+	for (;;) {
+		uint32_t thin = (uint32_t)sbt_cap_thinning();
+		if (t->thinned != thin) {
+			for (int i = 0; i < SBT_CACHE_SLOTS; i++)
+				t->names[i].ra = NULL;
+			for (int i = 0; i < SBT_SITE_SLOTS; i++)
+				t->sites[i].ra = NULL;
+			t->thinned = thin;
+		}
+		__atomic_store_n(&t->hot.end_saved, end, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->hot.end, t->hot.nskip ? NULL : end,
+				 __ATOMIC_RELAXED);
+		atomic_thread_fence(memory_order_seq_cst);
+		if ((uint32_t)sbt_cap_thinning() == thin)
+			break;
+	}
+}
+
+/* SBT_MAX_MB's level 0 ended (cap.h): every thread's next marker comes
+ * to the recorder, whose sbt_thread_limit drops the thread's cached
+ * words of level 0 before it reopens the fast path.  A marker that
+ * tested `end` before this records its call at the old rate: one a
+ * thread, as a gap drawn just before a rise would.  Called from a
+ * marker's general path, the gate shut. */
+static void shut_all(void)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	/* Our gate is shut: a CLOSE holding the lock waits for us (quiesce),
+	 * and shuts every thread itself. */
+	while (pthread_mutex_trylock(&g.lock) != 0) {
+		if (atomic_load(&g.state) == LOG_CLOSED)
+			return;
+		sched_yield();
+	}
+	for (struct sbt_thread *t = g.threads; t; t = t->next) {
+		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&g.lock);
 }
 
 /* META THREAD: who t is, from now on (FORMAT.md).  The name is the
@@ -403,7 +446,8 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 		t->chunk_size *= 2;
 	/* Off any timed window, the gate shut (or a fresh log, far below
 	 * the first step): a level rise takes the regions lock. */
-	sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size);
+	if (sbt_cap_used((uint64_t)((char *)c - (char *)g.hdr) + c->size))
+		shut_all();
 	if (!t->chunk)                 /* the thread's first in this log */
 		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
@@ -521,10 +565,12 @@ static void before_fork(void)
 	pthread_mutex_lock(&g.lock);
 	sbt_regions_lock();
 	sbt_ctrs_fork_lock();
+	sbt_cap_fork_lock();
 }
 
 static void after_fork_parent(void)
 {
+	sbt_cap_fork_unlock();
 	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();
 	pthread_mutex_unlock(&g.lock);
@@ -538,6 +584,7 @@ static void after_fork_child(void)
 	struct sbt_thread *t = me;
 
 	/* before_fork holds the regions lock; attach takes it itself. */
+	sbt_cap_fork_unlock();
 	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();
 	sbt_regions_attach(NULL);

@@ -105,6 +105,11 @@ SBT_HIDDEN void *sbt_rec_api_state(unsigned slot, size_t size,
  * when nothing changed, never inside a timed window. */
 SBT_HIDDEN void sbt_rec_thread_omp(int32_t omp_thread, uint32_t level);
 
+/* 1 when some call may be skipped (SBT_SAMPLE names a region, or
+ * SBT_MAX_MB is set): the entry points' STOP then tests for a skipped
+ * call before its clock read.  Set before main, never changed. */
+SBT_HIDDEN extern int sbt_rec_skips;
+
 /* Process-level. */
 SBT_HIDDEN int sbt_rec_init(void);          /* open the log now          */
 SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */

@@ -99,6 +99,9 @@ struct sbt_thread {
 	struct sbt_hot **hot_slots[SBT_HOT_SLOTS];
 	void *api[SBT_SLOT__MAX];      /* sbt_rec_api_state() blocks      */
 	void (*api_fini[SBT_SLOT__MAX])(void *);
+	uint32_t thinned;              /* the caches are of SBT_MAX_MB's
+					  thinning (sampled for all), 0: of
+					  level 0 (sbt_thread_limit)      */
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
 } __attribute__((aligned(64)));

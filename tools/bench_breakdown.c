@@ -20,6 +20,11 @@
  *            chunk after chunk, each populated at once as the recorder
  *            does: what a log's memory costs a long run
  *
+ * The recorder's own paths need the recorder: bench-overhead's maxmb row
+ * (SBT_MAX_MB below its first step: the fast path) and events row (a
+ * thread counting SBT_EVENTS: the general path and two read() calls a
+ * marker) give their cost beside the inline pair's.
+ *
  * Each row is the median cost per pair over rounds, minus the empty
  * loop; the differences between rows are what each part costs.  The
  * mean is there for +log: a new chunk comes every 16 rounds or so, which

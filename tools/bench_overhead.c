@@ -14,13 +14,20 @@
  *   sparse    SBT_MARKER_START/STOP of a region sampled one call in
  *             2^20 (SBT_SAMPLE): nearly every pair is a skipped call,
  *             which reads no clock (no in-window figures)
+ *   lksparse  the same through likwid (interposed), whose STOP reads the
+ *             clock before it knows the call was skipped
  *   off       SBT_MARKER_START/STOP compiled in, no recorder loaded
  *             (measured before the program re-executes itself with the
  *             recorder preloaded)
  *   noprobe   SBT_MARKER_START/STOP with the speed probes off
- *             (SBT_SPEED_US=0; measured in a second execution, before
+ *             (SBT_SPEED_US=0; measured in an execution of its own, before
  *             the last one, whose "sbtmark" row has them at the cadence
  *             the environment says, 100 us by default)
+ *   maxmb     the same under SBT_MAX_MB=16384, far below its first step
+ *             (every call recorded), in an execution of its own
+ *   events    the same on a thread that counts SBT_EVENTS (page-faults,
+ *             context-switches: the recorder's general path, two read()
+ *             calls a marker), in an execution of its own
  *   loop      the empty loop, subtracted from the "cost to the app"
  *
  * Two figures per method:
@@ -42,9 +49,22 @@
 typedef int (*mark_fn)(const char *);
 typedef int (*last_fn)(uint64_t *, uint64_t *);
 
-enum { BARE, SBT, CALL, LIKWID, SPARSE, OFF, NOPROBE, LOOP, NM };
+enum { BARE, SBT, CALL, LIKWID, SPARSE, LKSPARSE, OFF, NOPROBE, MAXMB,
+       EVENTS, LOOP, NM };
 static const char *names[NM] = { "bare", "sbtmark", "call", "likwid",
-				 "sparse", "off", "noprobe", "loop" };
+				 "sparse", "lksparse", "off", "noprobe",
+				 "maxmb", "events", "loop" };
+
+/* The rows measured in an execution of their own, one after the other
+ * before the last: the sbtmark row's loop under one setting, its cost
+ * handed on in the environment as SBT_BENCH_<row>_NS. */
+static const struct { int row; const char *var, *val, *env; } stages[] = {
+	{ NOPROBE, "SBT_SPEED_US", "0", "SBT_BENCH_NOPROBE_NS" },
+	{ MAXMB, "SBT_MAX_MB", "16384", "SBT_BENCH_MAXMB_NS" },
+	{ EVENTS, "SBT_EVENTS", "page-faults,context-switches",
+	  "SBT_BENCH_EVENTS_NS" },
+};
+#define NSTAGES (int)(sizeof stages / sizeof stages[0])
 
 static mark_fn m_start, m_stop, l_start, l_stop;
 static last_fn m_last;
@@ -98,8 +118,16 @@ static uint64_t round_of(int m, int pairs, double *win)
 			SBT_MARKER_STOP("bench-sparse");
 		}
 		break;
+	case LKSPARSE:
+		for (int i = 0; i < pairs; i++) {
+			l_start("bench-lksparse");
+			l_stop("bench-lksparse");
+		}
+		break;
 	case OFF:
 	case NOPROBE:
+	case MAXMB:
+	case EVENTS:
 		for (int i = 0; i < pairs; i++) {
 			SBT_MARKER_START("bench");
 			SBT_MARKER_STOP("bench");
@@ -159,35 +187,54 @@ int main(int argc, char **argv)
 		snprintf(out, sizeof out, "/tmp/sbt-bench-%d.log", (int)getpid());
 		setenv("SBT_OUTPUT", out, 1);
 		setenv("SBT_PROBE_PERIOD", "0", 0);
-		setenv("SBT_SAMPLE", "bench-sparse:1048576", 0);
-		/* the next execution: probes off, for the noprobe row */
-		const char *sp = getenv("SBT_SPEED_US");
-		setenv("SBT_BENCH_SPEED_US", sp ? sp : "", 1);
-		setenv("SBT_SPEED_US", "0", 1);
+		setenv("SBT_SAMPLE", "bench-sparse:1048576,"
+		       "bench-lksparse:1048576", 0);
+		setenv("SBT_BENCH_STAGE", "0", 1);
 		fflush(NULL);
 		execv("/proc/self/exe", argv);
 		fprintf(stderr, "bench-overhead: re-exec: %s\n", strerror(errno));
 		return 1;
 	}
-	/* Second execution: the markers' cost with no speed probe, then
-	 * the last one with the probes as the user's environment says. */
-	const char *spv = getenv("SBT_BENCH_SPEED_US");
-	if (spv) {
-		double c[64], loop[64];
-		char val[64];
-		round_of(NOPROBE, pairs, NULL);
-		for (int r = 0; r < 64; r++) {
-			c[r] = (double)round_of(NOPROBE, pairs, NULL) / pairs;
-			loop[r] = (double)round_of(LOOP, pairs, NULL) / pairs;
+	/* The stages' executions: the sbtmark row under one setting each,
+	 * then the last one under the user's environment.  Each stage's
+	 * setting is made for the execution after the one that saw its
+	 * number: the recorder reads its configuration before main. */
+	const char *stv = getenv("SBT_BENCH_STAGE");
+	if (stv) {
+		int st = atoi(stv);
+		char val[64], name[80], keep[4096];
+		if (st > 0) {           /* measure stage st - 1, set now */
+			double c[64], loop[64];
+			round_of(stages[st - 1].row, pairs, NULL);
+			for (int r = 0; r < 64; r++) {
+				c[r] = (double)round_of(stages[st - 1].row,
+							pairs, NULL) / pairs;
+				loop[r] = (double)round_of(LOOP, pairs, NULL) /
+					  pairs;
+			}
+			snprintf(val, sizeof val, "%.4f", (bench_q(c, 64, 0.5) -
+				 bench_q(loop, 64, 0.5)) * tick_ns);
+			setenv(stages[st - 1].env, val, 1);
+			/* the user's own value back */
+			snprintf(name, sizeof name, "SBT_BENCH_WAS_%d", st - 1);
+			const char *was = getenv(name);
+			if (was && *was)
+				setenv(stages[st - 1].var, was + 1, 1);
+			else
+				unsetenv(stages[st - 1].var);
+			unsetenv(name);
 		}
-		snprintf(val, sizeof val, "%.4f", (bench_q(c, 64, 0.5) -
-			 bench_q(loop, 64, 0.5)) * tick_ns);
-		setenv("SBT_BENCH_NOPROBE_NS", val, 1);
-		if (*spv)
-			setenv("SBT_SPEED_US", spv, 1);
-		else
-			unsetenv("SBT_SPEED_US");
-		unsetenv("SBT_BENCH_SPEED_US");
+		if (st < NSTAGES) {     /* the next stage's setting */
+			const char *was = getenv(stages[st].var);
+			snprintf(name, sizeof name, "SBT_BENCH_WAS_%d", st);
+			snprintf(keep, sizeof keep, "=%s", was ? was : "");
+			setenv(name, was ? keep : "", 1);
+			setenv(stages[st].var, stages[st].val, 1);
+			snprintf(val, sizeof val, "%d", st + 1);
+			setenv("SBT_BENCH_STAGE", val, 1);
+		} else {
+			unsetenv("SBT_BENCH_STAGE");
+		}
 		typedef const char *(*path_fn)(void);
 		path_fn lp0 = (path_fn)dlsym(RTLD_DEFAULT,
 					     "sbt_marker_log_path");
@@ -212,7 +259,12 @@ int main(int argc, char **argv)
 	}
 	int have_likwid = l_start && l_stop;
 	const char *offs = getenv("SBT_BENCH_OFF_NS");
-	const char *noprobes = getenv("SBT_BENCH_NOPROBE_NS");
+
+	/* rows of their own executions, and of likwid */
+#define ELSEWHERE(m) ((m) == OFF || (m) == NOPROBE || (m) == MAXMB || \
+		      (m) == EVENTS)
+#define SKIPPED(m) (ELSEWHERE(m) || \
+		    (!have_likwid && ((m) == LIKWID || (m) == LKSPARSE)))
 
 	double *cost[NM], *win[NM];
 	size_t nwin = (size_t)rounds * (size_t)pairs;
@@ -224,15 +276,14 @@ int main(int argc, char **argv)
 	}
 	/* warm-up, then interleaved rounds: cost rounds, then window rounds */
 	for (int m = 0; m < NM; m++)
-		if ((m != LIKWID || have_likwid) && m != OFF && m != NOPROBE)
+		if (!SKIPPED(m))
 			round_of(m, pairs, NULL);
 	for (int r = 0; r < rounds; r++)
 		for (int m = 0; m < NM; m++) {
-			if ((m == LIKWID && !have_likwid) || m == OFF ||
-			    m == NOPROBE)
+			if (SKIPPED(m))
 				continue;
 			cost[m][r] = (double)round_of(m, pairs, NULL) / pairs;
-			if (m != LOOP && m != SPARSE)
+			if (m != LOOP && m != SPARSE && m != LKSPARSE)
 				round_of(m, pairs, win[m] + (size_t)r * pairs);
 		}
 
@@ -244,16 +295,19 @@ int main(int argc, char **argv)
 	       "cost/pair p50", "window min", "window p50", "window p99.9",
 	       "p99.9 - min");
 	for (int m = 0; m < NM; m++) {
-		if (m == LOOP || (m == LIKWID && !have_likwid))
+		if (m == LOOP || (!ELSEWHERE(m) && SKIPPED(m)))
 			continue;
 		c50[m] = (bench_q(cost[m], (size_t)rounds, 0.5) - loop) * tick_ns;
-		if (m == SPARSE) {
+		if (m == SPARSE || m == LKSPARSE) {
 			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
 			       c50[m], "-", "-", "-", "-");
 			continue;
 		}
-		if (m == OFF || m == NOPROBE) {
-			const char *v = m == OFF ? offs : noprobes;
+		if (ELSEWHERE(m)) {
+			const char *v = offs;
+			for (int k = 0; k < NSTAGES; k++)
+				if (stages[k].row == m)
+					v = getenv(stages[k].env);
 			c50[m] = v ? atof(v) : 0;
 			printf("%-8s %13.2f ns %12s %12s %12s %14s\n", names[m],
 			       c50[m], "-", "-", "-", "-");
@@ -275,9 +329,16 @@ int main(int argc, char **argv)
 	       c50[CALL] / c50[SBT]);
 	printf("skipped call (sparse recording) vs bare: cost %.2fx "
 	       "(target <= 0.20x)\n", c50[SPARSE] / c50[BARE]);
-	if (have_likwid)
+	if (have_likwid) {
 		printf("likwid (interposed) vs sbtmark cost: %.2fx "
-		       "(target <= 1.10x)\n", c50[LIKWID] / c50[SBT]);
+		       "(target <= 1.05x)\n", c50[LIKWID] / c50[SBT]);
+		printf("skipped call, likwid vs sbtmark: %.2fx\n",
+		       c50[LKSPARSE] / c50[SPARSE]);
+	}
+	printf("SBT_MAX_MB below its first step vs none: %.2fx\n",
+	       c50[MAXMB] / c50[NOPROBE]);
+	printf("a thread counting SBT_EVENTS vs none: %.2fx\n",
+	       c50[EVENTS] / c50[NOPROBE]);
 	printf("compiled-in marker without the recorder: %.2f ns per pair\n",
 	       c50[OFF]);
 	{

@@ -152,6 +152,18 @@ int sbt_ds_reserve(struct sbt_dataset *ds, size_t more)
 	return 0;
 }
 
+int sbt_ds_room(struct sbt_dataset *ds, size_t cap)
+{
+	if (cap <= ds->cap)
+		return 0;
+	void *n = realloc(ds->s, cap * sizeof *ds->s);
+	if (!n)
+		return -1;
+	ds->s = n, ds->cap = cap;
+	huge(n, cap * sizeof *ds->s);
+	return 0;
+}
+
 struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path)
 {
 	if (ds->nsources == ds->cap_sources) {

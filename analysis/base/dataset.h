@@ -190,6 +190,9 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p);
 /* Make room for `more` samples at once (avoids repeated growth). */
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
+/* Room for exactly `cap` samples in all (nothing when there is), for a
+ * count known in advance; -1 out of memory. */
+int sbt_ds_room(struct sbt_dataset *ds, size_t cap);
 /* Move everything of `part` to the end of ds (regions merged by name,
  * its sources, sites and samples renumbered) and free part, whatever
  * the outcome.  0, or -1 when out of memory. */

@@ -701,6 +701,36 @@ static int get_speed(struct in *in, struct sbt_dataset *part)
 	return in->why ? -1 : 0;
 }
 
+/* The samples' first column (ns), their room made as its values arrive:
+ * a damaged count is found out by the data, before it sizes anything. */
+static int get_first_column(struct in *in, struct sbt_dataset *part, size_t n)
+{
+	double buf[BLOCK / 8];
+
+	for (size_t a = 0; a < n && !in->why; a += BLOCK / 8) {
+		size_t k = n - a < BLOCK / 8 ? n - a : BLOCK / 8;
+		if (get(in, buf, k * sizeof *buf) != 0)
+			break;
+		/* doubling up to the count: never more room than it says */
+		size_t want = part->n + k, cap = 2 * part->cap;
+		if (want > part->cap &&
+		    sbt_ds_room(part, cap < want ? want : cap > n ? n : cap)) {
+			in->why = "out of memory";
+			break;
+		}
+		memset(part->s + part->n, 0, k * sizeof *part->s);
+		for (size_t i = 0; i < k; i++) {
+			if (!(buf[i] >= 0 && buf[i] < 1e300)) {
+				in->why = "damaged (a sample's ns)";
+				break;
+			}
+			part->s[part->n + i].ns = buf[i];
+		}
+		part->n += k;
+	}
+	return in->why ? -1 : 0;
+}
+
 static int read_part(struct in *in, struct sbt_dataset *part)
 {
 	struct sbt_source *src = sbt_ds_source(part, NULL);
@@ -741,14 +771,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 		in->why = in->why ? in->why : "damaged (sample count)";
 		goto out;
 	}
-	if (sbt_ds_reserve(part, (size_t)n) != 0) {
-		in->why = "out of memory";
+	if (get_first_column(in, part, (size_t)n) != 0)
 		goto out;
-	}
-	if (n)
-		memset(part->s, 0, (size_t)n * sizeof *part->s);
-	part->n = (size_t)n;
-	GET_COLUMN(in, part, 0, n, double, ns, v >= 0 && v < 1e300);
 	GET_COLUMN(in, part, 0, n, double, cycles, v >= 0);
 	GET_COLUMN(in, part, 0, n, double, t_ns, v >= 0 && v < 1e300);
 	GET_COLUMN(in, part, 0, n, uint32_t, region, v < nr);

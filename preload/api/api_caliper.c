@@ -281,7 +281,7 @@ SBT_API void cali_end(cali_id_t attr) { attr_end(by_id(attr)); }
 SBT_API void cali_safe_end_string(cali_id_t attr, const char *val)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);       /* before any lookup */
+	uint64_t t1 = sbt_hot_stop_clock(&aux);       /* before any lookup */
 	struct cl_attr *a = by_id(attr);
 	struct sbt_api_stack *st = sbt_api_stack();
 	sbt_id id = value_region(a, val, RA());

@@ -119,7 +119,7 @@ SBT_HIDDEN int sbt_api_pop_inner(struct sbt_api_stack *st, const void *key,
 static inline int sbt_api_pop(const void *key)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
 	struct sbt_api_stack *st = sbt_api_stack();
 	uint32_t n;
 

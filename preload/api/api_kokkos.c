@@ -176,7 +176,7 @@ kk_begin(const char *name, uint64_t *kid, const void *ra)
 static inline __attribute__((always_inline)) void kk_end(uint64_t kid)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);       /* before any lookup */
+	uint64_t t1 = sbt_hot_stop_clock(&aux);       /* before any lookup */
 	struct kk_thread *st = kk_state();
 	struct kk_open *o;
 
@@ -323,7 +323,7 @@ SBT_API void kokkosp_start_profile_section(uint32_t sec)
 SBT_API void kokkosp_stop_profile_section(uint32_t sec)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
 	sbt_id id = section_id(sec);
 
 	if (id)

@@ -138,7 +138,7 @@ SBT_API void likwid_markerstartregion_(char *tag, int len)
 SBT_API void likwid_markerstopregion_(char *tag, int len)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);      /* before finding the name */
+	uint64_t t1 = sbt_hot_stop_clock(&aux);      /* before finding the name */
 	sbt_id id = sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, RA());
 	if (id)
 		(void)sbt_hot_stop_id_at(id, t1, aux);

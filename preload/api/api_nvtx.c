@@ -204,7 +204,7 @@ static uint64_t start_id(sbt_id id, const void *site)
 static void end_id(uint64_t rid)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);      /* before any bookkeeping */
+	uint64_t t1 = sbt_hot_stop_clock(&aux);      /* before any bookkeeping */
 
 	if (rid == 0)
 		return;                  /* its start was not recorded         */

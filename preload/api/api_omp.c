@@ -125,7 +125,7 @@ struct sbt_omp_thr *sbt_omp_thr_slow(void)
 void sbt_omp_leave(struct sbt_omp_thr *o)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
 
 	if (o->level == 0)
 		return;

@@ -125,7 +125,7 @@ static inline void sbt_omp_enter(struct sbt_omp_thr *o,
 static inline void sbt_omp_stop(struct sbt_omp_thr *o, int wait)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
 	sbt_id *id;
 
 	if (o->level == 0 || o->level > SBT_OMP_DEPTH)

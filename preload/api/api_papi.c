@@ -62,7 +62,7 @@ static void f_begin(char *name, int *check, int len, const void *site)
 static void f_end(char *name, int *check, int len, const void *site)
 {
 	uint32_t aux;
-	uint64_t t1 = sbt_read_stop(&aux);      /* before finding the name */
+	uint64_t t1 = sbt_hot_stop_clock(&aux);      /* before finding the name */
 	sbt_id id = sbt_api_name_id(name, len, NULL, SBT_API_PAPI_HL, site);
 	int r = id ? sbt_hot_stop_id_at(id, t1, aux) : SBT_EMISUSE;
 	if (check)

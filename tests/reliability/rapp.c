@@ -525,6 +525,24 @@ static char *cr_snap(const char *log, size_t *n)
 	return b;
 }
 
+/* a and b alike, but for a START event's clock value and TSC_AUX: a
+ * START stores them after its clock read, past the gate CLOSE waits on,
+ * so a thread stalled there can write them after CLOSE returned.  That
+ * START is the thread's last event and has no STOP (its fast path is
+ * shut): the reader drops it. */
+static int cr_same(const char *a, const char *b, size_t n)
+{
+	for (size_t r = 0; r + 16 <= n; r += 16) {      /* events: 16-aligned */
+		uint32_t wa, wb;
+		if (!memcmp(a + r, b + r, 16))
+			continue;
+		memcpy(&wa, a + r + 8, 4), memcpy(&wb, b + r + 8, 4);
+		if (wa != wb || wa >> 28 != 1)        /* SBT_EV_START */
+			return 0;
+	}
+	return n % 16 == 0 || !memcmp(a + n - n % 16, b + n - n % 16, n % 16);
+}
+
 static int closerace(int nt, const char *log)
 {
 	pthread_t *t = calloc((size_t)nt, sizeof *t);
@@ -548,7 +566,7 @@ static int closerace(int nt, const char *log)
 		pthread_join(t[i], NULL);
 	if (!a || !b)
 		printf("unreadable\n");
-	else if (na != nb || memcmp(a, b, na) != 0)
+	else if (na != nb || !cr_same(a, b, na))
 		printf("changed after CLOSE\n");
 	else
 		printf("same\n");
