@@ -74,8 +74,9 @@ static const char usage[] =
 "                             estimate)\n"
 "  --no-symbols               call sites as module+offset only (no debug\n"
 "                             info is read)\n"
-"  -j, --jobs N               read N inputs, symbolize N call-site\n"
-"                             addresses and analyze N regions at once\n"
+"  -j, --jobs N               read N inputs (one log: N parts of it),\n"
+"                             symbolize N call-site addresses and\n"
+"                             analyze N regions at once\n"
 "                             (default: one per core); results do not\n"
 "                             depend on it\n"
 "  --max-samples N            hold at most about N samples (default 4000000,\n"
@@ -461,7 +462,8 @@ static int run(struct cli *c, int argc, char **argv)
 	struct sbt_callsites cs = { 0 };
 	struct sbt_dataset ds = { 0 };
 
-	if (sbt_inputs_plan(&ds, n, in, c->input, c->budget) != 0) {
+	if (sbt_inputs_plan_jobs(&ds, n, in, c->input, c->budget,
+				 c->o.jobs) != 0) {
 		sbt_ds_free(&ds);
 		return 2;
 	}

@@ -11,7 +11,8 @@ For each N (default 10^7): records a log of N samples with bench-record
 under the preload, then runs sbt-analyze on it R times for each job
 count J (default: 1 and all cores), runs interleaved, and prints per J
 the median wall time, samples/s, and the largest peak resident memory
-(bytes per sample and in all).
+(bytes per sample and in all), and whether every run's report was the
+same (and the base's too).
 
 --html      also the same command with --html (one job count), and both
             medians, their ratio and the HTML file's size
@@ -39,21 +40,28 @@ the median wall time, samples/s, and the largest peak resident memory
             interleaved run by run: both medians and their ratio, for
             the N-sample rows and the --symbols / --damaged rows alike
 """
-import argparse, os, random, statistics, subprocess, sys, tempfile, time
+import argparse, hashlib, os, random, statistics, subprocess, sys, \
+    tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARKERS = os.path.join(HERE, "..", "markers")
 
 
-def run(cmd, ok=(0,)):
-    """wall seconds and peak RSS (bytes) of one command"""
+def run(cmd, ok=(0,), digests=None):
+    """wall seconds and peak RSS (bytes) of one command; with digests (a
+    set), the SHA-256 of its output added to it"""
+    out = tempfile.TemporaryFile() if digests is not None else None
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+    p = subprocess.Popen(cmd, stdout=out or subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) not in ok:
         sys.exit("failed: " + " ".join(cmd))
+    if out:
+        out.seek(0)
+        digests.add(hashlib.sha256(out.read()).hexdigest())
+        out.close()
     return dt, ru.ru_maxrss * 1024
 
 
@@ -172,14 +180,17 @@ def bench(a, b, n, d):
     rss = {j: 0 for j in a.jobs}
     htimes, hsize = [], 0
     html = os.path.join(d, "report.html")
+    outs, bouts = set(), set()          # reports of every run, hashed
     for _ in range(a.reps):
         for j in a.jobs:
-            dt, m = run(pin + [*ana, "-q", "--no-symbols", "-j", str(j), log])
+            dt, m = run(pin + [*ana, "-q", "--no-symbols", "-j", str(j), log],
+                        digests=outs)
             times[j].append(dt)
             rss[j] = max(rss[j], m)
             if a.base:
                 dt, m = run(pin + [a.base, *a.args.split(), "-q",
-                                   "--no-symbols", "-j", str(j), log])
+                                   "--no-symbols", "-j", str(j), log],
+                            digests=bouts)
                 btimes[j].append(dt)
                 brss[j] = max(brss[j], m)
         if a.html:
@@ -199,6 +210,9 @@ def bench(a, b, n, d):
         print(f"  -j {j}: {med:.2f} s against {bmed:.2f} s for the base "
               f"({med / bmed:.2f}x); peak RSS {rss[j] / 1e6:.0f} against "
               f"{brss[j] / 1e6:.0f} MB")
+    print("  report: %s for every -j%s" % (
+        "the same" if len(outs) == 1 else "DIFFERENT", "" if not a.base else
+        ", %s the base's" % ("and" if outs == bouts else "NOT")))
     if len(a.jobs) > 1:
         m0 = statistics.median(times[a.jobs[0]])
         for j in a.jobs[1:]:

@@ -46,18 +46,32 @@ enum sbt_input sbt_input_kind(const char *path, enum sbt_input forced)
 	return sbt_ends_with(path, ".csv") ? SBT_IN_CSV : SBT_IN_LOG;
 }
 
-int sbt_input_read(const char *path, enum sbt_input forced,
-		   struct sbt_dataset *ds, char *err, size_t errlen)
+/* One input; a log by up to `jobs` threads. */
+static int read_one(const char *path, enum sbt_input forced,
+		    struct sbt_dataset *ds, int jobs, char *err, size_t errlen)
 {
 	switch (sbt_input_kind(path, forced)) {
 	case SBT_IN_CSV:     return sbt_csv_read(path, ds, err, errlen);
 	case SBT_IN_SUMMARY: return sbt_summary_read(path, ds, err, errlen);
-	default:             return sbt_read_log(path, ds, err, errlen);
+	default:
+		return sbt_read_log_jobs(path, ds, jobs, 0, err, errlen);
 	}
+}
+
+int sbt_input_read(const char *path, enum sbt_input forced,
+		   struct sbt_dataset *ds, char *err, size_t errlen)
+{
+	return read_one(path, forced, ds, 1, err, errlen);
 }
 
 int sbt_inputs_plan(struct sbt_dataset *ds, int n, char *const *paths,
 		    enum sbt_input forced, uint64_t budget)
+{
+	return sbt_inputs_plan_jobs(ds, n, paths, forced, budget, 1);
+}
+
+int sbt_inputs_plan_jobs(struct sbt_dataset *ds, int n, char *const *paths,
+			 enum sbt_input forced, uint64_t budget, int jobs)
 {
 	uint64_t most = 0;
 	int summaries = 0;
@@ -85,7 +99,8 @@ int sbt_inputs_plan(struct sbt_dataset *ds, int n, char *const *paths,
 			(void)sbt_summary_count(paths[i], ds, err, sizeof err);
 			continue;
 		}
-		if (sbt_count_log(paths[i], ds, err, sizeof err) != 0) {
+		if (sbt_count_log_jobs(paths[i], ds, sbt_jobs(jobs), 0, err,
+				       sizeof err) != 0) {
 			sbt_status_done();
 			fprintf(stderr, "sbt-analyze: %s: %s\n", paths[i], err);
 			return -1;
@@ -190,7 +205,7 @@ static int plan_copy(struct sbt_dataset *copy, const struct sbt_dataset *ds)
 }
 
 static int read_serial(struct sbt_dataset *ds, int n, char *const *paths,
-		       enum sbt_input forced)
+		       enum sbt_input forced, int jobs)
 {
 	int status = 0;
 
@@ -198,7 +213,7 @@ static int read_serial(struct sbt_dataset *ds, int n, char *const *paths,
 		char err[256] = "";
 		enum sbt_input k = sbt_input_kind(paths[i], forced);
 		sbt_status("reading %s (%d/%d)", paths[i], i + 1, n);
-		int rc = sbt_input_read(paths[i], forced, ds, err, sizeof err);
+		int rc = read_one(paths[i], forced, ds, jobs, err, sizeof err);
 		int s = tell(paths[i], rc, err, ds, k == SBT_IN_SUMMARY);
 		if (s > status)
 			status = s;
@@ -217,10 +232,10 @@ int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
 	int nth = 0, status = 0;
 
 	jobs = sbt_jobs(jobs);
+	if (n == 1 || jobs <= 1)        /* one log: its segments at once */
+		return read_serial(ds, n, paths, forced, n == 1 ? jobs : 1);
 	if (jobs > n)
 		jobs = n;
-	if (jobs <= 1)
-		return read_serial(ds, n, paths, forced);
 	if (plan_copy(&plan, ds) != 0 ||
 	    !(p.parts = calloc((size_t)n, sizeof *p.parts))) {
 		sbt_ds_free(&plan);
@@ -269,5 +284,5 @@ int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	/* no thread could be started: one input after another, here */
-	return nth > 0 ? status : read_serial(ds, n, paths, forced);
+	return nth > 0 ? status : read_serial(ds, n, paths, forced, 1);
 }

@@ -30,9 +30,13 @@ int sbt_input_read(const char *path, enum sbt_input forced,
  * room for it.  0, or -1 (told on stderr). */
 int sbt_inputs_plan(struct sbt_dataset *ds, int n, char *const *paths,
 		    enum sbt_input forced, uint64_t budget);
+/* The same, each log counted by up to `jobs` threads (0: one per core). */
+int sbt_inputs_plan_jobs(struct sbt_dataset *ds, int n, char *const *paths,
+			 enum sbt_input forced, uint64_t budget, int jobs);
 
 /* Read paths[0..n) into ds in that order, up to `jobs` at once (0: one
- * per core); results do not depend on jobs.  Each input's trouble is
+ * per core; one log alone is read by `jobs` threads); results do not
+ * depend on jobs.  Each input's trouble is
  * told on stderr as it is merged, in order.  Returns the exit status so
  * far: 0, 1 (an input damaged, or a summary left out), or 2 (an input
  * unreadable: ds is then incomplete and not to be reported). */

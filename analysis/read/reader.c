@@ -12,19 +12,24 @@
  * boundary and looks for a valid chunk there.
  *
  * One version of the format is read, SBT_LOG_VERSION (the one the
- * recorder writes); older development logs are refused by name.  A log
- * holds each thread's START and STOP events (EVENTS chunks), which are
- * paired here, per thread, with the open-region stack the recorder kept:
- * a STOP closes the innermost open START of its site.  STARTs left open
- * (in flight at a crash, open at thread exit) are no samples; a STOP with
- * no START is damage.  SKIP events (sparse recording) count calls left
- * out, which go to the last held sample of their site (sample.skipped);
- * COUNT events (SBT_EVENTS) are handed to counters.c.
- * Under SBT_MAX_MB the recorder thinned more as the log filled (THIN
- * meta entries); held() evens that out, so every call is held alike.
+ * recorder writes); older development logs are refused by name.  Here:
+ * the header, the meta data and the list of EVENTS chunks (one walk),
+ * then the events, in segments of chunks parsed by up to -j threads and
+ * merged in file order (segment.c, logread.h), then the raw ids mapped to
+ * regions and sites.  A log holds each thread's START and STOP events,
+ * paired per thread with the open-region stack the recorder kept: a STOP
+ * closes the innermost open START of its site.  STARTs left open (in
+ * flight at a crash, open at thread exit) are no samples; a STOP with no
+ * START is damage.  SKIP events (sparse recording) count calls left out,
+ * which go to the last held sample of their site (sample.skipped); COUNT
+ * events (SBT_EVENTS) are handed to counters.c.  Under SBT_MAX_MB the
+ * recorder thinned more as the log filled (THIN meta entries); the reader
+ * evens that out, so every call is held alike.
  */
 #include "reader.h"
 #include "counters.h"
+#include "jobs.h"
+#include "logread.h"
 #include "osevents.h"
 #include "thin.h"
 #include "threads.h"
@@ -33,6 +38,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,73 +52,7 @@
 #define ALIGN   4096u
 #define BUFSZ   (1u << 20)
 
-/* Region ids of one log -> dataset region indexes. */
-struct idmap { int64_t *ds; uint32_t n; };
-
-struct reset { uint32_t id, thread; double t_ns; };
-
-/* One thread's open STARTs, oldest first. */
-#define OPEN_MAX 128                   /* the recorder keeps at most 64 */
-
-struct open_ev {
-	uint64_t t0, c0;
-	uint64_t out;                  /* ticks of recorder detours inside
-					  it (SPEED spans): not its time  */
-	uint32_t site, flags;
-	uint16_t cpu;
-	int      has_c;
-};
-
-struct last {                          /* site -> its last sample      */
-	uint32_t site;
-	size_t sample;
-};
-
-struct tstate {
-	uint32_t thread;
-	uint32_t n;
-	/* The last sample of each site on this thread, which a SKIP
-	 * event's count belongs to.  Open addressing, site 0 empty. */
-	struct last *last_of;
-	size_t nlast, cap_last;
-	struct open_ev open[OPEN_MAX];
-	struct sbt_sample *last;       /* the sample a CYCLES event follows */
-	int      last_start;           /* ... or the innermost START        */
-	struct sbt_cnt_thread cnt;     /* COUNT readings                    */
-};
-
-struct ctx {
-	int fd;
-	uint64_t fsize;
-	struct sbt_dataset *ds;
-	struct sbt_source *src;
-	uint32_t srci;
-	struct sbt_file_header h;
-	struct idmap map;
-	struct idmap sitemap;     /* site id -> dataset site        */
-	struct idmap siteregion;  /* site id -> raw region id       */
-	struct tstate **threads; size_t nthreads, cap_threads;
-	struct reset *resets; size_t nresets, cap_resets;
-	struct sbt_os_rec *os; size_t nos, cap_os;  /* the kernel's events */
-	struct sbt_os_cover *cov; size_t ncov, cap_cov;  /* their reach  */
-	size_t first;          /* first sample of this source in ds */
-	int damaged;
-	int oom;                        /* out of memory inside an event */
-	int counting;                   /* count samples per region only */
-	int thin;                       /* a region is held in part      */
-	uint64_t holes, bad_chunks;
-	char *buf;
-	uint64_t bufsz;
-	/* Region ids are dense from 1 and each has a REGION entry in the
-	 * file, so a real id is below fsize / 16: larger ones are damage,
-	 * kept under one placeholder (`stray`) so the id map stays small.
-	 * The same bound holds thread numbers (each thread that marked
-	 * wrote at least an event, or lost it to a full log). */
-	uint64_t max_id;
-	int64_t stray;
-};
-
-static void warn(struct ctx *c, const char *fmt, ...)
+void sbt_log_warn(struct ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -120,6 +63,8 @@ static void warn(struct ctx *c, const char *fmt, ...)
 	vsnprintf(c->src->warning, sizeof c->src->warning, fmt, ap);
 	va_end(ap);
 }
+
+#define warn sbt_log_warn
 
 static int read_at(struct ctx *c, uint64_t off, void *p, size_t n)
 {
@@ -166,7 +111,7 @@ static int map_set(struct idmap *m, uint32_t id, int64_t idx)
 	return 0;
 }
 
-static int64_t region_of(struct ctx *c, uint32_t id)
+int64_t sbt_log_region(struct ctx *c, uint32_t id)
 {
 	char name[32];
 	long r;
@@ -191,6 +136,11 @@ static int64_t region_of(struct ctx *c, uint32_t id)
 	warn(c, "samples of region id %u have no name (damaged meta data)",
 	     id);
 	return r;
+}
+
+int sbt_log_reserve(struct ctx *c, size_t more)
+{
+	return sbt_ds_reserve(c->ds, more);
 }
 
 /* ---- header -------------------------------------------------------------- */
@@ -534,332 +484,47 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 	}
 }
 
-/* ---- events ---------------------------------------------------------------- */
+/* ---- chunks -------------------------------------------------------------------- */
 
-static int add_reset(struct ctx *c, uint32_t id, uint32_t thread, double t)
+/* Bytes of the event stream in [off, off + room) up to its first zero
+ * word: where a chunk whose size is damaged really ends. */
+static uint64_t stream_len(struct ctx *c, uint64_t off, uint64_t room)
 {
-	if (c->nresets == c->cap_resets) {
-		size_t cap = c->cap_resets ? 2 * c->cap_resets : 16;
-		void *n = realloc(c->resets, cap * sizeof *c->resets);
-		if (!n)
-			return -1;
-		c->resets = n, c->cap_resets = cap;
-	}
-	c->resets[c->nresets++] = (struct reset){ id, thread, t };
-	return 0;
-}
-
-static struct tstate *thread_state(struct ctx *c, uint32_t thread)
-{
-	for (size_t i = 0; i < c->nthreads; i++)   /* few threads per log */
-		if (c->threads[c->nthreads - 1 - i]->thread == thread)
-			return c->threads[c->nthreads - 1 - i];
-	if (c->nthreads == c->cap_threads) {
-		size_t cap = c->cap_threads ? 2 * c->cap_threads : 16;
-		void *n = realloc(c->threads, cap * sizeof *c->threads);
-		if (!n)
-			return NULL;
-		c->threads = n, c->cap_threads = cap;
-	}
-	struct tstate *ts = calloc(1, sizeof *ts);
-	if (!ts)
-		return NULL;
-	ts->thread = thread;
-	c->threads[c->nthreads++] = ts;
-	return ts;
-}
-
-static uint16_t ev_cpu(const struct ctx *c, uint32_t aux)
-{
-	return c->h.flags & SBT_HF_CPU_AUX ? (uint16_t)SBT_AUX_CPU(aux)
-					   : (uint16_t)SBT_CPU_UNKNOWN;
-}
-
-/* The slot of `site` in ts->last_of (its site 0 when new), or NULL
- * when out of memory.  Sites are few per thread. */
-static size_t *last_slot(struct tstate *ts, uint32_t site, int make)
-{
-	size_t cap = ts->cap_last, i;
-
-	if (make && 2 * (ts->nlast + 1) > cap) {
-		size_t ncap = cap ? 2 * cap : 64;
-		void *n = calloc(ncap, sizeof *ts->last_of);
-		if (!n)
-			return NULL;
-		struct last *old = ts->last_of;
-		ts->last_of = n, ts->cap_last = ncap, ts->nlast = 0;
-		for (i = 0; i < cap; i++)       /* room enough: no growth */
-			if (old[i].site)
-				*last_slot(ts, old[i].site, 1) = old[i].sample;
-		free(old);
-		cap = ncap;
-	}
-	if (!cap)
-		return NULL;
-	for (i = (site * 2654435761u) & (cap - 1); ts->last_of[i].site;
-	     i = (i + 1) & (cap - 1))
-		if (ts->last_of[i].site == site)
-			return &ts->last_of[i].sample;
-	if (!make)
-		return NULL;
-	ts->last_of[i].site = site;
-	ts->nlast++;
-	return &ts->last_of[i].sample;
-}
-
-static int last_set(struct tstate *ts, uint32_t site, size_t sample)
-{
-	size_t *p = site ? last_slot(ts, site, 1) : NULL;
-
-	if (site && !p)
-		return -1;
-	if (p)
-		*p = sample;
-	return 0;
-}
-
-/* A SKIP event: its calls were made after the last recorded call of its
- * site on this thread (the recorder records a thread's first call of a
- * site), so they go to that sample. */
-static void ev_skip(struct ctx *c, struct tstate *ts,
-		    const struct sbt_event *e)
-{
-	size_t *p = last_slot(ts, SBT_EV_ID(e->word), 0);
-
-	if (!p || *p < c->first || *p >= c->ds->n) {
-		if (e->t)
-			warn(c, "a SKIP event with no recorded call before it "
-			     "(damaged log)");
-		return;
-	}
-	struct sbt_sample *s = &c->ds->s[*p];
-	uint64_t v = (uint64_t)s->skipped + e->t;
-	s->skipped = v > UINT32_MAX || v < e->t ? UINT32_MAX : (uint32_t)v;
-}
-
-/* The dataset region of a raw site id, -1 when out of memory. */
-static int64_t site_region(struct ctx *c, uint32_t site)
-{
-	uint32_t id = site < c->siteregion.n && c->siteregion.ds[site] >= 0 ?
-		      (uint32_t)c->siteregion.ds[site] : UINT32_MAX;
-	return region_of(c, id);
-}
-
-/* Beyond the sample budget (thin.h), or evening out SBT_MAX_MB's levels:
- * is this sample held?  One left out counts as a call not recorded after
- * the last held one of its site on its thread; a thread's first of a site
- * is always held. */
-static int held(struct ctx *c, struct tstate *ts, uint32_t site, uint32_t fl,
-		uint32_t thread, int64_t r, double t_ns)
-{
-	if (sbt_thin_held(c->src, &c->ds->regions[r], thread, t_ns))
-		return 1;
-	if (fl & SBT_RF_PROBE)
-		return 0;
-	size_t *p = last_slot(ts, site, 0);
-	if (!p || *p < c->first || *p >= c->ds->n)
-		return 1;
-	sbt_thin_fold(&c->ds->s[*p], 0);
-	return 0;
-}
-
-/* A STOP: pair it with the innermost open START of its site. */
-static void ev_stop(struct ctx *c, struct tstate *ts,
-		    const struct sbt_event *e, uint32_t thread)
-{
-	uint32_t site = SBT_EV_ID(e->word), i = ts->n;
-	const double tns = c->src->tick_ns;
-
-	ts->last = NULL, ts->last_start = 0;
-	while (i > 0 && ts->open[i - 1].site != site)
-		i--;
-	if (i == 0) {
-		warn(c, "a STOP event without its START (damaged log)");
-		return;
-	}
-	struct open_ev o = ts->open[i - 1];
-	memmove(&ts->open[i - 1], &ts->open[i], (ts->n - i) * sizeof o);
-	int calib = o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB, keep = 1;
-	uint32_t fl = o.flags | SBT_EV_FLAGS(e->word);
-	double t_ns = o.t0 >= c->h.start_ticks ?
-		      (double)(o.t0 - c->h.start_ticks) * tns : 0;
-	if (!calib && (c->counting || c->thin)) {
-		int64_t r = site_region(c, site);
-		if (r < 0)
-			c->oom = 1;
-		else if (c->counting)
-			c->ds->regions[r].total++;
-		keep = r >= 0 && !c->counting &&
-		       held(c, ts, site, fl, thread, r, t_ns);
-	}
-	/* a calibration pair's counts are the markers' own */
-	sbt_cnt_stop(&ts->cnt, i - 1, ts->n, calib ? SIZE_MAX :
-		     keep ? c->ds->n : SBT_CNT_NOWHERE);
-	ts->n--;
-	if (calib || !keep)
-		return;                 /* calibration: in the header */
-	/* room was reserved for the whole chunk */
-	struct sbt_sample *s = &c->ds->s[c->ds->n++];
-	s->score = 0;
-	s->ns = e->t >= o.t0 + o.out ? (double)(e->t - o.t0 - o.out) * tns :
-		0;
-	s->cycles = 0;
-	s->t_ns = t_ns;
-	s->region = site;       /* raw site id: mapped by finish() */
-	s->skipped = 0;
-	if (!(fl & SBT_RF_PROBE) &&
-	    last_set(ts, site, (size_t)(s - c->ds->s)) != 0)
-		c->oom = 1;
-	s->thread = thread;
-	s->source = c->srci;
-	s->cpu_start = o.cpu;
-	s->cpu_stop = ev_cpu(c, e->aux);
-	s->switches = s->faults = 0;
-	s->flags = (fl & SBT_RF_PROBE ? SBT_SF_PROBE : 0) |
-		   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
-	if (s->cpu_start != s->cpu_stop && s->cpu_start != SBT_CPU_UNKNOWN)
-		s->flags |= SBT_SF_MIGRATED;
-	s->detour_ns = (float)((double)o.out * tns);
-	if (o.out)
-		s->flags |= SBT_SF_DETOUR;
-	/* stash START's cycles until the STOP's CYCLES event comes */
-	if (o.has_c) {
-		s->cycles = (double)o.c0;
-		ts->last = s;
-	}
-}
-
-/* A SPEED event (version 5): a probe into the dataset's series, or a
- * detour's span (SBT_SPEED_SPAN) taken out of every START open across
- * it.  -1 when out of memory. */
-static int ev_speed(struct ctx *c, struct tstate *ts,
-		    const struct sbt_event *e, uint32_t thread)
-{
-	uint64_t span = SBT_EV_ID(e->word);
-
-	if (SBT_EV_FLAGS(e->word) & SBT_SPEED_SPAN) {
-		for (uint32_t i = 0; i < ts->n; i++)
-			if (ts->open[i].t0 <= e->t)
-				ts->open[i].out += span;
-		return 0;
-	}
-	if (c->counting)
-		return 0;
-	struct sbt_probe p = {
-		.t_ns = e->t >= c->h.start_ticks ?
-			(double)(e->t - c->h.start_ticks) * c->src->tick_ns : 0,
-		.ns = (double)span * c->src->tick_ns,
-		.thread = thread, .source = c->srci, .cpu = ev_cpu(c, e->aux) };
-	return sbt_ds_probe(c->ds, &p);
-}
-
-/* The events of a chunk's [off, off + room): applied to its thread's
- * state when ch is given, else only measured.  Returns the bytes of the
- * stream (up to its first zero word), or -1 when out of memory. */
-static int64_t read_events(struct ctx *c, uint64_t off, uint64_t room,
-			   const struct sbt_chunk *ch)
-{
-	struct tstate *ts = NULL;
 	uint64_t pos = 0;
 
-	if (ch && !(ts = thread_state(c, ch->thread)))
-		return -1;
-	if (ch && ch->thread + 1 > c->src->nthreads)
-		c->src->nthreads = ch->thread + 1;
-	if (ch && !c->counting &&
-	    sbt_ds_reserve(c->ds, room / (2 * sizeof(struct sbt_event)) + 1))
-		return -1;
 	while (pos < room) {
 		size_t n = room - pos > BUFSZ ? BUFSZ : (size_t)(room - pos);
 		n -= n % sizeof(struct sbt_event);
 		if (n == 0 || read_at(c, off + pos, c->buf, n) != 0)
-			return (int64_t)pos;
+			return pos;
 		const struct sbt_event *e = (const void *)c->buf;
-		for (size_t i = 0; i < n / sizeof *e; i++, e++) {
-			uint32_t k = SBT_EV_KIND(e->word);
-			if (e->word == 0)       /* the end of the stream */
-				return (int64_t)(pos + i * sizeof *e);
-			if (!ts)
-				continue;
-			switch (k) {
-			case SBT_EV_START:
-				if (ts->n == OPEN_MAX) {
-					warn(c, "more than %d regions open on "
-					     "one thread (damaged log)",
-					     OPEN_MAX);
-					memmove(ts->open, ts->open + 1,
-						--ts->n * sizeof ts->open[0]);
-					sbt_cnt_shift(&ts->cnt, OPEN_MAX);
-				}
-				ts->open[ts->n++] = (struct open_ev){
-					.t0 = e->t, .site = SBT_EV_ID(e->word),
-					.flags = SBT_EV_FLAGS(e->word),
-					.cpu = ev_cpu(c, e->aux) };
-				sbt_cnt_start(&ts->cnt, ts->n - 1);
-				ts->last = NULL, ts->last_start = 1;
-				break;
-			case SBT_EV_SKIP:
-				ev_skip(c, ts, e);
-				ts->last = NULL, ts->last_start = 0;
-				break;
-			case SBT_EV_STOP:
-				ev_stop(c, ts, e, ch->thread);
-				if (c->oom)
-					return -1;
-				break;
-			case SBT_EV_CYCLES:
-				if (ts->last_start && ts->n) {
-					ts->open[ts->n - 1].c0 = e->t;
-					ts->open[ts->n - 1].has_c = 1;
-				} else if (ts->last) {
-					double c0 = ts->last->cycles;
-					ts->last->cycles = (double)e->t >= c0 ?
-						(double)e->t - c0 : 0;
-				}
-				ts->last = NULL, ts->last_start = 0;
-				break;
-			case SBT_EV_COUNT:
-				if (!c->counting &&
-				    sbt_cnt_event(c->ds, c->srci, &ts->cnt,
-						  SBT_EV_ID(e->word), e->t))
-					return -1;
-				break;
-			case SBT_EV_SPEED:
-				if (c->h.version < 5) {
-					warn(c, "a SPEED event in a version %u"
-					     " log (damaged log)", c->h.version);
-					return (int64_t)(pos + i * sizeof *e);
-				}
-				if (ev_speed(c, ts, e, ch->thread) != 0)
-					return -1;
-				ts->last = NULL, ts->last_start = 0;
-				break;
-			case SBT_EV_RESET: {
-				double t = e->t >= c->h.start_ticks ?
-					(double)(e->t - c->h.start_ticks) *
-					c->src->tick_ns : 0;
-				if (add_reset(c, SBT_EV_ID(e->word),
-					      ch->thread, t) != 0)
-					return -1;
-				ts->last = NULL, ts->last_start = 0;
-				break;
-			}
-			default:
-				warn(c, "unknown event kind %u (damaged log)",
-				     k);
-				/* the rest of the chunk */
-				return (int64_t)(pos + i * sizeof *e);
-			}
-		}
+		for (size_t i = 0; i < n / sizeof *e; i++)
+			if (e[i].word == 0)
+				return pos + i * sizeof *e;
 		pos += n;
 	}
-	return (int64_t)pos;
+	return pos;
 }
 
-/* ---- chunks -------------------------------------------------------------------- */
+static int add_chunk(struct ctx *c, uint64_t off, uint64_t used,
+		     uint32_t thread)
+{
+	if (c->nchunks == c->cap_chunks) {
+		size_t cap = c->cap_chunks ? 2 * c->cap_chunks : 256;
+		void *n = realloc(c->chunks, cap * sizeof *c->chunks);
+		if (!n)
+			return -1;
+		c->chunks = n, c->cap_chunks = cap;
+	}
+	c->chunks[c->nchunks++] = (struct chunk_at){ off, used, thread };
+	if (thread + 1 > c->src->nthreads)
+		c->src->nthreads = thread + 1;
+	return 0;
+}
 
-/* Walk the chunks; meta first (pass 0) so names are known, then samples. */
-static int walk(struct ctx *c, int pass)
+/* Walk the chunks: read the meta data (names must be known before the
+ * events) and list the EVENTS chunks, in file order. */
+static int walk(struct ctx *c)
 {
 	uint64_t off = SBT_HEADER_SIZE, zero_run = 0;
 
@@ -888,43 +553,36 @@ static int walk(struct ctx *c, int pass)
 		    ch.size % ALIGN || ch.thread >= c->max_id ||
 		    (ch.type != SBT_CHUNK_META &&
 		    ch.type != SBT_CHUNK_PAD && ch.type != SBT_CHUNK_EVENTS)) {
-			if (pass == 0) {
-				c->bad_chunks++;
-				warn(c, "corrupt chunk at offset %llu; skipped "
-				     "to the next valid one",
-				     (unsigned long long)off);
-			}
+			c->bad_chunks++;
+			warn(c, "corrupt chunk at offset %llu; skipped to the "
+			     "next valid one", (unsigned long long)off);
 			off += ALIGN;
 			continue;
 		}
-		if (zero_run && pass == 0)
+		if (zero_run)
 			c->holes++;
 		zero_run = 0;
 		uint64_t room = ch.size - sizeof ch;
 		uint64_t avail = c->fsize - off - sizeof ch;
 		uint64_t used = ch.type == SBT_CHUNK_EVENTS ? room : ch.used;
-		if (ch.type == SBT_CHUNK_EVENTS && ch.used && pass == 0)
+		if (ch.type == SBT_CHUNK_EVENTS && ch.used)
 			warn(c, "events chunk at offset %llu claims a length",
 			     (unsigned long long)off);
 		if (used > room) {
-			if (pass == 0)
-				warn(c, "chunk at offset %llu claims %llu bytes"
-				     " in %llu", (unsigned long long)off,
-				     (unsigned long long)used,
-				     (unsigned long long)room);
+			warn(c, "chunk at offset %llu claims %llu bytes in %llu",
+			     (unsigned long long)off, (unsigned long long)used,
+			     (unsigned long long)room);
 			used = room;
 		}
 		if (used > avail) {
-			if (pass == 0)
-				warn(c, "file cut short inside a chunk at "
-				     "offset %llu", (unsigned long long)off);
+			warn(c, "file cut short inside a chunk at offset %llu",
+			     (unsigned long long)off);
 			used = avail;
 		}
 		if (ch.type == SBT_CHUNK_EVENTS) {
-			if (pass == 1 &&
-			    read_events(c, off + sizeof ch, used, &ch) < 0)
+			if (add_chunk(c, off + sizeof ch, used, ch.thread) != 0)
 				return -1;
-		} else if (ch.type == SBT_CHUNK_META && pass == 0) {
+		} else if (ch.type == SBT_CHUNK_META) {
 			read_meta(c, off + sizeof ch, used);
 		}
 		if (ch.size <= c->fsize - off) {
@@ -933,15 +591,232 @@ static int walk(struct ctx *c, int pass)
 			/* The recorder never writes a chunk past the file's
 			 * end: the size is damaged (or the file cut).  Resume
 			 * after the bytes it holds, not at the end of file. */
-			if (pass == 0)
-				warn(c, "chunk at offset %llu runs past the end"
-				     " of the file", (unsigned long long)off);
+			warn(c, "chunk at offset %llu runs past the end of the "
+			     "file", (unsigned long long)off);
 			if (ch.type == SBT_CHUNK_EVENTS)
-				used = (uint64_t)read_events(c, off + sizeof ch,
-							     used, NULL);
+				used = stream_len(c, off + sizeof ch, used);
 			off += (sizeof ch + used + ALIGN - 1) &
 			       ~(uint64_t)(ALIGN - 1);
 		}
+	}
+	return 0;
+}
+
+/* ---- events ---------------------------------------------------------------------- */
+
+/* What each call site id means to the event pass (logread.h), when it
+ * counts or thins: its region's share and hash, or the placeholder
+ * sbt_log_region would make for it.  The last entry: a site with no
+ * SITE2 entry. */
+static int site_infos(struct ctx *c)
+{
+	struct sbt_dataset *ds = c->ds;
+
+	c->site0 = ds->nsites;
+	for (uint32_t id = 0; id < c->sitemap.n; id++)
+		if (c->sitemap.ds[id] >= 0 && (size_t)c->sitemap.ds[id] <
+		    c->site0)
+			c->site0 = (size_t)c->sitemap.ds[id];
+	c->ninfo = ds->nsites - c->site0 + 1;
+	if (!(c->info = calloc(c->ninfo, sizeof *c->info)))
+		return -1;
+	for (size_t k = 0; k < c->ninfo; k++)
+		c->info[k].raw = UINT32_MAX;
+	for (uint32_t id = 0; id < c->siteregion.n; id++)
+		if (c->siteregion.ds[id] >= 0 && c->sitemap.ds[id] >= 0)
+			c->info[c->sitemap.ds[id] - (int64_t)c->site0].raw =
+				(uint32_t)c->siteregion.ds[id];
+	for (size_t k = 0; k < c->ninfo; k++) {
+		struct site_info *in = &c->info[k];
+		char name[32];
+		long r = -1;
+		if (in->raw < c->map.n && c->map.ds[in->raw] >= 0) {
+			r = c->map.ds[in->raw];
+			in->named = 1;
+		} else {
+			if (in->raw >= c->max_id)
+				snprintf(name, sizeof name, "<bad region id>");
+			else
+				snprintf(name, sizeof name, "<region %u>",
+					 in->raw);
+			r = sbt_ds_find(ds, name, SBT_API_SBTMARK);
+		}
+		in->keep = r >= 0 ? ds->regions[r].keep : 1;
+		in->key = r >= 0 ? sbt_thin_key_base(c->src,
+						     ds->regions[r].name,
+						     ds->regions[r].api) :
+			  sbt_thin_key_base(c->src, name, SBT_API_SBTMARK);
+	}
+	if (c->counting && !(c->counts = calloc(c->ninfo, sizeof *c->counts)))
+		return -1;
+	return 0;
+}
+
+/* Segments read at once by `jobs` threads, merged in file order.  Their
+ * sample arrays are handed on from merged segments to new ones: fresh
+ * pages cost a fault and zeroing each, and freed ones linger in the
+ * threads' malloc arenas. */
+#define SPARES (SBT_JOBS_MAX + 2)
+
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct ctx *c;
+	struct seg *g;
+	size_t n, next, merged, ahead;
+	int stop;
+	struct spare { struct sbt_sample *s; uint8_t *dead; size_t cap; }
+		spare[SPARES];
+	int nspare;
+};
+
+static void *seg_worker(void *arg)
+{
+	struct pool *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->stop && p->next < p->n &&
+		       p->next >= p->merged + p->ahead)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop || p->next >= p->n)
+			break;
+		struct seg *g = &p->g[p->next++];
+		if (p->nspare) {
+			struct spare *x = &p->spare[--p->nspare];
+			g->s = x->s, g->dead = x->dead, g->cap = x->cap;
+			memset(g->dead, 0, g->cap);
+		}
+		pthread_mutex_unlock(&p->mu);
+		(void)sbt_seg_parse(p->c, g);   /* g->oom tells */
+		pthread_mutex_lock(&p->mu);
+		g->done = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Segments of about `bytes` of events each, whole chunks. */
+static size_t cut(struct ctx *c, struct seg **out, uint64_t bytes)
+{
+	size_t n = 0, cap = 0;
+	struct seg *g = NULL;
+
+	for (size_t i = 0; i < c->nchunks; ) {
+		uint64_t sum = 0;
+		size_t j = i;
+		while (j < c->nchunks && (j == i || sum + c->chunks[j].used <=
+					  bytes))
+			sum += c->chunks[j++].used;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			void *p = realloc(g, cap * sizeof *g);
+			if (!p) {
+				free(g);
+				return 0;
+			}
+			g = p;
+		}
+		memset(&g[n], 0, sizeof g[n]);
+		g[n].c0 = i, g[n].c1 = j, g[n].first = n == 0;
+		n++;
+		i = j;
+	}
+	*out = g;
+	return n;
+}
+
+/* The events of every chunk, in segments read by up to `jobs` threads
+ * at once.  0, or -1 when out of memory. */
+static int events(struct ctx *c, int jobs)
+{
+	uint64_t total = 0;
+	struct seg one = { .c0 = 0, .c1 = c->nchunks, .first = 1,
+			   .direct = 1 };
+
+	if ((c->counting || c->thin) && site_infos(c) != 0)
+		return -1;
+	for (size_t i = 0; i < c->nchunks; i++)
+		total += c->chunks[i].used;
+	/* A segment of 1-4 MB: a few per thread, their samples held at
+	 * once only while they wait for the merge. */
+	uint64_t bytes = c->seg_bytes ? c->seg_bytes :
+			 total / (4 * (uint64_t)(jobs > 0 ? jobs : 1));
+	if (!c->seg_bytes)
+		bytes = bytes < (1u << 20) ? 1u << 20 : bytes > (4u << 20) ?
+			4u << 20 : bytes;
+	/* COUNT readings follow their STARTs across chunks: one piece.
+	 * One thread reads in segments only when they are asked for (a
+	 * test of the merge): in turn, here. */
+	if ((jobs <= 1 && !c->seg_bytes) || c->cnt_on || total <= bytes) {
+		int rc = sbt_seg_parse(c, &one) || sbt_seg_merge(c, &one);
+		sbt_seg_free(&one);
+		return rc ? -1 : 0;
+	}
+	struct pool p = { .c = c, .ahead = jobs > 1 ? 2 * (size_t)jobs : 1 };
+	pthread_t th[SBT_JOBS_MAX];
+	int nth = 0, rc = 0;
+	if (!(p.n = cut(c, &p.g, bytes)))
+		return -1;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	while (jobs > 1 && nth < jobs && nth < SBT_JOBS_MAX &&
+	       pthread_create(&th[nth], NULL, seg_worker, &p) == 0)
+		nth++;
+	for (size_t i = 0; i < p.n; i++) {
+		struct seg *g = &p.g[i];
+		if (nth == 0) {         /* no thread: each in turn, here */
+			(void)sbt_seg_parse(c, g);
+		} else {
+			pthread_mutex_lock(&p.mu);
+			while (!g->done)
+				pthread_cond_wait(&p.cv, &p.mu);
+			pthread_mutex_unlock(&p.mu);
+		}
+		if (rc == 0 && (g->oom || sbt_seg_merge(c, g) != 0))
+			rc = -1;
+		pthread_mutex_lock(&p.mu);
+		if (g->s && p.nspare < SPARES) {
+			p.spare[p.nspare++] = (struct spare){ g->s, g->dead,
+							      g->cap };
+			g->s = NULL, g->dead = NULL, g->cap = 0;
+		}
+		pthread_mutex_unlock(&p.mu);
+		sbt_seg_free(g);
+		pthread_mutex_lock(&p.mu);
+		p.merged = i + 1;
+		p.stop |= rc != 0;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	for (size_t i = 0; i < p.n; i++)
+		sbt_seg_free(&p.g[i]);
+	for (int i = 0; i < p.nspare; i++)
+		free(p.spare[i].s), free(p.spare[i].dead);
+	free(p.g);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+#ifdef __GLIBC__
+	/* the workers' arenas kept what the segments freed: give it back
+	 * before the analysis needs its peak */
+	malloc_trim(0);
+#endif
+	return rc;
+}
+
+/* Counting: each site's samples to its region's total. */
+static int count_totals(struct ctx *c)
+{
+	for (size_t k = 0; k < c->ninfo; k++) {
+		if (!c->counts[k])
+			continue;
+		int64_t r = sbt_log_region(c, c->info[k].raw);
+		if (r < 0)
+			return -1;
+		c->ds->regions[r].total += c->counts[k];
 	}
 	return 0;
 }
@@ -983,7 +858,7 @@ static int finish(struct ctx *c)
 			    s->t_ns < lo[-1].t_ns)
 				s->flags |= SBT_SF_BEFORE_RESET;
 		}
-		int64_t r = region_of(c, id);
+		int64_t r = sbt_log_region(c, id);
 		if (r < 0)
 			return -1;
 		s->region = (uint32_t)r;
@@ -1028,6 +903,8 @@ static int open_log(struct ctx *c, const char *path, struct stat *st,
 	c->srci = (uint32_t)(c->ds->nsources - 1);
 	c->first = c->ds->n;
 	fill_source(c);
+	c->tick_ns = c->src->tick_ns;
+	c->start_ticks = c->h.start_ticks;
 	return 0;
 }
 
@@ -1037,21 +914,19 @@ static void close_log(struct ctx *c)
 	free(c->map.ds);
 	free(c->sitemap.ds);
 	free(c->siteregion.ds);
-	for (size_t i = 0; i < c->nthreads; i++) {
-		free(c->threads[i]->last_of);
-		sbt_cnt_thread_free(&c->threads[i]->cnt);
-		free(c->threads[i]);
-	}
-	free(c->threads);
+	sbt_seg_threads_free(c);
 	free(c->resets);
 	free(c->os);
 	free(c->cov);
+	free(c->chunks);
+	free(c->info);
+	free(c->counts);
 	if (c->fd >= 0)
 		close(c->fd);
 }
 
-int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
-		  size_t errlen)
+int sbt_count_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
+		       size_t seg_bytes, char *err, size_t errlen)
 {
 	struct sbt_dataset tmp = { 0 };
 	struct ctx c;
@@ -1061,9 +936,10 @@ int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
 	memset(&c, 0, sizeof c);
 	c.ds = &tmp;
 	c.counting = 1;
+	c.seg_bytes = seg_bytes;
 	if (open_log(&c, path, &st, err, errlen) != 0)
 		goto out;
-	if (walk(&c, 0) != 0 || walk(&c, 1) != 0) {
+	if (walk(&c) != 0 || events(&c, jobs) != 0 || count_totals(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -1084,8 +960,14 @@ out:
 	return rc;
 }
 
-int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
-		 size_t errlen)
+int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
+		  size_t errlen)
+{
+	return sbt_count_log_jobs(path, ds, 1, 0, err, errlen);
+}
+
+int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
+		      size_t seg_bytes, char *err, size_t errlen)
 {
 	struct ctx c;
 	struct stat st;
@@ -1093,6 +975,7 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 
 	memset(&c, 0, sizeof c);
 	c.ds = ds;
+	c.seg_bytes = seg_bytes;
 	for (size_t r = 0; r < ds->nregions; r++)
 		c.thin |= ds->regions[r].keep < 1;
 	if (open_log(&c, path, &st, err, errlen) != 0)
@@ -1114,8 +997,15 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		most = c.fsize / pair;
 	if (!c.thin)
 		(void)sbt_ds_reserve(ds, (size_t)most);  /* a hint */
-	if (walk(&c, 0) != 0 || (thin_finish(&c), walk(&c, 1)) != 0 ||
-	    finish(&c) != 0) {
+	if (walk(&c) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	thin_finish(&c);
+	/* COUNT events are read where the log names its counters */
+	c.cnt_on = ds->cnt && c.srci < ds->cnt->nsrc &&
+		   ds->cnt->src[c.srci].named;
+	if (events(&c, jobs) != 0 || finish(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -1135,4 +1025,10 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 out:
 	close_log(&c);
 	return rc;
+}
+
+int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
+		 size_t errlen)
+{
+	return sbt_read_log_jobs(path, ds, 1, 0, err, errlen);
 }

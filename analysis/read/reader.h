@@ -21,6 +21,16 @@ int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
 		  size_t errlen);
 
+/* The same, the log's events read by up to `jobs` threads at once in
+ * segments of about `seg_bytes` of events (0: a few per thread, 1 to
+ * 4 MB; with one thread, 0 reads the log in one piece and anything
+ * else in such segments in turn): the result is the same for any jobs
+ * and segments. */
+int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
+		      size_t seg_bytes, char *err, size_t errlen);
+int sbt_count_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
+		       size_t seg_bytes, char *err, size_t errlen);
+
 /* Does the file start like an sbtmark log? */
 int sbt_is_log(const char *path);
 

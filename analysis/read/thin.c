@@ -8,12 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t mix(uint64_t x)     /* splitmix64's finalizer */
-{
-	x ^= x >> 30, x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27, x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
+#define mix sbt_thin_mix
 
 static uint64_t fnv(const char *s, uint64_t h)
 {
@@ -22,17 +17,19 @@ static uint64_t fnv(const char *s, uint64_t h)
 	return h;
 }
 
+uint64_t sbt_thin_key_base(const struct sbt_source *src,
+			   const char *name, uint32_t api)
+{
+	uint64_t h = fnv(src->host, 0xcbf29ce484222325ull);
+	h = mix(h ^ (uint32_t)src->pid ^ (uint64_t)(uint32_t)src->rank << 32);
+	return mix(h ^ fnv(name, 0xcbf29ce484222325ull) ^ api);
+}
+
 uint64_t sbt_thin_key(const struct sbt_source *src, uint32_t thread,
 		      const struct sbt_region *r, double t_ns)
 {
-	uint64_t t;
-
-	memcpy(&t, &t_ns, sizeof t);
-	uint64_t h = fnv(src->host, 0xcbf29ce484222325ull);
-	h = mix(h ^ (uint32_t)src->pid ^ (uint64_t)(uint32_t)src->rank << 32);
-	h = mix(h ^ fnv(r->name, 0xcbf29ce484222325ull) ^ r->api);
-	h = mix(h ^ thread);
-	return mix(h ^ t);
+	return sbt_thin_key_at(sbt_thin_key_base(src, r->name, r->api),
+			       thread, t_ns);
 }
 
 static int cmp_u64(const void *a, const void *b)

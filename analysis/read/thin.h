@@ -35,6 +35,29 @@
 uint64_t sbt_thin_key(const struct sbt_source *src, uint32_t thread,
 		      const struct sbt_region *r, double t_ns);
 
+/* The same in two steps, for a reader that hashes millions of samples
+ * of few regions: the (source, region) part once, then per sample.
+ * sbt_thin_key_at(sbt_thin_key_base(src, r), thread, t) equals
+ * sbt_thin_key(src, thread, r, t). */
+uint64_t sbt_thin_key_base(const struct sbt_source *src,
+			   const char *name, uint32_t api);
+
+static inline uint64_t sbt_thin_mix(uint64_t x)   /* splitmix64's finalizer */
+{
+	x ^= x >> 30, x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27, x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static inline uint64_t sbt_thin_key_at(uint64_t base, uint32_t thread,
+				       double t_ns)
+{
+	uint64_t t;
+
+	__builtin_memcpy(&t, &t_ns, sizeof t);
+	return sbt_thin_mix(sbt_thin_mix(base ^ thread) ^ t);
+}
+
 /* Keep the sample whose key is `key` at probability p? */
 static inline int sbt_thin_keep(uint64_t key, double p)
 {

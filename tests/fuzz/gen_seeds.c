@@ -6,7 +6,8 @@
  * each kind (the kernel's OS events, COUNTER entries of SBT_EVENTS too),
  * events of every flag and kind (COUNT readings too),
  * nesting, two threads, a hole, a PAD chunk, closed and unclosed
- * headers, a cycle clock.  run_fuzz.sh adds a few real logs recorded on
+ * headers, a cycle clock, and meaning across chunks for reading in
+ * segments (seed-segments*.log).  run_fuzz.sh adds a few real logs recorded on
  * the spot.
  *
  * usage: gen_seeds DIR
@@ -153,6 +154,68 @@ static void events(uint32_t thread, int n, int cycles)
 #undef EV
 }
 
+/* Events whose meaning crosses chunks, for reading in segments: STOPs of
+ * STARTs of earlier chunks (recursion too), CYCLES first in a chunk, a
+ * detour across a boundary, SKIP counts of earlier samples, a probe
+ * split, depth beyond the reader's 128 over two chunks, two threads. */
+static uint64_t st = 2000000;
+
+static void ev(uint32_t thread, uint32_t kind, uint32_t fl, uint32_t id)
+{
+	st += 26;
+	lb_event(&b, thread, kind, fl, id, st, (uint32_t)(st % 3));
+}
+
+static void segments(void)
+{
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 0);              /* A */
+	ev(0, SBT_EV_START, 0, 1);
+	ev(0, SBT_EV_START, 0, 4);
+	ev(0, SBT_EV_START, 0, 4);
+	ev(0, SBT_EV_START, 0, 3);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 0);              /* B */
+	lb_event(&b, 0, SBT_EV_CYCLES, 0, 0, st * 3, 0);
+	ev(0, SBT_EV_STOP, 0, 3);
+	lb_event(&b, 0, SBT_EV_CYCLES, 0, 0, st * 3, 0);
+	ev(0, SBT_EV_START, 0, 4);
+	ev(0, SBT_EV_STOP, 0, 4);
+	lb_event(&b, 0, SBT_EV_SPEED, SBT_SPEED_SPAN, 5, st - 40, 0);
+	ev(0, SBT_EV_STOP, 0, 4);
+	lb_event(&b, 0, SBT_EV_SKIP, 0, 4, 3, 0);
+	for (int i = 0; i < 3; i++) {
+		ev(0, SBT_EV_START, 0, 2);
+		ev(0, SBT_EV_STOP, 0, 2);
+	}
+	ev(0, SBT_EV_START, 0, 3);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 1);              /* C */
+	ev(1, SBT_EV_START, 0, 2);
+	ev(1, SBT_EV_STOP, 0, 2);
+	lb_event(&b, 1, SBT_EV_SKIP, 0, 2, 2, 0);
+	ev(1, SBT_EV_START, 0, 1);
+	ev(1, SBT_EV_START, 0, 3);
+	lb_event(&b, 1, SBT_EV_CYCLES, 0, 0, st * 3, 0);
+	ev(1, SBT_EV_STOP, 0, 3);       /* its CYCLES first in chunk F */
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 0);              /* D */
+	lb_event(&b, 0, SBT_EV_SKIP, 0, 2, 4, 0);
+	lb_event(&b, 0, SBT_EV_SKIP, 0, 3, 1, 0);
+	ev(0, SBT_EV_STOP, 0, 3);
+	ev(0, SBT_EV_STOP, 0, 4);
+	for (int i = 0; i < 100; i++)
+		ev(0, SBT_EV_START, 0, 2);
+	ev(0, SBT_EV_START, SBT_RF_PROBE, 1);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 0);              /* E */
+	ev(0, SBT_EV_STOP, SBT_RF_PROBE, 1);
+	for (int i = 0; i < 40; i++)
+		ev(0, SBT_EV_START, 0, 2);
+	for (int i = 0; i < 140; i++)
+		ev(0, SBT_EV_STOP, 0, 2);
+	ev(0, SBT_EV_STOP, 0, 1);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 1);              /* F */
+	lb_event(&b, 1, SBT_EV_CYCLES, 0, 0, st * 3, 0);
+	ev(1, SBT_EV_STOP, 0, 1);
+	lb_event(&b, 1, SBT_EV_SKIP, 0, 1, 7, 0);
+}
+
 static void finish(const char *dir, const char *name, int closed)
 {
 	char path[4096];
@@ -200,6 +263,14 @@ int main(int argc, char **argv)
 	events(0, 30, 0);
 	metas();
 	finish(argv[1], "seed-meta-last.log", 1);
+
+	/* meaning across chunks (segment.c), whole and cut in chunk E */
+	header(SBT_HF_CPU_AUX, SBT_CLOCK_WALL | SBT_CLOCK_CYCLES);
+	metas();
+	segments();
+	finish(argv[1], "seed-segments.log", 1);
+	b.len -= PAGE + PAGE / 2 + 5;
+	finish(argv[1], "seed-segments-cut.log", 0);
 
 	/* header only */
 	header(0, SBT_CLOCK_WALL);

@@ -29,6 +29,8 @@
  *                                         whose handler marks "sig"
  *   rapp fdlist                           prints fds that look like logs
  *   rapp plain K                          K "p" pairs, nothing else
+ *   rapp nested N                         one thread: N x outer { inner }
+ *                                         inside "run", open throughout
  *   rapp closerace T LOG                  T threads mark "cr" (inline and
  *                                         through the entry points) while
  *                                         main calls CLOSE; prints "same"
@@ -267,6 +269,23 @@ static int spawn(const char *k)
 	    WEXITSTATUS(st) != 0)
 		return 3;
 	pairs("post", atol(k));
+	return 0;
+}
+
+/* ---- one thread, nested --------------------------------------------------- */
+
+/* N rounds of outer { inner } inside "run", open all along: its STOP
+ * closes the log's first START, every speed probe is a detour of it. */
+static int nested(long n)
+{
+	SBT_MARKER_START("run");
+	for (long i = 0; i < n; i++) {
+		SBT_MARKER_START("outer");
+		SBT_MARKER_START("inner");
+		SBT_MARKER_STOP("inner");
+		SBT_MARKER_STOP("outer");
+	}
+	SBT_MARKER_STOP("run");
 	return 0;
 }
 
@@ -620,6 +639,8 @@ int main(int argc, char **argv)
 		return sites(ARG(2));
 	if (!strcmp(m, "closerace") && argc == 4)
 		return closerace((int)ARG(2), argv[3]);
+	if (!strcmp(m, "nested"))
+		return nested(ARG(2));
 	if (!strcmp(m, "plain")) {
 		pairs("p", ARG(2));
 		return 0;

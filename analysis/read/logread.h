@@ -1,0 +1,192 @@
+/*
+ * logread.h - what reader.c (the file, its meta data, the whole) and
+ * segment.c (its events, a stretch of chunks at a time) share.  Private
+ * to analysis/read.
+ *
+ * One log's events are read in segments: runs of EVENTS chunks in file
+ * order.  A segment is parsed on its own (segment.c: sbt_seg_parse, on
+ * any thread) against what it cannot know - the regions its threads had
+ * open when it began, the last held sample of each call site before it -
+ * and leaves what depends on those as a list of operations in stream
+ * order.  The segments are then taken in file order on one thread
+ * (sbt_seg_merge): each one's operations are replayed against the state
+ * the segments before it left, in the order the serial reading would
+ * have met them, and its samples appended.  So the dataset, its warning
+ * and every count are those of reading the log in one piece, for any
+ * number of segments.  Segment 0 begins with nothing open and needs
+ * none of this (`first`): one segment is the serial reading itself.
+ */
+#ifndef SBT_LOGREAD_H
+#define SBT_LOGREAD_H
+
+#include "counters.h"
+#include "dataset.h"
+#include "sbtlog.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPEN_MAX 128                   /* the recorder keeps at most 64 */
+#define NO_SLOT  SIZE_MAX
+
+/* An open START. */
+struct open_ev {
+	uint64_t t0, c0;
+	uint64_t out;                  /* ticks of recorder detours inside
+					  it (SPEED spans): not its time  */
+	uint32_t site, flags;
+	uint16_t cpu;
+	int      has_c;
+};
+
+/* What a CYCLES event would belong to. */
+enum last_kind { LAST_NONE, LAST_START, LAST_SLOT, LAST_POP, LAST_INHERIT };
+
+/* site -> the last held sample of it on a thread (a SKIP's count and a
+ * thinned sample go there).  Open addressing, site 0 empty. */
+struct last {
+	uint32_t site;
+	uint32_t state;                /* segment.c: DEF, PEND, PEND_SURE */
+	size_t   v;                    /* the sample, or the open credit op */
+};
+
+/* A thread as the segments merged so far left it. */
+struct tstate {
+	uint32_t thread;
+	uint32_t n;
+	struct last *last_of;          /* v: a dataset index (merged), or
+					  a slot of the segment merging */
+	size_t nlast, cap_last;
+	struct open_ev open[OPEN_MAX];
+	int lastk;                     /* LAST_NONE, _START or _SLOT      */
+	size_t lastv;                  /* the sample (dataset index)      */
+};
+
+struct reset { uint32_t id, thread; double t_ns; };
+
+/* What a call site id means to the event pass, fixed before it. */
+struct site_info {
+	uint64_t key;                  /* sbt_thin_key_base of its region */
+	double   keep;                 /* its region's share              */
+	uint32_t raw;                  /* its region id in the log        */
+	int      named;                /* 0: region_of makes a placeholder */
+};
+
+/* Operations a segment leaves for the merge, in stream order. */
+enum op_kind {
+	OP_WARN,          /* the segment's first warning of its own      */
+	OP_REGION,        /* region_of(raw): a placeholder's first use   */
+	OP_DEPTH,         /* a START took the thread's stack to depth a  */
+	OP_SPAN,          /* a detour of `a` ticks at t: open regions    */
+	OP_CYCLES,        /* CYCLES t, the thread's first event          */
+	OP_CREDIT,        /* a calls to the last held sample of site     */
+	OP_HELD,          /* slot: thinned out unless no sample before   */
+	OP_POP,           /* a STOP of a START of an earlier segment     */
+};
+
+struct op {
+	uint8_t  kind;
+	uint8_t  sure;         /* CREDIT: a sample before surely exists  */
+	uint8_t  has_cyc;      /* POP: a CYCLES event followed it        */
+	uint32_t thread, site, flags;
+	uint16_t cpu;
+	uint64_t t, a;         /* POP: a = the CYCLES event's value      */
+	size_t   slot;         /* HELD, POP: its sample (NO_SLOT: none)  */
+	size_t   prev;         /* POP: the thread's last held sample of
+				  site in the segment, or NO_SLOT       */
+};
+
+#define SITE_MEMO 8                    /* sites info_of gave, by site  */
+
+/* A thread as a segment saw it. */
+struct lthread {
+	uint32_t thread;
+	uint32_t n, maxd;
+	struct open_ev open[OPEN_MAX];
+	struct last *tab;
+	size_t ntab, cap_tab;
+	int lastk;
+	size_t lastv;                  /* slot, or op (LAST_POP)          */
+	struct site_memo { uint32_t site; size_t k; } memo[SITE_MEMO];
+	struct sbt_cnt_thread cnt;     /* COUNT readings (one segment)    */
+};
+
+struct seg {
+	size_t c0, c1;                 /* chunks [c0, c1) of the log      */
+	int first;                     /* segment 0: nothing before it    */
+	int direct;                    /* samples go straight into the
+					  dataset (one segment, serial)   */
+	struct sbt_sample *s;          /* its samples (slots)             */
+	size_t n, cap;
+	uint8_t *dead;                 /* per slot: not a sample after all */
+	struct op *ops; size_t nops, cap_ops;
+	char warning[256];
+	struct sbt_probe *probes; size_t nprobes, cap_probes;
+	struct reset *resets; size_t nresets, cap_resets;
+	uint64_t *counts;              /* counting: per site_info         */
+	uint8_t *seen;                 /* per site_info: OP_REGION told   */
+	struct lthread **th; size_t nth, cap_th;
+	int oom, done;
+};
+
+struct chunk_at { uint64_t off, used; uint32_t thread; };
+
+/* Region ids of one log -> dataset region indexes. */
+struct idmap { int64_t *ds; uint32_t n; };
+
+struct ctx {
+	int fd;
+	uint64_t fsize;
+	struct sbt_dataset *ds;
+	struct sbt_source *src;
+	uint32_t srci;
+	struct sbt_file_header h;
+	struct idmap map;
+	struct idmap sitemap;     /* site id -> dataset site        */
+	struct idmap siteregion;  /* site id -> raw region id       */
+	struct tstate **threads; size_t nthreads, cap_threads;
+	struct reset *resets; size_t nresets, cap_resets;
+	struct sbt_os_rec *os; size_t nos, cap_os;  /* the kernel's events */
+	struct sbt_os_cover *cov; size_t ncov, cap_cov;  /* their reach  */
+	size_t first;          /* first sample of this source in ds */
+	int damaged;
+	int oom;                        /* out of memory inside an event */
+	int counting;                   /* count samples per region only */
+	int thin;                       /* a region is held in part      */
+	int cnt_on;                     /* the log names counters: COUNT
+					   events read (in one segment)   */
+	uint64_t holes, bad_chunks;
+	char *buf;
+	uint64_t bufsz;
+	uint64_t max_id;
+	int64_t stray;
+	/* The event pass's view, fixed before it (read by every segment). */
+	struct chunk_at *chunks; size_t nchunks, cap_chunks;
+	struct site_info *info;   /* by dataset site - site0; last: none */
+	size_t ninfo, site0;
+	uint64_t *counts;         /* counting: per site_info             */
+	double tick_ns;
+	uint64_t start_ticks;
+	size_t seg_bytes;         /* 0: the default                      */
+};
+
+/* Warn (the source's first problem) - reader.c. */
+void sbt_log_warn(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The dataset region of raw region id `id` - reader.c.  -1: no memory. */
+int64_t sbt_log_region(struct ctx *c, uint32_t id);
+/* Room in c->ds for `more` samples - reader.c. */
+int sbt_log_reserve(struct ctx *c, size_t more);
+
+/* Parse segment g's chunks (any thread; reads only what the ctx fixed
+ * before the event pass, and the file - but for a `direct` segment,
+ * parsed by the merging thread, which writes c->ds).  0, or -1 out of memory. */
+int sbt_seg_parse(struct ctx *c, struct seg *g);
+/* Replay g against the state of the segments before it and append its
+ * samples to c->ds (the merging thread).  0, or -1 out of memory. */
+int sbt_seg_merge(struct ctx *c, struct seg *g);
+void sbt_seg_free(struct seg *g);
+/* Free the carried threads' state. */
+void sbt_seg_threads_free(struct ctx *c);
+
+#endif
