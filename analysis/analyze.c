@@ -158,6 +158,46 @@ static int scratch_fit(struct scratch *w, size_t n)
 	return w->v && w->y && w->t && w->keep && w->score && w->ix ? 0 : -1;
 }
 
+/* The group's phases with the processor's samples left in (wphases):
+ * machine.c's coincidence test must see the shifts the speed probes took
+ * out, to say whether it agrees.  Only where there are such samples,
+ * all of one source (one clock).  After run_phases: it reuses w. */
+static void witness_phases(struct sbt_dataset *ds, const struct sbt_options *o,
+			   struct sbt_group *g, const uint32_t *idx,
+			   double min_shift, struct scratch *w)
+{
+	size_t k = 0;
+
+	free(g->wphases);
+	g->wphases = NULL;
+	if (!g->speed_n)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sbt_sample *s = &ds->s[idx[i]];
+		if (s->source != g->source)
+			return;
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED))) {
+			w->t[k] = s->t_ns;
+			w->ix[k++] = idx[i];
+		}
+	}
+	if (sbt_sort_keyed(w->t, w->ix, k) != 0 ||
+	    !(g->wphases = calloc(1, sizeof *g->wphases)))
+		return;
+	for (size_t i = 0; i < k; i++)
+		w->v[i] = ds->s[w->ix[i]].ns -
+			  cost_of(o, &ds->sources[g->source]);
+	if (sbt_phase_detect(w->t, w->v, k, min_shift, g->wphases) != 0) {
+		free(g->wphases);
+		g->wphases = NULL;
+		return;
+	}
+	for (int p = 0; p < g->wphases->nphases; p++) {
+		struct sbt_phase *ph = &g->wphases->ph[p];
+		ph->cpu = ds->s[w->ix[ph->first]].cpu_start;
+	}
+}
+
 /* Phases need the kept samples in time order, and one time base: found
  * on one source's samples only.  Marks the samples of a warm-up or of a
  * transient excursion SBT_SF_TRANSIENT (they stay kept: the statistics
@@ -424,6 +464,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		os_excess(ds, o, g, idx, w);
 	/* Over time first: a warm-up or an excursion is not a mode. */
 	run_phases(ds, o, g, idx, in->min_shift_ns, w);
+	witness_phases(ds, o, g, idx, in->min_shift_ns, w);
 	return 0;
 }
 
@@ -564,15 +605,28 @@ static int pool_run(struct pool *p, enum stage stage)
  * a probe cadence is ours. */
 static int machine_witness(struct sbt_result *res)
 {
+	double tol = 2e3 * (res->speed.cadence_us > 0 ?
+			    res->speed.cadence_us : 100);
+
+	/* ... and the other way: did regions move together in each
+	 * processor shift?  Only a shift over two regions or more can
+	 * tell (machine.c never blames a region alone). */
+	for (size_t k = 0; k < res->speed.nsh + res->speed.ncsh; k++) {
+		struct sbt_speed_shift *h = k < res->speed.nsh ?
+			&res->speed.sh[k] : &res->speed.csh[k - res->speed.nsh];
+		h->regions_agree = h->nregions >= 2 ? 0 : -1;
+		for (size_t i = 0; i < res->nev && h->regions_agree == 0; i++)
+			h->regions_agree = res->ev[i].source == h->source &&
+					   res->ev[i].t_ns >= h->t0_ns - tol &&
+					   res->ev[i].t_ns <= h->t1_ns + tol;
+	}
 	if (!res->nev)
 		return 0;
 	if (!(res->ev_probes = malloc(res->nev * sizeof *res->ev_probes)))
 		return -1;
 	for (size_t i = 0; i < res->nev; i++)
 		res->ev_probes[i] = sbt_speed_covers(&res->speed,
-			res->ev[i].source, res->ev[i].t_ns,
-			2e3 * (res->speed.cadence_us > 0 ?
-			       res->speed.cadence_us : 100));
+			res->ev[i].source, res->ev[i].t_ns, tol);
 	return 0;
 }
 
@@ -679,6 +733,8 @@ out:
 
 void sbt_result_free(struct sbt_result *res)
 {
+	for (size_t k = 0; res->g && k < res->ngroups; k++)
+		free(res->g[k].wphases);
 	free(res->g);
 	free(res->order);
 	free(res->ev);

@@ -14,11 +14,24 @@
  * the straight line through the two.  That needs neither tick_hz to be
  * exact nor the two clocks to keep one rate over the whole run.
  *
+ * Never lost: a thread's drains run only between its marker calls, and a
+ * burst of faults inside one region (no marker call for ms) can fill the
+ * ring meanwhile.  So the ring wakes a drainer thread (one a process) when
+ * it holds a quarter of its size (perf's wakeup_watermark; poll(), no
+ * timer: a thread whose ring stays calm is never woken on).  The drainer
+ * copies the records out, as they are, into the ring's spill buffer and
+ * frees the ring; the owner's next drain reads the spill first, then the
+ * ring, and writes both to the log as before.  The drainer never touches
+ * the log, and runs on no thread's timed path: it is a thread of its own.
+ *
  * Invariants:
  *   - an open struct sbt_os has all three fds and its ring mapped;
- *   - o->tail is what the recorder has consumed; the kernel's data_tail
- *     is set to it after each drain, so the kernel never overwrites an
- *     unread record (it counts them lost instead).
+ *   - o->tail is what the recorder has consumed (spilled or drained); the
+ *     kernel's data_tail is set to it after each copy, so the kernel never
+ *     overwrites an unread record (it counts them lost instead);
+ *   - o->mu guards tail, the spill and the ring's fds against the two
+ *     readers; the drainer takes dr.lock, then o->mu, never the reverse,
+ *     and touches a ring only while it is on dr's list (under dr.lock).
  */
 #include "config.h"
 #include "osevents.h"
@@ -26,11 +39,16 @@
 
 #include <linux/perf_event.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -44,6 +62,8 @@
 #define OS_PAGES      16               /* SBT_OS_PAGES' default         */
 #define OS_PAGES_MAX  1024
 #define FULL_AT(size) ((size) / 4 * 3) /* a drain this late: grow        */
+#define WAKE_AT(size) ((size) / 4)     /* the drainer's watermark       */
+#define SPILL_MAX     (64u << 20)      /* spilled bytes a ring, at most */
 
 enum { EV_SWITCH, EV_FAULT, EV_MIGRATE, EV__N };
 
@@ -60,6 +80,14 @@ struct sbt_os {
 	struct sbt_chunk *chunk;       /* current META chunk            */
 	uint32_t chunk_size;           /* next chunk's size             */
 	uint32_t seq;                  /* runs written                  */
+	/* shared with the drainer (o->mu, see the invariants) */
+	pthread_mutex_t mu;
+	char *spill;                   /* records copied out, in order  */
+	size_t spill_len, spill_cap;
+	int spilled;                   /* since the owner's last drain  */
+	/* the drainer's own (under dr.lock) */
+	struct sbt_os *next;
+	int hup;                       /* its poll hung up: not polled  */
 };
 
 /* The process's state: decided once, by the first thread that tries. */
@@ -87,7 +115,9 @@ struct os_sample_id {
 	uint64_t id;
 };
 
-static int os_perf_open(uint64_t config)
+static void dr_wake(void);
+
+static int os_perf_open(uint64_t config, uint64_t size)
 {
 	struct perf_event_attr a;
 
@@ -102,10 +132,13 @@ static int os_perf_open(uint64_t config)
 	a.clockid = CLOCK_MONOTONIC;
 	a.exclude_kernel = 1;          /* unprivileged: paranoid 2 */
 	a.exclude_hv = 1;
-	if (config == PERF_COUNT_SW_DUMMY)
+	if (config == PERF_COUNT_SW_DUMMY) {
 		a.context_switch = 1;
-	else
+		a.watermark = 1;       /* its ring: wake the drainer */
+		a.wakeup_watermark = (uint32_t)WAKE_AT(size);
+	} else {
 		a.sample_period = 1;   /* one record per fault / move */
+	}
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
 			    PERF_FLAG_FD_CLOEXEC);
 }
@@ -146,8 +179,12 @@ static void os_decide(int state, const char *what, int err)
 static void ring_close(struct sbt_os *o)
 {
 	for (int i = 0; i < EV__N; i++) {
-		if (o->fd[i] >= 0)
+		/* off first: the drainer's poll() may hold the event a
+		 * moment longer, and must not see it fill */
+		if (o->fd[i] >= 0) {
+			ioctl(o->fd[i], PERF_EVENT_IOC_DISABLE, 0);
 			close(o->fd[i]);
+		}
 		o->fd[i] = -1;
 	}
 	if (o->page)
@@ -158,6 +195,7 @@ static void ring_close(struct sbt_os *o)
 static void os_free(struct sbt_os *o)
 {
 	ring_close(o);
+	free(o->spill);
 	free(o);
 }
 
@@ -179,7 +217,7 @@ static int ring_open(struct sbt_os *o, uint64_t size)
 	/* The ring belongs to the switch event; the others write into it,
 	 * which the kernel allows only once it is mapped. */
 	for (int i = 0; i < EV__N && !err; i++) {
-		o->fd[i] = os_perf_open(config[i]);
+		o->fd[i] = os_perf_open(config[i], size);
 		if (o->fd[i] < 0) {
 			err = errno ? errno : EINVAL;
 			break;
@@ -208,6 +246,231 @@ static int ring_open(struct sbt_os *o, uint64_t size)
 	o->data = (char *)o->page + pg;
 	o->tail = 0;
 	return 0;
+}
+
+/* ---- the drainer thread ------------------------------------------------- */
+
+static struct {
+	pthread_mutex_t lock;          /* the list, the thread's start  */
+	struct sbt_os *list;           /* the process's open rings      */
+	int evfd;                      /* wakes the drainer: list changed */
+	pid_t pid;                     /* the drainer runs in this process */
+	_Atomic int child;             /* a fork child not yet drained  */
+} dr = { PTHREAD_MUTEX_INITIALIZER, NULL, -1, 0, 0 };
+
+static void dr_wake(void)
+{
+	uint64_t one = 1;
+
+	if (dr.evfd >= 0 && write(dr.evfd, &one, sizeof one) < 0) {
+		/* full counter: a wake-up is pending anyway */
+	}
+}
+
+/* Copy what the ring holds into its spill, and free the ring.  Under
+ * o->mu.  Past SPILL_MAX the ring is left to fill (the kernel counts
+ * the loss, the owner's drain reports it). */
+static void spill(struct sbt_os *o)
+{
+	uint64_t head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);
+	uint64_t n = head - o->tail, at = o->tail & (o->size - 1);
+
+	if (!n || o->spill_len + n > SPILL_MAX)
+		return;
+	if (o->spill_len + n > o->spill_cap) {
+		size_t cap = o->spill_cap ? 2 * o->spill_cap : 4 * o->size;
+		while (cap < o->spill_len + n)
+			cap *= 2;
+		char *b = realloc(o->spill, cap);
+		if (!b)
+			return;
+		o->spill = b, o->spill_cap = cap;
+	}
+	/* whole records only: the kernel publishes data_head past them */
+	if (at + n <= o->size) {
+		memcpy(o->spill + o->spill_len, o->data + at, n);
+	} else {
+		memcpy(o->spill + o->spill_len, o->data + at, o->size - at);
+		memcpy(o->spill + o->spill_len + (o->size - at), o->data,
+		       n - (o->size - at));
+	}
+	o->spill_len += n;
+	o->spilled = 1;
+	__atomic_store_n(&o->tail, head, __ATOMIC_RELAXED);
+	__atomic_store_n(&o->page->data_tail, head, __ATOMIC_RELEASE);
+}
+
+/* The pollfds: the wake-up fd, then each ring's fd[0] (read under its
+ * lock: ring_grow changes it, and wakes the drainer to come here again).
+ * A number closed and reused meanwhile is harmless: poll() holds the
+ * file it was given, and the rings are reached through the list, never
+ * through this set.  Under dr.lock.  Their number. */
+static nfds_t dr_pollset(struct pollfd **set, struct sbt_os ***who,
+			 nfds_t *cap)
+{
+	nfds_t n = 1;
+
+	for (struct sbt_os *o = dr.list; o; o = o->next)
+		n++;
+	if (n > *cap) {
+		struct pollfd *p = realloc(*set, n * sizeof *p);
+		if (p)
+			*set = p;
+		struct sbt_os **w = realloc(*who, n * sizeof *w);
+		if (w)
+			*who = w;
+		if (!p || !w)
+			return 1;
+		*cap = n;
+	}
+	(*set)[0] = (struct pollfd){ dr.evfd, POLLIN, 0 };
+	n = 1;
+	for (struct sbt_os *o = dr.list; o; o = o->next) {
+		if (o->hup)
+			continue;
+		pthread_mutex_lock(&o->mu);
+		(*set)[n] = (struct pollfd){ o->fd[0], POLLIN, 0 };
+		pthread_mutex_unlock(&o->mu);
+		(*who)[n++] = o;
+	}
+	return n;
+}
+
+/* Sleeps in poll() until a ring passes its watermark or the list
+ * changes; then spills every ring past it. */
+static void *dr_main(void *arg)
+{
+	struct pollfd *set = NULL;
+	struct sbt_os **who = NULL;
+	nfds_t cap = 0, n;
+	uint64_t v;
+	int r;
+
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&dr.lock);
+		n = dr_pollset(&set, &who, &cap);
+		pthread_mutex_unlock(&dr.lock);
+		if ((r = poll(set, n, -1)) < 0 && errno != EINTR)
+			break;
+		if (read(dr.evfd, &v, sizeof v) < 0) {
+			/* nothing pending */
+		}
+		pthread_mutex_lock(&dr.lock);
+		/* a ring whose thread is gone (not yet closed) hangs up:
+		 * polled no more, or poll() would return at once forever.
+		 * Only rings still listed (who[] may name a freed one), and
+		 * still on that fd (ring_grow may have replaced it: the old
+		 * number's hang-up is not the ring's). */
+		for (nfds_t i = 1; i < n && r > 0; i++)
+			if (set[i].revents & POLLHUP)
+				for (struct sbt_os *o = dr.list; o;
+				     o = o->next)
+					if (o == who[i]) {
+						pthread_mutex_lock(&o->mu);
+						o->hup = o->fd[0] == set[i].fd;
+						pthread_mutex_unlock(&o->mu);
+					}
+		for (struct sbt_os *o = dr.list; o; o = o->next) {
+			pthread_mutex_lock(&o->mu);
+			if (__atomic_load_n(&o->page->data_head,
+					    __ATOMIC_ACQUIRE) - o->tail >=
+			    WAKE_AT(o->size))
+				spill(o);
+			pthread_mutex_unlock(&o->mu);
+		}
+		pthread_mutex_unlock(&dr.lock);
+	}
+	free(set), free(who);
+	return NULL;
+}
+
+/* The drainer of this process, started if it is not running (under
+ * dr.lock).  Without one (no thread, no fd), the owners' drains alone
+ * remain, as before. */
+static void dr_start(void)
+{
+	pthread_attr_t at;
+	pthread_t th;
+	sigset_t all, old;
+
+	if (dr.pid == getpid())
+		return;
+	if (dr.evfd < 0)
+		dr.evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	/* no signal of the app's is ever delivered to it */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (dr.evfd >= 0 && pthread_attr_init(&at) == 0) {
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		pthread_attr_setstacksize(&at, 64u << 10);
+		if (pthread_create(&th, &at, dr_main, NULL) == 0)
+			dr.pid = getpid();
+		pthread_attr_destroy(&at);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Put o on the drainer's list (starting the drainer). */
+static void dr_add(struct sbt_os *o)
+{
+	pthread_mutex_lock(&dr.lock);
+	if (!atomic_load(&dr.child))
+		dr_start();
+	o->next = dr.list;
+	dr.list = o;
+	pthread_mutex_unlock(&dr.lock);
+	dr_wake();
+}
+
+/* A fork child starts its drainer at its first drain, not in the fork
+ * handler: a child that only execs never gets one. */
+static void dr_child_start(void)
+{
+	if (!atomic_load_explicit(&dr.child, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&dr.lock);
+	atomic_store(&dr.child, 0);
+	dr_start();
+	pthread_mutex_unlock(&dr.lock);
+	dr_wake();
+}
+
+/* Take o off the list: the drainer no longer touches it. */
+static void dr_remove(struct sbt_os *o)
+{
+	pthread_mutex_lock(&dr.lock);
+	for (struct sbt_os **p = &dr.list; *p; p = &(*p)->next)
+		if (*p == o) {
+			*p = o->next;
+			break;
+		}
+	pthread_mutex_unlock(&dr.lock);
+	dr_wake();
+}
+
+void sbt_os_fork_prepare(void)
+{
+	pthread_mutex_lock(&dr.lock);
+}
+
+void sbt_os_fork_parent(void)
+{
+	pthread_mutex_unlock(&dr.lock);
+}
+
+/* The child has no drainer and none of the parent's rings (the recorder
+ * closes them): a fresh list, and a drainer of its own when it opens
+ * one. */
+void sbt_os_fork_child(void)
+{
+	pthread_mutex_init(&dr.lock, NULL);
+	dr.list = NULL;
+	if (dr.evfd >= 0)
+		close(dr.evfd);
+	dr.evfd = -1;
+	dr.pid = 0;
+	atomic_store(&dr.child, 1);
 }
 
 struct sbt_os *sbt_os_open(void)
@@ -253,7 +516,9 @@ struct sbt_os *sbt_os_open(void)
 		return NULL;
 	}
 	o->last = anchor_now();
+	pthread_mutex_init(&o->mu, NULL);
 	os_decide(SBT_OS_ON, "", 0);
+	dr_add(o);
 	return o;
 }
 
@@ -265,13 +530,17 @@ struct sbt_os *sbt_os_open(void)
 static void ring_grow(struct sbt_os *o)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	struct sbt_os n = *o;
+	struct sbt_os n;
 	uint64_t pages = 2 * o->size / (uint64_t)pg;
 
 	if (pages > OS_PAGES_MAX || ring_open(&n, pages * (uint64_t)pg) != 0)
 		return;
 	ring_close(o);
-	*o = n;
+	memcpy(o->fd, n.fd, sizeof o->fd);
+	memcpy(o->id, n.id, sizeof o->id);
+	o->page = n.page, o->data = n.data, o->size = n.size;
+	__atomic_store_n(&o->tail, 0, __ATOMIC_RELAXED);
+	dr_wake();                     /* to poll the new ring */
 	if (atomic_load(&os.grow) < pages)   /* later threads start there */
 		atomic_store(&os.grow, (uint32_t)pages);
 }
@@ -280,13 +549,16 @@ int sbt_os_half(const struct sbt_os *o)
 {
 	uint64_t head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);
 
-	return head - o->tail > o->size / 2;
+	/* tail: the drainer's too; a stale one only drains early */
+	return head - __atomic_load_n(&o->tail, __ATOMIC_RELAXED) > o->size / 2;
 }
 
 void sbt_os_close(struct sbt_os *o)
 {
-	if (o)
-		os_free(o);
+	if (!o)
+		return;
+	dr_remove(o);
+	os_free(o);
 }
 
 void sbt_os_header(struct sbt_file_header *h)
@@ -385,71 +657,96 @@ static void put(struct sbt_os *o, struct run *r, uint16_t kind,
 	*r->ev++ = (struct sbt_os_event){ ticks, kind, (uint16_t)cpu, count };
 }
 
+/* One record, whole in b[0..n) (n its size, or the first 256 bytes of
+ * it), into the run. */
+static void take(struct sbt_os *o, struct run *r, const char *b, size_t n,
+		 struct anchor now)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, b, sizeof h);
+	if (h.type == PERF_RECORD_SAMPLE &&
+	    n >= sizeof h + sizeof(struct os_sample)) {
+		struct os_sample s;
+		memcpy(&s, b + sizeof h, sizeof s);
+		put(o, r, s.id == o->id[EV_MIGRATE] ? SBT_OS_MIGRATE :
+			  SBT_OS_FAULT, to_ticks(o->last, now, s.time), s.cpu, 1);
+	} else if (h.type == PERF_RECORD_SWITCH &&
+		   n >= sizeof h + sizeof(struct os_sample_id)) {
+		struct os_sample_id s;
+		uint16_t k = SBT_OS_SWITCH_IN;
+		memcpy(&s, b + sizeof h, sizeof s);
+		if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
+			k = h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ?
+			    SBT_OS_PREEMPTED : SBT_OS_SWITCH_OUT;
+		put(o, r, k, to_ticks(o->last, now, s.time), s.cpu, 1);
+	} else if (h.type == PERF_RECORD_LOST &&
+		   n >= sizeof h + 16 + sizeof(struct os_sample_id)) {
+		uint64_t lost;
+		struct os_sample_id s;
+		memcpy(&lost, b + sizeof h + 8, sizeof lost);
+		memcpy(&s, b + sizeof h + 16, sizeof s);
+		put(o, r, SBT_OS_LOST, to_ticks(o->last, now, s.time), s.cpu,
+		    lost > UINT32_MAX ? UINT32_MAX : (uint32_t)lost);
+	}
+}
+
+/* The drainer's spill, in order: records laid end to end. */
+static void take_spill(struct sbt_os *o, struct run *r, struct anchor now)
+{
+	struct perf_event_header h;
+
+	for (size_t at = 0; at + sizeof h <= o->spill_len; at += h.size) {
+		memcpy(&h, o->spill + at, sizeof h);
+		if (h.size < sizeof h || at + h.size > o->spill_len)
+			break;
+		take(o, r, o->spill + at, h.size, now);
+	}
+	o->spill_len = 0;
+}
+
 void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 		  int32_t tid)
 {
-	struct run r = { .lf = lf, .until = o ? o->last.ticks : 0,
-			 .thread = thread, .tid = tid };
+	struct run r = { .lf = lf, .thread = thread, .tid = tid };
 	uint64_t head, tail;
 	struct anchor now;
 	int full, late;
 
 	if (!o || !lf)
 		return;
+	dr_child_start();
+	pthread_mutex_lock(&o->mu);
+	r.until = o->last.ticks;
 	head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);
 	now = anchor_now();            /* after head: every record is older */
 	/* A full ring drops what comes next, and says so only with the
 	 * next record it takes: none may come (thread exit).  Say it here,
 	 * count unknown (0), at the end of this drain's events. */
 	full = o->size - (head - o->tail) < FULL_MARGIN;
-	late = head - o->tail > FULL_AT(o->size);
+	/* the drainer had to step in: the ring is small for this thread */
+	late = head - o->tail > FULL_AT(o->size) || o->spilled;
+	o->spilled = 0;
+	take_spill(o, &r, now);
 	for (tail = o->tail; tail + sizeof(struct perf_event_header) <= head;) {
-		union {
-			struct perf_event_header h;
-			char b[256];
-		} rec;
+		char b[256];
+		struct perf_event_header h;
 		uint64_t at = tail & (o->size - 1), n;
 
-		memcpy(&rec.h, o->data + at, sizeof rec.h);
-		if (rec.h.size < sizeof rec.h || tail + rec.h.size > head)
+		memcpy(&h, o->data + at, sizeof h);
+		if (h.size < sizeof h || tail + h.size > head)
 			break;         /* torn: the kernel never does this */
-		n = rec.h.size < sizeof rec ? rec.h.size : sizeof rec;
+		n = h.size < sizeof b ? h.size : sizeof b;
 		/* A record may wrap around the ring's end. */
 		if (at + n <= o->size) {
-			memcpy(rec.b, o->data + at, n);
+			memcpy(b, o->data + at, n);
 		} else {
-			memcpy(rec.b, o->data + at, o->size - at);
-			memcpy(rec.b + (o->size - at), o->data,
+			memcpy(b, o->data + at, o->size - at);
+			memcpy(b + (o->size - at), o->data,
 			       n - (o->size - at));
 		}
-		tail += rec.h.size;
-		if (rec.h.type == PERF_RECORD_SAMPLE &&
-		    n >= sizeof rec.h + sizeof(struct os_sample)) {
-			struct os_sample s;
-			memcpy(&s, rec.b + sizeof rec.h, sizeof s);
-			put(o, &r, s.id == o->id[EV_MIGRATE] ? SBT_OS_MIGRATE :
-				   SBT_OS_FAULT,
-			    to_ticks(o->last, now, s.time), s.cpu, 1);
-		} else if (rec.h.type == PERF_RECORD_SWITCH &&
-			   n >= sizeof rec.h + sizeof(struct os_sample_id)) {
-			struct os_sample_id s;
-			uint16_t k = SBT_OS_SWITCH_IN;
-			memcpy(&s, rec.b + sizeof rec.h, sizeof s);
-			if (rec.h.misc & PERF_RECORD_MISC_SWITCH_OUT)
-				k = rec.h.misc &
-				    PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ?
-				    SBT_OS_PREEMPTED : SBT_OS_SWITCH_OUT;
-			put(o, &r, k, to_ticks(o->last, now, s.time), s.cpu, 1);
-		} else if (rec.h.type == PERF_RECORD_LOST &&
-			   n >= sizeof rec.h + 16 + sizeof(struct os_sample_id)) {
-			uint64_t lost;
-			struct os_sample_id s;
-			memcpy(&lost, rec.b + sizeof rec.h + 8, sizeof lost);
-			memcpy(&s, rec.b + sizeof rec.h + 16, sizeof s);
-			put(o, &r, SBT_OS_LOST, to_ticks(o->last, now, s.time),
-			    s.cpu, lost > UINT32_MAX ? UINT32_MAX :
-			    (uint32_t)lost);
-		}
+		tail += h.size;
+		take(o, &r, b, n, now);
 	}
 	if (full)
 		put(o, &r, SBT_OS_LOST, now.ticks, SBT_CPU_UNKNOWN, 0);
@@ -458,9 +755,10 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	if (r.m || run_open(o, &r))
 		r.hd->until = now.ticks;
 	run_close(o, &r);
-	o->tail = tail;
+	__atomic_store_n(&o->tail, tail, __ATOMIC_RELAXED);
 	__atomic_store_n(&o->page->data_tail, tail, __ATOMIC_RELEASE);
 	o->last = now;
 	if (late)
 		ring_grow(o);
+	pthread_mutex_unlock(&o->mu);
 }

@@ -7,7 +7,10 @@
  * without the thread doing anything.  The recorder moves them into the
  * log (SBT_META_OS entries) only off the timed path: when a thread takes
  * a new chunk with no region open, before fork, at thread exit, at CLOSE
- * and at exit.  Nothing here runs between a START and its STOP.
+ * and at exit.  Nothing here runs between a START and its STOP.  A ring
+ * that fills past a quarter meanwhile (a burst inside one region) wakes
+ * a drainer thread, which copies its records aside for the owner's next
+ * drain (osevents.c).
  *
  * SBT_OS_EVENTS=0 turns it off; SBT_OS_PAGES sets the ring's data pages
  * (a power of two, default 16).  Where perf_event_open is refused the log
@@ -38,6 +41,12 @@ SBT_HIDDEN int sbt_os_half(const struct sbt_os *o);
 
 /* Close the events and free the ring (NULL is fine). */
 SBT_HIDDEN void sbt_os_close(struct sbt_os *o);
+
+/* fork(): the drainer's lock held across it (prepare, parent); the
+ * child starts with no drainer and no rings on its list (child). */
+SBT_HIDDEN void sbt_os_fork_prepare(void);
+SBT_HIDDEN void sbt_os_fork_parent(void);
+SBT_HIDDEN void sbt_os_fork_child(void);
 
 /* The process's OS-event state into a new log's header. */
 SBT_HIDDEN void sbt_os_header(struct sbt_file_header *h);

@@ -566,10 +566,12 @@ static void before_fork(void)
 	sbt_regions_lock();
 	sbt_ctrs_fork_lock();
 	sbt_cap_fork_lock();
+	sbt_os_fork_prepare();
 }
 
 static void after_fork_parent(void)
 {
+	sbt_os_fork_parent();
 	sbt_cap_fork_unlock();
 	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();
@@ -584,6 +586,7 @@ static void after_fork_child(void)
 	struct sbt_thread *t = me;
 
 	/* before_fork holds the regions lock; attach takes it itself. */
+	sbt_os_fork_child();
 	sbt_cap_fork_unlock();
 	sbt_ctrs_fork_unlock();
 	sbt_regions_unlock();

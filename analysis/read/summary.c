@@ -188,6 +188,13 @@ static void put_speed(struct out *o, const struct sbt_dataset *ds,
 		}
 }
 
+/* Version 4: the recorder's detours taken out of each sample's time
+ * (SBT_SF_DETOUR, reader.c), a column of n f32; nearly all 0. */
+static void put_detours(struct out *o, const struct sbt_dataset *ds)
+{
+	PUT_COLUMN(o, ds, float, detour_ns);
+}
+
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 		      uint32_t src, char *err, size_t errlen)
 {
@@ -243,6 +250,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	put_counters(&o, ds, src);
 	put_speed(&o, ds, src);
 	put_threads(&o, &ds->sources[src]);
+	put_detours(&o, ds);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -667,6 +675,19 @@ static int get_threads(struct in *in, struct sbt_source *src)
 	return in->why ? -1 : 0;
 }
 
+/* Version 4: the detours column (put_detours). */
+static int get_detours(struct in *in, struct sbt_dataset *part)
+{
+	GET_COLUMN(in, part, 0, part->n, float, detour_ns,
+		   v >= 0 && v < 1e30f);
+	/* a detour only where the flag says one was taken out */
+	for (size_t i = 0; i < part->n && !in->why; i++)
+		if (part->s[i].detour_ns > 0 &&
+		    !(part->s[i].flags & SBT_SF_DETOUR))
+			in->why = "damaged (a detour)";
+	return in->why ? -1 : 0;
+}
+
 /* The summary at path read whole into `part`, a dataset of its own.
  * 0, or -1 with in->why set. */
 /* Version 2: the speed probes of the summary's one source (0). */
@@ -787,7 +808,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	GET_COLUMN(in, part, 0, n, uint32_t, skipped, 1);
 	if (get_counters(in, part, (size_t)n) != 0 ||
 	    (in->version >= 2 && get_speed(in, part) != 0) ||
-	    (in->version >= 3 && get_threads(in, src) != 0))
+	    (in->version >= 3 && get_threads(in, src) != 0) ||
+	    (in->version >= 4 && get_detours(in, part) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

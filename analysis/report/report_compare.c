@@ -172,8 +172,9 @@ static void report_csv(FILE *f, const struct sbt_cmp *c)
 
 static void json_est(FILE *f, const char *k, const struct sbt_cmp_est *e)
 {
-	fprintf(f, "\"%s\":{\"n\":%zu,\"slow_left_out\":%zu,\"runs\":%d,",
-		k, e->n, e->slow, e->runs);
+	fprintf(f, "\"%s\":{\"n\":%zu,\"slow_left_out\":%zu,\"runs\":%d,"
+		"\"all_kept\":%s,", k, e->n, e->slow, e->runs,
+		e->all_kept ? "true" : "false");
 	sbt_json_num(f, "trimmed_mean_ns", e->tm_ns, 0);
 	sbt_json_num(f, "se_ns", e->se_ns, 0);
 	sbt_json_num(f, "resolution_ns", e->res_ns, 0);

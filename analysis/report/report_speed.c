@@ -34,10 +34,13 @@ static void shift_text(FILE *f, const struct sbt_dataset *ds,
 	fputs("processor: ", f);
 	if (ds->nsources > 1)
 		fprintf(f, "%s: ", src->path);
-	if (src->nthreads > 1)
+	if (h->thread == SBT_SPEED_ALL_THREADS)
+		fprintf(f, "cpu %u (the probes of %u thread%s there) ", h->cpu,
+			h->nthreads, h->nthreads == 1 ? "" : "s");
+	else if (src->nthreads > 1)
 		fprintf(f, "thread %u%s", h->thread,
 			h->cpu != SBT_CPU_UNKNOWN ? " on " : " ");
-	if (h->cpu != SBT_CPU_UNKNOWN)
+	if (h->thread != SBT_SPEED_ALL_THREADS && h->cpu != SBT_CPU_UNKNOWN)
 		fprintf(f, "cpu %u ", h->cpu);
 	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (speed probes",
 		100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster", a, b);
@@ -49,6 +52,10 @@ static void shift_text(FILE *f, const struct sbt_dataset *ds,
 				ds->regions[h->regions[r]].name);
 		fprintf(f, ": %zu samples left out", h->samples);
 	}
+	if (h->regions_agree >= 0)
+		fputs(h->regions_agree ? "; the regions moved together: they "
+		      "agree" : "; the regions did not move together: the "
+		      "two witnesses disagree", f);
 	fputs(")\n", f);
 }
 
@@ -61,15 +68,16 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 	if (!sp->probes)
 		return;
 	fputc('\n', f);
-	for (size_t k = 0; k < sp->nsh; k++) {
+	for (size_t k = 0; k < sp->nsh + sp->ncsh; k++) {
 		if (shown++ == 20) {
 			fprintf(f, "processor: ... %zu more shifts\n",
-				sp->nsh - k);
+				sp->nsh + sp->ncsh - k);
 			break;
 		}
-		shift_text(f, ds, &sp->sh[k]);
+		shift_text(f, ds, k < sp->nsh ? &sp->sh[k] :
+			   &sp->csh[k - sp->nsh]);
 	}
-	if (!sp->nsh)
+	if (!sp->nsh && !sp->ncsh)
 		fprintf(f, "processor: no shift of its speed");
 	else
 		fputs("processor: otherwise steady", f);
@@ -102,8 +110,45 @@ const char *sbt_speed_machine_note(const struct sbt_result *res, size_t i)
 	if (!res->ev_probes || i >= res->nev || res->ev_probes[i] < 0)
 		return "";
 	return res->ev_probes[i] ? "; the speed probes agree" :
-	       "; the speed probes held: not the core's speed (memory, or "
-	       "the code itself)";
+	       "; the speed probes held, the two witnesses disagree: not the "
+	       "core's speed (memory, or the code itself)";
+}
+
+/* A list of shifts, "key": [...]; a cpu's has "thread": null and the
+ * number of threads whose probes it holds. */
+static void shifts_json(FILE *f, const struct sbt_dataset *ds,
+			const char *key, const struct sbt_speed_shift *sh,
+			size_t n)
+{
+	fprintf(f, "\"%s\": [", key);
+	for (size_t k = 0; k < n; k++) {
+		const struct sbt_speed_shift *h = &sh[k];
+		double a, b;
+		window(h, &a, &b);
+		fprintf(f, "%s{\"source\": %u, ", k ? ", " : "", h->source);
+		sbt_json_num(f, "t_ms", a, 0);
+		sbt_json_num(f, "dur_ms", b - a, 0);
+		if (h->thread == SBT_SPEED_ALL_THREADS)
+			fputs("\"thread\": null, ", f);
+		else
+			fprintf(f, "\"thread\": %u, ", h->thread);
+		fprintf(f, "\"threads\": %u, ", h->nthreads);
+		if (h->cpu != SBT_CPU_UNKNOWN)
+			fprintf(f, "\"cpu\": %u, ", h->cpu);
+		else
+			fputs("\"cpu\": null, ", f);
+		sbt_json_num(f, "rel", h->rel, 0);
+		fprintf(f, "\"probes\": %zu, \"samples\": %zu, "
+			"\"coincidence\": %s, \"regions\": [", h->probes,
+			h->samples, h->regions_agree < 0 ? "null" :
+			h->regions_agree ? "\"agree\"" : "\"disagree\"");
+		for (int r = 0; r < h->nregions; r++) {
+			fputs(r ? ", " : "", f);
+			sbt_json_str(f, ds->regions[h->regions[r]].name);
+		}
+		fputs("]}", f);
+	}
+	fputs("]", f);
 }
 
 void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
@@ -114,27 +159,17 @@ void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
 	fprintf(f, "\"processor\": {\"probes\": %zu, ", sp->probes);
 	sbt_json_num(f, "cadence_us", sp->probes ? sp->cadence_us : NAN, 0);
 	sbt_json_num(f, "resolution_rel", sp->resolution_rel, 0);
-	fputs("\"shifts\": [", f);
-	for (size_t k = 0; k < sp->nsh; k++) {
-		const struct sbt_speed_shift *h = &sp->sh[k];
-		double a, b;
-		window(h, &a, &b);
-		fprintf(f, "%s{\"source\": %u, ", k ? ", " : "", h->source);
-		sbt_json_num(f, "t_ms", a, 0);
-		sbt_json_num(f, "dur_ms", b - a, 0);
-		fprintf(f, "\"thread\": %u, ", h->thread);
-		if (h->cpu != SBT_CPU_UNKNOWN)
-			fprintf(f, "\"cpu\": %u, ", h->cpu);
-		else
-			fputs("\"cpu\": null, ", f);
-		sbt_json_num(f, "rel", h->rel, 0);
-		fprintf(f, "\"probes\": %zu, \"samples\": %zu, \"regions\": [",
-			h->probes, h->samples);
-		for (int r = 0; r < h->nregions; r++) {
-			fputs(r ? ", " : "", f);
-			sbt_json_str(f, ds->regions[h->regions[r]].name);
-		}
-		fputs("]}", f);
+	shifts_json(f, ds, "shifts", sp->sh, sp->nsh);
+	fputs(", ", f);
+	shifts_json(f, ds, "cpu_shifts", sp->csh, sp->ncsh);
+	fputs(", \"cpus\": [", f);
+	for (size_t i = 0; i < sp->nct; i++) {
+		const struct sbt_speed_thread *t = &sp->ct[i];
+		fprintf(f, "%s{\"source\": %u, \"cpu\": %u, \"probes\": %zu, ",
+			i ? ", " : "", t->source, t->cpu, t->probes);
+		sbt_json_num(f, "normal_ns", t->normal_ns, 0);
+		sbt_json_num(f, "resolution_rel", t->resolution_rel, 0);
+		fprintf(f, "\"levels\": %d}", t->nlevels);
 	}
 	fputs("], \"threads\": [", f);
 	for (size_t i = 0; i < sp->nth; i++) {
@@ -244,24 +279,25 @@ void sbt_speed_html(FILE *f, const struct sbt_dataset *ds,
 		"processor's, left out of their verdicts.</p>\n",
 		sp->cadence_us);
 	/* the shifts in words first, as the text report gives them */
-	if (sp->nsh) {
+	if (sp->nsh || sp->ncsh) {
 		fputs("<ul class=\"findings\">\n", f);
-		for (size_t i = 0; i < sp->nsh && i < 20; i++) {
+		for (size_t i = 0; i < sp->nsh + sp->ncsh && i < 20; i++) {
 			char *line = NULL;
 			size_t len = 0;
 			FILE *m = open_memstream(&line, &len);
 			if (!m)
 				break;
-			shift_text(m, ds, &sp->sh[i]);
+			shift_text(m, ds, i < sp->nsh ? &sp->sh[i] :
+				   &sp->csh[i - sp->nsh]);
 			fclose(m);
 			fputs("<li class=\"slow\">", f);
 			sbt_html_str(f, line);
 			fputs("</li>\n", f);
 			free(line);
 		}
-		if (sp->nsh > 20)
+		if (sp->nsh + sp->ncsh > 20)
 			fprintf(f, "<li>and %zu more shifts</li>\n",
-				sp->nsh - 20);
+				sp->nsh + sp->ncsh - 20);
 		fputs("</ul>\n", f);
 	} else {
 		fputs("<p>No shift of the processor's speed beyond the probes' "

@@ -299,9 +299,46 @@ static struct cell *cells_make(const struct sbt_cmp_side *s, enum sbt_by by,
 
 /* ---- one side of a row -------------------------------------------------- */
 
+/* The cell's samples into v (less the timing cost) and src: with
+ * steady, its steady samples (below), counting in *slow those the
+ * processor's slow windows hold; without, every sample the filters kept.
+ * Their number. */
+static size_t gather(const struct sbt_cmp_side *s, const struct cell *c,
+		     const struct speed *sp, int steady, double *v,
+		     uint32_t *src, size_t *slow)
+{
+	const struct sbt_dataset *ds = s->ds;
+	const struct sbt_result *res = s->res;
+	uint32_t skip = SBT_SF_PROBE | SBT_SF_DROPPED |
+			(steady ? SBT_SF_TRANSIENT | SBT_SF_MACHINE : 0);
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->ng; k++) {
+		const struct sbt_group *g = &res->g[c->gi[k]];
+		for (size_t i = g->first; i < g->first + g->n; i++) {
+			const struct sbt_sample *x = &ds->s[res->order[i]];
+			if (x->flags & skip)
+				continue;
+			/* the processor's: a shift the speed timeline found
+			 * (speed.c), or a slow probe beside it (here) */
+			if (steady && ((x->flags & SBT_SF_SPEED) ||
+			    (sp->n && in_slow_window(sp, x->source, x->thread,
+						     x->t_ns)))) {
+				(*slow)++;
+				continue;
+			}
+			v[n] = x->ns - cost_of(s->o, &ds->sources[x->source]);
+			src[n++] = x->source;
+		}
+	}
+	return n;
+}
+
 /* The trimmed mean, its resolution and the runs' spread of the cell's
  * steady samples (kept, not in a warm-up, excursion or machine shift,
- * not in a slow window).  0, or -1 when out of memory. */
+ * not in a slow window); when a side has none (a co-runner's slowdowns
+ * can cover a whole short run), of every sample the filters kept, and
+ * e->all_kept says so.  0, or -1 when out of memory. */
 static int estimate(const struct sbt_cmp_side *s, const struct cell *c,
 		    const struct speed *sp, struct sbt_cmp_est *e)
 {
@@ -328,24 +365,10 @@ static int estimate(const struct sbt_cmp_side *s, const struct cell *c,
 	src = malloc((total ? total : 1) * sizeof *src);
 	if (!v || !w || !src)
 		goto out;
-	for (size_t k = 0; k < c->ng; k++) {
-		const struct sbt_group *g = &res->g[c->gi[k]];
-		for (size_t i = g->first; i < g->first + g->n; i++) {
-			const struct sbt_sample *x = &ds->s[res->order[i]];
-			if (x->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
-					SBT_SF_TRANSIENT | SBT_SF_MACHINE))
-				continue;
-			/* the processor's: a shift the speed timeline found
-			 * (speed.c), or a slow probe beside it (here) */
-			if ((x->flags & SBT_SF_SPEED) ||
-			    (sp->n && in_slow_window(sp, x->source, x->thread,
-						     x->t_ns))) {
-				e->slow++;
-				continue;
-			}
-			v[n] = x->ns - cost_of(s->o, &ds->sources[x->source]);
-			src[n++] = x->source;
-		}
+	n = gather(s, c, sp, 1, v, src, &e->slow);
+	if (n == 0) {       /* every kept sample was set aside: say so */
+		n = gather(s, c, sp, 0, v, src, NULL);
+		e->all_kept = n > 0;
 	}
 	e->n = n;
 	if (n == 0) {
@@ -588,7 +611,7 @@ static void verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
 		return;
 	}
 	if (!r->b.n || !r->n.n) {
-		sbt_put(&o, "no steady samples on the %s side",
+		sbt_put(&o, "no kept samples on the %s side",
 		    !r->b.n ? "base" : "new");
 		return;
 	}
@@ -597,6 +620,11 @@ static void verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
 		sbt_put(&o, "; normalized by the processor's speed, ");
 		change_words(&o, &r->norm, base);
 	}
+	if (r->b.all_kept || r->n.all_kept)
+		sbt_put(&o, "; no steady samples on the %s side: all %s kept "
+		    "samples compared", r->b.all_kept && r->n.all_kept ?
+		    "either" : r->b.all_kept ? "base" : "new",
+		    r->b.all_kept && r->n.all_kept ? "their" : "its");
 	if (r->dist[0])
 		sbt_put(&o, "; %s", r->dist);
 	if (r->tripped)

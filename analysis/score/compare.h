@@ -37,6 +37,9 @@ struct sbt_cmp_est {
 	double run_sd_ns;             /* spread of the runs' trimmed
 					 means; NAN below 2 runs         */
 	const struct sbt_group *g;    /* its largest group (modes, steps) */
+	int all_kept;                 /* no steady sample: n counts every
+					 kept one (the slow and shifted
+					 ones too)                       */
 };
 
 /* A change and its verdict: -1 faster, 0 none, +1 slower. */

@@ -33,11 +33,23 @@
  * machine change away from a level, then only machine changes until one
  * back to that level, brackets a shifted period (SBT_PH_MACHINE): an
  * excursion of the machine.  A change the machine makes and keeps is
- * named, not cut out, and is not the region's step either.  The samples
+ * named, not cut out, and is not the region's step either - unless
+ * another region of the same event came back to its level: then the
+ * machine did not keep it, and the region that did made a change of its
+ * own at that instant (own_keeps).  The samples
  * of shifted periods and moments are marked SBT_SF_MACHINE and left out
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
  * again without them.
+ *
+ * Two witnesses.  The speed probes (speed.c) take the samples of the
+ * processor's shifts out of a group's phases before this runs; were the
+ * coincidence test to look at those phases, it would never see what the
+ * probes saw, and could neither confirm nor contradict them.  So it looks
+ * at the group's witness phases (wphases: those samples left in) where
+ * there are any, and a change found there marks the group's own phase
+ * that starts at the same instant the same way, if one does (a change
+ * the probes took out has none: nothing of the group's is left to mark).
  */
 #include "machine.h"
 #include "sort.h"
@@ -53,7 +65,9 @@ struct change {
 	double t_ns, tol_ns;   /* instant, and the detector's resolution */
 	double rel;            /* (after - before) / before               */
 	uint32_t group;        /* index into res->g                       */
-	int phase;             /* the phase it starts                     */
+	int phase;             /* the phase it starts in its group's phases,
+				  -1: none (a change of wphases only)     */
+	unsigned cpu;          /* where that phase ran                    */
 };
 
 static int cmp_change(const void *a, const void *b)
@@ -65,11 +79,28 @@ static int cmp_change(const void *a, const void *b)
 	return (x->group > y->group) - (x->group < y->group);
 }
 
-/* The changes of one group's phases, appended to c[*n]. */
+/* The phase of g's own phases that starts within tol of t, changing the
+ * same way as rel; -1 for none. */
+static int own_phase(const struct sbt_group *g, double t, double tol,
+		     double rel)
+{
+	const struct sbt_phases *p = &g->phases;
+
+	for (int k = 1; k < p->nphases; k++) {
+		double m0 = p->ph[k - 1].level_ns, m1 = p->ph[k].level_ns;
+		if (fabs(p->ph[k].t_begin_ns - t) <= tol && m0 > 0 &&
+		    (m1 > m0) == (rel > 0))
+			return k;
+	}
+	return -1;
+}
+
+/* The changes of one group's witness phases (its phases when it has
+ * none), appended to c[*n]. */
 static void collect(const struct sbt_group *g, uint32_t gi,
 		    struct change *c, size_t *n)
 {
-	const struct sbt_phases *p = &g->phases;
+	const struct sbt_phases *p = g->wphases ? g->wphases : &g->phases;
 	const struct sbt_phase *first = &p->ph[0], *last;
 	double span, tol;
 	size_t total = 0;
@@ -87,10 +118,14 @@ static void collect(const struct sbt_group *g, uint32_t gi,
 		double m0 = p->ph[k - 1].level_ns, m1 = p->ph[k].level_ns;
 		if (!(m0 > 0))
 			continue;
-		c[(*n)++] = (struct change){
+		struct change x = {
 			.t_ns = p->ph[k].t_begin_ns, .tol_ns = tol,
 			.rel = (m1 - m0) / m0, .group = gi, .phase = k,
+			.cpu = p->ph[k].cpu,
 		};
+		if (g->wphases)
+			x.phase = own_phase(g, x.t_ns, tol, x.rel);
+		c[(*n)++] = x;
 	}
 }
 
@@ -118,15 +153,18 @@ static int event(struct sbt_result *res, const struct change *const *m,
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sbt_group *g = &res->g[m[i]->group];
-		g->phases.ph[m[i]->phase].machine = 1;
-		g->machine_changes++;
+		if (m[i]->phase >= 0) {
+			/* which event: own_keeps() compares its members */
+			g->phases.ph[m[i]->phase].machine = (int)res->nev + 1;
+			g->machine_changes++;
+		}
 		if (nrel < sizeof rel / sizeof rel[0])
 			rel[nrel++] = m[i]->rel;
 	}
 	qsort(rel, nrel, sizeof rel[0], sbt_cmp_double);
 	e.source = res->g[m[0]->group].source;
 	e.t_ns = m[0]->t_ns;
-	e.cpu = res->g[m[0]->group].phases.ph[m[0]->phase].cpu;
+	e.cpu = m[0]->cpu;
 	e.change = nrel % 2 ? rel[nrel / 2] :
 		   0.5 * (rel[nrel / 2 - 1] + rel[nrel / 2]);
 	if (res->nev == *cap) {
@@ -186,17 +224,15 @@ static int cluster(struct sbt_result *res, const struct change *c,
 	return rc;
 }
 
-/* Mark the samples of g's shifted periods (see the top comment). */
-static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
-		 struct sbt_group *g)
+/* The shifted periods of p: in[k] = 1 for each phase inside one (a
+ * machine change away, then only machine changes until one back to where
+ * the level was before).  Whether there is any. */
+static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 {
-	struct sbt_phases *p = &g->phases;
 	double shift = p->min_shift_ns;
-	int in[SBT_PHASE_MAX] = { 0 }, any = 0;
-	size_t total = 0;
+	int any = 0;
 
-	/* a machine change away, then only machine changes until one back
-	 * to where the level was before: the phases between are shifted */
+	memset(in, 0, SBT_PHASE_MAX * sizeof *in);
 	for (int a = 1; a < p->nphases; a++) {
 		if (!p->ph[a].machine)
 			continue;
@@ -210,6 +246,64 @@ static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
 				break;
 			}
 	}
+	return any;
+}
+
+/* Whether the level p had before phase a comes back in a later phase
+ * (within the detector's size test). */
+static int came_back(const struct sbt_phases *p, int a)
+{
+	for (int b = a + 1; b < p->nphases; b++)
+		if (fabs(p->ph[b].level_ns - p->ph[a - 1].level_ns) <
+		    p->min_shift_ns)
+			return 1;
+	return 0;
+}
+
+/* A machine event's change that one region keeps while another region
+ * of the same event comes back to its level is not the machine keeping
+ * it: the machine came back.  What that region kept is its own change
+ * at that instant (a step of its code the host's turbulence happened to
+ * meet), and stays its own: the change loses its machine mark, and the
+ * region's step is named. */
+static int own_keeps(struct sbt_result *res)
+{
+	uint8_t *back = calloc(res->nev + 1, 1);
+
+	if (!back)
+		return -1;
+	for (size_t k = 0; k < res->ngroups; k++) {
+		const struct sbt_phases *p = &res->g[k].phases;
+		for (int a = 1; a < p->nphases; a++)
+			if (p->ph[a].machine &&
+			    (size_t)p->ph[a].machine <= res->nev &&
+			    came_back(p, a))
+				back[p->ph[a].machine - 1] = 1;
+	}
+	for (size_t k = 0; k < res->ngroups; k++) {
+		struct sbt_group *g = &res->g[k];
+		struct sbt_phases *p = &g->phases;
+		for (int a = 1; a < p->nphases; a++)
+			if (p->ph[a].machine &&
+			    (size_t)p->ph[a].machine <= res->nev &&
+			    back[p->ph[a].machine - 1] && !came_back(p, a)) {
+				p->ph[a].machine = 0;
+				g->machine_changes--;
+			}
+	}
+	free(back);
+	return 0;
+}
+
+/* Mark the samples of g's shifted periods (see the top comment). */
+static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
+		 struct sbt_group *g)
+{
+	struct sbt_phases *p = &g->phases;
+	double shift = p->min_shift_ns;
+	int in[SBT_PHASE_MAX], any = brackets(p, in);
+	size_t total = 0;
+
 	for (int k = 0; k < p->nphases; k++) {
 		total += p->ph[k].n;
 		if (in[k])
@@ -445,7 +539,8 @@ int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
 	for (size_t k = 0; k < res->ngroups; k++) {
 		res->g[k].machine_changes = 0;
 		res->g[k].machine_n = 0;
-		n += res->g[k].phases.nphases;
+		n += res->g[k].wphases ? res->g[k].wphases->nphases :
+		     res->g[k].phases.nphases;
 	}
 	if (!(c = malloc((n ? n : 1) * sizeof *c)))
 		return -1;
@@ -461,6 +556,8 @@ int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
 		rc = cluster(res, c, m, &cap);
 	}
 	free(c);
+	if (rc == 0)
+		rc = own_keeps(res);
 	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
 		if (res->g[k].machine_changes)
 			mark(ds, res, &res->g[k]);

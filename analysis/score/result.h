@@ -88,6 +88,11 @@ struct sbt_group {
 	double cycles_median;         /* NAN without a cycle clock      */
 	struct sbt_score score;       /* t_min, t_diff, modes, verdict  */
 	struct sbt_phases phases;     /* shifts over time (one source)  */
+	struct sbt_phases *wphases;   /* the same with the samples of the
+					 processor's shifts (SBT_SF_SPEED)
+					 left in: what the coincidence
+					 witness (machine.c) looks at; NULL
+					 when there are none (phases is)   */
 	size_t first, n;              /* range in sbt_result.order      */
 	/* Against the other groups of its region (--by; groups.c). */
 	int    flagged;               /* differs beyond resolution      */

@@ -27,6 +27,12 @@
  *      run's ends for the first and last level): the samples that started
  *      in it are the processor's.
  *
+ * Per cpu: where several threads shared a cpu, or threads migrated
+ * across cpus, the probes of every thread there, pooled in time order,
+ * go through 1-4 as one timeline (cpu_timelines); a cpu with one thread
+ * that never left it would only repeat that thread's.  Its shifts mark
+ * every sample that started on that cpu in their windows.
+ *
  * Units (cpus, hosts) are compared as groups are (groups.c): each unit's
  * trimmed mean of probes against the median of the others', flagged
  * beyond 3.29 sqrt(se^2 + se_ref^2) and 1 %.
@@ -55,6 +61,17 @@ static int cmp_probe(const void *a, const void *b)
 	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
 }
 
+static int cmp_probe_cpu(const void *a, const void *b)
+{
+	const struct sbt_probe *x = a, *y = b;
+
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
 static double median_of(double *v, size_t n)
 {
 	if (!n || sbt_sort_doubles(v, n) != 0)
@@ -62,15 +79,38 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static int push_shift(struct sbt_speed *sp, const struct sbt_speed_shift *s)
+/* Where a timeline goes: the threads' arrays of sp, or the cpus'. */
+struct dest {
+	struct sbt_speed_thread **th; size_t *nth;
+	struct sbt_speed_shift **sh;  size_t *nsh;
+	int cpu;                      /* a cpu's timeline                 */
+};
+
+static int push_shift(struct dest *d, const struct sbt_speed_shift *s)
 {
-	void *n = realloc(sp->sh, (sp->nsh + 1) * sizeof *sp->sh);
+	void *n = realloc(*d->sh, (*d->nsh + 1) * sizeof **d->sh);
 
 	if (!n)
 		return -1;
-	sp->sh = n;
-	sp->sh[sp->nsh++] = *s;
+	*d->sh = n;
+	(*d->sh)[(*d->nsh)++] = *s;
 	return 0;
+}
+
+/* The distinct threads of p[a..b). */
+static unsigned threads_in(const struct sbt_probe *p, size_t a, size_t b)
+{
+	unsigned n = 0;
+
+	for (size_t i = a; i < b; i++) {
+		size_t j;
+		for (j = a; j < i && p[j].thread != p[i].thread; j++)
+			;
+		n += j == i;
+		if (n > 64)
+			break;          /* enough to say "many" */
+	}
+	return n;
 }
 
 /* The cpu most of p[a..b) ran on: the majority vote (Boyer-Moore), which
@@ -89,13 +129,15 @@ static unsigned main_cpu(const struct sbt_probe *p, size_t a, size_t b)
 	return cand;
 }
 
-/* One thread's probes p[0..n), in time order: its timeline and shifts.
- * w: scratch of 2n doubles. */
-static int thread_timeline(struct sbt_speed *sp, const struct sbt_dataset *ds,
-			   const struct sbt_probe *p, size_t n, double *w)
+/* One thread's (or cpu's) probes p[0..n), in time order: its timeline
+ * and shifts, into d.  w: scratch of 2n doubles. */
+static int timeline(struct sbt_speed *sp, struct dest *d,
+		    const struct sbt_dataset *ds, const struct sbt_probe *p,
+		    size_t n, double *w)
 {
-	struct sbt_speed_thread th = { p[0].source, p[0].thread, n, NAN, NAN,
-				       NAN, 0 };
+	struct sbt_speed_thread th = {
+		p[0].source, d->cpu ? SBT_SPEED_ALL_THREADS : p[0].thread,
+		p[0].cpu, n, NAN, NAN, NAN, 0 };
 	double *t = w, *v = w + n, q = ds->sources[p[0].source].quantum_ns;
 	struct sbt_phases ph;
 	int normal = 0;
@@ -160,23 +202,24 @@ static int thread_timeline(struct sbt_speed *sp, const struct sbt_dataset *ds,
 		size_t a = ph.ph[k].first, b = ph.ph[e].first + ph.ph[e].n;
 		struct sbt_speed_shift sh = {
 			.source = th.source, .thread = th.thread,
-			.cpu = main_cpu(p, a, b), .rel = sum / (double)np,
+			.cpu = d->cpu ? th.cpu : main_cpu(p, a, b),
+			.nthreads = threads_in(p, a, b), .rel = sum / (double)np,
 			.probes = np,
 			.t0_ns = a ? 0.5 * (t[a - 1] + t[a]) : -INFINITY,
 			.t1_ns = b < n ? 0.5 * (t[b - 1] + t[b]) : INFINITY,
 			.first_ns = t[a], .last_ns = t[b - 1],
 		};
-		if (push_shift(sp, &sh) != 0)
+		if (push_shift(d, &sh) != 0)
 			return -1;
 		k = e;
 	}
 done:
 	{
-		void *nt = realloc(sp->th, (sp->nth + 1) * sizeof *sp->th);
+		void *nt = realloc(*d->th, (*d->nth + 1) * sizeof **d->th);
 		if (!nt)
 			return -1;
-		sp->th = nt;
-		sp->th[sp->nth++] = th;
+		*d->th = nt;
+		(*d->th)[(*d->nth)++] = th;
 		if (isfinite(th.resolution_rel) &&
 		    !(th.resolution_rel <= sp->resolution_rel))
 			sp->resolution_rel = th.resolution_rel;
@@ -187,48 +230,116 @@ done:
 /* The shift of (source, thread) whose window holds t, or NULL.  Shifts
  * come out of thread_timeline by source, thread, then time, their
  * windows apart: a binary search. */
-static struct sbt_speed_shift *shift_at(struct sbt_speed *sp, uint32_t src,
-					uint32_t thread, double t)
+static uint32_t key_of(const struct sbt_speed_shift *h, int cpu)
 {
-	size_t lo = 0, hi = sp->nsh;
+	return cpu ? h->cpu : h->thread;
+}
 
-	while (lo < hi) {               /* first shift not before (src,th,t) */
+/* The shift of sh[0..n) whose window holds t, for (source, key): key a
+ * thread, or with cpu a cpu; or NULL.  Shifts come out of timeline by
+ * source, key, then time, their windows apart: a binary search. */
+static struct sbt_speed_shift *shift_at(struct sbt_speed_shift *sh, size_t n,
+					int cpu, uint32_t src, uint32_t key,
+					double t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {               /* first shift not before (src,key,t) */
 		size_t mid = lo + (hi - lo) / 2;
-		const struct sbt_speed_shift *h = &sp->sh[mid];
+		const struct sbt_speed_shift *h = &sh[mid];
+		uint32_t k = key_of(h, cpu);
 		if (h->source < src || (h->source == src &&
-		    (h->thread < thread || (h->thread == thread &&
-					    h->t1_ns <= t))))
+		    (k < key || (k == key && h->t1_ns <= t))))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == sp->nsh)
+	if (lo == n)
 		return NULL;
-	struct sbt_speed_shift *h = &sp->sh[lo];
-	return h->source == src && h->thread == thread && t >= h->t0_ns &&
+	struct sbt_speed_shift *h = &sh[lo];
+	return h->source == src && key_of(h, cpu) == key && t >= h->t0_ns &&
 	       t < h->t1_ns ? h : NULL;
 }
 
+/* Count sample x (region sample, not a probe) into shift h. */
+static void count(struct sbt_speed_shift *h, const struct sbt_sample *x)
+{
+	int seen = 0;
+
+	h->samples++;
+	for (int r = 0; r < h->nregions && !seen; r++)
+		seen = h->regions[r] == x->region;
+	if (!seen && h->nregions < SBT_SPEED_MAX_REGIONS)
+		h->regions[h->nregions++] = x->region;
+}
+
 /* Mark every region sample inside a shift's window as the processor's,
- * and name the regions it touched. */
+ * its thread's or its cpu's, and name the regions each shift touched. */
 static void mark(struct sbt_dataset *ds, struct sbt_speed *sp)
 {
-	for (size_t i = 0; i < ds->n && sp->nsh; i++) {
+	for (size_t i = 0; i < ds->n && (sp->nsh || sp->ncsh); i++) {
 		struct sbt_sample *x = &ds->s[i];
-		struct sbt_speed_shift *h = shift_at(sp, x->source, x->thread,
+		struct sbt_speed_shift *h = shift_at(sp->sh, sp->nsh, 0,
+						     x->source, x->thread,
 						     x->t_ns);
-		if (!h)
+		struct sbt_speed_shift *c = x->cpu_start == SBT_CPU_UNKNOWN ?
+			NULL : shift_at(sp->csh, sp->ncsh, 1, x->source,
+					x->cpu_start, x->t_ns);
+		if (!h && !c)
 			continue;
 		x->flags |= SBT_SF_SPEED;
 		if (x->flags & SBT_SF_PROBE)
 			continue;
-		h->samples++;
-		int seen = 0;
-		for (int r = 0; r < h->nregions && !seen; r++)
-			seen = h->regions[r] == x->region;
-		if (!seen && h->nregions < SBT_SPEED_MAX_REGIONS)
-			h->regions[h->nregions++] = x->region;
+		if (h)
+			count(h, x);
+		if (c)
+			count(c, x);
 	}
+}
+
+/* Whether the cpu of probes p[a..b) (one source, one cpu) needs its own
+ * timeline: more than one thread probed there, or one that also probed
+ * elsewhere (all: the source's probes, by thread, n of them). */
+static int cpu_needs_timeline(const struct sbt_probe *p, size_t a, size_t b,
+			      const struct sbt_probe *all, size_t n)
+{
+	if (threads_in(p, a, b) > 1)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].source == p[a].source &&
+		    all[i].thread == p[a].thread && all[i].cpu != p[a].cpu)
+			return 1;
+	return 0;
+}
+
+/* The cpus' timelines (see speed.h), from a copy of the probes in cpu
+ * order; w as for timeline.  0, or -1 when out of memory. */
+static int cpu_timelines(struct sbt_speed *sp, const struct sbt_dataset *ds,
+			 double *w)
+{
+	size_t n = ds->nprobes;
+	struct sbt_probe *c = malloc(n * sizeof *c);
+	struct dest d = { &sp->ct, &sp->nct, &sp->csh, &sp->ncsh, 1 };
+
+	if (!c)
+		return -1;
+	memcpy(c, ds->probes, n * sizeof *c);
+	qsort(c, n, sizeof *c, cmp_probe_cpu);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && c[b].source == c[a].source &&
+		     c[b].cpu == c[a].cpu; b++)
+			;
+		if (c[a].cpu == SBT_CPU_UNKNOWN ||
+		    b - a < SBT_SPEED_MIN_PROBES ||
+		    !cpu_needs_timeline(c, a, b, ds->probes, n))
+			continue;
+		if (timeline(sp, &d, ds, c + a, b - a, w) != 0) {
+			free(c);
+			return -1;
+		}
+	}
+	free(c);
+	return 0;
 }
 
 static uint32_t unit_key(const struct sbt_dataset *ds,
@@ -323,15 +434,18 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 	qsort(ds->probes, n, sizeof *ds->probes, cmp_probe);
 	if (!(w = malloc(2 * n * sizeof *w)))
 		goto oom;
+	struct dest d = { &sp->th, &sp->nth, &sp->sh, &sp->nsh, 0 };
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a + 1; b < n && ds->probes[b].source ==
 		     ds->probes[a].source && ds->probes[b].thread ==
 		     ds->probes[a].thread; b++)
 			;
 		if (b - a >= SBT_SPEED_MIN_PROBES &&
-		    thread_timeline(sp, ds, ds->probes + a, b - a, w) != 0)
+		    timeline(sp, &d, ds, ds->probes + a, b - a, w) != 0)
 			goto oom;
 	}
+	if (cpu_timelines(sp, ds, w) != 0)
+		goto oom;
 	free(w);
 	w = NULL;
 	mark(ds, sp);
@@ -349,6 +463,7 @@ oom:
 void sbt_speed_free(struct sbt_speed *sp)
 {
 	free(sp->th), free(sp->sh), free(sp->un);
+	free(sp->ct), free(sp->csh);
 	memset(sp, 0, sizeof *sp);
 	sp->resolution_rel = NAN;
 }
@@ -361,12 +476,20 @@ int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
 	for (size_t i = 0; i < sp->nth; i++)
 		timeline |= sp->th[i].source == src &&
 			    isfinite(sp->th[i].normal_ns);
+	for (size_t i = 0; i < sp->nct; i++)
+		timeline |= sp->ct[i].source == src &&
+			    isfinite(sp->ct[i].normal_ns);
 	if (!timeline)
 		return -1;
 	for (size_t k = 0; k < sp->nsh; k++)
 		if (sp->sh[k].source == src &&
 		    t_ns >= sp->sh[k].t0_ns - tol_ns &&
 		    t_ns <= sp->sh[k].t1_ns + tol_ns)
+			return 1;
+	for (size_t k = 0; k < sp->ncsh; k++)
+		if (sp->csh[k].source == src &&
+		    t_ns >= sp->csh[k].t0_ns - tol_ns &&
+		    t_ns <= sp->csh[k].t1_ns + tol_ns)
 			return 1;
 	return 0;
 }

@@ -9,7 +9,10 @@
  * probes resolve (resolution_rel) is a processor shift, and every region
  * sample of that thread in its window is the processor's (SBT_SF_SPEED):
  * left out of the region's own verdict, whether or not the region has
- * neighbours.  Per cpu and per host the probes' typical durations are
+ * neighbours.  The same per cpu, where threads shared it or migrated
+ * (their probes pooled: a cpu whose threads each probe too rarely for a
+ * timeline still has one), its shifts marking every sample that ran
+ * there.  Per cpu and per host the probes' typical durations are also
  * compared as groups are (groups.c): the slow core or node.
  */
 #ifndef SBT_SPEED_H
@@ -23,10 +26,14 @@
 #define SBT_SPEED_MIN_PROBES 60     /* a thread with fewer: no timeline */
 #define SBT_SPEED_MAX_REGIONS 8
 
-/* A window where a thread's processor ran off its normal speed. */
+#define SBT_SPEED_ALL_THREADS UINT32_MAX  /* a cpu's timeline: its threads */
+
+/* A window where a thread's (or a cpu's) processor ran off its normal
+ * speed. */
 struct sbt_speed_shift {
-	uint32_t source, thread;
+	uint32_t source, thread;      /* SBT_SPEED_ALL_THREADS: a cpu's     */
 	unsigned cpu;                 /* most of its probes ran there     */
+	unsigned nthreads;            /* threads whose probes it holds    */
 	double t0_ns, t1_ns;          /* the window (probes' midpoints;
 					 -inf / +inf: from the thread's
 					 start / to its end)             */
@@ -36,11 +43,16 @@ struct sbt_speed_shift {
 	size_t samples;               /* region samples marked            */
 	int nregions;                 /* regions with samples in it       */
 	uint32_t regions[SBT_SPEED_MAX_REGIONS];
+	int regions_agree;            /* the other witness: a machine event
+					 (regions moving together) in its
+					 window 1, none 0, -1 cannot tell
+					 (fewer than two regions in it)  */
 };
 
-/* A thread's timeline. */
+/* A thread's timeline, or a cpu's (thread SBT_SPEED_ALL_THREADS). */
 struct sbt_speed_thread {
 	uint32_t source, thread;
+	unsigned cpu;                 /* a cpu's timeline: the cpu        */
 	size_t probes;
 	double normal_ns;             /* the level most probes hold       */
 	double sd_rel;                /* probes' robust spread / normal   */
@@ -65,6 +77,11 @@ struct sbt_speed {
 	double resolution_rel;        /* the coarsest thread's            */
 	struct sbt_speed_thread *th;  size_t nth;
 	struct sbt_speed_shift *sh;   size_t nsh;
+	/* Per cpu, where its probes tell more than its threads' do: cpus
+	 * that several threads shared, or that threads migrated across.
+	 * The same detector on the probes of every thread there. */
+	struct sbt_speed_thread *ct;  size_t nct;
+	struct sbt_speed_shift *csh;  size_t ncsh;
 	struct sbt_speed_unit *un;    size_t nun;
 	int by;                       /* what units are: 0 none, 1 cpu,
 					 2 host                          */

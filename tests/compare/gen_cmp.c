@@ -18,6 +18,8 @@
  *   --speed F       processor slowness (default 1: 1.05 = 5 % slower)
  *   --slow P        share of slow windows (default 0)
  *   --no-probes     no speed probes (and no META SPEED)
+ *   --slow-only R   region R is timed in slow windows only (every sample
+ *                   of it the processor's)
  *   --rank R        the header's MPI rank (default -1: none)
  *   --host NAME     the header's host (default synthhost)
  *   --damage        an unknown event kind half way through thread 0
@@ -105,6 +107,7 @@ int main(int argc, char **argv)
 	int nr = 0, n = 20000, threads = 1, probes = 1, damage = 0, rank = -1;
 	const char *host = "synthhost";
 	double speed = 1, slow = 0;
+	const char *slow_only = "";
 	struct gen g = { 1 };
 	const char *path = argc > 1 ? argv[1] : NULL;
 
@@ -120,6 +123,8 @@ int main(int argc, char **argv)
 			speed = atof(argv[++i]);
 		else if (!strcmp(a, "--slow") && i + 1 < argc)
 			slow = atof(argv[++i]);
+		else if (!strcmp(a, "--slow-only") && i + 1 < argc)
+			slow_only = argv[++i];
 		else if (!strcmp(a, "--rank") && i + 1 < argc)
 			rank = atoi(argv[++i]);
 		else if (!strcmp(a, "--host") && i + 1 < argc)
@@ -148,6 +153,7 @@ int main(int argc, char **argv)
 	if (!path || nr == 0 || n < 1 || threads < 1 || threads > 64) {
 		fprintf(stderr, "usage: gen_cmp FILE [--seed N] [--n N] "
 			"[--threads T] [--speed F] [--slow P] [--no-probes] "
+			"[--slow-only R] "
 			"[--damage] NAME:NS[:NS2:SHARE2]...\n");
 		return 2;
 	}
@@ -208,6 +214,8 @@ int main(int argc, char **argv)
 				f = speed * (gen_unif(&g) < slow ? 2.0 : 1.0);
 			for (int k = 0; k < nr; k++) {
 				uint32_t site = (uint32_t)k + 1;
+				if (f == speed && !strcmp(r[k].name, slow_only))
+					continue;
 				if (i % 16 == 0) {
 					uint64_t d = ticks(&g, 20);
 					ev((uint32_t)t, SBT_EV_START,

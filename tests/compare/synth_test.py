@@ -8,6 +8,8 @@ Logs from tests/compare/gen_cmp.c (version 5, speed probes):
     normalized "no change", the gate (--fail-if-slower 1) not tripped;
   - the same code with slow windows (the processor at half speed in 30 %
     of the new run): the windows are left out, so no change;
+  - a region timed only in slow windows: no steady samples, so every kept
+    sample is compared and the verdict says so;
   - no probes on one side: the comparison says it assumes an equal machine;
   - a region 3 % slower, a second mode 10 % -> 30 %: named;
   - region sets that differ; a damaged log on one side (exit 1, named);
@@ -98,6 +100,25 @@ def main():
     p, d, r = compare([b], [wn])
     check('no speed probes in the new run' in d['machine']['note'],
           'probes on one side: ' + d['machine']['note'])
+
+    # 2b. a region timed only while the processor was slow: no steady
+    # samples are left on the new side, so the comparison falls back to
+    # every kept sample and says so (seen in compare-app under a
+    # memory-streaming co-runner: a null change, the test crashed)
+    v = gen(P('v.log'), '--seed', '3', '--slow', '0.3', '--slow-only', 'io',
+            *regs)
+    p, d, r = compare([b], [v])
+    io = r['io']
+    check(io['new']['all_kept'] and io['new']['n'] > 0.2 * 20000 and
+          not io['base']['all_kept'],
+          'slow-only region: new side falls back to %d kept samples' %
+          io['new']['n'])
+    check(io['raw'] is not None and io['raw']['change'] == 'slower' and
+          abs(io['raw']['delta_pct'] - 100) < 10,
+          'slow-only region: the kept samples read 2x (%s)' % io['raw'])
+    check('no steady samples on the new side: all its kept samples '
+          'compared' in io['verdict'], 'slow-only verdict: ' + io['verdict'])
+    check(not r['solve']['new']['all_kept'], 'solve keeps steady samples')
 
     # 3. a real change: solve 3 % slower, bi's second mode 10 % -> 30 %
     regs2 = ['solve:1030', 'io:300', 'bi:400:1200:0.3']
