@@ -141,10 +141,8 @@ void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
 double sbt_sample_ns(const struct sbt_dataset *ds, const struct sbt_sample *s,
 		     const struct sbt_report_opts *o)
 {
-	if (!(o->filters & SBT_F_COST))
-		return s->ns;
-	return s->ns - (o->cost_ns >= 0 ? o->cost_ns :
-			ds->sources[s->source].te_ns);
+	return s->ns - sbt_cost_ns(o->filters, o->cost_ns,
+				   &ds->sources[s->source]);
 }
 
 size_t sbt_group_kept(const struct sbt_dataset *ds,
