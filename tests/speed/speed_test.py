@@ -35,6 +35,8 @@ LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
 
 
 def run(args, log, env=None, wrap=()):
+    if os.path.exists(log):     # never replaced by the recorder: go first
+        os.unlink(log)
     e = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log, **(env or {}))
     p = subprocess.run([*wrap, APP, *args], env=e, capture_output=True,
                        text=True)
