@@ -113,15 +113,6 @@ static int cmp_group(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* The cost filter_cost subtracts from a sample of src. */
-static double cost_of(const struct sbt_options *o,
-		      const struct sbt_source *src)
-{
-	if (!(o->filters & SBT_F_COST))
-		return 0;
-	return o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
-}
-
 /* Scratch for one group, each of at least the largest group's size. */
 struct scratch {
 	double *v, *y, *t;
@@ -186,7 +177,7 @@ static void witness_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 		return;
 	for (size_t i = 0; i < k; i++)
 		w->v[i] = ds->s[w->ix[i]].ns -
-			  cost_of(o, &ds->sources[g->source]);
+			  sbt_cost_of(o, &ds->sources[g->source]);
 	if (sbt_phase_detect(w->t, w->v, k, min_shift, g->wphases) != 0) {
 		free(g->wphases);
 		g->wphases = NULL;
@@ -227,7 +218,7 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 		return;
 	for (size_t i = 0; i < k; i++)
 		w->v[i] = ds->s[w->ix[i]].ns -
-			  cost_of(o, &ds->sources[g->source]);
+			  sbt_cost_of(o, &ds->sources[g->source]);
 	if (sbt_phase_detect(w->t, w->v, k, min_shift, &g->phases) != 0)
 		return;
 	sbt_phase_classify(&g->phases, k, min_shift);
@@ -275,7 +266,8 @@ static void os_excess(const struct sbt_dataset *ds,
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) &&
 		    (s->switches || s->faults))
-			w->t[m++] = s->ns - cost_of(o, &ds->sources[s->source]);
+			w->t[m++] = s->ns - sbt_cost_of(o,
+						&ds->sources[s->source]);
 	}
 	g->os.kept_excess_ns = m ? sbt_quantile(w->t, m, 0.5) - g->st.median
 				 : NAN;
@@ -325,7 +317,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];
 		const struct sbt_source *src = &ds->sources[s->source];
-		double te = cost_of(o, src);
+		double te = sbt_cost_of(o, src);
 
 		s->flags &= ~(uint32_t)(SBT_SF_TRANSIENT | SBT_SF_MACHINE);
 		if (s->flags & SBT_SF_PROBE) {
@@ -429,7 +421,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (src->kernel_entry_ns > floor_ns)
 			floor_ns = src->kernel_entry_ns;
 		if (s->flags & SBT_SF_PROBE)
-			y[np++] = s->ns - cost_of(o, src);
+			y[np++] = s->ns - sbt_cost_of(o, src);
 	}
 	*in = (struct sbt_score_in){
 		.quantum_ns = q,
@@ -483,10 +475,10 @@ static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_source *src = &ds->sources[s->source];
 		if (s->flags & SBT_SF_PROBE) {
 			if (!(s->flags & (SBT_SF_MACHINE | SBT_SF_SPEED)))
-				y[np++] = s->ns - cost_of(o, src);
+				y[np++] = s->ns - sbt_cost_of(o, src);
 		} else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
 					SBT_SF_MACHINE | SBT_SF_SPEED)))
-			v[k++] = s->ns - cost_of(o, src);
+			v[k++] = s->ns - sbt_cost_of(o, src);
 	}
 	if (sbt_sort_doubles(v, k) != 0)
 		return -1;

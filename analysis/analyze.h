@@ -1,7 +1,7 @@
 /*
  * analyze.h - the analysis pipeline: group -> filter_cost -> filter_os ->
  * statistics -> scoring, for every region (or region x thread/cpu/rank/
- * host).  Reports (report.c) only print what this produces.
+ * host).  Reports (report/) only print what this produces.
  */
 #ifndef SBT_ANALYZE_H
 #define SBT_ANALYZE_H

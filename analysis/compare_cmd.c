@@ -110,10 +110,11 @@ int sbt_compare_cmd(int argc, char **argv, int at,
 		goto out;
 	}
 	sbt_status_done();
-	sbt_report_compare(stdout, &cmp, &b, &n, ro);
+	struct sbt_compare_in ci = { &cmp, &b, &n, ro };
+	ro->format->compare(stdout, &ci);
 	if (html) {
 		FILE *f = fopen(html, "w");
-		if (!f || sbt_html_compare(f, &cmp, &b, &n, ro) != 0 ||
+		if (!f || sbt_report_format("html")->compare(f, &ci) != 0 ||
 		    fclose(f) != 0) {
 			fprintf(stderr, "sbt-analyze: cannot write %s: %s\n",
 				html, strerror(errno));

@@ -1,13 +1,13 @@
 /*
  * main.c - sbt-analyze: command line, inputs, pipeline, output.
  */
-#include "launchers.h"
 #include "analyze.h"
 #include "bysite.h"
 #include "compare_cmd.h"
+#include "summary_cmd.h"
 #include "callsites.h"
 #include "omp_names.h"
-#include "html.h"
+#include "figures.h"
 #include "inputs.h"
 #include "profile.h"
 #include "report.h"
@@ -21,17 +21,16 @@
 #include <locale.h>
 #include <malloc.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef SBT_VERSION
 #define SBT_VERSION "0.1.0"
 #endif
 
+/* The help; %s: the formats' names. */
 static const char usage[] =
 "usage: sbt-analyze [options] LOG|SUMMARY [LOG|SUMMARY...]\n"
 "       sbt-analyze --summary OUT [options] LOG [LOG...]\n"
@@ -43,7 +42,8 @@ static const char usage[] =
 "  --by thread|cpu|rank|host|site\n"
 "                             one row per region and thread/cpu/rank/host\n"
 "                             or call site\n"
-"  --format text|csv|json     output format (default: text)\n"
+"  --format NAME              the report on stdout: %s\n"
+"                             (default: text)\n"
 "  --html FILE                also write a self-contained HTML report with\n"
 "                             plots (histogram, CDF, samples over time,\n"
 "                             groups compared, call sites)\n"
@@ -151,11 +151,12 @@ static int analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	return rc;
 }
 
-/* What the HTML page compares groups by: what the user asked for, else
- * ranks when there are several processes, else threads. */
-static void html_grouping(const struct sbt_dataset *ds, enum sbt_by by,
-			  int by_site, struct sbt_options *o,
-			  struct sbt_report_opts *ro)
+/* What a per_region format (the HTML page) compares groups by: what the
+ * user asked for, else ranks when there are several processes, else
+ * threads. */
+static void box_grouping(const struct sbt_dataset *ds, enum sbt_by by,
+			 int by_site, struct sbt_options *o,
+			 struct sbt_report_opts *ro)
 {
 	ro->by_site = by_site;
 	o->by = ro->by = by;
@@ -164,9 +165,9 @@ static void html_grouping(const struct sbt_dataset *ds, enum sbt_by by,
 	o->by = ro->by = ds->nsources > 1 ? SBT_BY_RANK : SBT_BY_THREAD;
 }
 
-/* The groups the HTML page compares, analyzed and captured as box
+/* The groups a per_region format compares, analyzed and captured as box
  * statistics before the per-region analysis re-marks the samples. */
-static int html_boxes(struct sbt_dataset *ds, const struct sbt_options *o,
+static int box_groups(struct sbt_dataset *ds, const struct sbt_options *o,
 		      int by_site, const struct sbt_report_opts *ro,
 		      struct sbt_report_opts *gro, struct sbt_boxes *boxes)
 {
@@ -175,7 +176,7 @@ static int html_boxes(struct sbt_dataset *ds, const struct sbt_options *o,
 	int rc;
 
 	*gro = *ro;
-	html_grouping(ds, o->by, by_site, &go, gro);
+	box_grouping(ds, o->by, by_site, &go, gro);
 	if (analyze(ds, &go, gro->by_site, &gres) != 0)
 		return -1;
 	sbt_status("capturing %zu groups", gres.ngroups);
@@ -186,192 +187,36 @@ static int html_boxes(struct sbt_dataset *ds, const struct sbt_options *o,
 	return rc;
 }
 
-static int write_html(const char *path, const struct sbt_dataset *ds,
-		      const struct sbt_result *res,
-		      const struct sbt_boxes *boxes,
-		      const struct sbt_report_opts *gro, int argc, char **argv)
-{
-	struct sbt_html_in in = {
-		.ds = ds, .res = res, .boxes = boxes, .o = gro,
-		.argc = argc, .argv = argv,
-	};
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	sbt_status("writing %s", path);
-	if (!f) {
-		sbt_status_done();
-		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	rc = sbt_html_write(f, &in);
-	if (fclose(f) != 0 || rc != 0) {
-		sbt_status_done();
-		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
-			errno ? ": " : "", errno ? strerror(errno) : "");
-		return -1;
-	}
-	return 0;
-}
-
-/* --trace: the samples on a timeline. */
-static int write_trace(const char *path, const struct sbt_dataset *ds,
-		       const struct sbt_result *res, unsigned long long max)
-{
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f) {
-		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	rc = sbt_trace_write(f, ds, res, (size_t)max);
-	if (fclose(f) != 0 || rc != 0) {
-		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", path,
-			errno ? ": " : "", errno ? strerror(errno) : "");
-		return -1;
-	}
-	return 0;
-}
-
-/* This process's share of the logs under a launcher (mpirun, srun):
- * *rank of *size, or 0 of 1 outside one. */
-static void launcher(int *rank, int *size)
-{
-	static const char *const vars[][2] = {
-#define SBT_X_VARS(rank, size, who) { rank, size },
-		SBT_LAUNCHERS(SBT_X_VARS)
-#undef SBT_X_VARS
-	};
-
-	*rank = 0, *size = 1;
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-		const char *r = getenv(vars[i][0]), *n = getenv(vars[i][1]);
-		if (r && n && atoi(n) > 0 && atoi(r) >= 0 && atoi(r) < atoi(n)) {
-			*rank = atoi(r), *size = atoi(n);
-			return;
-		}
-	}
-}
-
-/* --summary: each log of this rank's share to its summary, `jobs` logs
- * at once. */
-struct sumjob {
-	char **paths;
-	const char *out;
-	enum sbt_input input;
-	unsigned long long budget;
-	int n, dir, size, next, status;
-	pthread_mutex_t mu;
+/* One report: a format, and where it goes ("-": stdout). */
+struct output {
+	const struct sbt_report_format *fmt;
+	const char *path;
 };
 
-/* Log i to its summary: the exit status it makes (0, 1, 2). */
-static int summarize_one(const struct sumjob *j, int i)
+/* Write o from in: 0, or -1 told. */
+static int write_output(const struct output *o, const struct sbt_report_in *in)
 {
-	struct sbt_dataset ds = { 0 };
-	char err[256] = "", path[4096];
-	const char *in = j->paths[i], *base = strrchr(in, '/');
-	int rc, status = 0;
+	int out = strcmp(o->path, "-") != 0;
+	FILE *f = out ? fopen(o->path, "w") : stdout;
+	int rc;
 
-	base = base ? base + 1 : in;
-	if (!j->dir)
-		snprintf(path, sizeof path, "%s", j->out);
-	else if ((size_t)snprintf(path, sizeof path, "%s%s%.*s.sbts", j->out,
-				  sbt_ends_with(j->out, "/") ? "" : "/",
-				  (int)(sbt_ends_with(base, ".log") ?
-					strlen(base) - 4 : strlen(base)),
-				  base) >= sizeof path) {
-		fprintf(stderr, "sbt-analyze: %s: path too long\n", in);
-		return 2;
-	}
-	sbt_status("summarizing %s", in);
-	rc = sbt_inputs_plan(&ds, 1, &j->paths[i], j->input, j->budget);
-	if (rc == 0)
-		rc = sbt_input_read(in, j->input, &ds, err, sizeof err);
-	if (rc < 0) {
+	if (out)
+		sbt_status("writing %s", o->path);
+	if (!f) {
 		sbt_status_done();
-		if (err[0])
-			fprintf(stderr, "sbt-analyze: %s: %s\n", in, err);
-		status = 2;
-	} else {
-		if (rc > 0) {
-			sbt_status_done();
-			fprintf(stderr, "sbt-analyze: %s: %s\n", in,
-				ds.sources[0].warning);
-			status = 1;
-		}
-		if (sbt_summary_write(path, &ds, 0, err, sizeof err) != 0) {
-			sbt_status_done();
-			fprintf(stderr, "sbt-analyze: %s: %s\n", path, err);
-			status = 2;
-		}
-	}
-	sbt_ds_free(&ds);
-	return status;
-}
-
-static void *summarize_work(void *arg)
-{
-	struct sumjob *j = arg;
-
-	for (;;) {
-		pthread_mutex_lock(&j->mu);
-		int i = j->next;
-		j->next += j->size;
-		pthread_mutex_unlock(&j->mu);
-		if (i >= j->n)
-			return NULL;
-		int s = summarize_one(j, i);
-		pthread_mutex_lock(&j->mu);
-		if (s > j->status)
-			j->status = s;
-		pthread_mutex_unlock(&j->mu);
-	}
-}
-
-static int summarize(int n, char **paths, const char *out,
-		     enum sbt_input input, unsigned long long budget, int jobs)
-{
-	struct stat st;
-	struct sumjob j = { .paths = paths, .out = out, .input = input,
-			    .budget = budget, .n = n };
-	pthread_t th[SBT_JOBS_MAX];
-	int rank, nth = 0;
-
-	j.dir = sbt_ends_with(out, "/") || (stat(out, &st) == 0 &&
-					S_ISDIR(st.st_mode));
-	launcher(&rank, &j.size);
-	j.next = rank;
-	if (!j.dir && n > 1) {
-		fprintf(stderr, "sbt-analyze: --summary %s: %d logs want a "
-			"directory (one summary each)\n", out, n);
-		return 2;
-	}
-	if (!j.dir && j.size > 1) {
-		fprintf(stderr, "sbt-analyze: --summary %s: under a launcher, "
-			"give a directory: the ranks share the logs out\n",
-			out);
-		return 2;
-	}
-	if (j.dir && mkdir(out, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "sbt-analyze: --summary %s: %s\n", out,
+		fprintf(stderr, "sbt-analyze: cannot write %s: %s\n", o->path,
 			strerror(errno));
-		return 2;
+		return -1;
 	}
-	/* Under a launcher each rank is one process: one log at a time. */
-	jobs = j.size > 1 && jobs <= 0 ? 1 : sbt_jobs(jobs);
-	pthread_mutex_init(&j.mu, NULL);
-	while (nth + 1 < jobs &&
-	       pthread_create(&th[nth], NULL, summarize_work, &j) == 0)
-		nth++;
-	summarize_work(&j);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&j.mu);
-	sbt_status_done();
-	return j.status;
+	errno = 0;
+	rc = o->fmt->write(f, in);
+	if ((out ? fclose(f) : fflush(f)) != 0 || rc != 0) {
+		sbt_status_done();
+		fprintf(stderr, "sbt-analyze: cannot write %s%s%s\n", o->path,
+			errno ? ": " : "", errno ? strerror(errno) : "");
+		return -1;
+	}
+	return 0;
 }
 
 /* The command line, parsed. */
@@ -416,7 +261,30 @@ static const struct option longopts[] = {
 };
 static const char *const bys[] = { "none", "thread", "cpu", "rank", "host",
 				   "site", 0 };
-static const char *const fmts[] = { "text", "csv", "json", 0 };
+
+/* --help: the usage with the formats' names where it says %s. */
+static void help(void)
+{
+	const char *at = strstr(usage, "%s");
+
+	fwrite(usage, 1, (size_t)(at - usage), stdout);
+	for (size_t i = 0; sbt_report_formats[i]; i++)
+		printf("%s%s", i ? "|" : "", sbt_report_formats[i]->name);
+	fputs(at + 2, stdout);
+}
+
+/* The format named by --format's value, or a usage error (exit 2). */
+static const struct sbt_report_format *format(const char *name)
+{
+	const struct sbt_report_format *f = sbt_report_format(name);
+
+	if (!f) {
+		fprintf(stderr, "sbt-analyze: bad value '%s' for --format "
+			"(try --help)\n", name);
+		exit(2);
+	}
+	return f;
+}
 static const char *const sorts[] = { "total", "name", "median", "calls",
 				     "count", 0 };
 static const char *const filts[] = { "none", "cost", "os", "all", 0 };
@@ -450,7 +318,8 @@ static void parse(int argc, char **argv, struct cli *c)
 	*c = (struct cli){
 		.o = { .filters = SBT_F_ALL, .seed = 1, .cost_ns = -1,
 		       .profile_t_min_ns = NAN, .profile_t_diff_ns = NAN },
-		.ro = { .cost_ns = -1 }, .co = { .fail_pct = NAN },
+		.ro = { .format = format("text"), .cost_ns = -1 },
+		.co = { .fail_pct = NAN },
 		.input = SBT_IN_AUTO, .budget = SBT_MAX_SAMPLES_DEFAULT,
 		.trace_max = SBT_TRACE_MAX_DEFAULT, .symbols = 1 };
 	/* --compare splits the command: options before it, then the two
@@ -471,7 +340,7 @@ static void parse(int argc, char **argv, struct cli *c)
 			c->ro.by_site = c->by_site;
 			break;
 		}
-		case 'f': c->ro.format = pick(optarg, "--format", fmts); break;
+		case 'f': c->ro.format = format(optarg); break;
 		case 'F': c->o.filters = pick(optarg, "--filter", filts); break;
 		case 'O': c->o.os_method = pick(optarg, "--os-filter", osm);
 			  break;
@@ -519,7 +388,7 @@ static void parse(int argc, char **argv, struct cli *c)
 			}
 			break;
 		}
-		case 'h': fputs(usage, stdout); exit(0);
+		case 'h': help(); exit(0);
 		case 'V': printf("sbt-analyze %s (log format %u, summary "
 				 "format %u)\n", SBT_VERSION, SBT_LOG_VERSION,
 				 SBT_SUMMARY_VERSION); exit(0);
@@ -540,6 +409,8 @@ static void parse(int argc, char **argv, struct cli *c)
 		c->at && c->summary ? "--compare: not with --summary" :
 		c->at && c->dump ? "--compare: not with --dump" :
 		c->at && c->trace ? "--compare: not with --trace" :
+		c->at && !c->ro.format->compare ? "--compare: that format "
+		"has no comparison" :
 		c->at && c->by_site ? "--compare: call sites differ between "
 		"builds: --by thread, cpu, rank or host" :
 		!c->at && optind >= argc ? "no input (try --help)" :
@@ -613,29 +484,43 @@ static int run(struct cli *c, int argc, char **argv)
 	}
 	c->ro.cs = sites = &cs;
 
-	/* HTML: the groups compared, then the regions plotted; the text,
-	 * CSV or JSON on stdout reuses the per-region analysis when it is
-	 * ungrouped. */
-	struct sbt_result res;
+	/* The reports asked for: stdout's, then the files'.  A per_region
+	 * format (the HTML page) is written first: the groups compared,
+	 * then the regions plotted, before the analysis the others want
+	 * re-marks the samples; they reuse its analysis when ungrouped. */
+	struct output out[] = {
+		{ c->ro.format, "-" },
+		{ c->html ? format("html") : NULL, c->html },
+		{ c->trace ? format("trace") : NULL, c->trace },
+		{ c->dump ? format("dump") : NULL, c->dump },
+	};
+	size_t nout = sizeof out / sizeof *out;
+	struct sbt_result res = { 0 };
 	struct sbt_boxes boxes = { 0 };
 	struct sbt_report_opts gro;
+	struct sbt_report_in rin = { .ds = &ds, .res = &res, .o = &gro,
+				     .boxes = &boxes, .argc = argc,
+				     .argv = argv, .trace_max = c->trace_max };
 	struct sbt_options ho = c->o;
-	int grouped = c->o.by != SBT_BY_NONE || c->by_site;
+	int grouped = c->o.by != SBT_BY_NONE || c->by_site, per = 0, rest = 0;
+
+	for (size_t i = 0; i < nout; i++)
+		if (out[i].fmt)
+			*(out[i].fmt->per_region ? &per : &rest) += 1;
 	ho.by = SBT_BY_NONE;
-	if (c->html) {
-		rc = html_boxes(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
+	if (per) {
+		rc = box_groups(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
 		if (rc == 0)
 			rc = analyze(&ds, &ho, 0, &res);
-		if (rc == 0) {
-			if (write_html(c->html, &ds, &res, &boxes, &gro, argc,
-				       argv) != 0)
+		for (size_t i = 0; rc == 0 && i < nout; i++)
+			if (out[i].fmt && out[i].fmt->per_region &&
+			    write_output(&out[i], &rin) != 0)
 				status = 2;
-			if (grouped)
-				sbt_result_free(&res);
-		}
+		if (rc == 0 && grouped)
+			sbt_result_free(&res);
 		sbt_boxes_free(&boxes);
 	}
-	if (rc == 0 && (!c->html || grouped))
+	if (rc == 0 && rest && (!per || grouped))
 		rc = analyze(&ds, &c->o, c->by_site, &res);
 	sbt_status_done();
 	if (rc != 0) {
@@ -643,18 +528,13 @@ static int run(struct cli *c, int argc, char **argv)
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	sbt_report(stdout, &ds, &res, &c->ro);
-	if (c->trace && write_trace(c->trace, &ds, &res, c->trace_max) != 0)
-		status = 2;
-	if (c->dump) {
-		FILE *f = strcmp(c->dump, "-") ? fopen(c->dump, "w") : stdout;
-		if (!f || sbt_dump(f, &ds) != 0 ||
-		    (f != stdout && fclose(f) != 0)) {
-			fprintf(stderr, "sbt-analyze: cannot write %s: %s\n",
-				c->dump, strerror(errno));
+	rin = (struct sbt_report_in){ .ds = &ds, .res = &res, .o = &c->ro,
+				      .argc = argc, .argv = argv,
+				      .trace_max = c->trace_max };
+	for (size_t i = 0; i < nout; i++)
+		if (out[i].fmt && !out[i].fmt->per_region &&
+		    write_output(&out[i], &rin) != 0)
 			status = 2;
-		}
-	}
 	if (fflush(stdout) != 0)
 		status = 2;
 	sbt_result_free(&res);
@@ -683,8 +563,9 @@ int main(int argc, char **argv)
 				       c.input, c.budget, &c.co);
 	}
 	if (c.summary)
-		return summarize(argc - c.first, argv + c.first, c.summary,
-				 c.input, c.budget_set ? c.budget :
-				 SBT_SUMMARY_SAMPLES_DEFAULT, c.o.jobs);
+		return sbt_summary_cmd(argc - c.first, argv + c.first,
+				       c.summary, c.input, c.budget_set ?
+				       c.budget : SBT_SUMMARY_SAMPLES_DEFAULT,
+				       c.o.jobs);
 	return run(&c, argc, argv);
 }

@@ -1,5 +1,14 @@
 /*
- * report.h - print an analysis: a text table, CSV, JSON or an HTML page.
+ * report.h - the report formats, peers behind one interface: text, CSV,
+ * JSON, the HTML page, every sample (dump) and the timeline (trace).
+ *
+ * A format is one file, report/report_NAME.c, defining
+ *     const struct sbt_report_format sbt_format_NAME;
+ * and its NAME in analysis/meson.build's report_formats, from which the
+ * build makes the table report.c looks names up in.  Formats share
+ * report_util.h's helpers and the sections several of them print
+ * (report_counters.h, report_speed.h, figures.h, plot.h), never another
+ * format's file.
  */
 #ifndef SBT_REPORT_H
 #define SBT_REPORT_H
@@ -8,7 +17,8 @@
 #include "result.h"
 #include "callsites.h"
 
-enum sbt_format { SBT_FMT_TEXT, SBT_FMT_CSV, SBT_FMT_JSON };
+struct sbt_boxes;               /* figures.h */
+struct sbt_compare_in;          /* report_compare.h */
 
 /* Order of the text table and the HTML summary (CSV and JSON keep the
  * analysis's: by name).  By the region's sum over its groups, largest
@@ -17,7 +27,7 @@ enum sbt_sort { SBT_SORT_TOTAL, SBT_SORT_NAME, SBT_SORT_MEDIAN,
 		SBT_SORT_CALLS, SBT_SORT_COUNT };
 
 struct sbt_report_opts {
-	enum sbt_format format;
+	const struct sbt_report_format *format; /* of the report on stdout */
 	enum sbt_by by;               /* how res was grouped             */
 	int by_site;                  /* res groups are call sites: each
 					 group's key is a site index      */
@@ -28,20 +38,40 @@ struct sbt_report_opts {
 	const struct sbt_callsites *cs; /* NULL: no call sites           */
 };
 
-void sbt_report(FILE *f, const struct sbt_dataset *ds,
-		const struct sbt_result *res, const struct sbt_report_opts *o);
+/* What a format writes: an analysis and how it was asked for. */
+struct sbt_report_in {
+	const struct sbt_dataset *ds; /* sample flags as res's analysis
+					 left them                        */
+	const struct sbt_result *res; /* grouped as o says; per region for
+					 a per_region format              */
+	const struct sbt_report_opts *o;
+	const struct sbt_boxes *boxes; /* per_region formats: the groups
+					  compared, grouped as o says    */
+	int argc;                     /* the command, for a page's header */
+	char **argv;
+	size_t trace_max;             /* trace: at most this many samples
+					 (0: all)                         */
+};
 
-/* Every sample as CSV, with its filter outcome. */
-int sbt_dump(FILE *f, const struct sbt_dataset *ds);
+struct sbt_report_format {
+	const char *name;             /* --format NAME                    */
+	/* Wants res per region and boxes: the groups compared as o says,
+	 * analyzed before (the HTML page's plots). */
+	int per_region;
+	/* 0, or -1 when out of memory or f failed. */
+	int (*write)(FILE *f, const struct sbt_report_in *in);
+	/* A comparison (--compare) in this format; NULL: none. */
+	int (*compare)(FILE *f, const struct sbt_compare_in *in);
+};
 
-const char *sbt_api_name(unsigned api);
+/* Every format, NULL-terminated, in analysis/meson.build's order. */
+extern const struct sbt_report_format *const sbt_report_formats[];
 
-/* A copy of res->g in o->sort's order into *out (free out->g only);
- * perm[i] (when not NULL; room for res->ngroups) the index in res->g of
- * out->g[i].  0, or -1 when out of memory. */
-int sbt_result_sorted(const struct sbt_dataset *ds,
-		      const struct sbt_result *res,
-		      const struct sbt_report_opts *o, struct sbt_result *out,
-		      size_t *perm);
+/* The format of that name, or NULL. */
+const struct sbt_report_format *sbt_report_format(const char *name);
+
+/* Write in with the named format: its write(), or -1 for no such
+ * format. */
+int sbt_report(FILE *f, const char *format, const struct sbt_report_in *in);
 
 #endif

@@ -7,6 +7,7 @@
 #include "plot.h"
 #include "report_compare.h"
 #include "report_util.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -280,18 +281,6 @@ static void report_json(FILE *f, const struct sbt_cmp *c,
 	fputs("]}}\n", f);
 }
 
-void sbt_report_compare(FILE *f, const struct sbt_cmp *c,
-			const struct sbt_cmp_side *b,
-			const struct sbt_cmp_side *n,
-			const struct sbt_report_opts *o)
-{
-	switch (o->format) {
-	case SBT_FMT_CSV:  report_csv(f, c); break;
-	case SBT_FMT_JSON: report_json(f, c, b, n); break;
-	default:           report_text(f, c, b, n); break;
-	}
-}
-
 /* ---- HTML --------------------------------------------------------------- */
 
 static const char css[] =
@@ -420,7 +409,7 @@ static void time_overlay(FILE *f, const struct fig *b, const struct fig *n)
 	sbt_plot_end(&p);
 }
 
-int sbt_html_compare(FILE *f, const struct sbt_cmp *c,
+static int html_compare(FILE *f, const struct sbt_cmp *c,
 		     const struct sbt_cmp_side *b,
 		     const struct sbt_cmp_side *n,
 		     const struct sbt_report_opts *o)
@@ -481,4 +470,29 @@ int sbt_html_compare(FILE *f, const struct sbt_cmp *c,
 	}
 	fputs("</body></html>\n", f);
 	return rc || ferror(f) ? -1 : 0;
+}
+
+/* ---- the formats' entries (report.h: sbt_report_format.compare) ------ */
+
+int sbt_compare_text(FILE *f, const struct sbt_compare_in *in)
+{
+	report_text(f, in->c, in->b, in->n);
+	return ferror(f) ? -1 : 0;
+}
+
+int sbt_compare_csv(FILE *f, const struct sbt_compare_in *in)
+{
+	report_csv(f, in->c);
+	return ferror(f) ? -1 : 0;
+}
+
+int sbt_compare_json(FILE *f, const struct sbt_compare_in *in)
+{
+	report_json(f, in->c, in->b, in->n);
+	return ferror(f) ? -1 : 0;
+}
+
+int sbt_compare_html(FILE *f, const struct sbt_compare_in *in)
+{
+	return html_compare(f, in->c, in->b, in->n, in->o);
 }

@@ -10,16 +10,18 @@
 #include "compare.h"
 #include "report.h"
 
-/* In o->format (text, CSV or JSON). */
-void sbt_report_compare(FILE *f, const struct sbt_cmp *c,
-			const struct sbt_cmp_side *b,
-			const struct sbt_cmp_side *n,
-			const struct sbt_report_opts *o);
+/* A comparison and its two sides, as a format writes it. */
+struct sbt_compare_in {
+	const struct sbt_cmp *c;
+	const struct sbt_cmp_side *b, *n;   /* base, new */
+	const struct sbt_report_opts *o;
+};
 
-/* The HTML page.  0, or -1 when out of memory or f failed. */
-int sbt_html_compare(FILE *f, const struct sbt_cmp *c,
-		     const struct sbt_cmp_side *b,
-		     const struct sbt_cmp_side *n,
-		     const struct sbt_report_opts *o);
+/* The comparison in each format that has one (report.h's compare):
+ * 0, or -1 when out of memory or f failed. */
+int sbt_compare_text(FILE *f, const struct sbt_compare_in *in);
+int sbt_compare_csv(FILE *f, const struct sbt_compare_in *in);
+int sbt_compare_json(FILE *f, const struct sbt_compare_in *in);
+int sbt_compare_html(FILE *f, const struct sbt_compare_in *in);
 
 #endif

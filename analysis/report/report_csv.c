@@ -1,13 +1,14 @@
 /*
- * report_csv.c - one CSV row per group with a header row; and --dump,
- * every sample as CSV.
+ * report_csv.c - one CSV row per group with a header row.
  *
  * The last column, callsites, holds the group's call sites as the same
  * JSON array the JSON report gives (a CSV cell cannot nest; C++ names
  * contain every separator one could pick).
  */
 #include "totals.h"
+#include "report_compare.h"
 #include "report_util.h"
+#include "verdict.h"
 #include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
@@ -33,10 +34,11 @@ static void csv_callsites(FILE *f, const struct sbt_dataset *ds,
 	free(buf);
 }
 
-void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
-		    const struct sbt_result *res,
-		    const struct sbt_report_opts *o)
+static int write_csv(FILE *f, const struct sbt_report_in *in)
 {
+	const struct sbt_dataset *ds = in->ds;
+	const struct sbt_result *res = in->res;
+	const struct sbt_report_opts *o = in->o;
 	char key[300];
 	int by = o->by || o->by_site;
 
@@ -104,40 +106,9 @@ void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
 		sbt_cnt_csv_group(f, ds, res, g);
 		fputc('\n', f);
 	}
-}
-
-int sbt_dump(FILE *f, const struct sbt_dataset *ds)
-{
-	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
-	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
-	      "faults,state,detour", f);
-	sbt_cnt_dump_header(f, ds);
-	fputc('\n', f);
-	for (size_t i = 0; i < ds->n; i++) {
-		const struct sbt_sample *s = &ds->s[i];
-		const struct sbt_source *src = &ds->sources[s->source];
-		fprintf(f, "%u,%d,%d,%u,", s->source, src->pid, src->rank,
-			s->thread);
-		sbt_csv_str(f, ds->regions[s->region].name);
-		fprintf(f, ",%.1f,%.3f,%.0f,%d,%d,%d,%d,%.4f,%d,%ld,", s->t_ns,
-			s->ns, s->cycles,
-			s->cpu_start == 0xffff ? -1 : s->cpu_start,
-			s->cpu_stop == 0xffff ? -1 : s->cpu_stop,
-			!!(s->flags & SBT_SF_PROBE),
-			!!(s->flags & SBT_SF_MIGRATED), s->score,
-			!(s->flags & (SBT_SF_DROPPED | SBT_SF_BEFORE_RESET |
-				      SBT_SF_PROBE)),
-			s->site == SBT_SITE_NONE ? -1L : (long)s->site);
-		/* -1: the kernel did not watch this sample's thread */
-		if (src->os_state == SBT_OS_ON)
-			fprintf(f, "%u,%d,%u", s->switches,
-				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
-		else
-			fputs("-1,-1,-1", f);
-		fprintf(f, ",%s,%.1f", sbt_speed_state(s),
-			(double)s->detour_ns);
-		sbt_cnt_dump_sample(f, ds, i);
-		fputc('\n', f);
-	}
 	return ferror(f) ? -1 : 0;
 }
+
+const struct sbt_report_format sbt_format_csv = {
+	.name = "csv", .write = write_csv, .compare = sbt_compare_csv,
+};

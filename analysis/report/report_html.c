@@ -10,19 +10,28 @@
  * checks, once the page is laid out, that every plot was drawn, and
  * records the count on <body data-rendered> (says so on the page when
  * one was not).  Printing puts each region on its own page.
+ *
+ * A per_region format (report.h): in->res is the analysis per region
+ * (sample flags as it left them), in->boxes the groups compared and
+ * in->o how they are grouped, call sites and cost; in->argv the command
+ * for the header.
  */
-#include "html.h"
+#include "figures.h"
+#include "report_compare.h"
 #include "report_speed.h"
 #include "report_counters.h"
 #include "plot.h"
 #include "report_util.h"
-#include "score.h"
+#include "verdict.h"
 #include "sbtlog.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#define SBT_HTML_PLOTS   4      /* SVG plots per detailed region        */
+#define SBT_HTML_REGIONS 100    /* regions drawn in detail, at most      */
 
 static const char css[] =
 "body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;"
@@ -129,7 +138,7 @@ static void source_notes(FILE *f, const struct sbt_dataset *ds, size_t i)
 	free(buf);
 }
 
-static void inputs(FILE *f, const struct sbt_html_in *in)
+static void inputs(FILE *f, const struct sbt_report_in *in)
 {
 	const struct sbt_dataset *ds = in->ds;
 	char a[32], b[32], c[32];
@@ -174,7 +183,7 @@ static void inputs(FILE *f, const struct sbt_html_in *in)
 }
 
 /* Shifts shared by several regions at one instant: the machine's. */
-static void machine(FILE *f, const struct sbt_html_in *in)
+static void machine(FILE *f, const struct sbt_report_in *in)
 {
 	const struct sbt_result *res = in->res;
 
@@ -221,38 +230,29 @@ static void metric_source(FILE *f, const struct sbt_score *s)
 		sbt_html_str(f, s->metric_source);
 }
 
-/* A group as people name it in a sentence: "thread 3", "thread
- * worker", "OpenMP thread 2", "rank 5". */
-static void group_name(FILE *f, const struct sbt_html_in *in,
-		       const struct sbt_box *b)
-{
-	if (!strncmp(b->key, "omp ", 4)) {
-		fputs("OpenMP thread ", f);
-		sbt_html_str(f, b->key + 4);
-		return;
-	}
-	fprintf(f, "%s ", sbt_by_name(in->o));
-	sbt_html_str(f, b->key);
-}
-
-/* The sentence of a group that differs from the others of its region. */
-static void group_finding(FILE *f, const struct sbt_html_in *in,
+/* The sentence of a group that differs from the others of its region,
+ * the group named as people name it: "thread 3", "thread worker",
+ * "OpenMP thread 2", "rank 5". */
+static void group_finding(FILE *f, const struct sbt_report_in *in,
 			  const struct sbt_box *b)
 {
-	char a[32], r[32];
+	char a[32], r[32], who[96], line[256];
+	struct sbt_strbuf o = { line, sizeof line, 0 };
 
 	fmt_ns(a, sizeof a, fabs(b->delta_ns));
 	fmt_ns(r, sizeof r, b->resolution_ns);
-	group_name(f, in, b);
-	fprintf(f, " is %.1f %% %s than the others' median (%s; resolution "
-		"%s)", 100 * fabs(b->delta_rel), b->delta_ns > 0 ? "slower" :
-		"faster", a, r);
+	if (!strncmp(b->key, "omp ", 4))
+		snprintf(who, sizeof who, "OpenMP thread %s", b->key + 4);
+	else
+		snprintf(who, sizeof who, "%s %s", sbt_by_name(in->o), b->key);
+	sbt_say_group(&o, who, b->delta_rel, b->delta_ns, a, r);
+	sbt_html_str(f, line);
 }
 
 /* The findings of region group g, largest first: its own (steps with
  * their time, modes, spread) and its groups that differ (the boxes);
  * major ones, or with `minor` the minor ones.  How many were written. */
-static int findings(FILE *f, const struct sbt_html_in *in,
+static int findings(FILE *f, const struct sbt_report_in *in,
 		    const struct sbt_group *g, int minor, int named)
 {
 	const struct sbt_boxes *bx = in->boxes;
@@ -293,7 +293,7 @@ static int findings(FILE *f, const struct sbt_html_in *in,
 }
 
 /* Shifts the machine made, as sentences (machine.c). */
-static int machine_findings(FILE *f, const struct sbt_html_in *in)
+static int machine_findings(FILE *f, const struct sbt_report_in *in)
 {
 	const struct sbt_result *res = in->res;
 	size_t i;
@@ -312,7 +312,7 @@ static int machine_findings(FILE *f, const struct sbt_html_in *in)
 }
 
 /* The page's summary in words: every major finding, then the minor. */
-static void summary_findings(FILE *f, const struct sbt_html_in *in,
+static void summary_findings(FILE *f, const struct sbt_report_in *in,
 			     const struct sbt_result *res)
 {
 	int n = 0;
@@ -346,7 +346,7 @@ static void share_cell(FILE *f, double x)
 		fputs("<td class=\"n\">-</td>", f);
 }
 
-static void summary(FILE *f, const struct sbt_html_in *in,
+static void summary(FILE *f, const struct sbt_report_in *in,
 		    const struct sbt_result *res, const char *detail,
 		    const size_t *idx)
 {
@@ -679,7 +679,7 @@ static void group_label(FILE *f, const struct sbt_box *b, int x, double y)
 }
 
 /* The region's groups with lanes (figures.c), in lane order. */
-static size_t lanes_of(const struct sbt_html_in *in, uint32_t region,
+static size_t lanes_of(const struct sbt_report_in *in, uint32_t region,
 		       const struct sbt_box **ln, size_t *ngroups)
 {
 	size_t n = 0;
@@ -760,7 +760,7 @@ static void time_lanes(FILE *f, const struct sbt_plot *p,
 	}
 }
 
-static void time_plot(FILE *f, const struct sbt_html_in *in,
+static void time_plot(FILE *f, const struct sbt_report_in *in,
 		      const struct sbt_group *g,
 		      const struct sbt_region_fig *fig)
 {
@@ -856,7 +856,7 @@ static void time_plot(FILE *f, const struct sbt_html_in *in,
 
 #define BOX_ROWS 40
 
-static void box_plot(FILE *f, const struct sbt_html_in *in,
+static void box_plot(FILE *f, const struct sbt_report_in *in,
 		     const struct sbt_group *g)
 {
 	const struct sbt_boxes *bx = in->boxes;
@@ -951,7 +951,7 @@ static void frame_html(FILE *f, const struct sbt_symframe *fr)
 		fputs(" <i>(inlined)</i>", f);
 }
 
-static int callsite_table(FILE *f, const struct sbt_html_in *in,
+static int callsite_table(FILE *f, const struct sbt_report_in *in,
 			  const struct sbt_group *g)
 {
 	struct sbt_sitecount *sc;
@@ -996,7 +996,7 @@ static int callsite_table(FILE *f, const struct sbt_html_in *in,
 	return 0;
 }
 
-static int region(FILE *f, const struct sbt_html_in *in, size_t i,
+static int region(FILE *f, const struct sbt_report_in *in, size_t i,
 		  double *v, struct sbt_region_fig *fig)
 {
 	const struct sbt_group *g = &in->res->g[i];
@@ -1087,7 +1087,7 @@ static char *choose(const struct sbt_result *res)
 	return d;
 }
 
-int sbt_html_write(FILE *f, const struct sbt_html_in *in)
+static int write_html(FILE *f, const struct sbt_report_in *in)
 {
 	const struct sbt_result *res = in->res;
 	struct sbt_region_fig *fig = malloc(sizeof *fig);
@@ -1148,3 +1148,8 @@ out:
 	free(fig);
 	return rc;
 }
+
+const struct sbt_report_format sbt_format_html = {
+	.name = "html", .per_region = 1, .write = write_html,
+	.compare = sbt_compare_html,
+};

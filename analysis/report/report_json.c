@@ -11,54 +11,15 @@
  * frames expanded ("inlined": true: inlined into the next frame).
  */
 #include "totals.h"
+#include "report_compare.h"
 #include "report_util.h"
+#include "verdict.h"
 #include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-static void json_frame(FILE *f, const struct sbt_symframe *fr)
-{
-	fputs("{\"function\": ", f); sbt_json_str(f, fr->function);
-	fputs(", \"file\": ", f);    sbt_json_str(f, fr->file);
-	fprintf(f, ", \"line\": %d, \"inlined\": %s}", fr->line,
-		fr->inlined ? "true" : "false");
-}
-
-void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,
-			const struct sbt_result *res,
-			const struct sbt_group *g,
-			const struct sbt_report_opts *o)
-{
-	struct sbt_sitecount *sc = NULL;
-	long n = o->cs ? sbt_group_sites(ds, res, g, o->cs, &sc) : 0;
-
-	fputc('[', f);
-	for (long i = 0; i < n; i++) {
-		const struct sbt_callsite *c = &o->cs->c[sc[i].site];
-		const struct sbt_symframe *top = c->at.nframes ? &c->at.f[0]
-							       : NULL;
-		fputs(i ? ", {" : "{", f);
-		fputs("\"function\": ", f);
-		sbt_json_str(f, top ? top->function : "");
-		fputs(", \"file\": ", f);
-		sbt_json_str(f, top ? top->file : "");
-		fprintf(f, ", \"line\": %d, \"module\": ", top ? top->line : 0);
-		sbt_json_str(f, c->at.module);
-		fprintf(f, ", \"offset\": \"0x%llx\", \"count\": %llu, "
-			"\"stack\": [", (unsigned long long)c->at.offset,
-			(unsigned long long)sc[i].count);
-		for (int k = 0; k < c->nstack; k++) {
-			fputs(k ? ", " : "", f);
-			json_frame(f, &c->stack[k]);
-		}
-		fputs("]}", f);
-	}
-	fputc(']', f);
-	free(sc);
-}
 
 static void json_sources(FILE *f, const struct sbt_dataset *ds)
 {
@@ -343,10 +304,12 @@ static void json_machine(FILE *f, const struct sbt_dataset *ds,
 	}
 }
 
-void sbt_report_json(FILE *f, const struct sbt_dataset *ds,
-		     const struct sbt_result *res,
-		     const struct sbt_report_opts *o)
+static int write_json(FILE *f, const struct sbt_report_in *in)
 {
+	const struct sbt_dataset *ds = in->ds;
+	const struct sbt_result *res = in->res;
+	const struct sbt_report_opts *o = in->o;
+
 	json_sources(f, ds);
 	fputs("\"callsite_notes\": [", f);
 	for (size_t i = 0; o->cs && i < o->cs->nnotes; i++) {
@@ -364,4 +327,9 @@ void sbt_report_json(FILE *f, const struct sbt_dataset *ds,
 	fputs("\n],\n", f);
 	sbt_speed_json(f, ds, res);
 	fputs("}\n", f);
+	return ferror(f) ? -1 : 0;
 }
+
+const struct sbt_report_format sbt_format_json = {
+	.name = "json", .write = write_json, .compare = sbt_compare_json,
+};

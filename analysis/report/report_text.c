@@ -5,7 +5,9 @@
  * each group's distribution.
  */
 #include "totals.h"
+#include "report_compare.h"
 #include "report_util.h"
+#include "verdict.h"
 #include "report_counters.h"
 #include "report_speed.h"
 #include "spark.h"
@@ -394,12 +396,12 @@ static void machine(FILE *f, const struct sbt_dataset *ds,
 	}
 }
 
-void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
-		     const struct sbt_result *res0,
-		     const struct sbt_report_opts *o)
+static int write_text(FILE *f, const struct sbt_report_in *in)
 {
+	const struct sbt_dataset *ds = in->ds;
+	const struct sbt_report_opts *o = in->o;
+	const struct sbt_result *res0 = in->res, *res = res0;
 	struct sbt_result sorted;
-	const struct sbt_result *res = res0;
 
 	/* out of memory: the analysis's order is still a report */
 	if (sbt_result_sorted(ds, res0, o, &sorted, NULL) == 0)
@@ -417,4 +419,9 @@ void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
 	callsites(f, ds, res, o, &l);
 	if (res == &sorted)
 		free(sorted.g);
+	return ferror(f) ? -1 : 0;
 }
+
+const struct sbt_report_format sbt_format_text = {
+	.name = "text", .write = write_text, .compare = sbt_compare_text,
+};

@@ -19,7 +19,7 @@
  * the log), whose event then carries "clamped_ns".  So every nested event
  * lies inside its parent, as trace viewers require.
  *
- * Bound: at most `max` complete events.  Beyond, the samples (of all
+ * Bound: at most trace_max (--trace-max; 0: all) complete events.  Beyond, the samples (of all
  * processes, in time order) are taken at an even stride - every
  * (held/max)-th - so the timeline keeps its shape over the whole run; a
  * child may then be shown without its parent and vice versa.  Instant
@@ -415,9 +415,11 @@ static void put_other(FILE *f, const struct sbt_dataset *ds,
 	fputs("]},\n", f);
 }
 
-int sbt_trace_write(FILE *f, const struct sbt_dataset *ds,
-		    const struct sbt_result *res, size_t max)
+static int write_trace(FILE *f, const struct sbt_report_in *in)
 {
+	const struct sbt_dataset *ds = in->ds;
+	const struct sbt_result *res = in->res;
+	size_t max = in->trace_max;
 	struct axis ax = { 0 };
 	struct tw w = { f, 0 };
 	struct tev *ev = NULL;
@@ -442,3 +444,7 @@ int sbt_trace_write(FILE *f, const struct sbt_dataset *ds,
 	free(ev), free(ax.off), free(ax.pid);
 	return ferror(f) ? -1 : 0;
 }
+
+const struct sbt_report_format sbt_format_trace = {
+	.name = "trace", .write = write_trace,
+};

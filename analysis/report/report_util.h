@@ -1,6 +1,7 @@
 /*
- * report_util.h - what every output format shares: names of APIs,
- * counters and group keys, escaping, a group's sample values.
+ * report_util.h - what the report formats share (report_util.c): names
+ * of APIs, counters and group keys, a log's warnings, escaping, a
+ * group's sample values, the tables' order, call sites as JSON.
  */
 #ifndef SBT_REPORT_UTIL_H
 #define SBT_REPORT_UTIL_H
@@ -24,7 +25,7 @@ void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 		   const struct sbt_report_opts *o, char *out, size_t n);
 
 
-/* The call sites of g as a JSON array (see report_json.c). */
+/* The call sites of g as a JSON array (JSON, and CSV's last column). */
 void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,
 			const struct sbt_result *res,
 			const struct sbt_group *g,
@@ -48,15 +49,14 @@ size_t sbt_group_kept(const struct sbt_dataset *ds,
 		      const struct sbt_result *res, const struct sbt_group *g,
 		      const struct sbt_report_opts *o, double *v);
 
-/* The formats behind sbt_report(). */
-void sbt_report_text(FILE *f, const struct sbt_dataset *ds,
-		     const struct sbt_result *res,
-		     const struct sbt_report_opts *o);
-void sbt_report_csv(FILE *f, const struct sbt_dataset *ds,
-		    const struct sbt_result *res,
-		    const struct sbt_report_opts *o);
-void sbt_report_json(FILE *f, const struct sbt_dataset *ds,
-		     const struct sbt_result *res,
-		     const struct sbt_report_opts *o);
+const char *sbt_api_name(unsigned api);
+
+/* A copy of res->g in o->sort's order into *out (free out->g only);
+ * perm[i] (when not NULL; room for res->ngroups) the index in res->g of
+ * out->g[i].  0, or -1 when out of memory. */
+int sbt_result_sorted(const struct sbt_dataset *ds,
+		      const struct sbt_result *res,
+		      const struct sbt_report_opts *o, struct sbt_result *out,
+		      size_t *perm);
 
 #endif

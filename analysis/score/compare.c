@@ -37,6 +37,7 @@
  * so.
  */
 #include "strbuf.h"
+#include "verdict.h"
 #include "compare.h"
 #include "sort.h"
 
@@ -74,14 +75,6 @@ static double t999(int df)
 	if (df <= 30)
 		return t[df];
 	return df <= 60 ? 3.55 : df <= 120 ? 3.46 : SBT_SCORE_Z;
-}
-
-static double cost_of(const struct sbt_options *o,
-		      const struct sbt_source *src)
-{
-	if (!(o->filters & SBT_F_COST))
-		return 0;
-	return o->cost_ns >= 0 ? o->cost_ns : src->te_ns;
 }
 
 /* ---- the processor's slow windows (speed probes) ----------------------- */
@@ -154,7 +147,7 @@ static int speed_read(const struct sbt_cmp_side *s, struct speed *sp,
 	for (size_t i = 0; i < ds->nprobes; i++) {
 		const struct sbt_probe *q = &ds->probes[i];
 		const struct sbt_source *src = &ds->sources[q->source];
-		double ns = q->ns - cost_of(s->o, src);
+		double ns = q->ns - sbt_cost_of(s->o, src);
 		if (!(ns > 0))
 			continue;     /* no workload left: nothing to scale */
 		sp->p[sp->n++] = (struct probe){
@@ -326,7 +319,8 @@ static size_t gather(const struct sbt_cmp_side *s, const struct cell *c,
 				(*slow)++;
 				continue;
 			}
-			v[n] = x->ns - cost_of(s->o, &ds->sources[x->source]);
+			v[n] = x->ns - sbt_cost_of(s->o,
+						   &ds->sources[x->source]);
 			src[n++] = x->source;
 		}
 	}

@@ -56,7 +56,6 @@
 #include "stats.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,122 +300,6 @@ oom:
 	big_free(c.order, n * sizeof *c.order);
 	return -1;
 }
-/* "1.20 s", "35.00 ms": a point in time of the run. */
-static void fmt_time(char *buf, size_t len, double ns)
-{
-	if (ns >= 1e9)
-		snprintf(buf, len, "%.2f s", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, len, "%.2f us", ns / 1e3);
-	else
-		snprintf(buf, len, "%.0f ns", ns);
-}
-
-void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
-		    size_t len)
-{
-	const struct sbt_phase *ph = &p->ph[k];
-
-	if (p->untimed)
-		snprintf(buf, len, "sample %zu", end ? ph->first + ph->n - 1 :
-			 ph->first);
-	else
-		fmt_time(buf, len, end ? ph->t_end_ns : ph->t_begin_ns);
-}
-
-/* "310 ns", "3.4 ns": a duration. */
-static void fmt_dur(char *buf, size_t len, double ns)
-{
-	if (fabs(ns) >= 1e4)
-		snprintf(buf, len, "%.3g us", ns / 1e3);
-	else if (fabs(ns) >= 10)
-		snprintf(buf, len, "%.0f ns", ns);
-	else
-		snprintf(buf, len, "%.2g ns", ns);
-}
-
-/* Append to buf[len] at *used, keeping it NUL-terminated. */
-static void add(char *buf, size_t len, size_t *used, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void add(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (*used >= len)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *used, len - *used, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		*used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
-}
-
-const char *sbt_phase_kind_name(int kind)
-{
-	static const char *const name[] = { "level", "warm-up", "transient",
-					     "machine" };
-
-	return kind >= 0 && kind <= SBT_PH_MACHINE ? name[kind] : "?";
-}
-
-void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
-{
-	size_t used = 0;
-	char t[32], a[32], b[32];
-
-	if (len == 0)
-		return;
-	buf[0] = 0;
-	if (p->nsteps == 0 && p->warmup_n == 0 && p->ntransients == 0) {
-		snprintf(buf, len, "no shift over time");
-		return;
-	}
-	for (int k = 0; k < p->nsteps; k++) {
-		const struct sbt_phase *ph = &p->ph[p->step[k]];
-		double m0 = p->step_from_ns[k], m1 = ph->level_ns;
-		sbt_phase_when(p, p->step[k], 0, t, sizeof t);
-		fmt_dur(a, sizeof a, m0);
-		fmt_dur(b, sizeof b, m1);
-		add(buf, len, &used, "%sstep at %s: %s -> %s (%+.1f %%)",
-		    k ? "; " : "", t, a, b,
-		    m0 != 0 ? 100 * (m1 - m0) / m0 : 0.0);
-	}
-	if (p->warmup_n) {
-		int w = 0;
-		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
-			w++;
-		double m1 = w < p->nphases ? p->ph[w].level_ns : NAN;
-		sbt_phase_when(p, w - 1, 1, t, sizeof t);
-		fmt_dur(a, sizeof a, p->ph[0].level_ns);
-		fmt_dur(b, sizeof b, m1);
-		add(buf, len, &used, "%swarm-up: the first %s ran slower "
-		    "(%s, then %s; %zu samples)", used ? "; " : "", t, a, b,
-		    p->warmup_n);
-	}
-	if (p->ntransients) {
-		add(buf, len, &used, "%s%d transient %s%s (%zu samples, up to "
-		    "%+.0f %%) at", used ? "; " : "", p->ntransients,
-		    p->transient_max >= 0 ? "slowdown" : "change",
-		    p->ntransients > 1 ? "s" : "",
-		    p->transient_n, 100 * p->transient_max);
-		int shown = 0;
-		for (int k = 0; k < p->nphases; k++)
-			if (p->ph[k].kind == SBT_PH_TRANSIENT &&
-			    (k == 0 || p->ph[k - 1].kind != SBT_PH_TRANSIENT)) {
-				if (shown++ == 4) {
-					add(buf, len, &used, " ...");
-					break;
-				}
-				sbt_phase_when(p, k, 0, t, sizeof t);
-				add(buf, len, &used, "%s %s", shown > 1 ?
-				    "," : "", t);
-			}
-	}
-}
-
 /* ---- naming the phases ------------------------------------------------ */
 
 /* The warm-up: the longest prefix of phases, ending within the first

@@ -78,17 +78,4 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
  * neighbouring levels of at least min_shift_ns is a step. */
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift_ns);
 
-/* Where phase k begins (end = 0) or ends (end = 1), for people: "1.20 s",
- * "35.00 ms", or "sample 2000" without a time base. */
-void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
-		    size_t len);
-
-/* "level", "warm-up", "transient", "machine". */
-const char *sbt_phase_kind_name(int kind);
-
-/* One line of a classified p: "step at 1.20 s: 310 ns -> 420 ns (+35.5
- * %)" for each step, then the warm-up and the transient excursions, or
- * "no shift over time". */
-void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len);
-
 #endif

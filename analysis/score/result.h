@@ -34,6 +34,23 @@ struct sbt_options {
 	int jobs;                     /* threads; 0: one per core       */
 };
 
+/* What filter_cost subtracts from a sample of src, the filters and cost
+ * as given (--filter, --cost): nothing with the filter off, else the
+ * cost given, else the log's t_e,std. */
+static inline double sbt_cost_ns(int filters, double cost_ns,
+				 const struct sbt_source *src)
+{
+	if (!(filters & SBT_F_COST))
+		return 0;
+	return cost_ns >= 0 ? cost_ns : src->te_ns;
+}
+
+static inline double sbt_cost_of(const struct sbt_options *o,
+				 const struct sbt_source *src)
+{
+	return sbt_cost_ns(o->filters, o->cost_ns, src);
+}
+
 /* What the kernel saw happen to a group's samples (osevents.c), and how
  * the OS-noise filter's guesses compare with it.  Samples count only when
  * their log had OS events (`covered`). */

@@ -1,5 +1,6 @@
 /*
- * score.c - the per-region verdict: t_min, t_diff, spread and modes.
+ * score.c - the per-region figures: t_min, t_diff, spread and modes
+ * (numbers; verdict.c puts them in words).
  *
  * The model (the paper's section 5).  A sample of a region whose true
  * time is t is t + tau_e after filter_cost; tau_e is the timer's noise,
@@ -130,33 +131,6 @@
 #define SBT_MODE_Z    4.0         /* dip significance, in sigmas        */
 #define SBT_SPREAD_P  0.01        /* spread = p99 - p1                  */
 #define SBT_RANGE_P   0.001       /* density grid over p0.1 .. p99.9    */
-
-void sbt_fmt_ns(char *buf, size_t len, double ns)
-{
-	double a = fabs(ns);
-
-	if (!isfinite(ns))
-		snprintf(buf, len, "? ns");
-	else if (a >= 1e9)
-		snprintf(buf, len, "%.3g s", ns / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "%.3g ms", ns / 1e6);
-	else if (a >= 1e4)
-		snprintf(buf, len, "%.3g us", ns / 1e3);
-	else if (a >= 10 || a == 0)
-		snprintf(buf, len, "%.0f ns", ns);
-	else
-		snprintf(buf, len, "%.2g ns", ns);
-}
-
-/* A ratio such as "37" or "1.4". */
-static void fmt_ratio(char *buf, size_t len, double r)
-{
-	if (r >= 9.95)
-		snprintf(buf, len, "%.0f", r);
-	else
-		snprintf(buf, len, "%.1f", r);
-}
 
 /* Median of ascending x[0..n), n > 0. */
 static double median_sorted(const double *x, size_t n)
@@ -574,60 +548,6 @@ static int find_modes(const double *x, size_t n, double t_diff, double q,
 	return 0;
 }
 
-/* ---- the verdict -------------------------------------------------------- */
-
-static void verdict(struct sbt_score *o, double eps)
-{
-	char a[32], b[32], r[32], *v = o->verdict;
-	size_t len = sizeof o->verdict, used = 0;
-
-	if (o->n == 0) {
-		snprintf(v, len, "no samples");
-		return;
-	}
-	if (o->resolvable < 0) {
-		sbt_fmt_ns(a, sizeof a, o->variation_ns);
-		snprintf(v, len, "no t_min/t_diff (no profile, %zu probes, "
-			 "clock quantum unknown): spread %s", o->insitu.n
-			 + o->insitu.screened, a);
-		return;
-	}
-	if (!o->resolvable) {       /* first what matters most, then the rest */
-		sbt_fmt_ns(a, sizeof a, o->median_ns);
-		sbt_fmt_ns(b, sizeof b, o->t_min_ns);
-		used = (size_t)snprintf(v, len, "too short to time to %g %%: "
-					"%s < t_min %s; ", eps * 100, a, b);
-		if (used >= len)
-			return;
-		v += used;
-		len -= used;
-	}
-	if (!o->variation) {
-		sbt_fmt_ns(a, sizeof a, o->t_diff_ns);
-		snprintf(v, len, "no variation beyond the timer's %s "
-			 "resolution", a);
-	} else if (o->nmodes >= 2) {
-		double d = o->modes[o->nmodes - 1].center_ns -
-			   o->modes[0].center_ns;
-		sbt_fmt_ns(a, sizeof a, d);
-		fmt_ratio(r, sizeof r, d / o->t_diff_ns);
-		snprintf(v, len, "variation detected: %d modes, %s %s (%s "
-			 "t_diff)", o->nmodes, a,
-			 o->nmodes == 2 ? "apart" : "from first to last", r);
-	} else {
-		sbt_fmt_ns(a, sizeof a, o->variation_ns);
-		fmt_ratio(r, sizeof r, o->variation_tdiff);
-		snprintf(v, len, "variation detected: spread %s (%s t_diff), "
-			 "no distinct modes", a, r);
-	}
-	/* a quantum-only t_diff is a lower bound: say so next to the claim */
-	if (o->variation == 1 && strcmp(o->metric_source, "quantum") == 0) {
-		used = strlen(o->verdict);
-		snprintf(o->verdict + used, sizeof o->verdict - used,
-			 " (t_diff = quantum only)");
-	}
-}
-
 /* The quantum of ascending x[0..n) when the caller does not know it:
  * as filter.c does, if more than a quarter of neighbours tie, the data
  * is quantized and q is the smallest positive gap (a multiple of the
@@ -720,6 +640,7 @@ int sbt_score_metrics(const double *kept, size_t n, const double *probes,
 
 	memset(o, 0, sizeof *o);
 	o->n = n;
+	o->eps = eps;
 	if (!(use.quantum_ns > 0)) {
 		use.quantum_ns = guess_quantum(kept, n);
 		o->quantum_guessed = use.quantum_ns > 0;
@@ -762,7 +683,6 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 	o->shift_resolution_ns = NAN;
 	o->resolvable = o->variation = -1;
 	if (n == 0) {
-		verdict(o, eps);
 		free(x);
 		return 0;
 	}
@@ -796,11 +716,9 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 					       eps * fabs(o->median_ns));
 		o->variation = o->broad || o->nmodes >= 2;
 	}
-	verdict(o, eps);
 	free(x);
 	return 0;
 oom:
 	free(x);
-	snprintf(o->verdict, sizeof o->verdict, "out of memory");
 	return -1;
 }

@@ -1,7 +1,8 @@
 /*
- * score.h - the per-region verdict: can this region be
- * timed to 1 % (t_min), does its time vary beyond what the timer can tell
- * apart (t_diff), and what are its distinct modes.
+ * score.h - the per-region figures a verdict is made of: can this region
+ * be timed to 1 % (t_min), does its time vary beyond what the timer can
+ * tell apart (t_diff), and what are its distinct modes.  Numbers only:
+ * verdict.c puts them in words.
  *
  * One call scores one group of samples: a region, or a region x thread /
  * cpu / rank group.  Inputs are plain numbers, so this module does not
@@ -100,8 +101,7 @@ struct sbt_score {
 	int    nmodes;
 	double assigned;           /* fraction of samples in reported modes */
 	double bandwidth_ns;       /* kernel width the mode finder used      */
-	char   verdict[160];      /* distribution only; analyze.c composes
-				     the full verdict (verdict.c)          */
+	double eps;                /* the CV target t_min was judged by     */
 };
 
 /* The smallest shift a finding (mode separation, step, slow group) must
@@ -136,12 +136,9 @@ int sbt_noise_model(const double *tau, size_t n, double quantum_ns,
  * filter_os (finite; ascending if in->sorted, else any order; not
  * modified);
  * probes[0..nprobes) the group's in-situ noise probes (may be NULL).
- * Returns 0, or -1 on allocation failure (out->verdict then says so). */
+ * Returns 0, or -1 on allocation failure. */
 int sbt_score_group(const double *kept, size_t n, const double *probes,
 		    size_t nprobes, const struct sbt_score_in *in,
 		    struct sbt_score *out);
-
-/* "112 ns", "3.4 ns", "12.5 us": a duration for verdict lines. */
-void sbt_fmt_ns(char *buf, size_t len, double ns);
 
 #endif

@@ -1,11 +1,14 @@
 /*
- * verdict.c - one group's verdict as a person reads it: what was found
- * first, then what the timer can resolve.
+ * verdict.c - every sentence the analysis says of a region, and the
+ * findings' fields the reports print beside it (g->find: kind, size,
+ * share, minor).  The scoring files compute numbers; this one alone puts
+ * them in words, so a sentence is changed in one place.
  *
- * Findings: steps over time, modes, a group that differs from the
- * others (--by), a spread broader than the timer's noise; ranked by size
- * (how far each moves the region's time), those under 1 % of the typical
- * time listed after the others as minor: a 0.1 % shift that 10^4
+ * A group's verdict: what was found first, then what the timer can
+ * resolve.  Findings: steps over time, modes, a group that differs from
+ * the others (--by), a spread broader than the timer's noise; ranked by
+ * size (how far each moves the region's time), those under 1 % of the
+ * typical time listed after the others as minor: a 0.1 % shift that 10^4
  * samples resolve is real, yet not what a person chases first.  Then
  * the shifts it shared with other regions (the machine's, machine.c), the
  * warm-up and transient excursions (named, not alarms: a warm-up is the
@@ -18,10 +21,183 @@
 #include "verdict.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+/* ---- numbers in words ------------------------------------------------- */
+
+void sbt_fmt_ns(char *buf, size_t len, double ns)
+{
+	double a = fabs(ns);
+
+	if (!isfinite(ns))
+		snprintf(buf, len, "? ns");
+	else if (a >= 1e9)
+		snprintf(buf, len, "%.3g s", ns / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.3g ms", ns / 1e6);
+	else if (a >= 1e4)
+		snprintf(buf, len, "%.3g us", ns / 1e3);
+	else if (a >= 10 || a == 0)
+		snprintf(buf, len, "%.0f ns", ns);
+	else
+		snprintf(buf, len, "%.2g ns", ns);
+}
+
+/* A ratio such as "37" or "1.4". */
+static void fmt_ratio(char *buf, size_t len, double r)
+{
+	if (r >= 9.95)
+		snprintf(buf, len, "%.0f", r);
+	else
+		snprintf(buf, len, "%.1f", r);
+}
+
+/* "1.20 s", "35.00 ms": a point in time of the run. */
+static void fmt_time(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e9)
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0f ns", ns);
+}
+
+/* ---- the score alone ---------------------------------------------------- */
+
+void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len)
+{
+	struct sbt_strbuf o = { buf, len, 0 };
+	char a[32], b[32], r[32];
+
+	if (len)
+		buf[0] = 0;
+	if (s->n == 0) {
+		sbt_put(&o, "no samples");
+		return;
+	}
+	if (s->resolvable < 0) {
+		sbt_fmt_ns(a, sizeof a, s->variation_ns);
+		sbt_put(&o, "no t_min/t_diff (no profile, %zu probes, clock "
+			"quantum unknown): spread %s", s->insitu.n +
+			s->insitu.screened, a);
+		return;
+	}
+	if (!s->resolvable) {       /* first what matters most, then the rest */
+		sbt_fmt_ns(a, sizeof a, s->median_ns);
+		sbt_fmt_ns(b, sizeof b, s->t_min_ns);
+		sbt_put(&o, "too short to time to %g %%: %s < t_min %s; ",
+			s->eps * 100, a, b);
+	}
+	if (!s->variation) {
+		sbt_fmt_ns(a, sizeof a, s->t_diff_ns);
+		sbt_put(&o, "no variation beyond the timer's %s resolution", a);
+	} else if (s->nmodes >= 2) {
+		double d = s->modes[s->nmodes - 1].center_ns -
+			   s->modes[0].center_ns;
+		sbt_fmt_ns(a, sizeof a, d);
+		fmt_ratio(r, sizeof r, d / s->t_diff_ns);
+		sbt_put(&o, "variation detected: %d modes, %s %s (%s t_diff)",
+			s->nmodes, a, s->nmodes == 2 ? "apart" :
+			"from first to last", r);
+	} else {
+		sbt_fmt_ns(a, sizeof a, s->variation_ns);
+		fmt_ratio(r, sizeof r, s->variation_tdiff);
+		sbt_put(&o, "variation detected: spread %s (%s t_diff), no "
+			"distinct modes", a, r);
+	}
+	/* a quantum-only t_diff is a lower bound: say so next to the claim */
+	if (s->variation == 1 && strcmp(s->metric_source, "quantum") == 0)
+		sbt_put(&o, " (t_diff = quantum only)");
+}
+
+/* ---- phases over time --------------------------------------------------- */
+
+void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
+		    size_t len)
+{
+	const struct sbt_phase *ph = &p->ph[k];
+
+	if (p->untimed)
+		snprintf(buf, len, "sample %zu", end ? ph->first + ph->n - 1 :
+			 ph->first);
+	else
+		fmt_time(buf, len, end ? ph->t_end_ns : ph->t_begin_ns);
+}
+
+const char *sbt_phase_kind_name(int kind)
+{
+	static const char *const name[] = { "level", "warm-up", "transient",
+					     "machine" };
+
+	return kind >= 0 && kind <= SBT_PH_MACHINE ? name[kind] : "?";
+}
+
+void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len)
+{
+	struct sbt_strbuf o = { buf, len, 0 };
+	char t[32], a[32], b[32];
+
+	if (len == 0)
+		return;
+	buf[0] = 0;
+	if (p->nsteps == 0 && p->warmup_n == 0 && p->ntransients == 0) {
+		sbt_put(&o, "no shift over time");
+		return;
+	}
+	for (int k = 0; k < p->nsteps; k++) {
+		const struct sbt_phase *ph = &p->ph[p->step[k]];
+		double m0 = p->step_from_ns[k], m1 = ph->level_ns;
+		sbt_phase_when(p, p->step[k], 0, t, sizeof t);
+		sbt_fmt_ns(a, sizeof a, m0);
+		sbt_fmt_ns(b, sizeof b, m1);
+		sbt_put(&o, "%sstep at %s: %s -> %s (%+.1f %%)", k ? "; " : "",
+			t, a, b, m0 != 0 ? 100 * (m1 - m0) / m0 : 0.0);
+	}
+	if (p->warmup_n) {
+		int w = 0;
+		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
+			w++;
+		double m1 = w < p->nphases ? p->ph[w].level_ns : NAN;
+		sbt_phase_when(p, w - 1, 1, t, sizeof t);
+		sbt_fmt_ns(a, sizeof a, p->ph[0].level_ns);
+		sbt_fmt_ns(b, sizeof b, m1);
+		sbt_put(&o, "%swarm-up: the first %s ran slower (%s, then %s; "
+			"%zu samples)", o.used ? "; " : "", t, a, b,
+			p->warmup_n);
+	}
+	if (p->ntransients) {
+		sbt_put(&o, "%s%d transient %s%s (%zu samples, up to %+.0f %%) "
+			"at", o.used ? "; " : "", p->ntransients,
+			p->transient_max >= 0 ? "slowdown" : "change",
+			p->ntransients > 1 ? "s" : "", p->transient_n,
+			100 * p->transient_max);
+		int shown = 0;
+		for (int k = 0; k < p->nphases; k++)
+			if (p->ph[k].kind == SBT_PH_TRANSIENT &&
+			    (k == 0 || p->ph[k - 1].kind != SBT_PH_TRANSIENT)) {
+				if (shown++ == 4) {
+					sbt_put(&o, " ...");
+					break;
+				}
+				sbt_phase_when(p, k, 0, t, sizeof t);
+				sbt_put(&o, "%s %s", shown > 1 ? "," : "", t);
+			}
+	}
+}
+
+/* ---- a group's verdict -------------------------------------------------- */
+
+void sbt_say_group(struct sbt_strbuf *o, const char *who, double delta_rel,
+		   double delta_ns, const char *size, const char *resolution)
+{
+	sbt_put(o, "%s is %.1f %% %s than the others' median (%s; resolution "
+		"%s)", who, 100 * fabs(delta_rel), delta_ns > 0 ? "slower" :
+		"faster", size, resolution);
+}
 
 static const char *by_word(enum sbt_by by)
 {
@@ -144,7 +320,7 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 
 	g->verdict[0] = 0;
 	if (s->n == 0 || s->resolvable < 0) {
-		sbt_put(&o, "%s", s->verdict);
+		sbt_score_verdict(s, g->verdict, sizeof g->verdict);
 		g->nfindings = g->nfind = 0;
 		return;
 	}
@@ -179,9 +355,7 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 				 g->omp_thread);
 		else
 			snprintf(who, sizeof who, "this %s", by_word(by));
-		sbt_put(&c, "%s is %.1f %% %s than the others' median (%s; "
-		    "resolution %s)", who, 100 * fabs(g->delta_rel),
-		    g->delta_ns > 0 ? "slower" : "faster", a, b);
+		sbt_say_group(&c, who, g->delta_rel, g->delta_ns, a, b);
 		/* what a slow share costs: the others' wait for it */
 		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
 			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);

@@ -10,6 +10,23 @@
  * META chunk; events go to the thread's current EVENTS chunk, a new one
  * opened when another thread writes or the chunk is full.  Running past
  * the capacity is a bug of the test: it aborts.
+ *
+ * Simple logs (syn_*, below): the same writer behind a shorter door for
+ * tests that only need regions, pairs and speed probes: times in ticks
+ * from the log's start, each event's cpu in its aux, one call site per
+ * region.
+ *
+ *   struct synlog L;
+ *   syn_begin(&L, 1e9);                  header: clock 1 GHz, quantum 1
+ *   L.h.tick_quantum = 10;               (L.h: the header, until written)
+ *   syn_region(&L, 1, "name");           REGION + SITE2 (site id = region id)
+ *   syn_pair(&L, thread, 1, t0, t1, cpu); a START/STOP pair
+ *   syn_speed(&L, thread, t, ticks, cpu, span); a speed probe
+ *   syn_write(&L, "x.log");
+ *
+ * META entries come before the first event; a thread's events are
+ * appended in call order (time order is the caller's), a new chunk each
+ * time another thread writes, so write one thread's events at a time.
  */
 #ifndef SBT_TEST_LOGBUILD_H
 #define SBT_TEST_LOGBUILD_H
@@ -173,6 +190,83 @@ static inline int lb_save(struct lb *b, const char *path)
 	if (f && fclose(f) != 0)
 		ok = 0;
 	return ok ? 0 : -1;
+}
+
+/* ---- simple logs -------------------------------------------------------- */
+
+#define SYN_CAP   (64u << 20)      /* bytes of a simple log, at most     */
+#define SYN_CHUNK (1u << 20)       /* bytes of each of its chunks        */
+
+struct synlog {
+	struct lb b;
+	struct sbt_chunk *meta;
+	struct sbt_file_header h;      /* copied into the log when written */
+};
+
+static inline void syn_begin(struct synlog *L, double hz)
+{
+	lb_begin(&L->b, SYN_CAP, SYN_CHUNK);
+	L->h = *lb_hdr(&L->b);
+	L->h.flags |= SBT_HF_CPU_AUX;
+	L->h.tick_hz = (uint64_t)hz;
+	L->h.start_ticks = 1000000;
+	L->h.pid = 42;
+	strcpy(L->h.host, "synthetic");
+	L->meta = lb_chunk(&L->b, SBT_CHUNK_META, 0);
+}
+
+/* Region id, its one call site (id too) at a made-up address. */
+static inline void syn_region(struct synlog *L, uint32_t id, const char *name)
+{
+	uint64_t ra = 0x401000 + id;
+
+	lb_region(L->meta, id, 0, ra, name);
+	lb_site(L->meta, id, id, &ra, 1);
+}
+
+static inline void syn_speed_meta(struct synlog *L, uint32_t ops,
+				  uint32_t cadence_us)
+{
+	struct sbt_meta_speed m = { .ops = ops, .cadence_us = cadence_us };
+
+	lb_meta(L->meta, SBT_META_SPEED, &m, sizeof m, NULL, 0);
+}
+
+static inline void syn_start(struct synlog *L, uint32_t th, uint32_t site,
+			     uint64_t t, unsigned cpu)
+{
+	lb_event(&L->b, th, SBT_EV_START, 0, site, L->h.start_ticks + t, cpu);
+}
+
+static inline void syn_stop(struct synlog *L, uint32_t th, uint32_t site,
+			    uint64_t t, unsigned cpu)
+{
+	lb_event(&L->b, th, SBT_EV_STOP, 0, site, L->h.start_ticks + t, cpu);
+}
+
+static inline void syn_pair(struct synlog *L, uint32_t th, uint32_t site,
+			    uint64_t t0, uint64_t t1, unsigned cpu)
+{
+	syn_start(L, th, site, t0, cpu);
+	syn_stop(L, th, site, t1, cpu);
+}
+
+/* A probe at t of `ticks`; span: a detour's span (SBT_SPEED_SPAN). */
+static inline void syn_speed(struct synlog *L, uint32_t th, uint64_t t,
+			     uint64_t ticks, unsigned cpu, int span)
+{
+	lb_event(&L->b, th, SBT_EV_SPEED, span ? SBT_SPEED_SPAN : 0,
+		 (uint32_t)ticks, L->h.start_ticks + t, cpu);
+}
+
+/* Write the log and free it; exits 99 when it cannot (a test that cannot
+ * build its input has not run). */
+static inline void syn_write(struct synlog *L, const char *path)
+{
+	*lb_hdr(&L->b) = L->h;
+	if (lb_save(&L->b, path) != 0)
+		exit(99);
+	lb_free(&L->b);
 }
 
 #endif

@@ -14,8 +14,12 @@ environment, as tests/meson.build sets them): record() runs an app
 preloaded, analyze() / analyze_json() run sbt-analyze, log_version() reads
 a log's format version; dump_samples() reads every sample of a log
 (--dump) and uncontained() counts samples of one region outside another's.
+
+A co-runner: `with busy(cpu):` keeps a core busy (that cpu, or any) while
+the block runs, and kills it by its pid after; die_with_parent() makes a
+child die with the test, even one killed by a timeout.
 """
-import json, math, os, signal, struct, subprocess, sys, time
+import contextlib, json, math, os, signal, struct, subprocess, sys, time
 
 # every variable the recorder reads, unset in record() unless given
 SBT_VARS = ('SBT_SAMPLE', 'SBT_MAX_MB', 'SBT_LOG_MAX_MB', 'SBT_EVENTS',
@@ -137,3 +141,25 @@ def uncontained(rows, child, parent, slack=0.2):
                    for p0, p1 in par.get((r['source'], r['thread']), [])):
             bad += 1
     return bad
+
+
+def die_with_parent():
+    """In a child: SIGKILL when this test dies, even killed by a timeout
+    (a busy loop must not outlive it)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
+
+
+@contextlib.contextmanager
+def busy(cpu=None):
+    """A busy loop on `cpu` (None: where the kernel puts it) while the
+    block runs."""
+    cmd = ['sh', '-c', 'while :; do :; done']
+    if cpu is not None:
+        cmd = ['taskset', '-c', str(cpu)] + cmd
+    p = subprocess.Popen(cmd, preexec_fn=die_with_parent)
+    try:
+        yield p
+    finally:
+        p.kill()
+        p.wait()

@@ -5,7 +5,7 @@
                                         (SBT_LIB, SBT_ANALYZE from the env)
 
 Cases:
-  pages        page-faults,task-clock on os_app's page-touching region:
+  pages        page-faults,task-clock on region_app's page-touching region:
                page-faults exactly 1 per sample (0 in the region touching
                none), task-clock about the region's time
   busy         the same with a busy process on the app's cpu
@@ -26,6 +26,9 @@ Cases:
 """
 import csv, json, os, statistics, struct, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
+from sbttest import busy  # noqa: E402
+
 CASE = sys.argv[1]
 OS_APP, NO_PERF, SBT_RUN, APP = map(os.path.abspath, sys.argv[2:6])
 ANALYZE = os.path.abspath(os.environ['SBT_ANALYZE'])
@@ -33,13 +36,6 @@ EVENTS = 'page-faults,task-clock'
 N = 300
 failed = 0
 
-
-
-def die_with_parent():
-    """In a child: SIGKILL when this test dies, even killed by a timeout
-    (a busy loop must not outlive it)."""
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
 
 def check(cond, what):
     global failed
@@ -151,15 +147,9 @@ def case_pages():
 
 def case_busy():
     cpu = min(os.sched_getaffinity(0))
-    busy = subprocess.Popen(['taskset', '-c', str(cpu), 'sh', '-c',
-                             'while :; do :; done'],
-                            preexec_fn=die_with_parent)
-    try:
+    with busy(cpu):
         run(['pages', str(N)], env={'SBT_EVENTS': EVENTS},
             wrap=('taskset', '-c', str(cpu)))
-    finally:
-        busy.kill()
-        busy.wait()
     pages_checks('region.log')
 
 

@@ -35,15 +35,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
-from sbttest import check, done  # noqa: E402
+from sbttest import check, die_with_parent, done  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def die_with_parent():
-    """In a child: SIGKILL when this test dies, even by a timeout."""
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
 
 
 def pragma_line(src, what):

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""os_test.py - the kernel's record of os_app's threads, end to end.
+"""os_test.py - the kernel's record of region_app's threads, end to end.
 
     os_test.py CASE OS_APP NO_PERF      (SBT_LIB, SBT_ANALYZE from the env)
 
-Cases (each runs os_app under the recorder and reads the log back):
+Cases (each runs region_app under the recorder and reads the log back):
   sleep        a region that sleeps 50 us: every sample switched out
   pages        one fresh page touched per call: exactly 1 fault per
                sample; a region touching a mapped page: none
@@ -18,19 +18,15 @@ Exit 77 (skip) where the kernel refuses the events to everyone here.
 """
 import csv, io, json, os, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
+from sbttest import busy  # noqa: E402
+
 CASE = sys.argv[1]
 APP, NO_PERF, LIB, ANALYZE = map(os.path.abspath, (
     sys.argv[2], sys.argv[3], os.environ['SBT_LIB'],
     os.environ['SBT_ANALYZE']))
 failed = 0
 
-
-
-def die_with_parent():
-    """In a child: SIGKILL when this test dies, even killed by a timeout
-    (a busy loop must not outlive it)."""
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
 
 def check(cond, what):
     global failed
@@ -46,7 +42,7 @@ def run(args, log='region.log', env=None, wrap=()):
     if p.returncode == 77:
         sys.exit(77)
     if p.returncode != 0:
-        sys.exit('os_app %s: exit %d: %s' % (args, p.returncode, p.stderr))
+        sys.exit('region_app %s: exit %d: %s' % (args, p.returncode, p.stderr))
     return p.stdout
 
 
@@ -121,14 +117,8 @@ def case_pages():
 
 def case_busy():
     cpu = min(os.sched_getaffinity(0))
-    busy = subprocess.Popen(['taskset', '-c', str(cpu), 'sh', '-c',
-                             'while :; do :; done'],
-                            preexec_fn=die_with_parent)
-    try:
+    with busy(cpu):
         run(['constant', '40000'], wrap=('taskset', '-c', str(cpu)))
-    finally:
-        busy.kill()
-        busy.wait()
     rep = report('region.log')
     recorded(rep)
     g = region(rep, 'constant')

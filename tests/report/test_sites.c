@@ -86,12 +86,12 @@ int main(void)
 	free(sc);
 
 	/* JSON: the same counts, per region */
-	struct sbt_report_opts ro = { .format = SBT_FMT_JSON, .cost_ns = -1,
-				      .cs = &cs };
+	struct sbt_report_opts ro = { .cost_ns = -1, .cs = &cs };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	sbt_report(f, &ds, &res, &ro);
+	sbt_report(f, "json", &(struct sbt_report_in){ .ds = &ds, .res = &res,
+						       .o = &ro });
 	fclose(f);
 	const char *rr = strstr(buf, "\"name\": \"r\"");
 	CHECK(rr && strstr(rr, "\"count\": 300, \"stack\"") &&

@@ -5,6 +5,7 @@
  * an excursion and a warm-up are found and named, tiny and huge N work.
  */
 #include "phase.h"
+#include "verdict.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 

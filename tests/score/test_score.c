@@ -5,6 +5,7 @@
  * fallbacks of the metric chain, quantized modes, tiny and huge N.
  */
 #include "score.h"
+#include "verdict.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 
@@ -36,6 +37,17 @@ static double noise(void)
 	return 1.5 * fabs(gen_norm(&G));
 }
 
+/* What the score alone says (verdict.c); four calls' worth at once. */
+static const char *said(const struct sbt_score *s)
+{
+	static char buf[4][160];
+	static int k;
+
+	k = (k + 1) % 4;
+	sbt_score_verdict(s, buf[k], sizeof buf[k]);
+	return buf[k];
+}
+
 static void show(const char *name, const struct sbt_score *s)
 {
 	printf("%-24s n=%zu src=%s t_min=%.1f t_diff=%.1f median=%.1f "
@@ -44,7 +56,7 @@ static void show(const char *name, const struct sbt_score *s)
 	       s->nmodes);
 	for (int k = 0; k < s->nmodes; k++)
 		printf(" %.1f(%.3f)", s->modes[k].center_ns, s->modes[k].share);
-	printf("\n  -> %s\n", s->verdict);
+	printf("\n  -> %s\n", said(s));
 }
 
 /* Two workloads 100 ns apart, 37 % / 63 %, on a 1 ns clock. */
@@ -71,16 +83,16 @@ static void test_two_workloads(void)
 	CHECK(fabs(s.modes[1].share - 0.63) <= 0.02, "%g", s.modes[1].share);
 	CHECK(s.variation == 1 && s.resolvable == 1, "v %d r %d", s.variation,
 	      s.resolvable);
-	CHECK(strstr(s.verdict, "variation detected: 2 modes, 100 ns apart ("),
-	      "%s", s.verdict);
+	CHECK(strstr(said(&s), "variation detected: 2 modes, 100 ns apart ("),
+	      "%s", said(&s));
 
 	/* sorted input, declared sorted: the same answer without a copy */
 	qsort(x, n, sizeof *x, cmp_d);
 	in.sorted = 1;
 	CHECK(sbt_score_group(x, n, p, np, &in, &s2) == 0, "rc");
 	CHECK(s2.nmodes == s.nmodes && s2.t_diff_ns == s.t_diff_ns &&
-	      strcmp(s2.verdict, s.verdict) == 0 &&
-	      s2.modes[0].share == s.modes[0].share, "%s", s2.verdict);
+	      strcmp(said(&s2), said(&s)) == 0 &&
+	      s2.modes[0].share == s.modes[0].share, "%s", said(&s2));
 	free(x);
 	free(p);
 }
@@ -108,8 +120,9 @@ static void test_constant_quantized(double d, double w, double want_tdiff)
 	char want[96];
 	snprintf(want, sizeof want, "no variation beyond the timer's %g ns "
 		 "resolution", want_tdiff);
-	CHECK(strstr(s.verdict, want) == (d >= 500 ? s.verdict :
-	      s.verdict + strlen(s.verdict) - strlen(want)), "%s", s.verdict);
+	const char *v = said(&s);
+	CHECK(strstr(v, want) == (d >= 500 ? v : v + strlen(v) - strlen(want)),
+	      "%s", v);
 	/* each mode's centre is a reading: on the grid */
 	CHECK(fmod(s.modes[0].center_ns, 10) == 0, "%g", s.modes[0].center_ns);
 	free(x);
@@ -135,9 +148,9 @@ static void test_unresolvable(void)
 	      s.metric_source);
 	CHECK(s.resolvable == 0, "resolvable %d", s.resolvable);
 	CHECK(s.variation == 0, "variation %d", s.variation);
-	CHECK(strcmp(s.verdict, "too short to time to 1 %: 1 ns < t_min "
+	CHECK(strcmp(said(&s), "too short to time to 1 %: 1 ns < t_min "
 		     "500 ns; no variation beyond the timer's 3 ns resolution")
-	      == 0, "%s", s.verdict);
+	      == 0, "%s", said(&s));
 	free(x);
 }
 
@@ -239,14 +252,14 @@ static void test_fallback(void)
 	CHECK(strcmp(s.metric_source, "quantum") == 0 && s.quantum_guessed &&
 	      s.quantum_ns == 1, "%s %g", s.metric_source, s.quantum_ns);
 	/* a 4 ns spread on 700 ns is below 1 %: nothing to claim */
-	CHECK(s.variation == 0, "%s", s.verdict);
+	CHECK(s.variation == 0, "%s", said(&s));
 	/* a claim resting on a quantum-only t_diff says so */
 	for (int i = 0; i < 1000; i++)
 		x[i] = gen_read(&G, (i % 3 ? 700 : 760) + noise(), 1);
 	CHECK(sbt_score_group(x, 1000, p, 10, &none, &s) == 0, "rc");
-	CHECK(s.variation == 1 && s.nmodes == 2, "%s", s.verdict);
-	CHECK(strstr(s.verdict, "(t_diff = quantum only)") != NULL, "%s",
-	      s.verdict);
+	CHECK(s.variation == 1 && s.nmodes == 2, "%s", said(&s));
+	CHECK(strstr(said(&s), "(t_diff = quantum only)") != NULL, "%s",
+	      said(&s));
 
 	/* nothing at all (continuous readings, no quantum, no profile, too
 	 * few probes): no judgement, and the verdict says why */
@@ -257,7 +270,7 @@ static void test_fallback(void)
 	CHECK(strcmp(s.metric_source, "none") == 0, "%s", s.metric_source);
 	CHECK(s.resolvable == -1 && s.variation == -1 && s.nmodes == 0,
 	      "%d %d %d", s.resolvable, s.variation, s.nmodes);
-	CHECK(strncmp(s.verdict, "no t_min/t_diff", 15) == 0, "%s", s.verdict);
+	CHECK(strncmp(said(&s), "no t_min/t_diff", 15) == 0, "%s", said(&s));
 }
 
 /* Quantized modes: three workloads on a 10 ns grid, 60 ns apart. */
@@ -287,8 +300,8 @@ static void test_quantized_modes(void)
 	CHECK(fabs(s.modes[0].share - 0.5) <= 0.02 &&
 	      fabs(s.modes[1].share - 0.3) <= 0.02 &&
 	      fabs(s.modes[2].share - 0.2) <= 0.02, "shares");
-	CHECK(strstr(s.verdict, "3 modes, 120 ns from first to last (6.0 "
-		     "t_diff)") != NULL, "%s", s.verdict);
+	CHECK(strstr(said(&s), "3 modes, 120 ns from first to last (6.0 "
+		     "t_diff)") != NULL, "%s", said(&s));
 	free(x);
 }
 
@@ -332,8 +345,8 @@ static void test_skewed_single(void)
 	show("log-normal", &s);
 	CHECK(s.nmodes == 1, "nmodes %d", s.nmodes);
 	CHECK(s.variation == 1, "%d", s.variation);
-	CHECK(strncmp(s.verdict, "variation detected: spread ", 27) == 0, "%s",
-	      s.verdict);
+	CHECK(strncmp(said(&s), "variation detected: spread ", 27) == 0, "%s",
+	      said(&s));
 	free(x);
 }
 
@@ -367,16 +380,16 @@ static void test_tiny_n(void)
 	double x[2] = { 400, 200 };
 
 	CHECK(sbt_score_group(NULL, 0, NULL, 0, &in, &s) == 0, "rc");
-	CHECK(s.n == 0 && s.nmodes == 0 && strcmp(s.verdict, "no samples") == 0,
-	      "%s", s.verdict);
+	CHECK(s.n == 0 && s.nmodes == 0 && strcmp(said(&s), "no samples") == 0,
+	      "%s", said(&s));
 	CHECK(sbt_score_group(x, 1, NULL, 0, &in, &s) == 0, "rc");
 	show("n = 1", &s);
 	CHECK(s.median_ns == 400 && s.variation_ns == 0 && s.nmodes == 1 &&
-	      s.modes[0].share == 1 && s.variation == 0, "%s", s.verdict);
+	      s.modes[0].share == 1 && s.variation == 0, "%s", said(&s));
 	CHECK(sbt_score_group(x, 2, NULL, 0, &in, &s) == 0, "rc");
 	show("n = 2", &s);
 	CHECK(s.median_ns == 300 && s.variation_ns == 200 && s.variation == 1,
-	      "%s", s.verdict);
+	      "%s", said(&s));
 	/* two samples cannot make two significant modes */
 	CHECK(s.nmodes == 1, "%d", s.nmodes);
 	/* no samples but probes: the estimate is still made */

@@ -3,7 +3,7 @@
 
     speed_test.py CASE SPEED_APP      (SBT_LIB, SBT_ANALYZE from the env)
 
-Cases (each runs speed_app under the recorder and reads the log back):
+Cases (each runs region_app under the recorder and reads the log back):
   count     a lone region of ~1.5 us: the probes number the thread's CPU
             time over the cadence, within 20 %; SBT_SPEED_US=0 writes
             none.  (Shorter regions write the log faster, and its chunks'
@@ -27,18 +27,11 @@ Exit 77 (skip) where the kernel refuses its events to everyone here
 import csv, json, os, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
-from sbttest import check, done
+from sbttest import busy, check, done
 
 CASE = sys.argv[1]
 APP = os.path.abspath(sys.argv[2])
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
-
-
-def die_with_parent():
-    """In a child: SIGKILL when this test dies (a busy loop must not
-    outlive it, even one killed by a timeout)."""
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG
 
 
 def run(args, log, env=None, wrap=()):
@@ -48,7 +41,7 @@ def run(args, log, env=None, wrap=()):
     p = subprocess.run([*wrap, APP, *args], env=e, capture_output=True,
                        text=True)
     if p.returncode != 0:
-        sys.exit('speed_app %s: exit %d: %s' % (args, p.returncode,
+        sys.exit('region_app %s: exit %d: %s' % (args, p.returncode,
                                                  p.stderr))
     return float(p.stdout.split()[0])
 
@@ -148,15 +141,9 @@ def case_nested():
 
 def case_busy():
     cpu = min(os.sched_getaffinity(0))
-    busy = subprocess.Popen(['taskset', '-c', str(cpu), 'sh', '-c',
-                             'while :; do :; done'],
-                            preexec_fn=die_with_parent)
-    try:
+    with busy(cpu):
         run(['lone', '300000'], 'busy.log', wrap=('taskset', '-c',
                                                   str(cpu)))
-    finally:
-        busy.kill()
-        busy.wait()
     rep = report('busy.log')
     g = region(rep, 'lone')
     check(g['findings'] == 0, 'busy: a finding of its own: %s (%s)'

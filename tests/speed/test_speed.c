@@ -37,7 +37,7 @@
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
-#include "../common/synlog.h"
+#include "../common/logbuild.h"
 #include "analyze.h"
 #include "reader.h"
 #include "report.h"
@@ -102,15 +102,16 @@ static int run(const char *path, enum sbt_by by, struct sbt_dataset *ds,
 static char *text(const struct sbt_dataset *ds, const struct sbt_result *r,
 		  enum sbt_by by)
 {
-	struct sbt_report_opts ro = { .format = SBT_FMT_TEXT, .by = by,
-				      .filters = SBT_F_ALL, .cost_ns = -1 };
+	struct sbt_report_opts ro = { .by = by, .filters = SBT_F_ALL,
+				      .cost_ns = -1 };
 	char *s = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&s, &n);
 
 	if (!f)
 		exit(99);
-	sbt_report(f, ds, r, &ro);
+	sbt_report(f, "text", &(struct sbt_report_in){ .ds = ds, .res = r,
+						       .o = &ro });
 	fclose(f);
 	return s;
 }

@@ -14,7 +14,7 @@ Records tests/sparse/sapp's 1-in-4 bimodal workload (every call) and its
   holds the same share of both;
 - inputs read several at once (-j) give the report of reading them one
   by one;
-- SBT_EVENTS' counts (tests/os/os_app's page-touching region) come
+- SBT_EVENTS' counts (tests/common/region_app's page-touching region) come
   through a summary, thinning and parallel reading unchanged;
 - a cut, bit-flipped, empty or foreign summary is refused by name with
   exit 1 while the others are still merged, never a crash.
@@ -166,7 +166,7 @@ def counters(tmp):
     p = subprocess.run([OS_APP, 'pages', '3000'], env=env,
                        capture_output=True, text=True, timeout=120)
     if p.returncode != 0:
-        sys.exit('os_app pages failed: %s' % p.stderr)
+        sys.exit('region_app pages failed: %s' % p.stderr)
     d, r = analyze(log)
     touch = r['touch'].get('counters') or {}
     if not touch:

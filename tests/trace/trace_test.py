@@ -148,8 +148,8 @@ def case_two(tmp, demo):
           'first (%s, %s)' % (first, second))
 
 
-def case_os(tmp, os_app):
-    log = record([os_app, 'pages', '300'], tmp, 'os.log',
+def case_os(tmp, region_app):
+    log = record([region_app, 'pages', '300'], tmp, 'os.log',
                  {'SBT_EVENTS': 'page-faults'})
     held = dump_samples(log, tmp)
     doc = trace(tmp, [log])
