@@ -505,6 +505,12 @@ static void process_barrier(void)
  * waited for 100 ms at most.  A general path that restored `end` from a
  * state read before ours is undone by the second clearing; later ones
  * read LOG_CLOSED (sbt_thread_limit, room).
+ *
+ * Not waited for: a START's clock value and TSC_AUX, stored after its
+ * clock read, past the gate (a store there would sit in the timed
+ * window).  A thread stalled between the two writes them after the log
+ * is finished; that START has no STOP (the fast path is shut), and the
+ * reader drops it.  rel-closerace allows exactly those bytes to change.
  */
 static void quiesce(void)
 {
