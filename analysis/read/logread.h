@@ -173,6 +173,9 @@ struct ctx {
 /* Warn (the source's first problem) - reader.c. */
 void sbt_log_warn(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* n bytes of file fd at off, whole - reader.c.  -1: an error or the
+ * file's end. */
+int sbt_log_read_at(int fd, uint64_t off, void *p, size_t n);
 /* The dataset region of raw region id `id` - reader.c.  -1: no memory. */
 int64_t sbt_log_region(struct ctx *c, uint32_t id);
 /* Room in c->ds for `more` samples - reader.c. */

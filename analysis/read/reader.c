@@ -66,12 +66,12 @@ void sbt_log_warn(struct ctx *c, const char *fmt, ...)
 
 #define warn sbt_log_warn
 
-static int read_at(struct ctx *c, uint64_t off, void *p, size_t n)
+int sbt_log_read_at(int fd, uint64_t off, void *p, size_t n)
 {
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = pread(c->fd, (char *)p + got, n - got,
+		ssize_t r = pread(fd, (char *)p + got, n - got,
 				  (off_t)(off + got));
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -80,6 +80,11 @@ static int read_at(struct ctx *c, uint64_t off, void *p, size_t n)
 		got += (size_t)r;
 	}
 	return 0;
+}
+
+static int read_at(struct ctx *c, uint64_t off, void *p, size_t n)
+{
+	return sbt_log_read_at(c->fd, off, p, n);
 }
 
 int sbt_is_log(const char *path)

@@ -575,22 +575,6 @@ static int event(struct ctx *c, struct seg *g, struct lthread *ts,
 	}
 }
 
-static int read_all(int fd, void *p, size_t n, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, (char *)p + got, n - got,
-				  (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
 static int parse_chunk(struct ctx *c, struct seg *g, const struct chunk_at *ch,
 		       char *buf, size_t most)
 {
@@ -608,7 +592,7 @@ static int parse_chunk(struct ctx *c, struct seg *g, const struct chunk_at *ch,
 		size_t n = ch->used - pos > most ? most
 						 : (size_t)(ch->used - pos);
 		n -= n % sizeof(struct sbt_event);
-		if (n == 0 || read_all(c->fd, buf, n, ch->off + pos) != 0)
+		if (n == 0 || sbt_log_read_at(c->fd, ch->off + pos, buf, n) != 0)
 			return 0;
 		const struct sbt_event *e = (const void *)buf;
 		for (size_t i = 0; i < n / sizeof *e; i++, e++) {
