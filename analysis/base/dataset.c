@@ -144,12 +144,7 @@ int sbt_ds_reserve(struct sbt_dataset *ds, size_t more)
 		return 0;
 	while (cap < ds->n + more)      /* geometric: linear total copying */
 		cap += cap / 2;
-	void *n = realloc(ds->s, cap * sizeof *ds->s);
-	if (!n)
-		return -1;
-	ds->s = n, ds->cap = cap;
-	huge(n, cap * sizeof *ds->s);
-	return 0;
+	return sbt_ds_room(ds, cap);
 }
 
 int sbt_ds_room(struct sbt_dataset *ds, size_t cap)
