@@ -489,7 +489,9 @@ void sbt_os_fork_parent(void)
  * one. */
 void sbt_os_fork_child(void)
 {
-	pthread_mutex_init(&dr.lock, NULL);
+	/* the forking thread took it (sbt_os_fork_prepare) and is the
+	 * child's one thread: unlocked, not re-made (TSan follows that) */
+	pthread_mutex_unlock(&dr.lock);
 	dr.list = NULL;
 	if (dr.evfd >= 0)
 		close(dr.evfd);

