@@ -44,6 +44,9 @@
 	  "record the kernel's switches, faults and migrations per thread")  \
 	X(OS_PAGES, "SBT_OS_PAGES", LONG, 16, NULL, 1, 1024,                 \
 	  "data pages of each thread's kernel event ring (power of two)")    \
+	X(PREPARE, "SBT_PREPARE", STR, 0, "auto", 0, 0,                      \
+	  "where a thread readies the log's pages ahead: auto, off, or cpus " \
+	  "(0,2-3)")                                                          \
 	X(SPEED_US, "SBT_SPEED_US", LONG, 100, NULL, 0, 10000000,            \
 	  "a speed probe every N us of each thread's marking; 0 off")        \
 	X(ITT_DOMAIN_PREFIX, "SBT_ITT_DOMAIN_PREFIX", BOOL, 0, NULL, 0, 1,   \

@@ -28,6 +28,9 @@
 
 #define FIRST_GROW  (1u << 20)          /* first allocation step        */
 #define MAX_GROW    (64u << 20)         /* steps double up to this      */
+#define PREP_MIN    (1u << 20)          /* prepared ahead at least ...  */
+#define PREP_MAX    (32u << 20)         /* ... and at most              */
+#define PREP_PIECE  (1u << 20)          /* populated per step           */
 
 struct sbt_logfile {
 	int fd;
@@ -36,7 +39,13 @@ struct sbt_logfile {
 	_Atomic uint64_t next;          /* next free offset              */
 	_Atomic uint64_t size;          /* bytes allocated on disk       */
 	uint64_t step;                  /* next growth step              */
-	int finished;                   /* under grow_lock               */
+	/* [.., ready) is allocated and its pages are in the page cache and
+	 * mapped writable (sbt_log_prepare, one thread only writes it). */
+	_Atomic uint64_t ready;
+	_Atomic uint64_t late;          /* chunk bytes populated by their
+					   taker (ready was below them)  */
+	void (*on_low)(void);           /* ready is running out          */
+	_Atomic int finished;           /* set under grow_lock           */
 	pthread_mutex_t grow_lock;
 	char path[PATH_MAX];
 };
@@ -133,7 +142,7 @@ static int grow(struct sbt_logfile *lf, uint64_t need)
 	int ok;
 
 	pthread_mutex_lock(&lf->grow_lock);
-	while (!lf->finished && atomic_load(&lf->size) < need) {
+	while (!atomic_load(&lf->finished) && atomic_load(&lf->size) < need) {
 		uint64_t sz = atomic_load(&lf->size);
 		uint64_t step = lf->step;
 
@@ -197,6 +206,7 @@ struct sbt_logfile *sbt_log_create(const char *pattern, size_t reserve)
 		goto fail_lf;
 	}
 	atomic_store(&lf->next, SBT_HEADER_SIZE);
+	atomic_store(&lf->ready, SBT_HEADER_SIZE);
 	if (grow(lf, FIRST_GROW) != 0) {
 		sbt_warn("cannot allocate the log: %s", strerror(errno));
 		goto fail_map;
@@ -232,10 +242,68 @@ const char *sbt_log_path(struct sbt_logfile *lf)
 	return lf->path;
 }
 
+/* How far ahead of `next` the preparer keeps pages ready: as much as the
+ * log holds so far, within [PREP_MIN, PREP_MAX] - a short run prepares
+ * little that it never uses, a long one keeps ahead of several threads
+ * taking 1 MiB chunks at once. */
+static uint64_t prep_ahead(uint64_t next)
+{
+	uint64_t a = next - SBT_HEADER_SIZE;
+
+	return a < PREP_MIN ? PREP_MIN : a > PREP_MAX ? PREP_MAX : a;
+}
+
+/* Fault pages [from, to) in as written, in one call, rather than one
+ * fault per page later inside somebody's timed region.  Beyond a
+ * finished log's end it fails harmlessly (EFAULT, no signal). */
+static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to)
+{
+#ifdef MADV_POPULATE_WRITE
+	from &= ~(uint64_t)4095;
+	if (from < to)
+		(void)madvise(lf->base + from, to - from, MADV_POPULATE_WRITE);
+#else
+	(void)lf, (void)from, (void)to;
+#endif
+}
+
+void sbt_log_on_low(struct sbt_logfile *lf, void (*fn)(void))
+{
+	lf->on_low = fn;
+}
+
+int sbt_log_prepare(struct sbt_logfile *lf)
+{
+	uint64_t next = atomic_load(&lf->next);
+	uint64_t ready = atomic_load(&lf->ready);
+	uint64_t want = next + prep_ahead(next), to;
+
+	if (ready < next)               /* takers went past: start there */
+		ready = next;
+	if (want > lf->reserve)
+		want = lf->reserve;
+	if (atomic_load(&lf->finished) || ready >= want)
+		return 0;
+	to = ready + PREP_PIECE < want ? ready + PREP_PIECE : want;
+	if (to > atomic_load_explicit(&lf->size, memory_order_acquire) &&
+	    grow(lf, to) != 0)
+		return 0;               /* disk full or finished: takers
+					   find out themselves */
+	populate(lf, ready, to);
+	atomic_store_explicit(&lf->ready, to, memory_order_release);
+	return 1;
+}
+
+uint64_t sbt_log_late(struct sbt_logfile *lf)
+{
+	return atomic_load_explicit(&lf->late, memory_order_relaxed);
+}
+
 struct sbt_chunk *sbt_log_chunk(struct sbt_logfile *lf, uint32_t type,
 				size_t size, uint32_t thread, int32_t tid)
 {
 	uint64_t off = atomic_fetch_add(&lf->next, size);
+	uint64_t ready;
 	struct sbt_chunk *c;
 
 	if (off + size > atomic_load_explicit(&lf->size, memory_order_acquire)
@@ -244,11 +312,16 @@ struct sbt_chunk *sbt_log_chunk(struct sbt_logfile *lf, uint32_t type,
 		return NULL;
 	}
 	c = (struct sbt_chunk *)(lf->base + off);
-#ifdef MADV_POPULATE_WRITE
-	/* Fault the pages in now, in one call, rather than one fault per
-	 * page later inside somebody's timed region. */
-	(void)madvise(c, size, MADV_POPULATE_WRITE);
-#endif
+	/* What the preparer has not readied, the taker does. */
+	ready = atomic_load_explicit(&lf->ready, memory_order_acquire);
+	if (ready < off + size) {
+		populate(lf, ready > off ? ready : off, off + size);
+		atomic_fetch_add_explicit(&lf->late, off + size -
+					  (ready > off ? ready : off),
+					  memory_order_relaxed);
+	}
+	if (lf->on_low && ready < off + size + prep_ahead(off + size) / 2)
+		lf->on_low();
 	c->type = type;
 	c->size = size;
 	c->used = 0;
@@ -269,8 +342,8 @@ void sbt_log_finish(struct sbt_logfile *lf)
 	uint64_t end;
 
 	pthread_mutex_lock(&lf->grow_lock);
-	if (!lf->finished) {
-		lf->finished = 1;
+	if (!atomic_load(&lf->finished)) {
+		atomic_store(&lf->finished, 1);
 		/* No chunk can be handed out past `end` any more (grow fails),
 		 * and every chunk handed out lies below it, so truncating
 		 * cannot pull a page from under a writer. */

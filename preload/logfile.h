@@ -31,10 +31,25 @@ struct sbt_file_header *sbt_log_header(struct sbt_logfile *lf);
 const char *sbt_log_path(struct sbt_logfile *lf);
 
 /* A new chunk of `size` bytes (a multiple of 4096), header filled in and
- * pages faulted in.  Any thread, lock-free unless the file must grow.
- * NULL when the log is full, closed, or the disk is full. */
+ * pages faulted in: by sbt_log_prepare ahead of time where it reached,
+ * by the caller for the rest.  Any thread, lock-free unless the file must
+ * grow.  NULL when the log is full, closed, or the disk is full. */
 struct sbt_chunk *sbt_log_chunk(struct sbt_logfile *lf, uint32_t type,
 				size_t size, uint32_t thread, int32_t tid);
+
+/* Ready the next piece of the log ahead of the chunks taken: allocate it
+ * on disk and fault its pages in (page cache, page tables), so that a
+ * chunk taken there costs its taker no kernel work.  One thread only
+ * (the preparer, prepare.h).  1 when it readied a piece and more is
+ * wanted, 0 when far enough ahead (or finished, full). */
+int sbt_log_prepare(struct sbt_logfile *lf);
+
+/* fn is called by sbt_log_chunk's caller when the readied space ahead
+ * has run below half of what the preparer keeps (cheap: wake it). */
+void sbt_log_on_low(struct sbt_logfile *lf, void (*fn)(void));
+
+/* Bytes of chunks whose pages their taker had to fault in itself. */
+uint64_t sbt_log_late(struct sbt_logfile *lf);
 
 /* Mark the log finished: set SBT_HF_CLOSED, give back preallocated space.
  * Chunks already handed out stay writable. */

@@ -24,6 +24,7 @@
 #include "header.h"
 #include "logfile.h"
 #include "osevents.h"
+#include "prepare.h"
 #include "speed.h"
 #include "thread.h"
 
@@ -112,6 +113,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
 	int sampling = sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
 	sbt_speed_setup();
+	sbt_prep_setup();
 	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
 	/* SBT_MAX_MB thins before the cap; past it the log is full */
 	uint64_t cap = sbt_cap_setup();
@@ -146,6 +148,7 @@ static struct sbt_file_header *log_open(void)
 		int st = LOG_FAILED;
 		clock_ready();
 		if (!g.inert && (g.log = sbt_log_create(g.pattern, g.reserve))) {
+			sbt_prep_start(g.log);
 			g.hdr = sbt_log_header(g.log);
 			sbt_header_fill(g.hdr, &g.clk, g.probe_period,
 					g.forked);

@@ -11,7 +11,7 @@
  *   SBT_LIB and SBT_ANALYZE come from the env; RUNTIME (sanitizer builds:
  *   the ASan runtime) is preloaded before the recorder into programs that
  *   were not built with it (the shell test).
- * TEST: crash stream fork forkthreads exec spawn shell threads short bp
+ * TEST: crash stream prepare fork forkthreads exec spawn shell threads short bp
  *       misuse names sigmark files ranks
  */
 #include "../common/harness.h"
@@ -23,6 +23,7 @@
 #include <glob.h>
 #include <limits.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -325,6 +326,194 @@ static void t_stream(void)
 	       (unsigned long long)done, c);
 	unload(&l);
 	close(fd);
+}
+
+/* ---- readied pages (preload/prepare.h) ------------------------------------------ */
+
+/* Pages of the log `path` that process pid has mapped beyond the log's
+ * end (its header's end_offset) + `slack` bytes: only the preparer maps
+ * pages ahead of the chunks taken (a chunk's taker faults in its own;
+ * the page cache alone would not tell - the kernel's readahead fills it
+ * ahead of any fault).  -1: cannot tell. */
+static long mapped_beyond(pid_t pid, const char *path, uint64_t slack)
+{
+	struct sbt_file_header h;
+	struct stat st;
+	char maps[128], line[4096];
+	unsigned long lo = 0, hi = 0, off, ino;
+	long n = -1;
+	int fd = open(path, O_RDONLY), pm;
+	FILE *f;
+
+	if (fd < 0 || fstat(fd, &st) != 0 ||
+	    pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+		goto out;
+	snprintf(maps, sizeof maps, "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(maps, "r")))
+		goto out;
+	/* by inode: the log was mapped under its temporary name */
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %lu", &lo, &hi, &off,
+			   &ino) == 4 && ino == st.st_ino && off == 0)
+			break;
+		lo = hi = 0;
+	}
+	fclose(f);
+	snprintf(maps, sizeof maps, "/proc/%d/pagemap", (int)pid);
+	if (!hi || (pm = open(maps, O_RDONLY)) < 0)
+		goto out;
+	/* the file's pages only: the mapping reserves far more */
+	uint64_t a = (h.end_offset + slack + 4095) & ~4095ull;
+	uint64_t end = (uint64_t)st.st_size < hi - lo ?
+		       (uint64_t)st.st_size : hi - lo;
+	size_t np = a < end ? (size_t)((end - a) / 4096) : 0;
+	uint64_t *e = malloc(np * 8 + 8);
+	if (e && pread(pm, e, np * 8, (off_t)((lo + a) / 4096 * 8)) ==
+	    (ssize_t)(np * 8)) {
+		n = 0;
+		for (size_t i = 0; i < np; i++)
+			n += e[i] >> 63;        /* present */
+	}
+	free(e);
+	close(pm);
+out:
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+/* The cpus the thread named `comm` of pid may run on, as a mask of the
+ * first 64; 0 when there is no such thread. */
+static uint64_t thread_cpus(pid_t pid, const char *comm)
+{
+	char path[128], buf[4096];
+	uint64_t mask = 0;
+	glob_t g;
+
+	snprintf(path, sizeof path, "/proc/%d/task/*/comm", (int)pid);
+	if (glob(path, 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc && !mask; i++) {
+		slurp(g.gl_pathv[i], buf, sizeof buf);
+		if (strncmp(buf, comm, strlen(comm)) || buf[strlen(comm)] != '\n')
+			continue;
+		snprintf(path, sizeof path, "%.*sstatus",
+			 (int)(strlen(g.gl_pathv[i]) - 4), g.gl_pathv[i]);
+		slurp(path, buf, sizeof buf);
+		const char *l = strstr(buf, "Cpus_allowed_list:");
+		for (l = l ? l + 18 : ""; *l && *l != '\n';) {
+			char *e;
+			long a = strtol(l, &e, 10), b = a;
+			if (e == l)
+				break;
+			if (*e == '-')
+				b = strtol(e + 1, &e, 10);
+			for (long c = a; c <= b && c < 64; c++)
+				mask |= 1ull << c;
+			l = *e == ',' ? e + 1 : e;
+		}
+		if (!mask)
+			mask = ~0ull;   /* there, but its cpus unreadable */
+	}
+	globfree(&g);
+	return mask;
+}
+
+static int pin_cpu = -1;
+
+static void pin(void)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(pin_cpu, &one);
+	if (sched_setaffinity(0, sizeof one, &one) != 0)
+		_exit(125);
+}
+
+/* Two threads mark flat out (rapp stream) under SBT_PREPARE=`mode`,
+ * pinned to cpu `cpu` (-1: not): the preparer thread runs on `want`
+ * (mask; 0: there is none), it readies pages ahead of the chunks taken
+ * (or, with none, nothing is), and a SIGKILL in the middle leaves a log
+ * holding every completed sample. */
+static void prepare_one(const char *mode, int cpu, uint64_t want)
+{
+	const int T = 2;
+	volatile uint64_t *cnt;
+	char env0[64], name[32];
+	long ahead = 0;
+	uint64_t got = 0;
+	struct proc p;
+	int fd;
+
+	snprintf(name, sizeof name, "prep-%s%d", mode, cpu);
+	fresh(name);
+	fd = open("counts", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, 4096) != 0)
+		exit(99);
+	cnt = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	snprintf(env0, sizeof env0, "SBT_PREPARE=%s", mode);
+	/* capped: a failing wait must not fill the disk */
+	char *env[] = { "SBT_OUTPUT=prep.log", "SBT_LOG_MAX_MB=256", env0,
+			NULL };
+	char *argv[] = { (char *)rapp, "stream", "2", "counts", NULL };
+	pin_cpu = cpu;
+	p.pid = start(lib, env, argv, cpu >= 0 ? pin : NULL);
+	/* Waits, not timings: each ends as soon as it is met (30 s at
+	 * most).  Two threads' 1 MiB chunks and the META chunks in flight
+	 * lie within 4 MiB of the end the header says. */
+	for (int i = 0; i < 3000; i++) {
+		if (cnt[0] >= 100000 && cnt[8] >= 100000 &&
+		    (got = thread_cpus(p.pid, "sbt-prepare")) == want &&
+		    (ahead = mapped_beyond(p.pid, "prep.log", 4u << 20)) >= 0
+		    && (!want || ahead > 0))
+			break;
+		usleep(10000);
+	}
+	kill(p.pid, SIGKILL);
+	finish(&p, 60);
+	CHECK(cnt[0] >= 100000 && cnt[8] >= 100000, "%s: threads too slow: "
+	      "%llu %llu", name, (unsigned long long)cnt[0],
+	      (unsigned long long)cnt[8]);
+	CHECK(got == want, "%s: preparer's cpus %#llx, want %#llx", name,
+	      (unsigned long long)got, (unsigned long long)want);
+	if (want)
+		CHECK(ahead > 0, "%s: no page readied beyond the log's end "
+		      "(%ld)", name, ahead);
+	else
+		CHECK(ahead == 0, "%s: %ld pages readied beyond the log's end "
+		      "with no preparer", name, ahead);
+	uint64_t done = cnt[0] + cnt[8];
+	struct log l;
+	load(&l, "prep.log");
+	long c = count(&l, "s");
+	CHECK(l.rc == 1 && src(&l)->truncated, "%s: rc %d", name, l.rc);
+	CHECK(c >= (long)done && c <= (long)done + T, "%s: %ld samples in "
+	      "the log, %llu completed (allowed: up to %d more)", name, c,
+	      (unsigned long long)done, T);
+	unload(&l);
+	close(fd);
+}
+
+static void t_prepare(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1, mine = 0;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		for (int c = 0; c < 64; c++)
+			if (CPU_ISSET(c, &set))
+				mine |= 1ull << c;
+	prepare_one("off", -1, 0);
+	/* one cpu of ours: the preparer on all the others, or none */
+	int last = mine ? 63 - __builtin_clzll(mine) : 0;
+	prepare_one("auto", last, all & ~(1ull << last));
+	/* several: where the process may run */
+	if (__builtin_popcountll(mine) >= 2)
+		prepare_one("auto", -1, mine);
+	/* a list: there */
+	prepare_one("0", -1, 1);
 }
 
 /* ---- 2. processes ------------------------------------------------------------------- */
@@ -954,6 +1143,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } tests[] = {
 		{ "crash", t_crash }, { "stream", t_stream },
+		{ "prepare", t_prepare },
 		{ "fork", t_fork }, { "forkthreads", t_forkthreads },
 		{ "exec", t_exec }, { "spawn", t_spawn },
 		{ "shell", t_shell }, { "threads", t_threads },
