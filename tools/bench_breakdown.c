@@ -10,8 +10,10 @@
  * pinned cpu:
  *
  *   bare     the serialized pair alone
- *   +tls     + what the macros do first: load the thread's pointer from
- *            TLS and test it (START also checks its call-site slot)
+ *   +start   + what START does first: load the thread's pointer from TLS,
+ *            test it, check its call-site slot
+ *   +tls     + what STOP does before its clock read: load the thread's
+ *            pointer and test it (no recorder, or a skipped call: no read)
  *   +gate    + the busy gate: test, close, reopen (signal safety)
  *   +stack   + the open-region stack: depth, nesting checks, push, pop
  *   full     + the two 16-byte events: the real inline markers, into a
@@ -42,8 +44,9 @@
 #include <unistd.h>
 #include "bench.h"
 
-enum { BARE, TLS, GATE, STACK, FULL, LOG, LOOP, NM };
-static const char *names[NM] = { "bare", "+tls", "+gate", "+stack", "full",
+enum { BARE, START, TLS, GATE, STACK, FULL, LOG, LOOP, NM };
+static const char *names[NM] = { "bare", "+start", "+tls", "+gate",
+				 "+stack", "full",
 				 "+log", "loop" };
 
 static __thread struct sbt_hot *hot_tls
@@ -173,6 +176,13 @@ static uint64_t round_of(int m, int pairs)
 		switch (m) {
 		case BARE:
 			(void)sbt_read_start(&aux);
+			(void)sbt_read_stop(&aux);
+			break;
+		case START:
+			t = hot_tls;
+			if (t && __atomic_load_n(&cs.way[0].tag,
+						 __ATOMIC_ACQUIRE) == tag)
+				(void)sbt_read_start(&aux);
 			(void)sbt_read_stop(&aux);
 			break;
 		case TLS:
