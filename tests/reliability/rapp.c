@@ -6,9 +6,10 @@
  *   rapp crash kill|segv|abort|exit T K   T threads x K "work"; then each
  *                                         thread and main open "inflight",
  *                                         main prints "ready" and dies
- *   rapp stream T FILE                    T threads mark "s" forever; after
- *                                         each STOP, count it in FILE (a
- *                                         shared uint64_t per thread)
+ *   rapp stream T FILE [N]                T threads mark "s" forever (N
+ *                                         times, then wait); after each
+ *                                         STOP, count it in FILE (a shared
+ *                                         uint64_t per thread)
  *   rapp fork K                           K "pre", "span" open across fork;
  *                                         child: K "child"; parent: K "post"
  *   rapp forkthreads N                    2 threads mark "bg" while main
@@ -114,12 +115,13 @@ static int crash(const char *how, int nt, long k)
 /* ---- stream: counts in a shared file, for SIGKILL at a random moment --- */
 
 static volatile uint64_t *stream_count;
+static long stream_n = -1;             /* samples a thread, -1: forever */
 
 static void *stream_thread(void *arg)
 {
 	volatile uint64_t *c = &stream_count[(long)arg * 8];
 
-	for (;;) {
+	for (long i = 0; i != stream_n; i++) {
 		SBT_MARKER_START("s");
 		SBT_MARKER_STOP("s");
 		/* After STOP returned: the log holds at least *c samples. */
@@ -128,7 +130,7 @@ static void *stream_thread(void *arg)
 	return NULL;
 }
 
-static int stream(int nt, const char *file)
+static int stream(int nt, const char *file, long n)
 {
 	int fd = open(file, O_RDWR);
 	pthread_t t;
@@ -139,6 +141,7 @@ static int stream(int nt, const char *file)
 			    fd, 0);
 	if (stream_count == MAP_FAILED)
 		return 2;
+	stream_n = n;
 	for (long i = 0; i < nt; i++)
 		pthread_create(&t, NULL, stream_thread, (void *)i);
 	for (;;)
@@ -603,8 +606,8 @@ int main(int argc, char **argv)
 	self = argv[0];
 	if (!strcmp(m, "crash") && argc == 5)
 		return crash(argv[2], (int)ARG(3), ARG(4));
-	if (!strcmp(m, "stream") && argc == 4)
-		return stream((int)ARG(2), argv[3]);
+	if (!strcmp(m, "stream") && (argc == 4 || argc == 5))
+		return stream((int)ARG(2), argv[3], argc == 5 ? ARG(4) : -1);
 	if (!strcmp(m, "fork"))
 		return do_fork(ARG(2));
 	if (!strcmp(m, "forkthreads"))

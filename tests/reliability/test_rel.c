@@ -431,17 +431,19 @@ static void pin(void)
 		_exit(125);
 }
 
-/* Two threads mark flat out (rapp stream) under SBT_PREPARE=`mode`,
- * pinned to cpu `cpu` (-1: not): the preparer thread runs on `want`
- * (mask; 0: there is none), it readies pages ahead of the chunks taken
- * (or, with none, nothing is), and a SIGKILL in the middle leaves a log
- * holding every completed sample. */
+/* Two threads mark N samples each flat out (rapp stream), then wait,
+ * under SBT_PREPARE=`mode`, pinned to cpu `cpu` (-1: not): the preparer
+ * thread runs on `want` (a mask; 0: there is none), it has mapped pages
+ * ahead of the chunks taken (with none, nothing is), and a SIGKILL then
+ * leaves a log holding every sample.  The log stays under 40 MB (32 MB
+ * of samples; the reserve caps what is readied ahead) and is removed. */
 static void prepare_one(const char *mode, int cpu, uint64_t want)
 {
 	const int T = 2;
+	const long N = 500000;
 	volatile uint64_t *cnt;
-	char env0[64], name[32];
-	long ahead = 0;
+	char env0[64], name[32], ns[16];
+	long ahead = -1;
 	uint64_t got = 0;
 	struct proc p;
 	int fd;
@@ -453,27 +455,27 @@ static void prepare_one(const char *mode, int cpu, uint64_t want)
 		exit(99);
 	cnt = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	snprintf(env0, sizeof env0, "SBT_PREPARE=%s", mode);
-	/* capped: a failing wait must not fill the disk */
-	char *env[] = { "SBT_OUTPUT=prep.log", "SBT_LOG_MAX_MB=256", env0,
+	snprintf(ns, sizeof ns, "%ld", N);
+	char *env[] = { "SBT_OUTPUT=prep.log", "SBT_LOG_MAX_MB=40", env0,
 			NULL };
-	char *argv[] = { (char *)rapp, "stream", "2", "counts", NULL };
+	char *argv[] = { (char *)rapp, "stream", "2", "counts", ns, NULL };
 	pin_cpu = cpu;
 	p.pid = start(lib, env, argv, cpu >= 0 ? pin : NULL);
 	/* Waits, not timings: each ends as soon as it is met (30 s at
-	 * most).  Two threads' 1 MiB chunks and the META chunks in flight
-	 * lie within 4 MiB of the end the header says. */
+	 * most).  The threads are done and wait, so what is mapped stays;
+	 * the META chunks in flight lie within 4 MiB of the header's end. */
 	for (int i = 0; i < 3000; i++) {
-		if (cnt[0] >= 100000 && cnt[8] >= 100000 &&
-		    (got = thread_cpus(p.pid, "sbt-prepare")) == want &&
-		    (ahead = mapped_beyond(p.pid, "prep.log", 4u << 20)) >= 0
-		    && (!want || ahead > 0))
+		got = thread_cpus(p.pid, "sbt-prepare");
+		ahead = mapped_beyond(p.pid, "prep.log", 4u << 20);
+		if (cnt[0] == (uint64_t)N && cnt[8] == (uint64_t)N &&
+		    got == want && ahead >= 0 && (!want || ahead > 0))
 			break;
 		usleep(10000);
 	}
 	kill(p.pid, SIGKILL);
 	finish(&p, 60);
-	CHECK(cnt[0] >= 100000 && cnt[8] >= 100000, "%s: threads too slow: "
-	      "%llu %llu", name, (unsigned long long)cnt[0],
+	CHECK(cnt[0] == (uint64_t)N && cnt[8] == (uint64_t)N, "%s: threads "
+	      "did not finish: %llu %llu", name, (unsigned long long)cnt[0],
 	      (unsigned long long)cnt[8]);
 	CHECK(got == want, "%s: preparer's cpus %#llx, want %#llx", name,
 	      (unsigned long long)got, (unsigned long long)want);
@@ -483,16 +485,15 @@ static void prepare_one(const char *mode, int cpu, uint64_t want)
 	else
 		CHECK(ahead == 0, "%s: %ld pages readied beyond the log's end "
 		      "with no preparer", name, ahead);
-	uint64_t done = cnt[0] + cnt[8];
 	struct log l;
 	load(&l, "prep.log");
 	long c = count(&l, "s");
 	CHECK(l.rc == 1 && src(&l)->truncated, "%s: rc %d", name, l.rc);
-	CHECK(c >= (long)done && c <= (long)done + T, "%s: %ld samples in "
-	      "the log, %llu completed (allowed: up to %d more)", name, c,
-	      (unsigned long long)done, T);
+	CHECK(c == T * N, "%s: %ld samples in the log, want %ld", name, c,
+	      T * N);
 	unload(&l);
 	close(fd);
+	unlink("prep.log");             /* also when failed: 40 MB */
 }
 
 static void t_prepare(void)
