@@ -16,8 +16,8 @@ static const struct sbt_cfg_var table[SBT_CFG__N] = {
 };
 
 /* Written by sbt_config_load() before main(), read-only afterwards. */
+long sbt_cfg_num[SBT_CFG__N];
 static struct {
-	long num[SBT_CFG__N];
 	const char *text[SBT_CFG__N];   /* into the environment */
 } cfg;
 
@@ -48,7 +48,7 @@ static void load_one(enum sbt_cfg v, const char *s)
 		return;
 	case SBT_CFG_BOOL:
 		if ((n = sbt_cfg_parse_bool(s)) >= 0) {
-			cfg.num[v] = n;
+			sbt_cfg_num[v] = n;
 			return;
 		}
 		sbt_warn("%s='%s' is not 1/0, true/false, yes/no or on/off; "
@@ -58,7 +58,7 @@ static void load_one(enum sbt_cfg v, const char *s)
 		errno = 0;
 		n = strtol(s, &end, 10);
 		if (!errno && !*end && n >= t->lo && n <= t->hi) {
-			cfg.num[v] = n;
+			sbt_cfg_num[v] = n;
 			return;
 		}
 		sbt_warn("%s='%s' is not a number in [%ld, %ld]; using %ld",
@@ -75,15 +75,14 @@ void sbt_config_load(void)
 			const char *s = getenv(table[v].name);
 			if ((v == SBT_CFG_QUIET) != (pass == 0))
 				continue;
-			cfg.num[v] = table[v].def;
+			sbt_cfg_num[v] = table[v].def;
 			cfg.text[v] = table[v].def_text;
 			if (s && *s)
 				load_one((enum sbt_cfg)v, s);
 			if (v == SBT_CFG_QUIET)
-				sbt_diag_quiet((int)cfg.num[v]);
+				sbt_diag_quiet((int)sbt_cfg_num[v]);
 		}
 }
 
-long sbt_cfg(enum sbt_cfg v) { return cfg.num[v]; }
 const char *sbt_cfg_text(enum sbt_cfg v) { return cfg.text[v]; }
 const struct sbt_cfg_var *sbt_config_table(void) { return table; }

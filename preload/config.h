@@ -77,9 +77,13 @@ struct sbt_cfg_var {
 /* Read every variable of the table, once (the constructor calls it). */
 SBT_HIDDEN void sbt_config_load(void);
 
+/* The values, written by sbt_config_load() only: read through sbt_cfg,
+ * inline, as hot paths read their settings (one load, no call). */
+extern SBT_HIDDEN long sbt_cfg_num[SBT_CFG__N];
+
 /* A LONG or BOOL variable's value; a STR variable's text, or its default
  * (NULL when it has none).  Valid after sbt_config_load(). */
-SBT_HIDDEN long sbt_cfg(enum sbt_cfg v);
+static inline long sbt_cfg(enum sbt_cfg v) { return sbt_cfg_num[v]; }
 SBT_HIDDEN const char *sbt_cfg_text(enum sbt_cfg v);
 
 /* The table itself, for tools and tests: SBT_CFG__N entries. */

@@ -151,21 +151,32 @@ static sbt_id hmap_add(void **head, const itt_domain *d, const char *dname,
 	return id;
 }
 
-/* Region id of task name `h` in domain `d`.  Hot path: one or two loads. */
-static sbt_id handle_id(const itt_domain *d, itt_string_handle *h,
-			const void *site)
+/* handle_id's first call of (d, h), or a handle without a name. */
+static __attribute__((noinline)) sbt_id
+handle_id_new(const itt_domain *d, itt_string_handle *h, const void *site)
 {
-	const itt_domain *key;
-	struct hmap *m;
+	const itt_domain *key = want_prefix() ? d : NULL;
 
 	if (!h || !h->strA)
 		return sbt_rec_intern(NULL, 0, SBT_API_ITT, site); /* counted */
-	key = want_prefix() ? d : NULL;
-	for (m = __atomic_load_n(&h->extra2, __ATOMIC_ACQUIRE); m; m = m->next)
-		if (m->dom == key)
-			return m->id;
 	return hmap_add(&h->extra2, key, key && d ? d->nameA : NULL, h->strA,
 			strlen(h->strA), site);
+}
+
+/* Region id of task name `h` in domain `d`.  Hot path: one or two loads
+ * (and no call: the entry points stay leaves until the recorder). */
+static inline sbt_id handle_id(const itt_domain *d, itt_string_handle *h,
+			       const void *site)
+{
+	const itt_domain *key = want_prefix() ? d : NULL;
+
+	if (SBT_LIKELY(h != NULL))
+		for (struct hmap *m = __atomic_load_n(&h->extra2,
+						      __ATOMIC_ACQUIRE);
+		     m; m = m->next)
+			if (m->dom == key)
+				return m->id;
+	return handle_id_new(d, h, site);
 }
 
 /* ---- per-thread task stack ---------------------------------------------- */
