@@ -496,25 +496,48 @@ static void prepare_one(const char *mode, int cpu, uint64_t want)
 	unlink("prep.log");             /* also when failed: 40 MB */
 }
 
+/* The first 64 cpus of a set, as a mask. */
+static uint64_t mask_of(const cpu_set_t *set)
+{
+	uint64_t m = 0;
+
+	for (int c = 0; c < 64; c++)
+		if (CPU_ISSET(c, set))
+			m |= 1ull << c;
+	return m;
+}
+
 static void t_prepare(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1, mine = 0;
-	cpu_set_t set;
+	uint64_t mine, all;
+	cpu_set_t set, online;
+	char list[16];
 
-	if (sched_getaffinity(0, sizeof set, &set) == 0)
-		for (int c = 0; c < 64; c++)
-			if (CPU_ISSET(c, &set))
-				mine |= 1ull << c;
+	/* ours, and every online cpu we may be given (a cpuset bounds
+	 * what sched_setaffinity grants, the preparer's as ours) */
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		exit(99);
+	mine = mask_of(&set);
+	CPU_ZERO(&online);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET((int)c, &online);
+	if (sched_setaffinity(0, sizeof online, &online) != 0 ||
+	    sched_getaffinity(0, sizeof online, &online) != 0 ||
+	    sched_setaffinity(0, sizeof set, &set) != 0)
+		exit(99);
+	all = mask_of(&online);
+
 	prepare_one("off", -1, 0);
 	/* one cpu of ours: the preparer on all the others, or none */
-	int last = mine ? 63 - __builtin_clzll(mine) : 0;
+	int last = 63 - __builtin_clzll(mine);
 	prepare_one("auto", last, all & ~(1ull << last));
 	/* several: where the process may run */
 	if (__builtin_popcountll(mine) >= 2)
 		prepare_one("auto", -1, mine);
-	/* a list: there */
-	prepare_one("0", -1, 1);
+	/* a list: there (our first cpu) */
+	snprintf(list, sizeof list, "%d", __builtin_ctzll(mine));
+	prepare_one(list, -1, mine & -mine);
 }
 
 /* ---- 2. processes ------------------------------------------------------------------- */
