@@ -28,7 +28,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -103,7 +102,6 @@ static void *prep_main(void *arg)
 {
 	struct sbt_logfile *lf = arg;
 
-	(void)prctl(PR_SET_NAME, "sbt-prepare", 0, 0, 0);
 	for (;;) {
 		uint32_t seq = atomic_load(&pr.seq);
 
@@ -166,6 +164,8 @@ void sbt_prep_start(struct sbt_logfile *lf)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err == 0) {
+		/* named before anyone can look (ps, tests) */
+		(void)pthread_setname_np(th, "sbt-prepare");
 		sbt_log_on_low(lf, prep_low);
 	} else if (pr.mode == PREP_LIST) {
 		sbt_warn("SBT_PREPARE: cannot run a thread on cpus %s (%s); "

@@ -10,6 +10,10 @@
  *                                         times, then wait); after each
  *                                         STOP, count it in FILE (a shared
  *                                         uint64_t per thread)
+ *   rapp forkprep K                       K "pre"; fork; child: K "child";
+ *                                         each prints "parent|child
+ *                                         preparer 0|1": whether a thread
+ *                                         named sbt-prepare is its own
  *   rapp fork K                           K "pre", "span" open across fork;
  *                                         child: K "child"; parent: K "post"
  *   rapp forkthreads N                    2 threads mark "bg" while main
@@ -149,6 +153,50 @@ static int stream(int nt, const char *file, long n)
 }
 
 /* ---- processes ------------------------------------------------------------ */
+
+/* Whether this process has a thread named sbt-prepare (the recorder
+ * names it as it makes it, at the log's opening). */
+static int own_preparer(void)
+{
+	char path[300], comm[32];
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		snprintf(path, sizeof path, "/proc/self/task/%s/comm",
+			 e->d_name);
+		FILE *f = fopen(path, "r");
+		found = f && fgets(comm, sizeof comm, f) &&
+			!strcmp(comm, "sbt-prepare\n");
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int forkprep(long k)
+{
+	pid_t pid;
+	int st;
+
+	pairs("pre", k);
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		pairs("child", k);
+		printf("child preparer %d\n", own_preparer());
+		return 0;
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return 3;
+	printf("parent preparer %d\n", own_preparer());
+	return 0;
+}
 
 static int do_fork(long k)
 {
@@ -610,6 +658,8 @@ int main(int argc, char **argv)
 		return stream((int)ARG(2), argv[3], argc == 5 ? ARG(4) : -1);
 	if (!strcmp(m, "fork"))
 		return do_fork(ARG(2));
+	if (!strcmp(m, "forkprep"))
+		return forkprep(ARG(2));
 	if (!strcmp(m, "forkthreads"))
 		return forkthreads((int)ARG(2));
 	if (!strcmp(m, "exec") && argc == 3)

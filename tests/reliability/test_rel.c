@@ -496,6 +496,53 @@ static void prepare_one(const char *mode, int cpu, uint64_t want)
 	unlink("prep.log");             /* also when failed: 40 MB */
 }
 
+/* A fork child's log is readied by a preparer of its own (threads do
+ * not cross fork): with SBT_PREPARE=`mode` both processes have one
+ * (`want`) or neither, and both logs hold their samples. */
+static void prepare_fork(const char *mode, int want)
+{
+	const long K = 1000;
+	char env0[64], clog[64], line[64];
+	struct proc p;
+	pid_t cpid;
+
+	fresh(mode[0] == 'o' ? "prepfork-off" : "prepfork");
+	snprintf(env0, sizeof env0, "SBT_PREPARE=%s", mode);
+	char *env[] = { "SBT_OUTPUT=f.log", env0, NULL };
+	char *argv[] = { (char *)rapp, "forkprep", "1000", NULL };
+	run(&p, env, argv);
+	CHECK(exited0(&p), "forkprep %s: status %#x", mode, p.status);
+	for (int i = 0; i < 2; i++) {
+		snprintf(line, sizeof line, "%s preparer %d\n",
+			 i ? "child" : "parent", want);
+		CHECK(strstr(p.out, line), "forkprep %s: no '%.*s' in: %s",
+		      mode, (int)strlen(line) - 1, line, p.out);
+	}
+	struct log l;
+	load(&l, "f.log");
+	CHECK(l.rc == 0 && count(&l, "pre") == K && count(&l, "child") == 0,
+	      "forkprep %s: parent log rc %d pre %ld child %ld", mode, l.rc,
+	      count(&l, "pre"), count(&l, "child"));
+	unload(&l);
+	/* the child's log is the numbered sibling (f.log is taken) */
+	glob_t g;
+	cpid = 0;
+	if (glob("f.*.log", 0, NULL, &g) == 0 && g.gl_pathc == 1) {
+		snprintf(clog, sizeof clog, "%s", g.gl_pathv[0]);
+		cpid = 1;
+	}
+	globfree(&g);
+	CHECK(cpid, "forkprep %s: no child log", mode);
+	if (cpid) {
+		load(&l, clog);
+		CHECK(l.rc == 0 && count(&l, "child") == K &&
+		      count(&l, "pre") == 0, "forkprep %s: child log rc %d "
+		      "child %ld pre %ld", mode, l.rc, count(&l, "child"),
+		      count(&l, "pre"));
+		unload(&l);
+	}
+}
+
 /* The first 64 cpus of a set, as a mask. */
 static uint64_t mask_of(const cpu_set_t *set)
 {
@@ -538,6 +585,9 @@ static void t_prepare(void)
 	/* a list: there (our first cpu) */
 	snprintf(list, sizeof list, "%d", __builtin_ctzll(mine));
 	prepare_one(list, -1, mine & -mine);
+	/* a fork child: a preparer of its own */
+	prepare_fork(list, 1);
+	prepare_fork("off", 0);
 }
 
 /* ---- 2. processes ------------------------------------------------------------------- */
