@@ -36,6 +36,8 @@ enum { PREP_AUTO, PREP_OFF, PREP_LIST };
 static struct {
 	int mode;                      /* PREP_*, from SBT_PREPARE       */
 	cpu_set_t list;                /* PREP_LIST's cpus               */
+	cpu_set_t start;               /* the process's as it started    */
+	int start_known;
 	_Atomic uint32_t seq;          /* futex word: wake-ups           */
 	_Atomic int sleeping;
 } pr;
@@ -71,6 +73,10 @@ void sbt_prep_setup(void)
 {
 	const char *s = sbt_cfg_text(SBT_CFG_PREPARE);
 
+	/* Before main(): what the process was started with (taskset's),
+	 * before the app (an OpenMP runtime, say) pins its own threads. */
+	pr.start_known = sched_getaffinity(0, sizeof pr.start,
+					   &pr.start) == 0;
 	pr.mode = PREP_AUTO;
 	if (!s || !strcmp(s, "auto"))
 		return;
@@ -115,27 +121,28 @@ static void *prep_main(void *arg)
 	return NULL;
 }
 
-/* Where the preparer may run; 0 when nowhere but the app's own single
- * cpu (auto) - there it would only move the same work into the app's
- * timed regions, at moments of the scheduler's choosing. */
+/* Where the preparer may run; 0 when nowhere but the process's own
+ * single cpu (auto) - there it would only move the same work into the
+ * app's timed regions, at moments of the scheduler's choosing.  (Cpus
+ * the kernel does not have or the cpuset refuses are dropped by it; with
+ * none left, the thread is not made.) */
 static int where(cpu_set_t *set)
 {
-	cpu_set_t mine;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = sysconf(_SC_NPROCESSORS_CONF);
 
 	if (pr.mode == PREP_LIST) {
 		*set = pr.list;
 		return 1;
 	}
-	if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+	if (!pr.start_known)
 		return 0;
-	if (CPU_COUNT(&mine) >= 2) {
-		*set = mine;
+	if (CPU_COUNT(&pr.start) >= 2) {
+		*set = pr.start;
 		return 1;
 	}
 	CPU_ZERO(set);
 	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
-		if (!CPU_ISSET((int)c, &mine))
+		if (!CPU_ISSET((int)c, &pr.start))
 			CPU_SET((int)c, set);
 	return CPU_COUNT(set) > 0;
 }

@@ -7,8 +7,9 @@
  * log allocated and faulted in ahead of the chunks taken
  * (logfile.h: sbt_log_prepare); a marking thread taking a chunk then only
  * claims it.  Where the preparer runs is SBT_PREPARE's (config.h):
- *   auto   the cpus the process may use; when that is one cpu (an app
- *          pinned with taskset -c N), the other online cpus - the kernel
+ *   auto   the cpus the process started with (before main: taskset's,
+ *          not an OpenMP runtime's later binding of its threads); when
+ *          that is one cpu (taskset -c N), the other cpus - the kernel
  *          work moves off the app's cpu; with no other cpu, no preparer
  *   off    no preparer: a thread readies its own chunks as it takes them
  *   LIST   these cpus (e.g. 0,2-3)
