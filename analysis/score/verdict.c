@@ -17,6 +17,7 @@
  * single sample, while a population of N samples resolves shifts of its
  * typical time far below t_diff (score.c: the two resolutions).
  */
+#include "dataset.h"
 #include "strbuf.h"
 #include "verdict.h"
 
@@ -420,4 +421,34 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		    g->os.left_out == 1 ? "" : "s");
 	sbt_put(&o, ". ");
 	precision(&o, s);
+}
+
+/* ---- the machine's shifts ---------------------------------------------- */
+
+void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
+			   const struct sbt_result *res, size_t i)
+{
+	const struct sbt_machine_event *e = &res->ev[i];
+	int probes = res->ev_probes ? res->ev_probes[i] : -1;
+
+	if (e->nregions == 2)
+		sbt_put(o, "at %.4g ms, both regions", e->t_ns / 1e6);
+	else
+		sbt_put(o, "at %.4g ms, all %d regions", e->t_ns / 1e6,
+			e->nregions);
+	if (e->cpu != SBT_CPU_UNKNOWN)
+		sbt_put(o, " on cpu %u", e->cpu);
+	sbt_put(o, " %s %.0f %% (", e->change > 0 ? "slowed" : "sped up",
+		100 * fabs(e->change));
+	for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS; r++)
+		sbt_put(o, "%s%s", r ? ", " : "",
+			ds->regions[e->regions[r]].name);
+	sbt_put(o, "%s): the machine, not the code", e->nregions >
+		SBT_MACHINE_MAX_REGIONS ? ", ..." : "");
+	if (probes > 0)
+		sbt_put(o, "; the speed probes agree");
+	else if (probes == 0)
+		sbt_put(o, "; the speed probes held, the two witnesses "
+			"disagree: not the core's speed (memory, or the code "
+			"itself)");
 }

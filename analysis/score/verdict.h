@@ -31,6 +31,12 @@ void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len);
 void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
 		    size_t len);
 
+/* Machine event i of res in words, for every report: "at 20.9 ms, all 4
+ * regions on cpu 1 slowed 3 % (a, b, c, d): the machine, not the code;
+ * the speed probes agree".  Region names from ds. */
+void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
+			   const struct sbt_result *res, size_t i);
+
 /* "level", "warm-up", "transient", "machine". */
 const char *sbt_phase_kind_name(int kind);
 
