@@ -8,6 +8,7 @@
 #define SBT_RESULT_H
 
 #include "dataset.h"
+#include "drop.h"
 #include "filter.h"
 #include "phase.h"
 #include "score.h"
@@ -17,12 +18,13 @@
 enum sbt_by { SBT_BY_NONE, SBT_BY_THREAD, SBT_BY_CPU, SBT_BY_RANK,
 	      SBT_BY_HOST, SBT_BY_SITE };
 
-enum sbt_filters { SBT_F_NONE = 0, SBT_F_COST = 1, SBT_F_OS = 2,
-		   SBT_F_ALL = 3 };
+/* The OS filter's bit (--filter: drop.h): the pipeline adds what the
+ * kernel saw to what it drops (analyze.c). */
+#define SBT_F_OS SBT_F_DROP(SBT_DROP_ID_os)
 
 struct sbt_options {
 	enum sbt_by by;
-	int filters;                  /* enum sbt_filters bits          */
+	int filters;                  /* SBT_F_* bits (drop.h)          */
 	enum sbt_os_method os_method;
 	uint64_t seed;
 	double cost_ns;               /* < 0: from each log's header    */
@@ -96,6 +98,8 @@ struct sbt_group {
 	uint64_t calls;               /* calls made: count, plus those
 					 not recorded (SBT_SAMPLE)      */
 	size_t kept, dropped;
+	size_t dropped_by[SBT_NDROP]; /* by each drop filter, counted in
+					 its turn (drop.h's order)       */
 	size_t migrated, probes;
 	double cut;                   /* NAN: nothing cut               */
 	double te_ns;                 /* cost subtracted                */
