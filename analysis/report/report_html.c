@@ -21,6 +21,7 @@
 #include "report_speed.h"
 #include "report_counters.h"
 #include "plot.h"
+#include "report_notes.h"
 #include "report_util.h"
 #include "verdict.h"
 #include "sbtlog.h"

@@ -6,6 +6,7 @@
  */
 #include "totals.h"
 #include "report_compare.h"
+#include "report_notes.h"
 #include "report_util.h"
 #include "verdict.h"
 #include "report_counters.h"
