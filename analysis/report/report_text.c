@@ -253,7 +253,7 @@ static void verdicts(FILE *f, const struct sbt_dataset *ds,
 		     const struct sbt_result *res,
 		     const struct sbt_report_opts *o, const struct layout *l)
 {
-	char buf[800];
+	char buf[sizeof res->g->verdict + 256];  /* + metric and OS notes */
 
 	fprintf(f, "\nverdicts (findings first; t_diff: the smallest difference "
 		"one sample tells apart,\n  t_min: the shortest region one "

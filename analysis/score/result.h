@@ -79,6 +79,7 @@ struct sbt_group_os {
  * the region's time.  A finding under SBT_MINOR_SHARE of the region's
  * typical time is minor: resolved, yet not what a person chases first. */
 #define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 3)  /* steps, modes, group, broad */
+#define SBT_VERDICT_FINDINGS 6                /* said in the verdict      */
 #define SBT_MINOR_SHARE  0.01
 enum sbt_finding_kind { SBT_FIND_STEP, SBT_FIND_MODES, SBT_FIND_GROUP,
 			SBT_FIND_BROAD };
@@ -143,7 +144,10 @@ struct sbt_group {
 	int    nfind;                 /* all findings in find[]: major
 					 by size, then minor by size    */
 	struct sbt_finding find[SBT_MAX_FINDINGS];
-	char   verdict[640];          /* findings, then precision       */
+	char   verdict[2048];         /* findings, then precision: its
+					 first SBT_VERDICT_FINDINGS
+					 findings (200 each) and the
+					 other clauses fit             */
 };
 
 /* A shift found at the same instant, in the same direction, in two or

@@ -384,6 +384,13 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		    100 * SBT_MINOR_SHARE);
 	for (int k = 0; k < g->nfind; k++) {
 		const struct sbt_finding *x = &g->find[k];
+		if (k == SBT_VERDICT_FINDINGS) {
+			/* the rest in the reports' lists: the verdict keeps
+			 * room for what follows */
+			sbt_put(&o, "; %d more finding%s (the findings list)",
+			    g->nfind - k, g->nfind - k == 1 ? "" : "s");
+			break;
+		}
 		if (x->minor && (k == 0 || !g->find[k - 1].minor))
 			sbt_put(&o, "%sminor (under %.0f %% of its time): ",
 			    k && g->find[k - 1].text[0] ? "; " : "",
