@@ -5,7 +5,8 @@
                            [--jobs J[,J...]] [--html] [--summary]
                            [--compare] [--cpu C] [--dir DIR]
                            [--args "OPTIONS"] [--symbols] [--damaged]
-                           [--only-extra] [--base BUILD_DIR|SBT_ANALYZE]
+                           [--ceiling] [--only-extra]
+                           [--base BUILD_DIR|SBT_ANALYZE]
 
 For each N (default 10^7): records a log of N samples with bench-record
 under the preload, then runs sbt-analyze on it R times for each job
@@ -33,6 +34,11 @@ same (and the base's too).
 --damaged   the 20,000-name log (4 MB) with 200 bits flipped past its
             header, and cut to half: time to the error against the
             valid log's, and the exit status
+--ceiling   also, each rep, J copies of `-j 1` run at once on the log
+            (J the last job count): what this machine gives J
+            independent analyses at the time, the ceiling of `-j J`'s
+            speed-up (a VM's host, memory bandwidth and a co-runner
+            take from it); median and the ceiling J x t1 / tJ
 --only-extra
             the --symbols and --damaged rows only, no N-sample log
 --base B    another sbt-analyze (B a build directory, or the executable
@@ -63,6 +69,17 @@ def run(cmd, ok=(0,), digests=None):
         digests.add(hashlib.sha256(out.read()).hexdigest())
         out.close()
     return dt, ru.ru_maxrss * 1024
+
+
+def run_many(cmds):
+    """wall seconds of cmds run at once, until the last one ends"""
+    t0 = time.perf_counter()
+    ps = [subprocess.Popen(c, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL) for c in cmds]
+    for p in ps:
+        if p.wait() != 0:
+            sys.exit("failed: " + " ".join(p.args))
+    return time.perf_counter() - t0
 
 
 def exit_of(cmd):
@@ -179,6 +196,7 @@ def bench(a, b, n, d):
     brss = {j: 0 for j in a.jobs}
     rss = {j: 0 for j in a.jobs}
     htimes, hsize = [], 0
+    ctimes = []                         # --ceiling: J copies at once
     html = os.path.join(d, "report.html")
     outs, bouts = set(), set()          # reports of every run, hashed
     for _ in range(a.reps):
@@ -193,6 +211,9 @@ def bench(a, b, n, d):
                             digests=bouts)
                 btimes[j].append(dt)
                 brss[j] = max(brss[j], m)
+        if a.ceiling and a.jobs[-1] > 1:
+            ctimes.append(run_many([pin + [*ana, "-q", "--no-symbols",
+                                           "-j", "1", log]] * a.jobs[-1]))
         if a.html:
             dt, _ = run(pin + [*ana, "-q", "--no-symbols", "-j",
                                str(a.jobs[-1]), "--html", html, log])
@@ -218,6 +239,13 @@ def bench(a, b, n, d):
         for j in a.jobs[1:]:
             print(f"  -j {j} vs -j {a.jobs[0]}: "
                   f"{m0 / statistics.median(times[j]):.2f}x faster")
+    if ctimes:
+        j, t1 = a.jobs[-1], statistics.median(times[1]) if 1 in times \
+            else None
+        cm = statistics.median(ctimes)
+        print(f"  {j} copies of -j 1 at once: {cm:.2f} s" + (
+              f" against {t1:.2f} s alone: this machine's ceiling for "
+              f"-j {j} is {j * t1 / cm:.2f}x" if t1 else ""))
     if a.html:
         med = statistics.median(times[a.jobs[-1]])
         hmed = statistics.median(htimes)
@@ -269,6 +297,7 @@ def main():
     ap.add_argument("--symbols", action="store_true")
     ap.add_argument("--damaged", action="store_true")
     ap.add_argument("--only-extra", action="store_true")
+    ap.add_argument("--ceiling", action="store_true")
     ap.add_argument("--base", default=None)
     a = ap.parse_args()
     a.jobs = [int(j) for j in a.jobs.split(",")]
