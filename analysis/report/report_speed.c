@@ -211,6 +211,8 @@ const char *sbt_speed_state(const struct sbt_sample *s)
 		return "processor";
 	if (s->flags & SBT_SF_MACHINE)
 		return "machine";
+	if (s->flags & SBT_SF_AFTER_PROBE)
+		return "after_probe";
 	if (s->flags & SBT_SF_TRANSIENT)
 		return "transient";
 	return "own";
