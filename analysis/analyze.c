@@ -305,24 +305,33 @@ static void filter_run(const struct sbt_options *o, double *v, double *y,
 		*cut = r.cut;
 }
 
-/* The kept samples among their thread's first calls after a speed probe
- * (afterprobe.c) are left out of the steady ones - unless half or more
- * of them are: a region called about as often as the probes come is
- * probed before nearly every call, and that is then its normal.  There
- * the flags are cleared, so that every format shows the samples used. */
+/* The kept samples a recorder probe disturbed - among their thread's
+ * first calls after a speed probe (afterprobe.c), or holding a probe's
+ * detour (SBT_SF_DETOUR: its span was taken out, but 1-5 clock steps of
+ * it stay in, the clock reads around it and the way into the recorder)
+ * - are left out of the steady ones, all flagged SBT_SF_AFTER_PROBE;
+ * unless half or more of them are: a region called about as often as
+ * the probes come, or longer than their cadence, meets one nearly every
+ * call, and that is then its normal.  There the flags are cleared, so
+ * that every format shows the samples used. */
 static void after_probe(struct sbt_dataset *ds, struct sbt_group *g,
 			const uint32_t *idx)
 {
+	const uint32_t near = SBT_SF_AFTER_PROBE | SBT_SF_DETOUR;
 	size_t m = 0;
 
-	for (size_t i = 0; i < g->n; i++)
-		m += (ds->s[idx[i]].flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
-		      SBT_SF_AFTER_PROBE)) == SBT_SF_AFTER_PROBE;
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t f = ds->s[idx[i]].flags;
+		m += !(f & (SBT_SF_PROBE | SBT_SF_DROPPED)) && (f & near);
+	}
 	g->after_n = 2 * m < g->kept ? m : 0;
-	if (g->after_n == m)
-		return;
-	for (size_t i = 0; i < g->n; i++)
-		ds->s[idx[i]].flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
+	for (size_t i = 0; i < g->n; i++) {
+		struct sbt_sample *s = &ds->s[idx[i]];
+		if (g->after_n && (s->flags & near))
+			s->flags |= SBT_SF_AFTER_PROBE;
+		else
+			s->flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
+	}
 }
 
 /* Filter and summarize one group, find its phases; sets up g->score's
