@@ -251,10 +251,14 @@ static void thread_figure(FILE *f, const struct sbt_dataset *ds,
 		FIG_W, FIG_H / 2.0, FIG_H / 2.0);
 	fputs("<path fill=\"none\" stroke=\"#246\" "
 	      "vector-effect=\"non-scaling-stroke\" d=\"", f);
+	/* a pause in the thread's marking (no probes for 4 cadences)
+	 * breaks the line: no slope drawn across it */
+	double pause = 4e3 * (sp->cadence_us > 0 ? sp->cadence_us : 100);
 	for (size_t i = 0; i < n; i++) {
 		double s = th->normal_ns / p[i].ns;
 		s = s < lo ? lo : s > hi ? hi : s;
-		fprintf(f, "%c%.1f %.1f", i ? 'L' : 'M',
+		fprintf(f, "%c%.1f %.1f", i && p[i].t_ns - p[i - 1].t_ns <=
+			pause ? 'L' : 'M',
 			(p[i].t_ns - t0) / span * FIG_W,
 			(hi - s) / (hi - lo) * FIG_H);
 	}
