@@ -16,6 +16,8 @@
  *   constant  no slowdown: no processor finding, no region finding
  *   cpus      two threads on cpus 0 and 1, the second 5 % slower all
  *             along: --by cpu flags cpu 1 by its probes
+ *   hosts     four logs of four hosts, the probes of node3 5 % slower
+ *             all along: --by host flags node3 alone, by its probes
  *   keeps     region a steps +25 % for good at 50 ms while region b runs
  *             20 % slow for 2 ms then: one machine event, but only b
  *             comes back, so a's step stays its own (machine.c)
@@ -766,6 +768,67 @@ static void held(void)
 	sbt_ds_free(&ds);
 }
 
+/* ---- hosts: --by host compares the processors by their probes --------- */
+
+static void hosts(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	struct sbt_options o = opts(SBT_BY_HOST);
+	char err[256], path[32];
+
+	memset(&ds, 0, sizeof ds);
+	for (int h = 0; h < 4; h++) {
+		struct synlog L;
+		struct gen g = { 31 + (uint64_t)h };
+		double f = h == 2 ? 1.05 : 1;
+		syn_begin(&L, 1e9);
+		L.h.tick_quantum = 10;
+		snprintf(L.h.host, sizeof L.h.host, "node%d", h + 1);
+		syn_region(&L, 1, "work");
+		syn_speed_meta(&L, 200, 100);
+		for (uint64_t i = 0; i < 30000; i++) {
+			uint64_t t = 1000 * (i + 1);
+			syn_pair(&L, 0, 1, t, t + (uint64_t)gen_read(&g, 300 +
+				 gen_exp(&g, 2), 10), 0);
+			if (i % 100 == 0)
+				syn_speed(&L, 0, t + 600, (uint64_t)gen_read(
+					  &g, 385 * f + gen_exp(&g, 1), 10),
+					  0, 0);
+		}
+		snprintf(path, sizeof path, "host%d.log", h);
+		syn_write(&L, path);
+		if (sbt_read_log(path, &ds, err, sizeof err) != 0) {
+			CHECK(0, "hosts: %s", err);
+			sbt_ds_free(&ds);
+			return;
+		}
+	}
+	if (sbt_analyze(&ds, &o, &r) != 0) {
+		CHECK(0, "hosts: analysis failed");
+		sbt_ds_free(&ds);
+		return;
+	}
+	const struct sbt_speed *sp = &r.speed;
+	CHECK(sp->by == 2 && sp->nun == 4, "hosts: %zu hosts compared",
+	      sp->nun);
+	for (size_t u = 0; u < sp->nun; u++) {
+		int slow = !strcmp(ds.sources[sp->un[u].key].host, "node3");
+		CHECK(sp->un[u].flagged == slow && (!slow ||
+		      fabs(sp->un[u].delta_rel - 0.05) < 0.015),
+		      "hosts: %s %+.3f flagged %d",
+		      ds.sources[sp->un[u].key].host, sp->un[u].delta_rel,
+		      sp->un[u].flagged);
+	}
+	char *t = text(&ds, &r, SBT_BY_HOST);
+	CHECK(strstr(t, "processor: host node3 probes ") &&
+	      strstr(t, "slower than the others' median"),
+	      "hosts: report says\n%.600s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	h_tmpdir();
@@ -780,5 +843,6 @@ int main(void)
 	keeps();
 	after();
 	held();
+	hosts();
 	return h_done();
 }
