@@ -30,14 +30,21 @@ static int cmp_probe(const void *a, const void *b)
 	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
 }
 
-/* The last probe of s's thread that started before s; -1: none. */
+/* The last probe of s's thread that started before s; -1: none.  *hint:
+ * the previous answer, tried first - a thread's samples mostly come in
+ * time order, so most answers are it or the next one. */
 static long last_before(const struct sbt_probe *p, size_t n,
-			const struct sbt_sample *s)
+			const struct sbt_sample *s, long *hint)
 {
 	size_t lo = 0, hi = n;          /* p[lo..hi): first one not before */
 	struct sbt_probe key = { .t_ns = s->t_ns, .thread = s->thread,
 				 .source = s->source };
 
+	/* p[h] is before the key and p[h + 1] is not: lo = h + 1 */
+	for (long h = *hint; h >= 0 && h <= *hint + 1 && (size_t)h < n; h++)
+		if (cmp_probe(&p[h], &key) < 0 &&
+		    ((size_t)h + 1 == n || cmp_probe(&p[h + 1], &key) >= 0))
+			lo = hi = (size_t)h + 1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (cmp_probe(&p[mid], &key) < 0)
@@ -45,6 +52,7 @@ static long last_before(const struct sbt_probe *p, size_t n,
 		else
 			hi = mid;
 	}
+	*hint = lo ? (long)lo - 1 : -1;
 	if (lo == 0 || p[lo - 1].source != s->source ||
 	    p[lo - 1].thread != s->thread)
 		return -1;
@@ -80,18 +88,20 @@ int sbt_after_probe_mark(struct sbt_dataset *ds)
 		}
 	for (size_t i = 0; i < n * K; i++)
 		first[i] = INFINITY;
+	long hint = -1;
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		long p;
 		if (!(s->flags & NOT_CALL) &&
-		    (p = last_before(ds->probes, n, s)) >= 0)
+		    (p = last_before(ds->probes, n, s, &hint)) >= 0)
 			offer(first + (size_t)p * K, s->t_ns);
 	}
+	hint = -1;
 	for (size_t i = 0; i < ds->n; i++) {
 		struct sbt_sample *s = &ds->s[i];
 		long p;
 		if (!(s->flags & NOT_CALL) &&
-		    (p = last_before(ds->probes, n, s)) >= 0 &&
+		    (p = last_before(ds->probes, n, s, &hint)) >= 0 &&
 		    s->t_ns <= first[(size_t)p * K + K - 1])
 			s->flags |= SBT_SF_AFTER_PROBE;
 	}
