@@ -11,6 +11,7 @@
  * statistics, only the scoring.
  */
 #include "analyze.h"
+#include "afterprobe.h"
 #include "groups.h"
 #include "machine.h"
 #include "totals.h"
@@ -171,7 +172,8 @@ static void witness_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->source != g->source)
 			return;
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED))) {
+		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
+				  SBT_SF_AFTER_PROBE))) {
 			w->t[k] = s->t_ns;
 			w->ix[k++] = idx[i];
 		}
@@ -208,9 +210,10 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 		const struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->source != g->source)
 			return;         /* several logs: no common clock */
-		/* the processor's samples say nothing of the code's time */
+		/* the processor's samples say nothing of the code's time,
+		 * nor do those a probe's detour may have changed */
 		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
-				  SBT_SF_SPEED))) {
+				  SBT_SF_SPEED | SBT_SF_AFTER_PROBE))) {
 			w->t[k] = s->t_ns;
 			w->ix[k++] = idx[i];
 		}
@@ -321,6 +324,35 @@ static void drop_run(struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 }
 
+/* The kept samples a recorder probe disturbed - among their thread's
+ * first calls after a speed probe (afterprobe.c), or holding a probe's
+ * detour (SBT_SF_DETOUR: its span was taken out, but 1-5 clock steps of
+ * it stay in, the clock reads around it and the way into the recorder)
+ * - are left out of the steady ones, all flagged SBT_SF_AFTER_PROBE;
+ * unless half or more of them are: a region called about as often as
+ * the probes come, or longer than their cadence, meets one nearly every
+ * call, and that is then its normal.  There the flags are cleared, so
+ * that every format shows the samples used. */
+static void after_probe(struct sbt_dataset *ds, struct sbt_group *g,
+			const uint32_t *idx)
+{
+	const uint32_t near = SBT_SF_AFTER_PROBE | SBT_SF_DETOUR;
+	size_t m = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t f = ds->s[idx[i]].flags;
+		m += !(f & (SBT_SF_PROBE | SBT_SF_DROPPED)) && (f & near);
+	}
+	g->after_n = 2 * m < g->kept ? m : 0;
+	for (size_t i = 0; i < g->n; i++) {
+		struct sbt_sample *s = &ds->s[idx[i]];
+		if (g->after_n && (s->flags & near))
+			s->flags |= SBT_SF_AFTER_PROBE;
+		else
+			s->flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
+	}
+}
+
 /* Filter and summarize one group, find its phases; sets up g->score's
  * metrics, and in `in` what score_group needs. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
@@ -423,6 +455,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 	g->kept = k;
 	g->dropped = n - k;
+	after_probe(ds, g, idx);
 	g->cycles_median = cycles && ny ? sbt_quantile(y, ny, 0.5) : NAN;
 
 	/* In-situ probes, cost removed, in y. */
@@ -490,7 +523,8 @@ static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 			if (!(s->flags & (SBT_SF_MACHINE | SBT_SF_SPEED)))
 				y[np++] = s->ns - sbt_cost_of(o, src);
 		} else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
-					SBT_SF_MACHINE | SBT_SF_SPEED)))
+					SBT_SF_MACHINE | SBT_SF_SPEED |
+					SBT_SF_AFTER_PROBE)))
 			v[k++] = s->ns - sbt_cost_of(o, src);
 	}
 	if (sbt_sort_doubles(v, k) != 0)
@@ -572,7 +606,7 @@ static void *work(void *arg)
 			rc = scratch_fit(w, g->n) ||
 			     run_group(p->ds, p->o, g, idx, w, &p->in[gi]);
 		else if (g->phases.warmup_n || g->phases.transient_n ||
-			 g->machine_n || g->speed_n)
+			 g->machine_n || g->speed_n || g->after_n)
 			rc = scratch_fit(w, g->n) ||
 			     score_group(p->ds, p->o, g, idx, w, &p->in[gi]);
 		if (rc)
@@ -711,7 +745,8 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		goto out;
 	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in };
 	/* The processor first: its shifts are nobody's code. */
-	if (sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
+	if (sbt_after_probe_mark(ds) != 0 ||
+	    sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
 			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed) ||
 	    pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
 	    sbt_machine_events(ds, res, gid) != 0 ||

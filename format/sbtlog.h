@@ -252,7 +252,8 @@ enum sbt_ev_kind {
  * probe inside an open region is accounted.  Flagged SBT_SPEED_SPAN, a
  * SPEED event is no probe: the recorder left the marker path while
  * regions of the thread were open, from wall tick t for id ticks (a
- * probe, a drain of the kernel's events); the reader takes that span out
+ * probe - a speed probe or an in-situ PROBE pair -, a drain of the
+ * kernel's events); the reader takes that span out
  * of every sample open across it. */
 #define SBT_SPEED_SPAN 1u             /* SPEED flag: a detour's span    */
 

@@ -119,6 +119,21 @@ static int put(struct sbt_thread *t, uint32_t flags, uint64_t ticks,
 	return 1;
 }
 
+void sbt_speed_span(struct sbt_thread *t, uint64_t a)
+{
+	struct sbt_event *e = room(t) ? (struct sbt_event *)t->hot.cur++ :
+				  NULL;
+	uint32_t aux;
+
+	if (!e)
+		return;
+	uint64_t b = sbt_read_stop(&aux);     /* last: only the return left */
+	e->t = a;
+	e->aux = aux;
+	SBT__FENCE();
+	e->word = SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN, clamp(b - a));
+}
+
 /* Events until the next tick: the events per tick of wall clock since
  * the last one, times the time left; at most double the last gap (a
  * burst of markers in no time says little about the rate). */

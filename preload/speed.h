@@ -41,6 +41,13 @@ SBT_HIDDEN void sbt_speed_meta(void);
  * *aux the first read's. */
 SBT_HIDDEN uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux);
 
+/* A detour inside open regions, from `a` (wall ticks of a clock read at
+ * its start) to a clock read now, as a SPEED event flagged SBT_SPEED_SPAN
+ * for the reader to take out of them; the read comes after the event's
+ * slot is claimed (a new chunk, if needed, inside the span).  Busy gate
+ * shut by the caller. */
+SBT_HIDDEN void sbt_speed_span(struct sbt_thread *t, uint64_t a);
+
 /* The general path met t->tick_at: probe and drain as due, then set the
  * next tick_at.  `now`: wall ticks of the STOP's clock read that brought
  * it here (the detour's span starts there), or 0 with no region open.

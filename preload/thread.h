@@ -86,6 +86,10 @@ struct sbt_thread {
 	uint64_t tick_in;              /* a START inside open regions met
 					  tick_at here (wall ticks), 0: no */
 	struct sbt__ev *tick_ev;       /* ... and wrote this START event  */
+	uint64_t probe_in;             /* wall ticks where the START now in
+					  the recorder entered it, when
+					  inside open regions with an
+					  in-situ probe due; 0: not      */
 	struct sbt_chunk *chunk;       /* current EVENTS chunk            */
 	struct sbt__ev *chunk_end;     /* its end                         */
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */

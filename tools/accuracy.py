@@ -19,7 +19,10 @@ per cell:
              reported, upward, at 50 +- 5 % - a processor slowdown named
              as a step of the region, or splitting it, is a miss.
 
-Each condition runs quiet and again with a busy process on the same cpu.
+Each condition runs quiet and again loaded: with a busy process on the
+same cpu (--load loop, the default), or with a memory-streaming process
+(tests/speed/stream, 256 MB copied back and forth) on the other cpu
+(--load stream), the co-runner that sets this VM's host slowdowns off.
 Two more measurements:
 
   stability  the in-situ t_diff of identical runs of the constant region:
@@ -38,7 +41,7 @@ miss look excused.
 usage: accuracy.py BUILD_DIR [--reps N] [--n SAMPLES] [--cpu C]
                    [--no-load] [--check] [-v] [--keep DIR]
                    [--stability RUNS] [--ranks] [--only KINDS]
-                   [--work loop|line]
+                   [--work loop|line] [--load loop|stream]
   --check: exit 1 unless recall is 100 % for gaps >= 4 units, no control
   raises an alarm and every step is placed within 5 % (quiet and loaded).
 """
@@ -189,6 +192,10 @@ def main():
                     "default), or straight-line adds entered by one "
                     "indirect jump (x86-64): no loop branch whose "
                     "prediction can change the region's time by itself")
+    ap.add_argument("--load", choices=("loop", "stream"), default="loop",
+                    help="the loaded condition's co-runner: a busy shell "
+                    "loop on the same cpu, or a memory-streaming process "
+                    "on another cpu")
     ap.add_argument("--keep", metavar="DIR",
                     help="keep the logs of misses and false alarms here")
     a = ap.parse_args()
@@ -196,6 +203,7 @@ def main():
     a.app = os.path.join(b, "tools", "acc-app")
     a.lib = os.path.join(b, "preload", "libsbtmark.so")
     a.analyze = os.path.join(b, "analysis", "sbt-analyze")
+    a.stream = os.path.join(b, "tests", "speed", "stream")
     t0 = time.time()
     timer = json.loads(subprocess.run(
         ["taskset", "-c", str(a.cpu), a.app, "--timer"], check=True,
@@ -210,7 +218,11 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         for name, loaded in conds:
             busy = None
-            if loaded:
+            if loaded and a.load == "stream":
+                other = 0 if a.cpu else 1
+                busy = subprocess.Popen(["taskset", "-c", str(other),
+                                         a.stream])
+            elif loaded:
                 busy = subprocess.Popen(["taskset", "-c", str(a.cpu), "sh",
                                          "-c", "while :; do :; done"])
             try:
@@ -219,8 +231,11 @@ def main():
                 if busy:
                     busy.kill()
                     busy.wait()
-            print("\n%s%s" % (name, " (a busy process on the same cpu)"
-                              if loaded else ""))
+            print("\n%s%s" % (name, "" if not loaded else
+                              " (a busy process on the same cpu)" if
+                              a.load == "loop" else
+                              " (a memory-streaming process on another "
+                              "cpu)"))
             print("  %-8s %6s %6s %6s  %s" % ("cell", "gap", "gap ns",
                                               "share", "result"))
             for kind, g, s, hits, whys in rows:

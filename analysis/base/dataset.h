@@ -33,6 +33,10 @@ enum sbt_sflag {
 	SBT_SF_DETOUR   = 1u << 16,  /* a recorder detour (a speed probe, a
 	                                drain) inside it was taken out of its
 	                                time (SPEED flagged SPAN)             */
+	SBT_SF_AFTER_PROBE = 1u << 17, /* among its thread's first calls after
+	                                a speed probe (score/afterprobe.c); once
+	                                analyzed, also holding a probe's detour
+	                                (analyze.c): left out of the verdict */
 };
 
 /* One speed probe (SBT_SPEED_US): the processor's own speed at t_ns. */

@@ -51,7 +51,8 @@ static int write_csv(FILE *f, const struct sbt_report_in *in)
 		"os_preempted,os_switches,os_faults,os_lost,os_left_out,"
 		"callsites,calls,recorded,est_total_ns,est_total_se_ns,"
 		"total_ns,excl_ns,share,excl_share,nested,findings,"
-		"minor_findings",
+		"minor_findings,machine_samples,processor_samples,"
+		"after_probe_samples",
 		sbt_by_name(o), by ? "," : "");
 	sbt_cnt_csv_header(f, ds);
 	fputc('\n', f);
@@ -103,6 +104,8 @@ static int write_csv(FILE *f, const struct sbt_report_in *in)
 		fprintf(f, ",%.3f,%.3f,%.6f,%.6f,%d,%d,%d", g->total_ns,
 			g->excl_ns, g->share, g->excl_share, g->nested,
 			g->nfindings, g->nfind - g->nfindings);
+		fprintf(f, ",%zu,%zu,%zu", g->machine_n, g->speed_n,
+			g->after_n);
 		sbt_cnt_csv_group(f, ds, res, g);
 		fputc('\n', f);
 	}

@@ -120,8 +120,8 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 	sbt_json_num(f, "transient_max_rel", p->ntransients ?
 		     p->transient_max : NAN, 0);
 	fprintf(f, "\"machine_changes\": %d, \"machine_samples\": %zu, "
-		"\"processor_samples\": %zu, ", g->machine_changes, g->machine_n,
-		g->speed_n);
+		"\"processor_samples\": %zu, \"after_probe_samples\": %zu, ",
+		g->machine_changes, g->machine_n, g->speed_n, g->after_n);
 	fprintf(f, "\"flagged\": %s, ", g->flagged ? "true" : "false");
 	sbt_json_num(f, "delta_ns", g->delta_ns, 0);
 	sbt_json_num(f, "delta_rel", g->delta_rel, 0);

@@ -202,6 +202,8 @@ const char *sbt_speed_state(const struct sbt_sample *s)
 		return "processor";
 	if (s->flags & SBT_SF_MACHINE)
 		return "machine";
+	if (s->flags & SBT_SF_AFTER_PROBE)
+		return "after_probe";
 	if (s->flags & SBT_SF_TRANSIENT)
 		return "transient";
 	return "own";
@@ -225,10 +227,13 @@ static void thread_figure(FILE *f, const struct sbt_dataset *ds,
 	fprintf(f, "<figure><figcaption>thread %u", th->thread);
 	if (ds->nsources > 1)
 		fprintf(f, " of %s", ds->sources[th->source].path);
+	/* the strip spans the page's width whatever it is: stretched
+	 * along x only, its lines kept one pixel wide */
 	fprintf(f, ": speed (normal probe / probe), %zu probes, resolution "
-		"%.1f %%</figcaption>\n<svg width=\"%d\" height=\"%d\" "
-		"class=\"speed\">", th->probes, 100 * th->resolution_rel,
-		FIG_W, FIG_H);
+		"%.1f %%</figcaption>\n<svg viewBox=\"0 0 %d %d\" "
+		"preserveAspectRatio=\"none\" class=\"speed\" style=\""
+		"display:block;width:100%%;height:%dpx\">", th->probes,
+		100 * th->resolution_rel, FIG_W, FIG_H, FIG_H);
 	for (size_t k = 0; k < sp->nsh; k++) {
 		const struct sbt_speed_shift *h = &sp->sh[k];
 		if (h->source != th->source || h->thread != th->thread)
@@ -242,16 +247,23 @@ static void thread_figure(FILE *f, const struct sbt_dataset *ds,
 			"faster");
 	}
 	fprintf(f, "<line x1=\"0\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"#888\"/>", FIG_W, FIG_H / 2.0, FIG_H / 2.0);
-	fputs("<path fill=\"none\" stroke=\"#246\" d=\"", f);
+		"stroke=\"#888\" vector-effect=\"non-scaling-stroke\"/>",
+		FIG_W, FIG_H / 2.0, FIG_H / 2.0);
+	fputs("<path fill=\"none\" stroke=\"#246\" "
+	      "vector-effect=\"non-scaling-stroke\" d=\"", f);
+	/* a pause in the thread's marking (no probes for 4 cadences)
+	 * breaks the line: no slope drawn across it */
+	double pause = 4e3 * (sp->cadence_us > 0 ? sp->cadence_us : 100);
 	for (size_t i = 0; i < n; i++) {
 		double s = th->normal_ns / p[i].ns;
 		s = s < lo ? lo : s > hi ? hi : s;
-		fprintf(f, "%c%.1f %.1f", i ? 'L' : 'M',
+		fprintf(f, "%c%.1f %.1f", i && p[i].t_ns - p[i - 1].t_ns <=
+			pause ? 'L' : 'M',
 			(p[i].t_ns - t0) / span * FIG_W,
 			(hi - s) / (hi - lo) * FIG_H);
 	}
-	fprintf(f, "\"/></svg><small>%.1f ms to %.1f ms; middle line: the "
+	fprintf(f, "\"/></svg><small style=\"display:block\">%.1f ms to "
+		"%.1f ms; middle line: the "
 		"normal speed, top 1.5x, bottom 0.5x</small></figure>\n",
 		t0 / 1e6, t1 / 1e6);
 }

@@ -127,6 +127,11 @@ struct sbt_group {
 					 left out of its own scoring    */
 	size_t speed_n;               /* samples in processor shifts
 					 (speed probes), left out too   */
+	size_t after_n;               /* kept samples among their
+					 thread's first calls after a
+					 probe (afterprobe.c) or holding
+					 a probe's detour, left out of
+					 the steady ones too            */
 	struct sbt_group_os os;       /* the kernel's record of it      */
 	/* An OpenMP parallel region by thread (groups.c): the other
 	 * threads' mean wait at its closing barrier, and that wait's share

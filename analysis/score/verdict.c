@@ -416,6 +416,10 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 
 	if (shared)
 		machine(&o, g);
+	if (g->after_n)
+		sbt_put(&o, "; %zu sample%s beside a recorder probe left out "
+		    "(right after one, or around its detour)", g->after_n,
+		    g->after_n == 1 ? "" : "s");
 	if (p->warmup_n || p->ntransients) {
 		struct sbt_phases q = *p;
 		q.nsteps = 0;           /* steps were said above */

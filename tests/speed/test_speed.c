@@ -16,6 +16,8 @@
  *   constant  no slowdown: no processor finding, no region finding
  *   cpus      two threads on cpus 0 and 1, the second 5 % slower all
  *             along: --by cpu flags cpu 1 by its probes
+ *   hosts     four logs of four hosts, the probes of node3 5 % slower
+ *             all along: --by host flags node3 alone, by its probes
  *   keeps     region a steps +25 % for good at 50 ms while region b runs
  *             20 % slow for 2 ms then: one machine event, but only b
  *             comes back, so a's step stays its own (machine.c)
@@ -27,6 +29,18 @@
  *             steady
  *   span      a recorder detour (SPEED flagged SPAN) inside an open
  *             region is taken out of that sample, not of others
+ *   after     the calls right after a probe (afterprobe.c): two threads
+ *             alternate regions a and b, a probe before every 50th
+ *             call; the probed call reads one quantum fast, the next
+ *             three 40, 20 and 10 ns slow (as measured on a loop-bound
+ *             region, DESIGN.md): exactly those four calls a probe are
+ *             flagged and left out, no finding but the count; the same
+ *             flags, counts and --dump read in segments at -j 4
+ *   held      a region whose every 20th call held a probe's detour, its
+ *             span taken out but 50 ns left in (the clock reads around
+ *             it, the way into the recorder; measured on the demo's
+ *             nested regions): those calls are left out, counted, no
+ *             finding
  *   witness   the two witnesses, speed probes and regions moving
  *             together (machine.c): two regions step +10 % while the
  *             probes hold (a machine event, "the probes held": they
@@ -38,6 +52,7 @@
 #include "../common/gen.h"
 #include "../common/harness.h"
 #include "../common/logbuild.h"
+#include "afterprobe.h"
 #include "analyze.h"
 #include "reader.h"
 #include "report.h"
@@ -592,6 +607,228 @@ static void keeps(void)
 	sbt_ds_free(&ds);
 }
 
+/* ---- after: the calls right after a probe ---------------------------- */
+
+#define AFTER_CALLS 60000             /* a thread's, both regions        */
+#define AFTER_EVERY 50                /* calls between probes            */
+
+/* The probed call's and the next calls' change (ns), then none. */
+static const double after_effect[SBT_AFTER_PROBE_CALLS] = { -10, 40, 20, 10 };
+
+static void after_log(const char *path)
+{
+	struct synlog L;
+	struct gen g = { 17 };
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "a");
+	syn_region(&L, 2, "b");
+	syn_speed_meta(&L, 1000, 100);
+	for (uint32_t th = 0; th < 2; th++)
+		for (uint64_t i = 0; i < AFTER_CALLS; i++) {
+			uint64_t t = 1000 * (i + 1) + 7 * th;
+			uint64_t j = i % AFTER_EVERY;
+			double d = 300 + gen_exp(&g, 2) +
+				   (j < SBT_AFTER_PROBE_CALLS ?
+				    after_effect[j] : 0);
+			if (j == 0)
+				syn_speed(&L, th, t - 500, (uint64_t)gen_read(
+					  &g, 385, 10), th, 0);
+			syn_pair(&L, th, 1 + (uint32_t)(i % 2), t,
+				 t + (uint64_t)gen_read(&g, d, 10), th);
+		}
+	syn_write(&L, path);
+}
+
+/* The dump (every sample and its state) in a string (caller frees). */
+static char *dump(const struct sbt_dataset *ds, const struct sbt_result *r)
+{
+	struct sbt_report_opts ro = { .filters = SBT_F_ALL, .cost_ns = -1 };
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		exit(99);
+	sbt_report(f, "dump", &(struct sbt_report_in){ .ds = ds, .res = r,
+						       .o = &ro });
+	fclose(f);
+	return s;
+}
+
+/* Read in segments of seg bytes by `jobs` threads (0, 0: whole) and
+ * analyze with `jobs` workers; 0 on success. */
+static int run_jobs(const char *path, int jobs, size_t seg,
+		    struct sbt_dataset *ds, struct sbt_result *r)
+{
+	struct sbt_options o = opts(SBT_BY_NONE);
+	char err[256];
+
+	o.jobs = jobs ? jobs : 1;
+	memset(ds, 0, sizeof *ds);
+	if (sbt_read_log_jobs(path, ds, jobs ? jobs : 1, seg, err,
+			      sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		return -1;
+	}
+	return sbt_analyze(ds, &o, r);
+}
+
+static void after(void)
+{
+	struct sbt_dataset ds, d4;
+	struct sbt_result r, r4;
+
+	after_log("after.log");
+	if (run_jobs("after.log", 0, 0, &ds, &r) != 0 ||
+	    run_jobs("after.log", 4, 1u << 20, &d4, &r4) != 0) {
+		CHECK(0, "after: analysis failed");
+		return;
+	}
+	/* Exactly the first four calls a probe, by the sample's place. */
+	size_t wrong = 0, flagged = 0, kept[3] = { 0 };
+	for (size_t i = 0; i < ds.n; i++) {
+		const struct sbt_sample *s = &ds.s[i];
+		uint64_t call = (uint64_t)(s->t_ns + 0.5) / 1000 - 1;
+		int want = call % AFTER_EVERY < SBT_AFTER_PROBE_CALLS;
+		int got = !!(s->flags & SBT_SF_AFTER_PROBE);
+		wrong += want != got;
+		flagged += got;
+		if (got && !(s->flags & SBT_SF_DROPPED))
+			kept[s->region < 3 ? s->region : 0]++;
+	}
+	CHECK(ds.n == 2 * AFTER_CALLS && wrong == 0 &&
+	      flagged == 2 * AFTER_CALLS / AFTER_EVERY * SBT_AFTER_PROBE_CALLS,
+	      "after: %zu samples, %zu flagged, %zu wrong", ds.n, flagged,
+	      wrong);
+	CHECK(r.ngroups == 2, "after: %zu groups", r.ngroups);
+	for (size_t k = 0; k < r.ngroups; k++) {
+		const struct sbt_group *g = &r.g[k];
+		CHECK(g->nfindings == 0 && g->after_n == kept[g->region] &&
+		      g->after_n > 0.9 * flagged / 2 &&
+		      strstr(g->verdict, "beside a recorder probe left out"),
+		      "after: %s (%zu left out, %zu kept flagged): %s",
+		      ds.regions[g->region].name, g->after_n,
+		      kept[g->region], g->verdict);
+	}
+	/* In segments at -j 4: the same flags, counts and states. */
+	char *a = dump(&ds, &r), *b = dump(&d4, &r4);
+	CHECK(!strcmp(a, b) && strstr(a, ",after_probe,"),
+	      "after: --dump differs at -j 4 (or states no after_probe)");
+	CHECK(r4.ngroups == r.ngroups, "after: -j 4: %zu groups",
+	      r4.ngroups);
+	for (size_t k = 0; k < r.ngroups && k < r4.ngroups; k++)
+		CHECK(r.g[k].after_n == r4.g[k].after_n &&
+		      !strcmp(r.g[k].verdict, r4.g[k].verdict),
+		      "after: -j 4: %s", r4.g[k].verdict);
+	free(a), free(b);
+	sbt_result_free(&r), sbt_result_free(&r4);
+	sbt_ds_free(&ds), sbt_ds_free(&d4);
+}
+
+/* ---- held: samples holding a probe's detour ----------------------------- */
+
+static void held(void)
+{
+	struct synlog L;
+	struct gen g = { 19 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "outer");
+	for (uint64_t i = 0; i < 20000; i++) {
+		uint64_t t = 1000 * (i + 1);
+		int hold = i % 20 == 7;
+		double d = 300 + gen_exp(&g, 2) + (hold ? 50 + 70 : 0);
+		uint64_t len = (uint64_t)gen_read(&g, d, 10);
+		syn_start(&L, 0, 1, t, 0);
+		if (hold)
+			syn_speed(&L, 0, t + 100, 70, 0, 1);
+		syn_stop(&L, 0, 1, t + len, 0);
+	}
+	syn_write(&L, "held.log");
+	if (run("held.log", SBT_BY_NONE, &ds, &r) != 0) {
+		CHECK(0, "held: analysis failed");
+		return;
+	}
+	size_t flagged = 0, kept = 0;
+	for (size_t i = 0; i < ds.n; i++) {
+		flagged += !!(ds.s[i].flags & SBT_SF_AFTER_PROBE);
+		kept += (ds.s[i].flags & (SBT_SF_AFTER_PROBE |
+			 SBT_SF_DROPPED)) == SBT_SF_AFTER_PROBE;
+	}
+	CHECK(r.ngroups == 1 && flagged == 1000 && r.g[0].after_n == kept &&
+	      kept > 900 && r.g[0].nfindings == 0,
+	      "held: %zu flagged, %zu left out: %s", flagged,
+	      r.ngroups ? r.g[0].after_n : 0, r.ngroups ? r.g[0].verdict : "");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* ---- hosts: --by host compares the processors by their probes --------- */
+
+static void hosts(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	struct sbt_options o = opts(SBT_BY_HOST);
+	char err[256], path[32];
+
+	memset(&ds, 0, sizeof ds);
+	for (int h = 0; h < 4; h++) {
+		struct synlog L;
+		struct gen g = { 31 + (uint64_t)h };
+		double f = h == 2 ? 1.05 : 1;
+		syn_begin(&L, 1e9);
+		L.h.tick_quantum = 10;
+		snprintf(L.h.host, sizeof L.h.host, "node%d", h + 1);
+		syn_region(&L, 1, "work");
+		syn_speed_meta(&L, 200, 100);
+		for (uint64_t i = 0; i < 30000; i++) {
+			uint64_t t = 1000 * (i + 1);
+			syn_pair(&L, 0, 1, t, t + (uint64_t)gen_read(&g, 300 +
+				 gen_exp(&g, 2), 10), 0);
+			if (i % 100 == 0)
+				syn_speed(&L, 0, t + 600, (uint64_t)gen_read(
+					  &g, 385 * f + gen_exp(&g, 1), 10),
+					  0, 0);
+		}
+		snprintf(path, sizeof path, "host%d.log", h);
+		syn_write(&L, path);
+		if (sbt_read_log(path, &ds, err, sizeof err) != 0) {
+			CHECK(0, "hosts: %s", err);
+			sbt_ds_free(&ds);
+			return;
+		}
+	}
+	if (sbt_analyze(&ds, &o, &r) != 0) {
+		CHECK(0, "hosts: analysis failed");
+		sbt_ds_free(&ds);
+		return;
+	}
+	const struct sbt_speed *sp = &r.speed;
+	CHECK(sp->by == 2 && sp->nun == 4, "hosts: %zu hosts compared",
+	      sp->nun);
+	for (size_t u = 0; u < sp->nun; u++) {
+		int slow = !strcmp(ds.sources[sp->un[u].key].host, "node3");
+		CHECK(sp->un[u].flagged == slow && (!slow ||
+		      fabs(sp->un[u].delta_rel - 0.05) < 0.015),
+		      "hosts: %s %+.3f flagged %d",
+		      ds.sources[sp->un[u].key].host, sp->un[u].delta_rel,
+		      sp->un[u].flagged);
+	}
+	char *t = text(&ds, &r, SBT_BY_HOST);
+	CHECK(strstr(t, "processor: host node3 probes ") &&
+	      strstr(t, "slower than the others' median"),
+	      "hosts: report says\n%.600s", t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	h_tmpdir();
@@ -604,5 +841,8 @@ int main(void)
 	shared();
 	migrate();
 	keeps();
+	after();
+	held();
+	hosts();
 	return h_done();
 }

@@ -1,0 +1,110 @@
+/*
+ * afterprobe.c - flag the calls right after each speed probe.
+ *
+ * Two passes over the samples, in any order: each sample finds the last
+ * probe of its thread that started before it (binary search in the
+ * probes, sorted by source, thread, time) and offers its start time to
+ * that probe's list of the K earliest; then a sample is flagged when its
+ * start is among its probe's K earliest.  Equal start times are all
+ * flagged or none, so the result depends on values only.
+ */
+#include "afterprobe.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K SBT_AFTER_PROBE_CALLS
+
+/* Samples that are calls of the application. */
+#define NOT_CALL (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET)
+
+static int cmp_probe(const void *a, const void *b)
+{
+	const struct sbt_probe *x = a, *y = b;
+
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+/* The last probe of s's thread that started before s; -1: none.  *hint:
+ * the previous answer, tried first - a thread's samples mostly come in
+ * time order, so most answers are it or the next one. */
+static long last_before(const struct sbt_probe *p, size_t n,
+			const struct sbt_sample *s, long *hint)
+{
+	size_t lo = 0, hi = n;          /* p[lo..hi): first one not before */
+	struct sbt_probe key = { .t_ns = s->t_ns, .thread = s->thread,
+				 .source = s->source };
+
+	/* p[h] is before the key and p[h + 1] is not: lo = h + 1 */
+	for (long h = *hint; h >= 0 && h <= *hint + 1 && (size_t)h < n; h++)
+		if (cmp_probe(&p[h], &key) < 0 &&
+		    ((size_t)h + 1 == n || cmp_probe(&p[h + 1], &key) >= 0))
+			lo = hi = (size_t)h + 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_probe(&p[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*hint = lo ? (long)lo - 1 : -1;
+	if (lo == 0 || p[lo - 1].source != s->source ||
+	    p[lo - 1].thread != s->thread)
+		return -1;
+	return (long)lo - 1;
+}
+
+/* Offer t to a probe's ascending list of its K earliest (INFINITY: free). */
+static void offer(double *first, double t)
+{
+	if (!(t < first[K - 1]))
+		return;
+	int i = K - 1;
+	for (; i > 0 && first[i - 1] > t; i--)
+		first[i] = first[i - 1];
+	first[i] = t;
+}
+
+int sbt_after_probe_mark(struct sbt_dataset *ds)
+{
+	size_t n = ds->nprobes;
+	double *first;
+
+	for (size_t i = 0; i < ds->n; i++)
+		ds->s[i].flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
+	if (!n)
+		return 0;
+	if (!(first = malloc(n * K * sizeof *first)))
+		return -1;
+	for (size_t i = 1; i < n; i++)
+		if (cmp_probe(&ds->probes[i - 1], &ds->probes[i]) > 0) {
+			qsort(ds->probes, n, sizeof *ds->probes, cmp_probe);
+			break;
+		}
+	for (size_t i = 0; i < n * K; i++)
+		first[i] = INFINITY;
+	long hint = -1;
+	for (size_t i = 0; i < ds->n; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		long p;
+		if (!(s->flags & NOT_CALL) &&
+		    (p = last_before(ds->probes, n, s, &hint)) >= 0)
+			offer(first + (size_t)p * K, s->t_ns);
+	}
+	hint = -1;
+	for (size_t i = 0; i < ds->n; i++) {
+		struct sbt_sample *s = &ds->s[i];
+		long p;
+		if (!(s->flags & NOT_CALL) &&
+		    (p = last_before(ds->probes, n, s, &hint)) >= 0 &&
+		    s->t_ns <= first[(size_t)p * K + K - 1])
+			s->flags |= SBT_SF_AFTER_PROBE;
+	}
+	free(first);
+	return 0;
+}
