@@ -98,19 +98,36 @@ static struct sbt_options opts(enum sbt_by by)
 		.profile_t_diff_ns = NAN, .jobs = 1 };
 }
 
-/* Read and analyze; 0 on success. */
+/* Read (by `jobs` threads in segments of `seg` bytes; 0: as
+ * sbt-analyze does) and analyze; 0 on success, else a failed check and
+ * nothing to free.  After a success, finish() frees both. */
+static int run_jobs(const char *path, enum sbt_by by, int jobs, size_t seg,
+		    struct sbt_dataset *ds, struct sbt_result *r)
+{
+	struct sbt_options o = opts(by);
+	char err[256] = "";
+
+	o.jobs = jobs ? jobs : 1;
+	memset(ds, 0, sizeof *ds);
+	if (sbt_read_log_jobs(path, ds, o.jobs, seg, err, sizeof err) != 0 ||
+	    sbt_analyze(ds, &o, r) != 0) {
+		CHECK(0, "%s: analysis failed %s", path, err);
+		sbt_ds_free(ds);
+		return -1;
+	}
+	return 0;
+}
+
 static int run(const char *path, enum sbt_by by, struct sbt_dataset *ds,
 	       struct sbt_result *r)
 {
-	struct sbt_options o = opts(by);
-	char err[256];
+	return run_jobs(path, by, 1, 0, ds, r);
+}
 
-	memset(ds, 0, sizeof *ds);
-	if (sbt_read_log(path, ds, err, sizeof err) != 0) {
-		fprintf(stderr, "%s: %s\n", path, err);
-		return -1;
-	}
-	return sbt_analyze(ds, &o, r);
+static void finish(struct sbt_dataset *ds, struct sbt_result *r)
+{
+	sbt_result_free(r);
+	sbt_ds_free(ds);
 }
 
 /* The text report in a string (caller frees). */
@@ -138,10 +155,8 @@ static void lone(void)
 	struct sbt_result r;
 
 	lone_log("lone.log", &p, 11);
-	if (run("lone.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "lone: analysis failed");
+	if (run("lone.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	const struct sbt_speed *sp = &r.speed;
 	CHECK(sp->probes == 1000, "lone: %zu probes", sp->probes);
 	CHECK(sp->nsh == 1, "lone: %zu processor shifts, want 1", sp->nsh);
@@ -174,8 +189,7 @@ static void lone(void)
 	CHECK(line && line < strstr(t, "region "),
 	      "lone: processor line first");
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 
 	/* Control: the same samples without probes are not quiet. */
 	p.probes = 0;
@@ -186,11 +200,8 @@ static void lone(void)
 		CHECK(r.ngroups == 1 && r.g[0].nfindings > 0,
 		      "control: without probes the slowdown is the "
 		      "region's: %s", r.ngroups ? r.g[0].verdict : "");
-		sbt_result_free(&r);
-	} else {
-		CHECK(0, "control: analysis failed");
+		finish(&ds, &r);
 	}
-	sbt_ds_free(&ds);
 }
 
 static void step(void)
@@ -200,10 +211,8 @@ static void step(void)
 	struct sbt_result r;
 
 	lone_log("step.log", &p, 12);
-	if (run("step.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "step: analysis failed");
+	if (run("step.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	CHECK(r.speed.nsh == 1, "step: %zu processor shifts", r.speed.nsh);
 	if (r.speed.nsh == 1)
 		CHECK(fabs(r.speed.sh[0].t0_ns - 20e6) < 0.2e6 &&
@@ -229,8 +238,7 @@ static void step(void)
 		CHECK(r.g[0].speed_n > 19500 && r.g[0].speed_n < 20500,
 		      "step: %zu samples the processor's", r.g[0].speed_n);
 	}
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 static void constant(void)
@@ -240,10 +248,8 @@ static void constant(void)
 	struct sbt_result r;
 
 	lone_log("constant.log", &p, 13);
-	if (run("constant.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "constant: analysis failed");
+	if (run("constant.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	CHECK(r.speed.nsh == 0, "constant: %zu processor shifts",
 	      r.speed.nsh);
 	CHECK(r.speed.resolution_rel > 0 && r.speed.resolution_rel < 0.1,
@@ -254,8 +260,7 @@ static void constant(void)
 	CHECK(strstr(t, "processor: no shift of its speed") != NULL,
 	      "constant: report says\n%.300s", t);
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 static void cpus(void)
@@ -281,10 +286,8 @@ static void cpus(void)
 					  gen_exp(&g, 1), 10), th, 0);
 		}
 	syn_write(&L, "cpus.log");
-	if (run("cpus.log", SBT_BY_CPU, &ds, &r) != 0) {
-		CHECK(0, "cpus: analysis failed");
+	if (run("cpus.log", SBT_BY_CPU, &ds, &r) != 0)
 		return;
-	}
 	const struct sbt_speed *sp = &r.speed;
 	CHECK(sp->nsh == 0, "cpus: %zu shifts within threads", sp->nsh);
 	CHECK(sp->nun == 2, "cpus: %zu cpus compared", sp->nun);
@@ -299,14 +302,12 @@ static void cpus(void)
 	      strstr(t, "slower than the others' median"),
 	      "cpus: report says\n%.500s", t);
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 	/* Not compared unless asked: no units. */
 	if (run("cpus.log", SBT_BY_NONE, &ds, &r) == 0) {
 		CHECK(r.speed.nun == 0, "cpus: units without --by cpu");
-		sbt_result_free(&r);
+		finish(&ds, &r);
 	}
-	sbt_ds_free(&ds);
 }
 
 static void span(void)
@@ -392,10 +393,8 @@ static void witness(void)
 	/* 1. both regions step +10 % at 50 ms, the probes hold: a machine
 	 * event, and the report says the probes held */
 	witness_log("witness.log", 1.1, 1, 50, 100);
-	if (run("witness.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "witness: analysis failed");
+	if (run("witness.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	CHECK(r.speed.nsh == 0, "witness: %zu processor shifts", r.speed.nsh);
 	CHECK(r.nev >= 1 && events_probes(&r, 0) == r.nev,
 	      "witness: %zu machine events, %zu the probes held", r.nev,
@@ -404,17 +403,14 @@ static void witness(void)
 	CHECK(strstr(t, "the speed probes held, the two witnesses disagree"),
 	      "witness: report says\n%.600s", t);
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 
 	/* 2. regions and probes 40 % slower over [40, 60) ms: the probes
 	 * take those samples out of the regions' phases, and the
 	 * coincidence witness still sees both regions move: they agree */
 	witness_log("agree.log", 1.4, 1.4, 40, 60);
-	if (run("agree.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "agree: analysis failed");
+	if (run("agree.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	CHECK(r.speed.nsh == 1 && r.speed.sh[0].regions_agree == 1 &&
 	      fabs(r.speed.sh[0].t0_ns / 1e6 - 40) < 0.2 &&
 	      fabs(r.speed.sh[0].t1_ns / 1e6 - 60) < 0.2,
@@ -428,16 +424,13 @@ static void witness(void)
 	      strstr(t, "the speed probes agree") &&
 	      !strstr(t, "disagree"), "agree: report says\n%.900s", t);
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 
 	/* 3. the probes 40 % slower over [40, 60) ms, the regions hold:
 	 * the report says the regions did not move */
 	witness_log("probes.log", 1, 1.4, 40, 60);
-	if (run("probes.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "probes: analysis failed");
+	if (run("probes.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	CHECK(r.speed.nsh == 1 && r.speed.sh[0].regions_agree == 0 &&
 	      r.nev == 0, "probes only: %zu shifts, coincidence %d, %zu "
 	      "machine events", r.speed.nsh, r.speed.nsh ?
@@ -447,8 +440,7 @@ static void witness(void)
 		     "witnesses disagree"), "probes only: report says\n%.900s",
 	      t);
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 /* Four threads time-share cpu 1, each probing too rarely for a timeline
@@ -479,10 +471,8 @@ static void shared(void)
 					  gen_exp(&g, 1), 10), 1, 0);
 		}
 	syn_write(&L, "shared.log");
-	if (run("shared.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "shared: analysis failed");
+	if (run("shared.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	const struct sbt_speed *sp = &r.speed;
 	CHECK(sp->nth == 0 && sp->nsh == 0, "shared: %zu thread timelines",
 	      sp->nth);
@@ -506,8 +496,7 @@ static void shared(void)
 		     "ran 4") && strstr(t, "no variation of its own"),
 	      "shared: report says\n%.900s", t);
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 /* Two threads swap cpus at 50 ms; cpu 1 is 8 % slower all along.  Each
@@ -538,10 +527,8 @@ static void migrate(void)
 					  gen_exp(&g, 1), 10), cpu, 0);
 		}
 	syn_write(&L, "migrate.log");
-	if (run("migrate.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "migrate: analysis failed");
+	if (run("migrate.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	const struct sbt_speed *sp = &r.speed;
 	CHECK(sp->nct == 2 && sp->ncsh == 0, "migrate: %zu cpu timelines, "
 	      "%zu cpu shifts", sp->nct, sp->ncsh);
@@ -550,8 +537,7 @@ static void migrate(void)
 		CHECK(sp->sh[k].cpu == 1 && sp->sh[k].rel > 0.05,
 		      "migrate: thread %u shift on cpu %u %+.3f",
 		      sp->sh[k].thread, sp->sh[k].cpu, sp->sh[k].rel);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 /* Region a steps up 25 % at 50 ms for good; region b, its neighbour,
@@ -582,10 +568,8 @@ static void keeps(void)
 		syn_pair(&L, 0, 2, (uint64_t)t + 800, (uint64_t)t + 800 + lb, 0);
 	}
 	syn_write(&L, "keeps.log");
-	if (run("keeps.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "keeps: analysis failed");
+	if (run("keeps.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	CHECK(r.nev >= 1, "keeps: %zu machine events (b's excursion with "
 	      "a's step)", r.nev);
 	for (size_t k = 0; k < r.ngroups; k++) {
@@ -603,8 +587,7 @@ static void keeps(void)
 			      x->verdict);
 		}
 	}
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 /* ---- after: the calls right after a probe ---------------------------- */
@@ -657,33 +640,16 @@ static char *dump(const struct sbt_dataset *ds, const struct sbt_result *r)
 	return s;
 }
 
-/* Read in segments of seg bytes by `jobs` threads (0, 0: whole) and
- * analyze with `jobs` workers; 0 on success. */
-static int run_jobs(const char *path, int jobs, size_t seg,
-		    struct sbt_dataset *ds, struct sbt_result *r)
-{
-	struct sbt_options o = opts(SBT_BY_NONE);
-	char err[256];
-
-	o.jobs = jobs ? jobs : 1;
-	memset(ds, 0, sizeof *ds);
-	if (sbt_read_log_jobs(path, ds, jobs ? jobs : 1, seg, err,
-			      sizeof err) != 0) {
-		fprintf(stderr, "%s: %s\n", path, err);
-		return -1;
-	}
-	return sbt_analyze(ds, &o, r);
-}
-
 static void after(void)
 {
 	struct sbt_dataset ds, d4;
 	struct sbt_result r, r4;
 
 	after_log("after.log");
-	if (run_jobs("after.log", 0, 0, &ds, &r) != 0 ||
-	    run_jobs("after.log", 4, 1u << 20, &d4, &r4) != 0) {
-		CHECK(0, "after: analysis failed");
+	if (run("after.log", SBT_BY_NONE, &ds, &r) != 0)
+		return;
+	if (run_jobs("after.log", SBT_BY_NONE, 4, 1u << 20, &d4, &r4) != 0) {
+		finish(&ds, &r);
 		return;
 	}
 	/* Exactly the first four calls a probe, by the sample's place. */
@@ -723,8 +689,8 @@ static void after(void)
 		      !strcmp(r.g[k].verdict, r4.g[k].verdict),
 		      "after: -j 4: %s", r4.g[k].verdict);
 	free(a), free(b);
-	sbt_result_free(&r), sbt_result_free(&r4);
-	sbt_ds_free(&ds), sbt_ds_free(&d4);
+	finish(&ds, &r);
+	finish(&d4, &r4);
 }
 
 /* ---- held: samples holding a probe's detour ----------------------------- */
@@ -750,10 +716,8 @@ static void held(void)
 		syn_stop(&L, 0, 1, t + len, 0);
 	}
 	syn_write(&L, "held.log");
-	if (run("held.log", SBT_BY_NONE, &ds, &r) != 0) {
-		CHECK(0, "held: analysis failed");
+	if (run("held.log", SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	}
 	size_t flagged = 0, kept = 0;
 	for (size_t i = 0; i < ds.n; i++) {
 		flagged += !!(ds.s[i].flags & SBT_SF_AFTER_PROBE);
@@ -764,8 +728,7 @@ static void held(void)
 	      kept > 900 && r.g[0].nfindings == 0,
 	      "held: %zu flagged, %zu left out: %s", flagged,
 	      r.ngroups ? r.g[0].after_n : 0, r.ngroups ? r.g[0].verdict : "");
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 /* ---- hosts: --by host compares the processors by their probes --------- */
@@ -825,8 +788,7 @@ static void hosts(void)
 	      strstr(t, "slower than the others' median"),
 	      "hosts: report says\n%.600s", t);
 	free(t);
-	sbt_result_free(&r);
-	sbt_ds_free(&ds);
+	finish(&ds, &r);
 }
 
 int main(void)
