@@ -849,8 +849,9 @@ static int events(struct ctx *c, int jobs)
 	if (rc == 0 && c->live)
 		rc = hold_final(c);
 #ifdef __GLIBC__
-	/* the workers' arenas kept what the segments freed: give it back
-	 * before the analysis needs its peak */
+	/* what the segments freed (the heap is never trimmed on its own,
+	 * main.c): given back before the analysis needs its peak, which
+	 * would not fit its arrays in the holes (50-70 MB more) */
 	malloc_trim(0);
 #endif
 	return rc;
