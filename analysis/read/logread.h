@@ -15,6 +15,8 @@
  * and every count are those of reading the log in one piece, for any
  * number of segments.  Segment 0 begins with nothing open and needs
  * none of this (`first`): one segment is the serial reading itself.
+ * A log counted as it is read (`live`, hold.c) is read in segments even
+ * by one thread: between them its held samples are compacted.
  */
 #ifndef SBT_LOGREAD_H
 #define SBT_LOGREAD_H
