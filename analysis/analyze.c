@@ -118,7 +118,8 @@ struct scratch {
 	double *v, *y, *t;
 	uint8_t *keep;
 	float *score;
-	uint32_t *ix;
+	uint32_t *ix;                   /* a value's log                  */
+	uint32_t *si;                   /* a value's sample               */
 	size_t cap;
 };
 
@@ -130,6 +131,7 @@ static void scratch_free(struct scratch *w)
 	big_free(w->keep, w->cap);
 	big_free(w->score, w->cap * sizeof *w->score);
 	big_free(w->ix, w->cap * sizeof *w->ix);
+	big_free(w->si, w->cap * sizeof *w->si);
 	memset(w, 0, sizeof *w);
 }
 
@@ -146,7 +148,9 @@ static int scratch_fit(struct scratch *w, size_t n)
 	w->keep = big_alloc(w->cap);
 	w->score = big_alloc(w->cap * sizeof *w->score);
 	w->ix = big_alloc(w->cap * sizeof *w->ix);
-	return w->v && w->y && w->t && w->keep && w->score && w->ix ? 0 : -1;
+	w->si = big_alloc(w->cap * sizeof *w->si);
+	return w->v && w->y && w->t && w->keep && w->score && w->ix &&
+	       w->si ? 0 : -1;
 }
 
 /* The group's phases with the processor's samples left in (wphases):
@@ -273,33 +277,48 @@ static void os_excess(const struct sbt_dataset *ds,
 				 : NAN;
 }
 
-/* The OS-noise filter on one log's n samples of a group (v: ns, y:
- * cycles or NULL); raises *cut to the cut it made.  t: scratch. */
-static void filter_run(const struct sbt_options *o, double *v, double *y,
-		       size_t n, const struct sbt_source *src, double q,
-		       double median, uint8_t *keep, float *score, double *t,
-		       double *cut)
+/* The drop filters o->filters names, each on each log's samples of the
+ * group in turn (a log's samples are contiguous in a group: w->ix[i] is
+ * sample i's log), clearing keep[]; counts in g->dropped_by, the OS
+ * filter's scores in w->score, the highest cut in g->cut.  median: of
+ * all n, for a group of one log. */
+static void drop_run(struct sbt_dataset *ds, const struct sbt_options *o,
+		     struct sbt_group *g, size_t n, double q, double median,
+		     int cycles, struct scratch *w)
 {
-	struct sbt_os_opts oo = {
-		.method = o->os_method, .seed = o->seed, .quantum = q,
-		/* The physical floor: one kernel entry, the least the OS
-		 * can add to a sample (measured by the recorder). */
-		.floor = src->kernel_entry_ns,
-	};
-	struct sbt_os_result r;
+	uint8_t *keep = w->keep;
 
-	/* the OS can hit only so many samples this long (median: NAN
-	 * unless known already) */
-	if (isnan(median)) {
-		memcpy(t, v, n * sizeof *v);
-		median = sbt_quantile(t, n, 0.5);
+	for (int f = 0; f < SBT_NDROP; f++) {
+		const struct sbt_drop_filter *d = sbt_drop_filters[f];
+		size_t before = 0, after = 0;
+		if (!(o->filters & SBT_F_DROP(f)))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			before += keep[i];
+		for (size_t a = 0, b; a < n; a = b) {
+			for (b = a + 1; b < n && w->ix[b] == w->ix[a]; b++)
+				;
+			struct sbt_drop_in in = {
+				.ns = w->v + a, .cycles = cycles ? w->y + a :
+				NULL, .sample = w->si + a, .n = b - a,
+				.ds = ds, .src = &ds->sources[w->ix[a]],
+				.quantum_ns = q,
+				.median_ns = b - a == n ? median : NAN,
+				.seed = o->seed, .os_method = o->os_method,
+				.scratch = w->t,
+			};
+			struct sbt_drop_out out = {
+				.score = f == SBT_DROP_ID_os ? w->score + a :
+				NULL, .cut = NAN };
+			if (d->run(&in, keep + a, &out) == 0 &&
+			    !isnan(out.cut) &&
+			    (isnan(g->cut) || out.cut > g->cut))
+				g->cut = out.cut;
+		}
+		for (size_t i = 0; i < n; i++)
+			after += keep[i];
+		g->dropped_by[f] = before - after;
 	}
-	oo.max_share = sbt_os_max_share(median,
-					oo.floor > 0 ? oo.floor :
-					SBT_OS_FLOOR_DEFAULT, n);
-	if (sbt_filter_os(v, y, n, &oo, keep, score, &r) == 0 &&
-	    (isnan(*cut) || r.cut > *cut))
-		*cut = r.cut;
 }
 
 /* Filter and summarize one group, find its phases; sets up g->score's
@@ -334,6 +353,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		y[n] = s->cycles - ((o->filters & SBT_F_COST) ?
 				    src->te_cycles : 0);
 		w->ix[n] = s->source;       /* for the filter, per log */
+		w->si[n] = idx[i];
 		if (s->flags & SBT_SF_MIGRATED)
 			g->migrated++;
 		n++;
@@ -344,6 +364,8 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	g->cut = NAN;
 	memset(keep, 1, n);
 	double max_share = 0;            /* 0: no bound */
+	double median = NAN;
+	memset(g->dropped_by, 0, sizeof g->dropped_by);
 	if ((o->filters & SBT_F_OS) && n > 0) {
 		/* The bound for the pooled samples, for leaving out what the
 		 * kernel saw preempted (below). */
@@ -355,21 +377,12 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 				floor = src->kernel_entry_ns;
 		}
 		memcpy(w->t, v, n * sizeof *v);
-		double median = sbt_quantile(w->t, n, 0.5);
+		median = sbt_quantile(w->t, n, 0.5);
 		max_share = sbt_os_max_share(median, floor > 0 ? floor :
 					     SBT_OS_FLOOR_DEFAULT, n);
-		/* Filtered log by log: each node's noise is its own, and a
-		 * summary of one log (summary.c) is filtered the same way.
-		 * A log's samples are contiguous in a group. */
-		for (size_t a = 0, b; a < n; a = b) {
-			for (b = a + 1; b < n && w->ix[b] == w->ix[a]; b++)
-				;
-			filter_run(o, v + a, cycles ? y + a : NULL, b - a,
-				   &ds->sources[w->ix[a]], q,
-				   b - a == n ? median : NAN, keep + a,
-				   w->score + a, w->t, &g->cut);
-		}
 	}
+	if (n > 0)
+		drop_run(ds, o, g, n, q, median, cycles, w);
 	/* Write back flags and scores, compact the kept values.  With the
 	 * OS filter on, a sample the kernel saw preempted is left out
 	 * whatever the isolation forest said: that is no guess.  Unless

@@ -4,6 +4,7 @@
 #include "analyze.h"
 #include "bysite.h"
 #include "compare_cmd.h"
+#include "drop.h"
 #include "summary_cmd.h"
 #include "callsites.h"
 #include "omp_names.h"
@@ -30,7 +31,7 @@
 #define SBT_VERSION "0.1.0"
 #endif
 
-/* The help; %s: the formats' names. */
+/* The help; %s: the formats' names, %F: the drop filters' lines. */
 static const char usage[] =
 "usage: sbt-analyze [options] LOG|SUMMARY [LOG|SUMMARY...]\n"
 "       sbt-analyze --summary OUT [options] LOG [LOG...]\n"
@@ -57,7 +58,10 @@ static const char usage[] =
 "                             or chrome://tracing)\n"
 "  --trace-max N              at most N samples on it (default 1000000),\n"
 "                             taken evenly over time; 0: all\n"
-"  --filter none|cost|os|all  which filters to apply (default: all)\n"
+"  --filter LIST              the filters to apply, comma-separated, or\n"
+"                             all (the default) or none:\n"
+"                               cost: subtract the timer's own t_e,std\n"
+"%F"
 "  --os-filter default|paper  OS-noise cut: ours, or the paper's literal\n"
 "                             beta search (default: default)\n"
 "  --cost NS                  overhead to subtract instead of each log's\n"
@@ -262,15 +266,25 @@ static const struct option longopts[] = {
 static const char *const bys[] = { "none", "thread", "cpu", "rank", "host",
 				   "site", 0 };
 
-/* --help: the usage with the formats' names where it says %s. */
+/* --help: the usage with the formats' names where it says %s, and a
+ * line for each drop filter where it says %F. */
 static void help(void)
 {
-	const char *at = strstr(usage, "%s");
-
-	fwrite(usage, 1, (size_t)(at - usage), stdout);
-	for (size_t i = 0; sbt_report_formats[i]; i++)
-		printf("%s%s", i ? "|" : "", sbt_report_formats[i]->name);
-	fputs(at + 2, stdout);
+	for (const char *p = usage; *p; p++) {
+		if (p[0] != '%' || (p[1] != 's' && p[1] != 'F')) {
+			putchar(*p);
+			continue;
+		}
+		if (*++p == 's')
+			for (size_t i = 0; sbt_report_formats[i]; i++)
+				printf("%s%s", i ? "|" : "",
+				       sbt_report_formats[i]->name);
+		else
+			for (int i = 0; i < SBT_NDROP; i++)
+				printf("%31s%s: %s\n", "",
+				       sbt_drop_filters[i]->name,
+				       sbt_drop_filters[i]->help);
+	}
 }
 
 /* The format named by --format's value, or a usage error (exit 2). */
@@ -285,9 +299,22 @@ static const struct sbt_report_format *format(const char *name)
 	}
 	return f;
 }
+/* --filter's value as bits, or a usage error (exit 2). */
+static int filters(const char *list)
+{
+	char bad[64];
+	int f = sbt_drop_parse(list, bad, sizeof bad);
+
+	if (f < 0) {
+		fprintf(stderr, "sbt-analyze: no filter '%s' in --filter %s "
+			"(try --help)\n", bad, list);
+		exit(2);
+	}
+	return f;
+}
+
 static const char *const sorts[] = { "total", "name", "median", "calls",
 				     "count", 0 };
-static const char *const filts[] = { "none", "cost", "os", "all", 0 };
 static const char *const osm[] = { "default", "paper", 0 };
 static const char *const inf[] = { "auto", "log", "csv", "summary", 0 };
 static const char *const levels[] = { "l1", "l2", "l3", "mem", 0 };
@@ -341,7 +368,7 @@ static void parse(int argc, char **argv, struct cli *c)
 			break;
 		}
 		case 'f': c->ro.format = format(optarg); break;
-		case 'F': c->o.filters = pick(optarg, "--filter", filts); break;
+		case 'F': c->o.filters = filters(optarg); break;
 		case 'O': c->o.os_method = pick(optarg, "--os-filter", osm);
 			  break;
 		case 'i': c->input = (enum sbt_input)pick(optarg,

@@ -21,6 +21,7 @@
 #include "report_speed.h"
 #include "report_counters.h"
 #include "plot.h"
+#include "report_notes.h"
 #include "report_util.h"
 #include "verdict.h"
 #include "sbtlog.h"
@@ -300,13 +301,16 @@ static int machine_findings(FILE *f, const struct sbt_report_in *in)
 
 	for (i = 0; i < res->nev && i < 20; i++) {
 		const struct sbt_machine_event *e = &res->ev[i];
-		fprintf(f, "<li>the machine: at %.4g ms, %d regions", e->t_ns /
-			1e6, e->nregions);
-		if (e->cpu != SBT_CPU_UNKNOWN)
-			fprintf(f, " on cpu %u", e->cpu);
-		fprintf(f, " %s %.0f %% at once (not the code)</li>\n",
-			e->change > 0 ? "slowed" : "sped up",
-			100 * fabs(e->change));
+		char line[1024];
+		struct sbt_strbuf o = { line, sizeof line, 0 };
+		sbt_say_machine_event(&o, in->ds, res, i);
+		fputs("<li>", f);
+		if (in->ds->nsources > 1) {
+			sbt_html_str(f, in->ds->sources[e->source].path);
+			fputs(": ", f);
+		}
+		sbt_html_str(f, line);
+		fputs("</li>\n", f);
 	}
 	return (int)i;
 }

@@ -205,6 +205,11 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	fprintf(f, "\"count\": %zu, \"kept\": %zu, \"dropped\": %zu, "
 		"\"migrated\": %zu, \"probes\": %zu, ", g->count, g->kept,
 		g->dropped, g->migrated, g->probes);
+	fputs("\"dropped_by\": {", f);
+	for (int i = 0; i < SBT_NDROP; i++)
+		fprintf(f, "%s\"%s\": %zu", i ? ", " : "",
+			sbt_drop_filters[i]->name, g->dropped_by[i]);
+	fputs("}, ", f);
 	/* Sparse recording: exact calls, the share recorded, and what the
 	 * samples tell about all calls, with its standard error. */
 	double total, total_se;

@@ -105,15 +105,6 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 	}
 }
 
-const char *sbt_speed_machine_note(const struct sbt_result *res, size_t i)
-{
-	if (!res->ev_probes || i >= res->nev || res->ev_probes[i] < 0)
-		return "";
-	return res->ev_probes[i] ? "; the speed probes agree" :
-	       "; the speed probes held, the two witnesses disagree: not the "
-	       "core's speed (memory, or the code itself)";
-}
-
 /* A list of shifts, "key": [...]; a cpu's has "thread": null and the
  * number of threads whose probes it holds. */
 static void shifts_json(FILE *f, const struct sbt_dataset *ds,

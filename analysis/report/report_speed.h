@@ -15,10 +15,6 @@
 void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 		    const struct sbt_result *res);
 
-/* What the speed probes said of machine event i: "" (no probes), or a
- * clause for its line. */
-const char *sbt_speed_machine_note(const struct sbt_result *res, size_t i);
-
 /* "processor": {...}, a member of the top-level object (no comma). */
 void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
 		    const struct sbt_result *res);

@@ -6,6 +6,7 @@
  */
 #include "totals.h"
 #include "report_compare.h"
+#include "report_notes.h"
 #include "report_util.h"
 #include "verdict.h"
 #include "report_counters.h"
@@ -252,7 +253,7 @@ static void verdicts(FILE *f, const struct sbt_dataset *ds,
 		     const struct sbt_result *res,
 		     const struct sbt_report_opts *o, const struct layout *l)
 {
-	char buf[800];
+	char buf[sizeof res->g->verdict + 256];  /* + metric and OS notes */
 
 	fprintf(f, "\nverdicts (findings first; t_diff: the smallest difference "
 		"one sample tells apart,\n  t_min: the shortest region one "
@@ -374,25 +375,13 @@ static void machine(FILE *f, const struct sbt_dataset *ds,
 			fprintf(f, "  ... %zu more\n", res->nev - i);
 			break;
 		}
+		char line[1024];
+		struct sbt_strbuf o = { line, sizeof line, 0 };
+		sbt_say_machine_event(&o, ds, res, i);
 		fputs("  ", f);
 		if (ds->nsources > 1)
 			fprintf(f, "%s: ", ds->sources[e->source].path);
-		if (e->nregions == 2)
-			fprintf(f, "at %.4g ms, both regions", e->t_ns / 1e6);
-		else
-			fprintf(f, "at %.4g ms, all %d regions", e->t_ns / 1e6,
-				e->nregions);
-		if (e->cpu != SBT_CPU_UNKNOWN)
-			fprintf(f, " on cpu %u", e->cpu);
-		fprintf(f, " %s %.0f %% (", e->change > 0 ? "slowed" :
-			"sped up", 100 * fabs(e->change));
-		for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS;
-		     r++)
-			fprintf(f, "%s%s", r ? ", " : "",
-				ds->regions[e->regions[r]].name);
-		fprintf(f, "%s): the machine, not the code%s\n",
-			e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." : "",
-			sbt_speed_machine_note(res, i));
+		fprintf(f, "%s\n", line);
 	}
 }
 

@@ -31,13 +31,6 @@ void sbt_json_callsites(FILE *f, const struct sbt_dataset *ds,
 			const struct sbt_group *g,
 			const struct sbt_report_opts *o);
 
-/* What source i's reader and recorder warn of (misuse and loss counters,
- * OS events lost or unavailable, SBT_MAX_MB's thinning, counters left
- * out, damage), one line each, every line starting with `pre`.  The text
- * report and the HTML page print the same lines. */
-void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
-		      const char *pre);
-
 /* A sample's duration as analyzed: filter_cost applied. */
 double sbt_sample_ns(const struct sbt_dataset *ds,
 		     const struct sbt_sample *s,

@@ -36,7 +36,6 @@
  * probes on both sides the comparison assumes an equal machine, and says
  * so.
  */
-#include "strbuf.h"
 #include "verdict.h"
 #include "compare.h"
 #include "sort.h"
@@ -51,15 +50,6 @@
 #define SLOW_SIGMAS   5.0      /* ... or this many robust sds if more      */
 #define SHARE_MIN     0.05     /* a mode's share (change) worth naming     */
 #define MODE_TOL      0.10     /* modes this close (relative) are one      */
-
-const char *sbt_cmp_bound_name(int bound)
-{
-	switch (bound) {
-	case SBT_CMP_RUNS:  return "run-to-run spread";
-	case SBT_CMP_FLOOR: return "smallest finding";
-	default:            return "population";
-	}
-}
 
 /* Student's t, two-sided 99.9 % (0.9995 quantile), df degrees of
  * freedom; Z beyond the table. */
@@ -405,7 +395,7 @@ out:
 	return rc;
 }
 
-/* ---- the verdict -------------------------------------------------------- */
+/* ---- the verdict's numbers (verdict.c words them) -------------------- */
 
 
 /* d against the thresholds of row r (extra: a resolution added in
@@ -431,44 +421,6 @@ static void decide(const struct sbt_cmp_row *r, double base, double nw,
 	}
 	c->change = !(fabs(c->delta_ns) > c->threshold_ns) ? 0 :
 		    c->delta_ns > 0 ? 1 : -1;
-}
-
-/* "2.1 % faster (-21 ns; resolves 0.3 %)", "no change beyond 0.4 %
- * (population)".  Percentages of a region whose time is near nothing
- * (the threshold beyond its time) say nothing: then ns only. */
-static void change_words(struct sbt_strbuf *o, const struct sbt_cmp_change *c,
-			 double base)
-{
-	int pct = base > 0 && c->threshold_ns < base;
-	char d[32], r[32];
-
-	if (!isfinite(c->delta_ns)) {
-		sbt_put(o, "no samples to compare");
-		return;
-	}
-	if (c->change == 0) {
-		sbt_fmt_ns(r, sizeof r, c->threshold_ns);
-		if (pct)
-			sbt_put(o, "no change beyond %.2g %% (%s)",
-			    100 * c->threshold_ns / base,
-			    sbt_cmp_bound_name(c->bound));
-		else
-			sbt_put(o, "no change beyond %s (%s)", r,
-			    sbt_cmp_bound_name(c->bound));
-		return;
-	}
-	sbt_fmt_ns(d, sizeof d, fabs(c->delta_ns));
-	sbt_fmt_ns(r, sizeof r, c->resolution_ns);
-	if (pct)
-		sbt_put(o, "%.3g %% %s (%s%s; resolves %.2g %%%s)",
-		    100 * fabs(c->rel), c->change > 0 ? "slower" : "faster",
-		    c->change > 0 ? "+" : "-", d,
-		    100 * c->resolution_ns / base,
-		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
-	else
-		sbt_put(o, "%s%s %s (resolves %s%s)", c->change > 0 ? "+" : "-",
-		    d, c->change > 0 ? "slower" : "faster", r,
-		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
 }
 
 /* A share change of mode pair (pb, pn) beyond binomial noise. */
@@ -516,58 +468,46 @@ static int near_mode(const struct sbt_mode *m, int k, double c)
 	return best;
 }
 
-/* The modes and steps that changed between gb and gn.  Each side's modes
- * merged where the finder split one (merged()), a new mode is matched to
- * the nearest base mode within MODE_TOL; shares of new modes matching
- * one base mode add up before they are compared. */
-static void distribution(const struct sbt_group *gb,
-			 const struct sbt_group *gn, struct sbt_strbuf *o)
+/* The modes and steps that changed between r's two groups, into r.
+ * Each side's modes merged where the finder split one (merged()), a new
+ * mode is matched to the nearest base mode within MODE_TOL; shares of
+ * new modes matching one base mode add up before they are compared. */
+static void distribution(struct sbt_cmp_row *r)
 {
+	const struct sbt_group *gb = r->b.g, *gn = r->n.g;
 	struct sbt_mode mb[SBT_SCORE_MAX_MODES], mn[SBT_SCORE_MAX_MODES];
 	int kb = merged(&gb->score, mb), kn = merged(&gn->score, mn);
 	double got[SBT_SCORE_MAX_MODES] = { 0 };
 	int seen[SBT_SCORE_MAX_MODES] = { 0 };
-	char c0[32], c1[32];
-	const char *sep = "";
 
+	r->nmodes = 0;
 	/* one mode a side: its move is the change itself */
 	for (int j = 0; kb + kn > 2 && j < kn; j++) {
 		int i = near_mode(mb, kb, mn[j].center_ns);
 		if (i >= 0) {
 			got[i] += mn[j].share;
 			seen[i] = 1;
-			continue;
+		} else if (mn[j].share >= SHARE_MIN) {  /* else noise */
+			r->modes[r->nmodes++] = (struct sbt_cmp_mode){
+				SBT_CMP_MODE_NEW, mn[j].center_ns, 0,
+				mn[j].share };
 		}
-		if (mn[j].share < SHARE_MIN)
-			continue;       /* a percent of slow moments: noise */
-		sbt_fmt_ns(c1, sizeof c1, mn[j].center_ns);
-		sbt_put(o, "%sa mode appeared at %s (%.0f %%)", sep, c1,
-		    100 * mn[j].share);
-		sep = "; ";
 	}
 	for (int i = 0; kb + kn > 2 && i < kb; i++) {
-		sbt_fmt_ns(c0, sizeof c0, mb[i].center_ns);
-		if (!seen[i] && mb[i].share >= SHARE_MIN) {
-			sbt_put(o, "%sthe mode at %s (%.0f %%) vanished", sep, c0,
-			    100 * mb[i].share);
-			sep = "; ";
-		} else if (seen[i] && share_moved(mb[i].share, got[i],
-						  gb->score.n, gn->score.n)) {
-			sbt_put(o, "%smode at %s: share %.0f %% -> %.0f %%", sep,
-			    c0, 100 * mb[i].share, 100 * got[i]);
-			sep = "; ";
-		}
+		if (!seen[i] && mb[i].share >= SHARE_MIN)
+			r->modes[r->nmodes++] = (struct sbt_cmp_mode){
+				SBT_CMP_MODE_GONE, mb[i].center_ns,
+				mb[i].share, 0 };
+		else if (seen[i] && share_moved(mb[i].share, got[i],
+						gb->score.n, gn->score.n))
+			r->modes[r->nmodes++] = (struct sbt_cmp_mode){
+				SBT_CMP_MODE_SHARE, mb[i].center_ns,
+				mb[i].share, got[i] };
 	}
 	/* Steps: only where one side has none (this VM's host moves a
 	 * region by a few % now and then: steps in both are its). */
-	if (gb->phases.nsteps == 0 && gn->phases.nsteps > 0) {
-		char line[200];
-		sbt_phase_line(&gn->phases, line, sizeof line);
-		sbt_put(o, "%sa step in the new run (%s)", sep, line);
-	} else if (gb->phases.nsteps > 0 && gn->phases.nsteps == 0) {
-		sbt_put(o, "%sthe base run's step%s gone", sep,
-		    gb->phases.nsteps > 1 ? "s are" : " is");
-	}
+	r->steps = gb->phases.nsteps == 0 && gn->phases.nsteps > 0 ? 1 :
+		   gb->phases.nsteps > 0 && gn->phases.nsteps == 0 ? -1 : 0;
 }
 
 static int named(const char *list, const char *name)
@@ -592,44 +532,11 @@ static int slower_than(const struct sbt_cmp_change *x, double pct)
 	return x->change > 0 && 100 * x->rel > pct;
 }
 
-static void verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
-{
-	struct sbt_strbuf o = { r->verdict, sizeof r->verdict, 0 };
-	double base = r->b.tm_ns;
-
-	r->verdict[0] = 0;
-	if (r->side) {
-		sbt_put(&o, "only in the %s run%s", r->side < 0 ? "base" : "new",
-		    (r->side < 0 ? c->runs_b : c->runs_n) > 1 ? "s" : "");
-		return;
-	}
-	if (!r->b.n || !r->n.n) {
-		sbt_put(&o, "no kept samples on the %s side",
-		    !r->b.n ? "base" : "new");
-		return;
-	}
-	change_words(&o, &r->raw, base);
-	if (c->speed) {
-		sbt_put(&o, "; normalized by the processor's speed, ");
-		change_words(&o, &r->norm, base);
-	}
-	if (r->b.all_kept || r->n.all_kept)
-		sbt_put(&o, "; no steady samples on the %s side: all %s kept "
-		    "samples compared", r->b.all_kept && r->n.all_kept ?
-		    "either" : r->b.all_kept ? "base" : "new",
-		    r->b.all_kept && r->n.all_kept ? "their" : "its");
-	if (r->dist[0])
-		sbt_put(&o, "; %s", r->dist);
-	if (r->tripped)
-		sbt_put(&o, "; TRIPS the gate (slower than %g %%)", c->co.fail_pct);
-}
-
 static void row_both(struct sbt_cmp *c, struct sbt_cmp_row *r)
 {
 	const struct sbt_group *gb = r->b.g, *gn = r->n.g;
 	double tb = fmax(gb->score.t_diff_ns, gn->score.t_diff_ns);
 	double q = fmax(gb->score.quantum_ns, gn->score.quantum_ns);
-	struct sbt_strbuf d = { r->dist, sizeof r->dist, 0 };
 
 	r->pop_res_ns = sqrt(0.5 * (r->b.res_ns * r->b.res_ns +
 				    r->n.res_ns * r->n.res_ns));
@@ -652,7 +559,7 @@ static void row_both(struct sbt_cmp *c, struct sbt_cmp_row *r)
 		double nn = r->n.tm_ns / c->speed_ratio;
 		decide(r, r->b.tm_ns, nn, nn * c->speed_res, &r->norm);
 	}
-	distribution(gb, gn, &d);
+	distribution(r);
 	/* The gate trips on a change both as measured and normalized: a
 	 * slower machine alone moves only the first, a probe that does not
 	 * follow this region's code (another unit, another phase) only the
@@ -728,7 +635,7 @@ int sbt_compare(const struct sbt_cmp_side *base,
 			goto out;
 		if (k == 0)
 			row_both(c, r);
-		verdict(c, r);
+		sbt_cmp_verdict(c, r);
 		i += k <= 0, j += k >= 0;
 	}
 	rc = 0;

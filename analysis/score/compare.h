@@ -17,6 +17,16 @@
  * (sbt_min_shift: 1 % of the time, or t_diff, whichever is smaller). */
 enum sbt_cmp_bound { SBT_CMP_POPULATION, SBT_CMP_RUNS, SBT_CMP_FLOOR };
 
+/* A mode of a row that changed: it appeared (new run only), vanished
+ * (base run only), or its share moved beyond binomial noise. */
+enum sbt_cmp_mode_kind { SBT_CMP_MODE_NEW, SBT_CMP_MODE_GONE,
+			 SBT_CMP_MODE_SHARE };
+struct sbt_cmp_mode {
+	int kind;                     /* enum sbt_cmp_mode_kind          */
+	double center_ns;
+	double share_b, share_n;      /* 0 on the side that lacks it     */
+};
+
 /* One side of a comparison: its dataset, analyzed into res with o. */
 struct sbt_cmp_side {
 	const struct sbt_dataset *ds;
@@ -64,6 +74,12 @@ struct sbt_cmp_row {
 					 when sbt_cmp.speed              */
 	int gated;                    /* --regions names it (or no list) */
 	int tripped;                  /* slower beyond --fail-if-slower  */
+	/* The distribution's changes (compare.c), in the order said: */
+	struct sbt_cmp_mode modes[2 * SBT_SCORE_MAX_MODES];
+	int nmodes;
+	int steps;                    /* only the new run has steps (1),
+					 only the base run (-1), else 0  */
+	/* ... and in words (verdict.c): */
 	char dist[400];               /* modes and steps that changed    */
 	char verdict[640];
 };
@@ -108,8 +124,5 @@ int sbt_cmp_unmatched(const struct sbt_cmp *c, char *name, size_t len);
 
 /* The exit status of a tripped --fail-if-slower gate. */
 #define SBT_EXIT_SLOWER 3
-
-/* "population", "run-to-run spread", "smallest finding". */
-const char *sbt_cmp_bound_name(int bound);
 
 #endif

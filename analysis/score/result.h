@@ -8,6 +8,7 @@
 #define SBT_RESULT_H
 
 #include "dataset.h"
+#include "drop.h"
 #include "filter.h"
 #include "phase.h"
 #include "score.h"
@@ -17,12 +18,13 @@
 enum sbt_by { SBT_BY_NONE, SBT_BY_THREAD, SBT_BY_CPU, SBT_BY_RANK,
 	      SBT_BY_HOST, SBT_BY_SITE };
 
-enum sbt_filters { SBT_F_NONE = 0, SBT_F_COST = 1, SBT_F_OS = 2,
-		   SBT_F_ALL = 3 };
+/* The OS filter's bit (--filter: drop.h): the pipeline adds what the
+ * kernel saw to what it drops (analyze.c). */
+#define SBT_F_OS SBT_F_DROP(SBT_DROP_ID_os)
 
 struct sbt_options {
 	enum sbt_by by;
-	int filters;                  /* enum sbt_filters bits          */
+	int filters;                  /* SBT_F_* bits (drop.h)          */
 	enum sbt_os_method os_method;
 	uint64_t seed;
 	double cost_ns;               /* < 0: from each log's header    */
@@ -77,6 +79,7 @@ struct sbt_group_os {
  * the region's time.  A finding under SBT_MINOR_SHARE of the region's
  * typical time is minor: resolved, yet not what a person chases first. */
 #define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 3)  /* steps, modes, group, broad */
+#define SBT_VERDICT_FINDINGS 6                /* said in the verdict      */
 #define SBT_MINOR_SHARE  0.01
 enum sbt_finding_kind { SBT_FIND_STEP, SBT_FIND_MODES, SBT_FIND_GROUP,
 			SBT_FIND_BROAD };
@@ -96,6 +99,8 @@ struct sbt_group {
 	uint64_t calls;               /* calls made: count, plus those
 					 not recorded (SBT_SAMPLE)      */
 	size_t kept, dropped;
+	size_t dropped_by[SBT_NDROP]; /* by each drop filter, counted in
+					 its turn (drop.h's order)       */
 	size_t migrated, probes;
 	double cut;                   /* NAN: nothing cut               */
 	double te_ns;                 /* cost subtracted                */
@@ -139,7 +144,10 @@ struct sbt_group {
 	int    nfind;                 /* all findings in find[]: major
 					 by size, then minor by size    */
 	struct sbt_finding find[SBT_MAX_FINDINGS];
-	char   verdict[640];          /* findings, then precision       */
+	char   verdict[2048];         /* findings, then precision: its
+					 first SBT_VERDICT_FINDINGS
+					 findings (200 each) and the
+					 other clauses fit             */
 };
 
 /* A shift found at the same instant, in the same direction, in two or

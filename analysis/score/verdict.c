@@ -16,7 +16,12 @@
  * last and never hides a finding: "too short to time to 1 %" is about a
  * single sample, while a population of N samples resolves shifts of its
  * typical time far below t_diff (score.c: the two resolutions).
+ *
+ * Also the machine's shifts (machine.c) and a comparison's rows
+ * (compare.c finds the changes, sbt_cmp_verdict says them).
  */
+#include "compare.h"
+#include "dataset.h"
 #include "strbuf.h"
 #include "verdict.h"
 
@@ -379,6 +384,13 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		    100 * SBT_MINOR_SHARE);
 	for (int k = 0; k < g->nfind; k++) {
 		const struct sbt_finding *x = &g->find[k];
+		if (k == SBT_VERDICT_FINDINGS) {
+			/* the rest in the reports' lists: the verdict keeps
+			 * room for what follows */
+			sbt_put(&o, "; %d more finding%s (the findings list)",
+			    g->nfind - k, g->nfind - k == 1 ? "" : "s");
+			break;
+		}
 		if (x->minor && (k == 0 || !g->find[k - 1].minor))
 			sbt_put(&o, "%sminor (under %.0f %% of its time): ",
 			    k && g->find[k - 1].text[0] ? "; " : "",
@@ -420,4 +432,148 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		    g->os.left_out == 1 ? "" : "s");
 	sbt_put(&o, ". ");
 	precision(&o, s);
+}
+
+/* ---- the machine's shifts ---------------------------------------------- */
+
+void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
+			   const struct sbt_result *res, size_t i)
+{
+	const struct sbt_machine_event *e = &res->ev[i];
+	int probes = res->ev_probes ? res->ev_probes[i] : -1;
+
+	if (e->nregions == 2)
+		sbt_put(o, "at %.4g ms, both regions", e->t_ns / 1e6);
+	else
+		sbt_put(o, "at %.4g ms, all %d regions", e->t_ns / 1e6,
+			e->nregions);
+	if (e->cpu != SBT_CPU_UNKNOWN)
+		sbt_put(o, " on cpu %u", e->cpu);
+	sbt_put(o, " %s %.0f %% (", e->change > 0 ? "slowed" : "sped up",
+		100 * fabs(e->change));
+	for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS; r++)
+		sbt_put(o, "%s%s", r ? ", " : "",
+			ds->regions[e->regions[r]].name);
+	sbt_put(o, "%s): the machine, not the code", e->nregions >
+		SBT_MACHINE_MAX_REGIONS ? ", ..." : "");
+	if (probes > 0)
+		sbt_put(o, "; the speed probes agree");
+	else if (probes == 0)
+		sbt_put(o, "; the speed probes held, the two witnesses "
+			"disagree: not the core's speed (memory, or the code "
+			"itself)");
+}
+
+/* ---- a comparison's rows ------------------------------------------------ */
+
+const char *sbt_cmp_bound_name(int bound)
+{
+	switch (bound) {
+	case SBT_CMP_RUNS:  return "run-to-run spread";
+	case SBT_CMP_FLOOR: return "smallest finding";
+	default:            return "population";
+	}
+}
+
+/* "2.1 % faster (-21 ns; resolves 0.3 %)", "no change beyond 0.4 %
+ * (population)".  Percentages of a region whose time is near nothing
+ * (the threshold beyond its time) say nothing: then ns only. */
+static void change_words(struct sbt_strbuf *o, const struct sbt_cmp_change *c,
+			 double base)
+{
+	int pct = base > 0 && c->threshold_ns < base;
+	char d[32], r[32];
+
+	if (!isfinite(c->delta_ns)) {
+		sbt_put(o, "no samples to compare");
+		return;
+	}
+	if (c->change == 0) {
+		sbt_fmt_ns(r, sizeof r, c->threshold_ns);
+		if (pct)
+			sbt_put(o, "no change beyond %.2g %% (%s)",
+			    100 * c->threshold_ns / base,
+			    sbt_cmp_bound_name(c->bound));
+		else
+			sbt_put(o, "no change beyond %s (%s)", r,
+			    sbt_cmp_bound_name(c->bound));
+		return;
+	}
+	sbt_fmt_ns(d, sizeof d, fabs(c->delta_ns));
+	sbt_fmt_ns(r, sizeof r, c->resolution_ns);
+	if (pct)
+		sbt_put(o, "%.3g %% %s (%s%s; resolves %.2g %%%s)",
+		    100 * fabs(c->rel), c->change > 0 ? "slower" : "faster",
+		    c->change > 0 ? "+" : "-", d,
+		    100 * c->resolution_ns / base,
+		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
+	else
+		sbt_put(o, "%s%s %s (resolves %s%s)", c->change > 0 ? "+" : "-",
+		    d, c->change > 0 ? "slower" : "faster", r,
+		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
+}
+
+/* r->dist: the modes that changed, then the steps. */
+static void cmp_dist(struct sbt_cmp_row *r)
+{
+	struct sbt_strbuf o = { r->dist, sizeof r->dist, 0 };
+	const char *sep = "";
+	char c[32];
+
+	r->dist[0] = 0;
+	for (int i = 0; i < r->nmodes; i++, sep = "; ") {
+		const struct sbt_cmp_mode *m = &r->modes[i];
+		sbt_fmt_ns(c, sizeof c, m->center_ns);
+		if (m->kind == SBT_CMP_MODE_NEW)
+			sbt_put(&o, "%sa mode appeared at %s (%.0f %%)", sep, c,
+				100 * m->share_n);
+		else if (m->kind == SBT_CMP_MODE_GONE)
+			sbt_put(&o, "%sthe mode at %s (%.0f %%) vanished", sep,
+				c, 100 * m->share_b);
+		else
+			sbt_put(&o, "%smode at %s: share %.0f %% -> %.0f %%",
+				sep, c, 100 * m->share_b, 100 * m->share_n);
+	}
+	if (r->steps > 0) {
+		char line[200];
+		sbt_phase_line(&r->n.g->phases, line, sizeof line);
+		sbt_put(&o, "%sa step in the new run (%s)", sep, line);
+	} else if (r->steps < 0) {
+		sbt_put(&o, "%sthe base run's step%s gone", sep,
+			r->b.g->phases.nsteps > 1 ? "s are" : " is");
+	}
+}
+
+void sbt_cmp_verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
+{
+	struct sbt_strbuf o = { r->verdict, sizeof r->verdict, 0 };
+	double base = r->b.tm_ns;
+
+	r->verdict[0] = 0;
+	r->dist[0] = 0;
+	if (r->side) {
+		sbt_put(&o, "only in the %s run%s", r->side < 0 ? "base" : "new",
+		    (r->side < 0 ? c->runs_b : c->runs_n) > 1 ? "s" : "");
+		return;
+	}
+	if (!r->b.n || !r->n.n) {
+		sbt_put(&o, "no kept samples on the %s side",
+		    !r->b.n ? "base" : "new");
+		return;
+	}
+	cmp_dist(r);
+	change_words(&o, &r->raw, base);
+	if (c->speed) {
+		sbt_put(&o, "; normalized by the processor's speed, ");
+		change_words(&o, &r->norm, base);
+	}
+	if (r->b.all_kept || r->n.all_kept)
+		sbt_put(&o, "; no steady samples on the %s side: all %s kept "
+		    "samples compared", r->b.all_kept && r->n.all_kept ?
+		    "either" : r->b.all_kept ? "base" : "new",
+		    r->b.all_kept && r->n.all_kept ? "their" : "its");
+	if (r->dist[0])
+		sbt_put(&o, "; %s", r->dist);
+	if (r->tripped)
+		sbt_put(&o, "; TRIPS the gate (slower than %g %%)", c->co.fail_pct);
 }

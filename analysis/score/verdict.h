@@ -31,6 +31,25 @@ void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len);
 void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
 		    size_t len);
 
+/* Machine event i of res in words, for every report: "at 20.9 ms, all 4
+ * regions on cpu 1 slowed 3 % (a, b, c, d): the machine, not the code;
+ * the speed probes agree".  Region names from ds. */
+void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
+			   const struct sbt_result *res, size_t i);
+
+struct sbt_cmp;
+struct sbt_cmp_row;
+
+/* A comparison row in words (compare.c calls it for each row): r->dist,
+ * "a mode appeared at 450 ns (12 %); a step in the new run (...)", and
+ * r->verdict, "2.1 % slower (+21 ns; resolves 0.3 %); normalized by the
+ * processor's speed, no change beyond 0.4 % (population); ...". */
+void sbt_cmp_verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r);
+
+/* What bounds a comparison: "population", "run-to-run spread",
+ * "smallest finding" (enum sbt_cmp_bound). */
+const char *sbt_cmp_bound_name(int bound);
+
 /* "level", "warm-up", "transient", "machine". */
 const char *sbt_phase_kind_name(int kind);
 

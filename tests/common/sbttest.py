@@ -48,27 +48,30 @@ def done():
     sys.exit(1 if failures else 0)
 
 
-def record(tmp, name, app, args, quiet=True, **sbt):
-    """Run app with the recorder preloaded, its log tmp/name.log; sbt:
-    SBT_* settings by name without the prefix (sample='hot:16',
-    max_mb='4'), None for unset.  Returns (log path, CompletedProcess)."""
-    log = os.path.join(tmp, name + '.log')
+def record(tmp, name, app, args, quiet=True, cwd=None, **sbt):
+    """Run app with the recorder preloaded, its log tmp/name.log (name as
+    given when it has a '.'), in cwd; sbt: SBT_* settings by name without
+    the prefix (sample='hot:16', max_mb='4'), None for unset.  Returns
+    (log path, CompletedProcess)."""
+    log = os.path.join(tmp, name if '.' in name else name + '.log')
     if os.path.exists(log):     # never replaced by the recorder: go first
         os.unlink(log)
     env = preloaded(log, **sbt)
     if not quiet:
         env.pop('SBT_QUIET', None)
     p = subprocess.run([app, *args], env=env, capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120, cwd=cwd)
     return log, p
 
 
-def analyze(log, *opts):
-    """sbt-analyze's stdout on log (exit 0 or 1 with output), else exits."""
+def analyze(log, *opts, codes=(0, 1), cwd=None):
+    """sbt-analyze's stdout on log; the test stops unless it exits with one
+    of codes and prints something."""
     p = subprocess.run([os.environ['SBT_ANALYZE'], *opts, log],
-                       capture_output=True, text=True, timeout=120)
-    if p.returncode not in (0, 1) or not p.stdout:
-        sys.exit('sbt-analyze failed on %s: %s' % (log, p.stderr))
+                       capture_output=True, text=True, timeout=300, cwd=cwd)
+    if p.returncode not in codes or not p.stdout:
+        sys.exit('sbt-analyze %s failed on %s (exit %d): %s' %
+                 (' '.join(opts), log, p.returncode, p.stderr))
     return p.stdout
 
 

@@ -27,7 +27,7 @@ Cases:
 import csv, json, os, statistics, struct, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
-from sbttest import busy  # noqa: E402
+from sbttest import analyze, busy  # noqa: E402
 
 CASE = sys.argv[1]
 OS_APP, NO_PERF, SBT_RUN, APP = map(os.path.abspath, sys.argv[2:6])
@@ -57,13 +57,6 @@ def run(args, log='region.log', env=None, wrap=(), app=None, ok=(0,)):
     return p.returncode, p.stdout, p.stderr
 
 
-def analyze(log, *args):
-    p = subprocess.run([ANALYZE, '-q', *args, log], capture_output=True,
-                       text=True)
-    if p.returncode not in (0, 1):
-        sys.exit('sbt-analyze %s: exit %d: %s' % (args, p.returncode,
-                                                  p.stderr))
-    return p.stdout
 
 
 def report(log):

@@ -15,7 +15,10 @@
  *   OUTER_NS: outer's work instead of 1000 ns (inner's: 0.4 of it)
  *   LABELS: "omp": each thread's META THREAD gives OpenMP number
  *           THREADS-1-index; "name": the name "solver-<A+index>";
- *           "none" (default): no META THREAD, as older logs
+ *           "none" (default): no META THREAD, as older logs;
+ *           "machine": no META THREAD, and both regions of every thread
+ *           run 30 % slower in the middle third of the run (the
+ *           machine's shift: one event shared by both regions)
  */
 #include "../common/logbuild.h"
 
@@ -29,7 +32,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 5 || argc > 7) {
 		fprintf(stderr, "usage: gen_nested FILE THREADS N SLOW%% "
-			"[OUTER_NS [omp|name|none]]\n");
+			"[OUTER_NS [omp|name|none|machine]]\n");
 		return 2;
 	}
 	double base = argc >= 6 ? atof(argv[5]) : 1000;
@@ -71,7 +74,9 @@ int main(int argc, char **argv)
 		lb_region(m, r, SBT_API_SBTMARK, site, names[r - 1]);
 		lb_site(m, r, r, &site, 1);
 	}
-	for (uint32_t th = 0; th < nth && strcmp(labels, "none"); th++) {
+	int machine = !strcmp(labels, "machine");
+	for (uint32_t th = 0; th < nth && strcmp(labels, "none") && !machine;
+	     th++) {
 		struct sbt_meta_thread mt = {
 			.thread = th, .tid = 1000 + (int32_t)th, .omp_thread = -1,
 			.t = 1000 };
@@ -84,10 +89,13 @@ int main(int argc, char **argv)
 	}
 	uint64_t end = 0;
 	for (uint32_t th = 0; th < nth; th++) {
-		double f = th == nth - 1 && nth > 1 ? 1 + slow : 1;
+		double f0 = th == nth - 1 && nth > 1 ? 1 + slow : 1;
 		uint64_t t = 2000 + 5000 * th;
-		uint64_t step = (uint64_t)(3 * base * (1 + slow));
+		uint64_t step = (uint64_t)(3 * base * (1 + slow) *
+					   (machine ? 1.3 : 1));
 		for (long i = 0; i < n; i++, t += step) {
+			double f = f0 * (machine && 3 * i >= n &&
+					 3 * i < 2 * n ? 1.3 : 1);
 			uint64_t in = (uint64_t)(0.4 * base * f + 0.5) + 10 *
 				      (uint64_t)((i / 3) % 3) - 10 + 20;
 			uint64_t out = (uint64_t)(base * f + 0.5) + 10 *

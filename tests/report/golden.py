@@ -13,6 +13,9 @@ golden file instead (review the diff).
 """
 import csv, io, json, os, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
+import sbttest  # noqa: E402
+
 SRC = ('path', 'csv', 'pid', 'rank', 'threads', 'truncated', 'cycles',
        'host', 'exe', 'cpu_model', 'tick_ghz', 'quantum_ns', 'te_ns',
        'te_p50_ns', 'te_p999_ns', 'kernel_entry_ns', 'counters')
@@ -24,13 +27,8 @@ CSV = ('region', 'api', 'thread', 'count', 'kept', 'dropped', 'min_ns',
 
 
 def analyze(log, *args):
-    p = subprocess.run([os.environ['SBT_ANALYZE'], '--filter', 'none',
-                        *args, log], capture_output=True, text=True,
-                       cwd=os.path.dirname(log))
-    if p.returncode != 0:
-        sys.exit('FAIL: sbt-analyze %s exited %d: %s' % (args, p.returncode,
-                                                         p.stderr))
-    return p.stdout
+    return sbttest.analyze(log, '--filter', 'none', *args, codes=(0,),
+                           cwd=os.path.dirname(log))
 
 
 def project_json(text):

@@ -2,7 +2,7 @@
 """html_test.py - the HTML page as a person looks at it, for any number of
 groups.
 
-    html_test.py GEN_NESTED groups|labels|size  (SBT_ANALYZE from the env)
+    html_test.py GEN_NESTED groups|labels|machine|size  (SBT_ANALYZE from the env)
 
 groups: for 1, 2, 4, 16 and 64 threads (gen_nested: nested regions, the
 last thread 5 % slower, thread 0's OS events partly lost), sbt-analyze
@@ -16,10 +16,12 @@ last thread 5 % slower, thread 0's OS events partly lost), sbt-analyze
   - the page references nothing outside itself.
 labels: threads with META THREAD entries (OpenMP numbers, names) are
 called so in the text rows, the findings and the lanes.
+machine: a shift both regions share (gen_nested "machine") is said in the
+same words in the text report's machine events and in the page's findings.
 size: a 10^7-sample log (4 threads x 2 regions) gives a page of at most
 0.1 MiB.
 """
-import os, re, subprocess, sys, tempfile
+import html as H, os, re, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
@@ -220,6 +222,24 @@ def case_labels(gen, d):
               'keyed alike: %r' % (kind, sorted(skeys)))
 
 
+def case_machine(gen, d):
+    log = os.path.join(d, 'm.log')
+    html = os.path.join(d, 'm.html')
+    subprocess.run([gen, log, '1', '30000', '0', '1000', 'machine'],
+                   check=True)
+    text = subprocess.run([ANALYZE, log], capture_output=True, text=True,
+                          check=True).stdout
+    said = re.findall(r'^  (at .*: the machine, not the code.*)$', text, re.M)
+    check(len(said) == 2, 'text: the shift and its return as machine '
+          'events: %r' % said)
+    analyze(log, html)
+    page = open(html).read()
+    items = [H.unescape(m) for m in re.findall(r'<li>([^<]*)</li>', page)]
+    for line in said:
+        check(line in items, 'the page says it in the same words: %r'
+              % line)
+
+
 def case_size(gen, d):
     log = os.path.join(d, 'big.log')
     html = os.path.join(d, 'big.html')
@@ -237,7 +257,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='sbt-html-',
                                      dir=os.environ.get('TMPDIR')) as d:
         {'groups': case_groups, 'size': case_size,
-         'labels': case_labels}[case](gen, d)
+         'labels': case_labels, 'machine': case_machine}[case](gen, d)
     done()
 
 

@@ -20,6 +20,7 @@ minor: a thread 0.5 % slower (20 ns in 4 us: resolved, under 1 %) is a
 import csv, io, json, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
+import sbttest  # noqa: E402
 from sbttest import check, done
 
 ANALYZE = os.environ['SBT_ANALYZE']
@@ -27,12 +28,7 @@ Q = 10.0                        # the synthetic clock's quantum, ns
 
 
 def analyze(log, *args):
-    p = subprocess.run([ANALYZE, '-q', *args, log], capture_output=True,
-                       text=True)
-    if p.returncode != 0:
-        sys.exit('FAIL: sbt-analyze %s exited %d: %s' % (args, p.returncode,
-                                                         p.stderr))
-    return p.stdout
+    return sbttest.analyze(log, *args, codes=(0,))
 
 
 def regions(log, *args):

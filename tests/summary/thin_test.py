@@ -26,15 +26,12 @@ SAPP, OS_APP = sys.argv[1], sys.argv[2]
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
+import sbttest  # noqa: E402
 from sbttest import check, within, binomial_sd, done  # noqa: E402
 
 
 def record(tmp, name, args):
-    log = os.path.join(tmp, name + '.log')
-    env = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT=log)
-    env.pop('SBT_SAMPLE', None)
-    p = subprocess.run([SAPP, *args], env=env, capture_output=True,
-                       text=True, timeout=120)
+    log, p = sbttest.record(tmp, name, SAPP, args)
     if p.returncode != 0:
         sys.exit('sapp %s failed: %s' % (args, p.stderr))
     return log

@@ -26,17 +26,16 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
+import sbttest  # noqa: E402
 from sbttest import check, done, dump_samples  # noqa: E402
 
 ANA = os.environ.get('SBT_ANALYZE', '')
 
 
 def record(argv, tmp, name, extra=None):
-    log = os.path.join(tmp, name)
-    env = dict(os.environ, LD_PRELOAD=os.environ['SBT_LIB'], SBT_OUTPUT=log,
-               **(extra or {}))
-    p = subprocess.run(argv, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True, timeout=120)
+    log, p = sbttest.record(tmp, name, argv[0], argv[1:], cwd=tmp,
+                            **{k[4:].lower(): v for k, v in
+                               (extra or {}).items()})
     check(p.returncode == 0 and os.path.exists(log),
           '%s recorded (%s)' % (os.path.basename(argv[0]), p.stderr.strip()))
     return log
