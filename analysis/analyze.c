@@ -545,8 +545,10 @@ struct pool {
 	struct sbt_result *res;
 	struct sbt_score_in *in;      /* per group, from run_group        */
 	uint32_t *todo;               /* group indexes, largest first     */
-	struct scratch *w;            /* one per worker                   */
-	int nw;
+	struct scratch *w;            /* one per worker, lent (below)     */
+	uint8_t *lent;                /* per scratch, under mu            */
+	pthread_mutex_t mu;
+	int mu_made, nw;
 	enum stage stage;
 	atomic_size_t next;
 	atomic_int failed;
@@ -570,7 +572,10 @@ static int pool_start(struct pool *p, int jobs)
 	p->nw = n < (size_t)jobs ? (int)(n ? n : 1) : jobs;
 	p->todo = malloc((n ? n : 1) * sizeof *p->todo);
 	p->w = calloc((size_t)p->nw, sizeof *p->w);
-	if (!p->todo || !p->w)
+	p->lent = calloc((size_t)p->nw, 1);
+	pthread_mutex_init(&p->mu, NULL);
+	p->mu_made = 1;
+	if (!p->todo || !p->w || !p->lent)
 		return -1;
 	for (size_t k = 0; k < n; k++)
 		p->todo[k] = (uint32_t)k;
@@ -583,7 +588,40 @@ static void pool_end(struct pool *p)
 {
 	for (int i = 0; p->w && i < p->nw; i++)
 		scratch_free(&p->w[i]);
-	free(p->w), free(p->todo);
+	free(p->w), free(p->todo), free(p->lent);
+	if (p->mu_made)
+		pthread_mutex_destroy(&p->mu);
+}
+
+/* The scratch a group of n samples is worked in: the smallest free one
+ * that fits, else the largest free one (grown).  Scratch goes with the
+ * group, not the thread: a worker keeping its own, the largest group's
+ * second stage on another thread held a second scratch of its size
+ * (about 150 MB at 4 million samples).  At most nw are lent at once, so
+ * one is always free. */
+static struct scratch *borrow(struct pool *p, size_t n)
+{
+	int best = -1;
+
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; i < p->nw; i++) {
+		if (p->lent[i])
+			continue;
+		size_t c = p->w[i].cap, b = best < 0 ? 0 : p->w[best].cap;
+		if (best < 0 || (c >= n && (b < n || c < b)) ||
+		    (c < n && b < n && c > b))
+			best = i;
+	}
+	p->lent[best] = 1;
+	pthread_mutex_unlock(&p->mu);
+	return &p->w[best];
+}
+
+static void give_back(struct pool *p, struct scratch *w)
+{
+	pthread_mutex_lock(&p->mu);
+	p->lent[w - p->w] = 0;
+	pthread_mutex_unlock(&p->mu);
 }
 
 struct worker { struct pool *p; int id; };
@@ -592,7 +630,6 @@ static void *work(void *arg)
 {
 	const struct worker *wk = arg;
 	struct pool *p = wk->p;
-	struct scratch *w = &p->w[wk->id];
 
 	for (;;) {
 		size_t k = atomic_fetch_add(&p->next, 1);
@@ -602,6 +639,7 @@ static void *work(void *arg)
 		struct sbt_group *g = &p->res->g[gi];
 		const uint32_t *idx = p->res->order + g->first;
 		int rc = 0;
+		struct scratch *w = borrow(p, g->n);
 		if (p->stage == STAGE_GROUP)
 			rc = scratch_fit(w, g->n) ||
 			     run_group(p->ds, p->o, g, idx, w, &p->in[gi]);
@@ -609,6 +647,7 @@ static void *work(void *arg)
 			 g->machine_n || g->speed_n || g->after_n)
 			rc = scratch_fit(w, g->n) ||
 			     score_group(p->ds, p->o, g, idx, w, &p->in[gi]);
+		give_back(p, w);
 		if (rc)
 			atomic_store(&p->failed, 1);
 	}

@@ -6,6 +6,7 @@
  */
 #include "bigmem.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -13,8 +14,9 @@
 #define KEEP  8                 /* of which at most this many are free */
 
 static struct { void *p; size_t len; int free; } blk[SLOTS];
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;  /* blk */
 
-void *big_alloc(size_t bytes)
+static void *alloc_locked(size_t bytes)
 {
 	size_t len = (bytes + SBT_BIG - 1) & ~(size_t)(SBT_BIG - 1);
 	int best = -1, empty = -1;
@@ -46,7 +48,7 @@ void *big_alloc(size_t bytes)
 	return p;               /* untracked when the table is full */
 }
 
-void big_free(void *p, size_t bytes)
+static void free_locked(void *p, size_t bytes)
 {
 	int nfree = 0, slot = -1, big = -1;
 
@@ -74,4 +76,25 @@ void big_free(void *p, size_t bytes)
 		munmap(blk[big].p, blk[big].len);
 		blk[big].p = NULL;
 	}
+}
+
+void *big_alloc(size_t bytes)
+{
+	if (bytes < SBT_BIG)
+		return malloc(bytes ? bytes : 1);
+	pthread_mutex_lock(&mu);
+	void *p = alloc_locked(bytes);
+	pthread_mutex_unlock(&mu);
+	return p;
+}
+
+void big_free(void *p, size_t bytes)
+{
+	if (p && bytes < SBT_BIG) {
+		free(p);
+		return;
+	}
+	pthread_mutex_lock(&mu);
+	free_locked(p, bytes);
+	pthread_mutex_unlock(&mu);
 }

@@ -7,8 +7,9 @@
  * megabyte or more therefore come from mmap with transparent huge pages
  * requested, and freed ones are kept for the next request that fits
  * instead of being returned and zeroed again.  Smaller ones use malloc.
- * big_free() needs the size given to big_alloc().  Not thread-safe: the
- * analyzer is single-threaded.
+ * big_free() needs the size given to big_alloc().  Thread-safe (one
+ * lock): the analyzer's scoring workers (-j) take and give back their
+ * groups' scratch and sort buffers at once.
  */
 #ifndef SBT_BIGMEM_H
 #define SBT_BIGMEM_H

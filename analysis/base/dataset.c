@@ -60,6 +60,9 @@ long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
 	uint32_t *idx;
 	size_t j, idx_cap;
 
+	/* a name is a C string: bytes after a NUL (a damaged log's) are
+	 * none of it, or each lookup of it would make a new region */
+	len = strnlen(name, len);
 	if ((ds->nregions + 1) * 2 > ds->rindex_cap &&
 	    reindex(ds, ds->rindex_cap ? ds->rindex_cap * 2 : 1024) != 0)
 		return -1;

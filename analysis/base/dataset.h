@@ -171,6 +171,10 @@ struct sbt_dataset {
 	struct sbt_site *sites; size_t nsites, cap_sites;
 	struct sbt_probe *probes; size_t nprobes, cap_probes; /* by source,
 	                                thread, then time                     */
+	uint64_t hold_budget;   /* nonzero: the one log to be read next is
+	                           over this sample budget, not yet counted:
+	                           its reader counts and thins it as it reads
+	                           (read/hold.c), and clears this         */
 };
 
 /* Region index for `name` (len bytes), creating it if new.  -1 on OOM. */

@@ -17,7 +17,6 @@
 #include "summary.h"
 #include "thin.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +88,11 @@ int sbt_inputs_plan_jobs(struct sbt_dataset *ds, int n, char *const *paths,
 	 * its log less than the others. */
 	if (!summaries && (!budget || most / 2 <= budget))
 		return 0;               /* two events a sample */
+	/* One log alone: counted as it is read (read/hold.c). */
+	if (n == 1 && sbt_input_kind(paths[0], forced) == SBT_IN_LOG) {
+		ds->hold_budget = budget;
+		return 0;
+	}
 	for (int i = 0; i < n; i++) {
 		char err[256] = "";
 		enum sbt_input k = sbt_input_kind(paths[i], forced);
@@ -138,18 +142,19 @@ static int tell(const char *path, int rc, const char *err,
 
 struct part {
 	struct sbt_dataset ds;
-	int rc, done;
+	int rc;
 	char err[256];
 };
 
+/* The inputs read by the ordered pool (jobs.h): parts read on workers,
+ * appended to ds in input order on the calling thread. */
 struct pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	struct sbt_dataset *ds;
 	char *const *paths;
 	enum sbt_input forced;
 	const struct sbt_dataset *plan;  /* regions and their keep only */
 	struct part *parts;
-	int n, next, merged, ahead, stop;
+	int n, status;
 };
 
 /* A part starts with the plan's regions, in its order, so it holds the
@@ -167,33 +172,39 @@ static int seed(struct sbt_dataset *ds, const struct sbt_dataset *plan)
 	return 0;
 }
 
-static void *worker(void *arg)
+static void read_part(void *arg, size_t i)
 {
 	struct pool *p = arg;
+	struct part *t = &p->parts[i];
 
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		while (!p->stop && p->next < p->n &&
-		       p->next >= p->merged + p->ahead)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->stop || p->next >= p->n)
-			break;
-		int i = p->next++;
-		struct part *t = &p->parts[i];
-		pthread_mutex_unlock(&p->mu);
-		if (seed(&t->ds, p->plan) != 0) {
-			t->rc = -1;
-			snprintf(t->err, sizeof t->err, "out of memory");
-		} else {
-			t->rc = sbt_input_read(p->paths[i], p->forced, &t->ds,
-					       t->err, sizeof t->err);
-		}
-		pthread_mutex_lock(&p->mu);
-		t->done = 1;
-		pthread_cond_broadcast(&p->cv);
+	if (seed(&t->ds, p->plan) != 0) {
+		t->rc = -1;
+		snprintf(t->err, sizeof t->err, "out of memory");
+	} else {
+		t->rc = sbt_input_read(p->paths[i], p->forced, &t->ds, t->err,
+				       sizeof t->err);
 	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
+}
+
+/* Append part i and tell its outcome; nonzero (stop) once an input is
+ * unreadable. */
+static int merge_part(void *arg, size_t i)
+{
+	struct pool *p = arg;
+	struct part *t = &p->parts[i];
+	int rc = t->rc;
+
+	sbt_status("reading %s (%zu/%d)", p->paths[i], i + 1, p->n);
+	if (rc >= 0 && sbt_ds_append(p->ds, &t->ds) != 0) {
+		snprintf(t->err, sizeof t->err, "out of memory");
+		rc = -1;
+	}
+	int s = tell(p->paths[i], rc, t->err, p->ds, rc < 0 &&
+		     sbt_input_kind(p->paths[i], p->forced) == SBT_IN_SUMMARY);
+	if (s > p->status)
+		p->status = s;
+	sbt_ds_free(&t->ds);
+	return p->status == 2;
 }
 
 /* The plan's regions alone (names, api, keep, total): what workers read
@@ -227,15 +238,12 @@ int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
 		    enum sbt_input forced, int jobs)
 {
 	struct sbt_dataset plan;
-	struct pool p = { .paths = paths, .forced = forced, .n = n };
-	pthread_t th[SBT_JOBS_MAX];
-	int nth = 0, status = 0;
+	struct pool p = { .ds = ds, .paths = paths, .forced = forced,
+			  .n = n };
 
 	jobs = sbt_jobs(jobs);
 	if (n == 1 || jobs <= 1)        /* one log: its segments at once */
 		return read_serial(ds, n, paths, forced, n == 1 ? jobs : 1);
-	if (jobs > n)
-		jobs = n;
 	if (plan_copy(&plan, ds) != 0 ||
 	    !(p.parts = calloc((size_t)n, sizeof *p.parts))) {
 		sbt_ds_free(&plan);
@@ -243,46 +251,11 @@ int sbt_inputs_read(struct sbt_dataset *ds, int n, char *const *paths,
 		return 2;
 	}
 	p.plan = &plan;
-	p.ahead = 2 * jobs;
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	while (nth < jobs && pthread_create(&th[nth], NULL, worker, &p) == 0)
-		nth++;
-	for (int i = 0; i < n && status < 2 && nth > 0; i++) {
-		struct part *t = &p.parts[i];
-		sbt_status("reading %s (%d/%d)", paths[i], i + 1, n);
-		pthread_mutex_lock(&p.mu);
-		while (!t->done)
-			pthread_cond_wait(&p.cv, &p.mu);
-		pthread_mutex_unlock(&p.mu);
-		int rc = t->rc;
-		if (rc >= 0 && sbt_ds_append(ds, &t->ds) != 0) {
-			snprintf(t->err, sizeof t->err, "out of memory");
-			rc = -1;
-		}
-		int s = tell(paths[i], rc, t->err, ds, rc < 0 &&
-			     sbt_input_kind(paths[i], forced) ==
-			     SBT_IN_SUMMARY);
-		if (s > status)
-			status = s;
-		sbt_ds_free(&t->ds);
-		pthread_mutex_lock(&p.mu);
-		p.merged = i + 1;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-	}
-	pthread_mutex_lock(&p.mu);
-	p.stop = 1;
-	pthread_cond_broadcast(&p.cv);
-	pthread_mutex_unlock(&p.mu);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
+	(void)sbt_jobs_ordered((size_t)n, jobs, 2 * (size_t)jobs, read_part,
+			       merge_part, &p);
 	for (int i = 0; i < n; i++)
 		sbt_ds_free(&p.parts[i].ds);
 	free(p.parts);
 	sbt_ds_free(&plan);
-	pthread_cond_destroy(&p.cv);
-	pthread_mutex_destroy(&p.mu);
-	/* no thread could be started: one input after another, here */
-	return nth > 0 ? status : read_serial(ds, n, paths, forced, 1);
+	return p.status;
 }

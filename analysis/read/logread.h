@@ -15,6 +15,8 @@
  * and every count are those of reading the log in one piece, for any
  * number of segments.  Segment 0 begins with nothing open and needs
  * none of this (`first`): one segment is the serial reading itself.
+ * A log counted as it is read (`live`, hold.c) is read in segments even
+ * by one thread: between them its held samples are compacted.
  */
 #ifndef SBT_LOGREAD_H
 #define SBT_LOGREAD_H
@@ -22,6 +24,7 @@
 #include "counters.h"
 #include "dataset.h"
 #include "sbtlog.h"
+#include "thin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -113,6 +116,8 @@ struct lthread {
 
 struct seg {
 	size_t c0, c1;                 /* chunks [c0, c1) of the log      */
+	const double *share;           /* live: per site_info, the shares
+					  it holds at (>= the final)      */
 	int first;                     /* segment 0: nothing before it    */
 	int direct;                    /* samples go straight into the
 					  dataset (one segment, serial)   */
@@ -152,6 +157,19 @@ struct ctx {
 	int damaged;
 	int oom;                        /* out of memory inside an event */
 	int counting;                   /* count samples per region only */
+	uint64_t live;                  /* a single log over the sample
+					   budget: counted and thinned as
+					   it is read (hold.c), to this   */
+	size_t hold_max;                /* live: compacted past this many */
+	int guessed;                    /* live: a plan made from a 32nd
+					   of the log or more             */
+	double *share;                  /* live: per site_info, the share
+					   held now (>= the final one)    */
+	double **shares; size_t nshares;  /* live: every one published  */
+	double *min_share;              /* live: the least of them, per
+					   site_info                      */
+	uint64_t bytes_total, bytes_done;  /* live: events in the log, in
+					   the segments merged            */
 	int thin;                       /* a region is held in part      */
 	int cnt_on;                     /* the log names counters: COUNT
 					   events read (in one segment)   */
@@ -178,6 +196,8 @@ void sbt_log_warn(struct ctx *c, const char *fmt, ...)
 int sbt_log_read_at(int fd, uint64_t off, void *p, size_t n);
 /* The dataset region of raw region id `id` - reader.c.  -1: no memory. */
 int64_t sbt_log_region(struct ctx *c, uint32_t id);
+/* Counting: each site's samples to its region's total - reader.c. */
+int sbt_log_totals(struct ctx *c);
 /* Room in c->ds for `more` samples - reader.c. */
 int sbt_log_reserve(struct ctx *c, size_t more);
 
@@ -189,6 +209,42 @@ int sbt_seg_parse(struct ctx *c, struct seg *g);
  * samples to c->ds (the merging thread).  0, or -1 out of memory. */
 int sbt_seg_merge(struct ctx *c, struct seg *g);
 void sbt_seg_free(struct seg *g);
+/* The site_info of a site id, and its index in *k - segment.c. */
+const struct site_info *sbt_seg_info(const struct ctx *c, uint32_t site,
+				     size_t *k);
+/* A thread's carried state, made if new (NULL: out of memory) -
+ * segment.c. */
+struct tstate *sbt_seg_thread(struct ctx *c, uint32_t thread);
+/* The last held sample of site on a carried thread, or NULL; setting
+ * it (0, or -1 out of memory) - segment.c. */
+struct last *sbt_seg_last(struct tstate *ts, uint32_t site);
+int sbt_seg_set_last(struct tstate *ts, uint32_t site, size_t v);
+/* Held at share `keep` and the recorder's levels (thin.h)?  Per sample
+ * parsed: inline. */
+static inline int sbt_seg_held(const struct ctx *c,
+			       const struct site_info *in, double keep,
+			       uint32_t thread, double t_ns)
+{
+	double share = keep * (c->src->thin_level ?
+			       sbt_thin_level_share(c->src, t_ns) : 1);
+
+	return share >= 1 ||
+	       sbt_thin_keep(sbt_thin_key_at(in->key, thread, t_ns), share);
+}
+
+/* Live thinning (hold.c).  The shares the running counts give, one per
+ * site_info (malloc'd; NULL: out of memory): a bound on the final
+ * shares, or (final) the final ones, the regions' totals and shares set
+ * as counting the log first would have. */
+double *sbt_hold_plan(struct ctx *c, int final);
+/* Was a share published below the final one (after the final plan)?
+ * Then the log is to be read again, planned first. */
+int sbt_hold_missed(const struct ctx *c);
+/* Drop the held samples of this log beyond c->share (a thread's first
+ * of a site stays), each left-out call folded into the last one held
+ * before it of its site and thread, as thinning at c->share from the
+ * start would have; the threads' carried last samples follow. */
+void sbt_hold_compact(struct ctx *c);
 /* Free the carried threads' state. */
 void sbt_seg_threads_free(struct ctx *c);
 

@@ -51,6 +51,7 @@
 
 #define ALIGN   4096u
 #define BUFSZ   (1u << 20)
+#define MISSED  3               /* live: read again, counted first */
 
 void sbt_log_warn(struct ctx *c, const char *fmt, ...)
 {
@@ -609,6 +610,22 @@ static int walk(struct ctx *c)
 
 /* ---- events ---------------------------------------------------------------------- */
 
+/* Live: sh (a plan's shares, or NULL) kept until the log is closed, as
+ * segments may still hold at it.  0, or -1 out of memory. */
+static int keep_shares(struct ctx *c, double *sh)
+{
+	double **n = sh ? realloc(c->shares, (c->nshares + 1) * sizeof *n)
+			: NULL;
+
+	if (!n) {
+		free(sh);
+		return -1;
+	}
+	c->shares = n;
+	c->shares[c->nshares++] = sh;
+	return 0;
+}
+
 /* What each call site id means to the event pass (logread.h), when it
  * counts or thins: its region's share and hash, or the placeholder
  * sbt_log_region would make for it.  The last entry: a site with no
@@ -652,54 +669,87 @@ static int site_infos(struct ctx *c)
 						     ds->regions[r].api) :
 			  sbt_thin_key_base(c->src, name, SBT_API_SBTMARK);
 	}
-	if (c->counting && !(c->counts = calloc(c->ninfo, sizeof *c->counts)))
+	if ((c->counting || c->live) &&
+	    !(c->counts = calloc(c->ninfo, sizeof *c->counts)))
 		return -1;
+	if (c->live) {                  /* all held until the budget */
+		if (keep_shares(c, c->share = sbt_hold_plan(c, 0)) != 0)
+			return -1;
+	}
 	return 0;
 }
 
-/* Segments read at once by `jobs` threads, merged in file order.  Their
- * sample arrays are handed on from merged segments to new ones: fresh
- * pages cost a fault and zeroing each, and freed ones linger in the
- * threads' malloc arenas. */
+/* Segments read at once by `jobs` threads (the ordered pool, jobs.h),
+ * merged in file order.  Their sample arrays are handed on from merged
+ * segments to new ones: fresh pages cost a fault and zeroing each, and
+ * freed ones linger in the threads' malloc arenas. */
 #define SPARES (SBT_JOBS_MAX + 2)
 
-struct pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+struct segs {
 	struct ctx *c;
 	struct seg *g;
-	size_t n, next, merged, ahead;
-	int stop;
+	pthread_mutex_t mu;             /* spare and c->share              */
 	struct spare { struct sbt_sample *s; uint8_t *dead; size_t cap; }
 		spare[SPARES];
 	int nspare;
 };
 
-static void *seg_worker(void *arg)
+static void seg_work(void *arg, size_t i)
 {
-	struct pool *p = arg;
+	struct segs *p = arg;
+	struct seg *g = &p->g[i];
 
 	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		while (!p->stop && p->next < p->n &&
-		       p->next >= p->merged + p->ahead)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->stop || p->next >= p->n)
-			break;
-		struct seg *g = &p->g[p->next++];
-		if (p->nspare) {
-			struct spare *x = &p->spare[--p->nspare];
-			g->s = x->s, g->dead = x->dead, g->cap = x->cap;
-			memset(g->dead, 0, g->cap);
-		}
-		pthread_mutex_unlock(&p->mu);
-		(void)sbt_seg_parse(p->c, g);   /* g->oom tells */
-		pthread_mutex_lock(&p->mu);
-		g->done = 1;
-		pthread_cond_broadcast(&p->cv);
+	if (p->nspare) {
+		struct spare *x = &p->spare[--p->nspare];
+		g->s = x->s, g->dead = x->dead, g->cap = x->cap;
+	}
+	g->share = p->c->share;
+	pthread_mutex_unlock(&p->mu);
+	if (g->dead)
+		memset(g->dead, 0, g->cap);
+	(void)sbt_seg_parse(p->c, g);   /* g->oom tells */
+}
+
+/* Live: past c->hold_max samples, and once a 32nd of the log is read
+ * (the first guess: fewer held, fewer pages touched), the plan of the
+ * counts so far, and the held samples compacted to it (hold.c).  0, or
+ * -1 out of memory. */
+static int hold(struct segs *p)
+{
+	struct ctx *c = p->c;
+
+	if (!c->live || (c->ds->n - c->first <= c->hold_max &&
+			 (c->guessed || c->bytes_done < c->bytes_total / 32)))
+		return 0;
+	c->guessed = 1;
+	double *sh = sbt_hold_plan(c, 0);
+	if (keep_shares(c, sh) != 0)
+		return -1;
+	pthread_mutex_lock(&p->mu);     /* segments parsed from now on */
+	c->share = sh;
+	pthread_mutex_unlock(&p->mu);
+	sbt_hold_compact(c);
+	return 0;
+}
+
+static int seg_merge(void *arg, size_t i)
+{
+	struct segs *p = arg;
+	struct seg *g = &p->g[i];
+
+	for (size_t k = g->c0; k < g->c1; k++)
+		p->c->bytes_done += p->c->chunks[k].used;
+	int rc = g->oom || sbt_seg_merge(p->c, g) != 0 || hold(p) != 0;
+
+	pthread_mutex_lock(&p->mu);
+	if (g->s && p->nspare < SPARES) {
+		p->spare[p->nspare++] = (struct spare){ g->s, g->dead, g->cap };
+		g->s = NULL, g->dead = NULL, g->cap = 0;
 	}
 	pthread_mutex_unlock(&p->mu);
-	return NULL;
+	sbt_seg_free(g);
+	return rc ? -1 : 0;
 }
 
 /* Segments of about `bytes` of events each, whole chunks. */
@@ -732,6 +782,25 @@ static size_t cut(struct ctx *c, struct seg **out, uint64_t bytes)
 	return n;
 }
 
+/* Live, after the last segment: the final plan and the held samples
+ * compacted to it; the array's room beyond them given back.  0, -1 out
+ * of memory, or MISSED: a share was guessed below the final one. */
+static int hold_final(struct ctx *c)
+{
+	if (keep_shares(c, c->share = sbt_hold_plan(c, 1)) != 0)
+		return -1;
+	if (sbt_hold_missed(c))
+		return MISSED;
+	sbt_hold_compact(c);
+	struct sbt_dataset *ds = c->ds;
+	if (ds->cap > ds->n + ds->n / 8 + 4096) {
+		void *s = realloc(ds->s, (ds->n + 4096) * sizeof *ds->s);
+		if (s)
+			ds->s = s, ds->cap = ds->n + 4096;
+	}
+	return 0;
+}
+
 /* The events of every chunk, in segments read by up to `jobs` threads
  * at once.  0, or -1 when out of memory. */
 static int events(struct ctx *c, int jobs)
@@ -744,6 +813,7 @@ static int events(struct ctx *c, int jobs)
 		return -1;
 	for (size_t i = 0; i < c->nchunks; i++)
 		total += c->chunks[i].used;
+	c->bytes_total = total;
 	/* A segment of 1-4 MB: a few per thread, their samples held at
 	 * once only while they wait for the merge. */
 	uint64_t bytes = c->seg_bytes ? c->seg_bytes :
@@ -753,67 +823,41 @@ static int events(struct ctx *c, int jobs)
 			4u << 20 : bytes;
 	/* COUNT readings follow their STARTs across chunks: one piece.
 	 * One thread reads in segments only when they are asked for (a
-	 * test of the merge): in turn, here. */
-	if ((jobs <= 1 && !c->seg_bytes) || c->cnt_on || total <= bytes) {
+	 * test of the merge), or live (compacted between them): in turn,
+	 * here. */
+	if (!c->live && ((jobs <= 1 && !c->seg_bytes) || c->cnt_on ||
+			 total <= bytes)) {
 		int rc = sbt_seg_parse(c, &one) || sbt_seg_merge(c, &one);
 		sbt_seg_free(&one);
 		return rc ? -1 : 0;
 	}
-	struct pool p = { .c = c, .ahead = jobs > 1 ? 2 * (size_t)jobs : 1 };
-	pthread_t th[SBT_JOBS_MAX];
-	int nth = 0, rc = 0;
-	if (!(p.n = cut(c, &p.g, bytes)))
+	struct segs p = { .c = c };
+	size_t n = cut(c, &p.g, bytes);
+	if (!n && c->nchunks)
 		return -1;
+	if (!n)                         /* live, and no events */
+		return hold_final(c);
 	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	while (jobs > 1 && nth < jobs && nth < SBT_JOBS_MAX &&
-	       pthread_create(&th[nth], NULL, seg_worker, &p) == 0)
-		nth++;
-	for (size_t i = 0; i < p.n; i++) {
-		struct seg *g = &p.g[i];
-		if (nth == 0) {         /* no thread: each in turn, here */
-			(void)sbt_seg_parse(c, g);
-		} else {
-			pthread_mutex_lock(&p.mu);
-			while (!g->done)
-				pthread_cond_wait(&p.cv, &p.mu);
-			pthread_mutex_unlock(&p.mu);
-		}
-		if (rc == 0 && (g->oom || sbt_seg_merge(c, g) != 0))
-			rc = -1;
-		pthread_mutex_lock(&p.mu);
-		if (g->s && p.nspare < SPARES) {
-			p.spare[p.nspare++] = (struct spare){ g->s, g->dead,
-							      g->cap };
-			g->s = NULL, g->dead = NULL, g->cap = 0;
-		}
-		pthread_mutex_unlock(&p.mu);
-		sbt_seg_free(g);
-		pthread_mutex_lock(&p.mu);
-		p.merged = i + 1;
-		p.stop |= rc != 0;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-	}
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-	for (size_t i = 0; i < p.n; i++)
+	int rc = sbt_jobs_ordered(n, jobs, jobs > 1 ? 2 * (size_t)jobs : 1,
+				  seg_work, seg_merge, &p);
+	for (size_t i = 0; i < n; i++)
 		sbt_seg_free(&p.g[i]);
 	for (int i = 0; i < p.nspare; i++)
 		free(p.spare[i].s), free(p.spare[i].dead);
 	free(p.g);
-	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
+	if (rc == 0 && c->live)
+		rc = hold_final(c);
 #ifdef __GLIBC__
-	/* the workers' arenas kept what the segments freed: give it back
-	 * before the analysis needs its peak */
+	/* what the segments freed (the heap is never trimmed on its own,
+	 * main.c): given back before the analysis needs its peak, which
+	 * would not fit its arrays in the holes (50-70 MB more) */
 	malloc_trim(0);
 #endif
 	return rc;
 }
 
-/* Counting: each site's samples to its region's total. */
-static int count_totals(struct ctx *c)
+int sbt_log_totals(struct ctx *c)
 {
 	for (size_t k = 0; k < c->ninfo; k++) {
 		if (!c->counts[k])
@@ -926,6 +970,10 @@ static void close_log(struct ctx *c)
 	free(c->chunks);
 	free(c->info);
 	free(c->counts);
+	for (size_t i = 0; i < c->nshares; i++)
+		free(c->shares[i]);
+	free(c->shares);
+	free(c->min_share);
 	if (c->fd >= 0)
 		close(c->fd);
 }
@@ -944,7 +992,7 @@ int sbt_count_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 	c.seg_bytes = seg_bytes;
 	if (open_log(&c, path, &st, err, errlen) != 0)
 		goto out;
-	if (walk(&c) != 0 || events(&c, jobs) != 0 || count_totals(&c) != 0) {
+	if (walk(&c) != 0 || events(&c, jobs) != 0 || sbt_log_totals(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -971,8 +1019,13 @@ int sbt_count_log(const char *path, struct sbt_dataset *ds, char *err,
 	return sbt_count_log_jobs(path, ds, 1, 0, err, errlen);
 }
 
-int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
-		      size_t seg_bytes, char *err, size_t errlen)
+
+/* One reading of the log into ds; live: counted and thinned as read
+ * (hold.c).  0, 1 damaged, -1 unreadable (err), or MISSED: live could
+ * not hold what planning first holds (ds to be dropped). */
+static int read_once(const char *path, struct sbt_dataset *ds, int jobs,
+		     size_t seg_bytes, uint64_t live, char *err,
+		     size_t errlen)
 {
 	struct ctx c;
 	struct stat st;
@@ -981,6 +1034,7 @@ int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 	memset(&c, 0, sizeof c);
 	c.ds = ds;
 	c.seg_bytes = seg_bytes;
+	c.live = live;
 	for (size_t r = 0; r < ds->nregions; r++)
 		c.thin |= ds->regions[r].keep < 1;
 	if (open_log(&c, path, &st, err, errlen) != 0)
@@ -1000,7 +1054,7 @@ int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 	uint64_t most = (uint64_t)st.st_blocks * 512 / pair;
 	if (most > c.fsize / pair)
 		most = c.fsize / pair;
-	if (!c.thin)
+	if (!c.thin && !c.live)
 		(void)sbt_ds_reserve(ds, (size_t)most);  /* a hint */
 	if (walk(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
@@ -1010,7 +1064,21 @@ int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 	/* COUNT events are read where the log names its counters */
 	c.cnt_on = ds->cnt && c.srci < ds->cnt->nsrc &&
 		   ds->cnt->src[c.srci].named;
-	if (events(&c, jobs) != 0 || finish(&c) != 0) {
+	if (c.live && c.cnt_on) {       /* in one piece: not compacted */
+		rc = MISSED;
+		goto out;
+	}
+	if (c.live) {                   /* hold.c */
+		c.thin = 1;
+		c.hold_max = (size_t)(c.live + c.live / 4);
+		(void)sbt_ds_reserve(ds, c.hold_max + c.hold_max / 16);
+	}
+	int ev = events(&c, jobs);
+	if (ev == MISSED) {
+		rc = MISSED;
+		goto out;
+	}
+	if (ev != 0 || finish(&c) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -1030,6 +1098,45 @@ int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 out:
 	close_log(&c);
 	return rc;
+}
+
+/* Counted first, and the plan made, as sbt_inputs_plan makes it. */
+static int plan_first(const char *path, struct sbt_dataset *ds, int jobs,
+		      size_t seg_bytes, uint64_t budget, char *err,
+		      size_t errlen)
+{
+	if (sbt_count_log_jobs(path, ds, jobs, seg_bytes, err, errlen) != 0)
+		return -1;
+	uint64_t held = sbt_thin_plan(ds, budget);
+	if (sbt_ds_reserve(ds, (size_t)(held + held / 64 + 4096)) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
+		      size_t seg_bytes, char *err, size_t errlen)
+{
+	uint64_t live = ds->hold_budget;  /* asked for this log alone */
+	int rc;
+
+	ds->hold_budget = 0;
+	/* live reading starts from nothing (dropped when it misses) */
+	if (live && (ds->n || ds->nsources || ds->nregions || ds->nsites ||
+		     ds->nprobes || ds->cnt)) {
+		if (plan_first(path, ds, jobs, seg_bytes, live, err,
+			       errlen) != 0)
+			return -1;
+		live = 0;
+	}
+	rc = read_once(path, ds, jobs, seg_bytes, live, err, errlen);
+	if (rc != MISSED)
+		return rc;
+	sbt_ds_free(ds);
+	if (plan_first(path, ds, jobs, seg_bytes, live, err, errlen) != 0)
+		return -1;
+	return read_once(path, ds, jobs, seg_bytes, 0, err, errlen);
 }
 
 int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,

@@ -11,7 +11,10 @@
  * Returns 0 when the log was read whole, 1 when it was read but damaged
  * or cut short (the source's `warning` says how; what was valid is kept),
  * -1 when it is not a readable log (err says why in one line).  Regions
- * whose `keep` is below 1 hold only part of their samples (thin.h). */
+ * whose `keep` is below 1 hold only part of their samples (thin.h).
+ * With ds->hold_budget set (and ds empty), the log is counted as it is
+ * read and held under that budget, as counting it first, planning and
+ * reading would hold it (hold.c); the regions' totals and shares set. */
 int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,
 		 size_t errlen);
 

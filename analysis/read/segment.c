@@ -116,26 +116,14 @@ static double t_of(const struct ctx *c, uint64_t t)
 				   : 0;
 }
 
-/* The site_info of a site id, and its index. */
-static const struct site_info *info_of(const struct ctx *c, uint32_t site,
-				       size_t *k)
+const struct site_info *sbt_seg_info(const struct ctx *c, uint32_t site,
+				     size_t *k)
 {
 	int64_t i = site < c->siteregion.n && c->siteregion.ds[site] >= 0 ?
 		    c->sitemap.ds[site] - (int64_t)c->site0 : -1;
 
 	*k = i >= 0 && (size_t)i + 1 < c->ninfo ? (size_t)i : c->ninfo - 1;
 	return &c->info[*k];
-}
-
-/* Held by the budget's share and the recorder's levels (thin.h)? */
-static int hash_held(const struct ctx *c, const struct site_info *in,
-		     uint32_t thread, double t_ns)
-{
-	double share = in->keep * (c->src->thin_level ?
-				   sbt_thin_level_share(c->src, t_ns) : 1);
-
-	return share >= 1 ||
-	       sbt_thin_keep(sbt_thin_key_at(in->key, thread, t_ns), share);
 }
 
 /* A sample of START o closed by a STOP at t on cpu. */
@@ -293,9 +281,9 @@ static void credit(struct seg *g, struct lthread *ts, struct last *e,
  * 2 held unless its thread held one of its site before the segment. */
 static int thin_local(const struct ctx *c, struct seg *g, struct lthread *ts,
 		      uint32_t site, uint32_t fl, const struct site_info *in,
-		      double t_ns)
+		      double keep, double t_ns)
 {
-	if (hash_held(c, in, ts->thread, t_ns))
+	if (sbt_seg_held(c, in, keep, ts->thread, t_ns))
 		return 1;
 	if (fl & SBT_RF_PROBE)
 		return 0;
@@ -316,13 +304,19 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 		      const struct sbt_event *e, uint32_t i)
 {
 	uint32_t site = SBT_EV_ID(e->word);
-	struct open_ev o = ts->open[i - 1];
-	int calib = o.flags & SBT_RF_CALIB || site == SBT_SITE_CALIB, keep = 1;
-	uint32_t fl = o.flags | SBT_EV_FLAGS(e->word);
+	/* read in place (no copy of what START just wrote: a store it
+	 * cannot forward), its slot left as it is until the next START */
+	const struct open_ev *o = &ts->open[i - 1];
+	struct open_ev moved;
+	int calib = o->flags & SBT_RF_CALIB || site == SBT_SITE_CALIB,
+	    keep = 1;
+	uint32_t fl = o->flags | SBT_EV_FLAGS(e->word);
 
-	if (i < ts->n)                  /* closed out of nesting order */
+	if (i < ts->n) {                /* closed out of nesting order */
+		moved = *o, o = &moved;
 		memmove(&ts->open[i - 1], &ts->open[i],
-			(ts->n - i) * sizeof o);
+			(ts->n - i) * sizeof moved);
+	}
 	if (!calib && (c->counting || c->thin)) {
 		size_t k;
 		const struct site_info *in;
@@ -330,7 +324,7 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 		if (m->site == site) {  /* a thread's few hot sites */
 			k = m->k, in = &c->info[k];
 		} else {
-			in = info_of(c, site, &k);
+			in = sbt_seg_info(c, site, &k);
 			m->site = site, m->k = k;
 		}
 		if (!in->named && !g->seen[k]) {
@@ -339,11 +333,14 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 			if (op)
 				op->site = in->raw;
 		}
+		if (g->counts)          /* counting, or live */
+			g->counts[k]++;
 		if (c->counting)
-			g->counts[k]++, keep = 0;
+			keep = 0;
 		else
 			keep = thin_local(c, g, ts, site, fl, in,
-					  t_of(c, o.t0));
+					  g->share ? g->share[k] : in->keep,
+					  t_of(c, o->t0));
 	}
 	/* a calibration pair's counts are the markers' own */
 	if (c->cnt_on)
@@ -358,7 +355,7 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 		return -1;
 	if (g->direct)
 		c->ds->n = g->n;        /* COUNT events after it find it */
-	fill(c, &g->s[at], &o, e->t, ev_cpu(c, e->aux), fl, ts->thread, site);
+	fill(c, &g->s[at], o, e->t, ev_cpu(c, e->aux), fl, ts->thread, site);
 	if (!(fl & SBT_RF_PROBE)) {
 		struct last *l = tab_get(&ts->tab, &ts->ntab, &ts->cap_tab, site);
 		if (!l)
@@ -373,7 +370,7 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 			l->state = DEF, l->v = at;
 		}
 	}
-	if (o.has_c)
+	if (o->has_c)
 		ts->lastk = LAST_SLOT, ts->lastv = at;
 	return 0;
 }
@@ -625,9 +622,9 @@ int sbt_seg_parse(struct ctx *c, struct seg *g)
 		return -1;
 	if (c->counting || c->thin) {
 		g->seen = calloc(c->ninfo, 1);
-		if (c->counting)
+		if (c->counts)          /* counting, or live */
 			g->counts = calloc(c->ninfo, sizeof *g->counts);
-		if (!g->seen || (c->counting && !g->counts))
+		if (!g->seen || (c->counts && !g->counts))
 			rc = -1;
 	}
 	if (g->direct)
@@ -644,7 +641,7 @@ int sbt_seg_parse(struct ctx *c, struct seg *g)
 
 /* ---- merging ----------------------------------------------------------------- */
 
-static struct tstate *tstate_of(struct ctx *c, uint32_t thread)
+struct tstate *sbt_seg_thread(struct ctx *c, uint32_t thread)
 {
 	for (size_t i = c->nthreads; i-- > 0; )
 		if (c->threads[i]->thread == thread)
@@ -669,12 +666,12 @@ static struct sbt_sample *at(struct ctx *c, struct seg *g, size_t v)
 	return v & LOCAL ? &g->s[v & ~LOCAL] : &c->ds->s[v];
 }
 
-static struct last *target(struct tstate *ts, uint32_t site)
+struct last *sbt_seg_last(struct tstate *ts, uint32_t site)
 {
 	return tab_find(ts->last_of, ts->cap_last, site);
 }
 
-static int set_target(struct tstate *ts, uint32_t site, size_t v)
+int sbt_seg_set_last(struct tstate *ts, uint32_t site, size_t v)
 {
 	struct last *e = tab_get(&ts->last_of, &ts->nlast, &ts->cap_last,
 				 site);
@@ -689,7 +686,7 @@ static int pop(struct ctx *c, struct seg *g, struct tstate *ts, struct op *op)
 {
 	uint32_t site = op->site, i = ts->n;
 
-	if (op->prev != NO_SLOT && set_target(ts, site, LOCAL | op->prev))
+	if (op->prev != NO_SLOT && sbt_seg_set_last(ts, site, LOCAL | op->prev))
 		return -1;
 	ts->lastk = LAST_NONE;
 	while (i > 0 && ts->open[i - 1].site != site)
@@ -706,14 +703,16 @@ static int pop(struct ctx *c, struct seg *g, struct tstate *ts, struct op *op)
 	double t_ns = t_of(c, o.t0);
 	if (!calib && (c->counting || c->thin)) {
 		size_t k;
-		const struct site_info *in = info_of(c, site, &k);
+		const struct site_info *in = sbt_seg_info(c, site, &k);
 		if (!in->named && sbt_log_region(c, in->raw) < 0)
 			return -1;
-		if (c->counting) {
+		if (c->counts)          /* counting, or live */
 			c->counts[k]++;
+		if (c->counting) {
 			keep = 0;
-		} else if (!hash_held(c, in, ts->thread, t_ns)) {
-			struct last *e = target(ts, site);
+		} else if (!sbt_seg_held(c, in, c->share ? c->share[k] :
+					 in->keep, ts->thread, t_ns)) {
+			struct last *e = sbt_seg_last(ts, site);
 			keep = !(fl & SBT_RF_PROBE) && !e;
 			if (e && !(fl & SBT_RF_PROBE))
 				sbt_thin_fold(at(c, g, e->v), 0);
@@ -724,7 +723,7 @@ static int pop(struct ctx *c, struct seg *g, struct tstate *ts, struct op *op)
 	struct sbt_sample *s = &g->s[op->slot];
 	g->dead[op->slot] = 0;
 	fill(c, s, &o, op->t, op->cpu, fl, ts->thread, site);
-	if (!(fl & SBT_RF_PROBE) && set_target(ts, site, LOCAL | op->slot))
+	if (!(fl & SBT_RF_PROBE) && sbt_seg_set_last(ts, site, LOCAL | op->slot))
 		return -1;
 	if (o.has_c) {
 		if (op->has_cyc)
@@ -745,7 +744,7 @@ static int replay(struct ctx *c, struct seg *g, struct op *op)
 	}
 	if (op->kind == OP_REGION)
 		return sbt_log_region(c, op->site) < 0 ? -1 : 0;
-	if (!(ts = tstate_of(c, op->thread)))
+	if (!(ts = sbt_seg_thread(c, op->thread)))
 		return -1;
 	switch (op->kind) {
 	case OP_DEPTH:          /* the START that made the depth op->a */
@@ -771,19 +770,19 @@ static int replay(struct ctx *c, struct seg *g, struct op *op)
 		ts->lastk = LAST_NONE;
 		return 0;
 	case OP_CREDIT:
-		if ((e = target(ts, op->site)))
+		if ((e = sbt_seg_last(ts, op->site)))
 			add_calls(at(c, g, e->v), op->a);
 		else if (!op->sure)
 			sbt_log_warn(c, "a SKIP event with no recorded call "
 				     "before it (damaged log)");
 		return 0;
 	case OP_HELD:
-		if ((e = target(ts, op->site))) {
+		if ((e = sbt_seg_last(ts, op->site))) {
 			g->dead[op->slot] = 1;
 			sbt_thin_fold(at(c, g, e->v), 0);
 			return 0;
 		}
-		return set_target(ts, op->site, LOCAL | op->slot);
+		return sbt_seg_set_last(ts, op->site, LOCAL | op->slot);
 	case OP_POP:
 		return pop(c, g, ts, op);
 	}
@@ -796,7 +795,7 @@ static int carry(struct ctx *c, struct seg *g, const size_t *gi)
 {
 	for (size_t t = 0; t < g->nth; t++) {
 		struct lthread *lt = g->th[t];
-		struct tstate *ts = tstate_of(c, lt->thread);
+		struct tstate *ts = sbt_seg_thread(c, lt->thread);
 		if (!ts)
 			return -1;
 		for (size_t i = 0; i < ts->cap_last; i++)
@@ -804,7 +803,7 @@ static int carry(struct ctx *c, struct seg *g, const size_t *gi)
 				ts->last_of[i].v = gi[ts->last_of[i].v & ~LOCAL];
 		for (size_t i = 0; i < lt->cap_tab; i++)
 			if (lt->tab[i].site && lt->tab[i].state == DEF &&
-			    set_target(ts, lt->tab[i].site, gi[lt->tab[i].v]))
+			    sbt_seg_set_last(ts, lt->tab[i].site, gi[lt->tab[i].v]))
 				return -1;
 		/* at most OPEN_MAX: OP_DEPTH made room */
 		for (uint32_t i = 0; i < lt->n && ts->n < OPEN_MAX; i++)

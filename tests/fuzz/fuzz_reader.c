@@ -12,13 +12,15 @@
  * (the most boundaries a merge can meet; by 2 or 3 threads for 1 input in
  * 8), and, 1 input in 4, counted and read under a small sample budget
  * both ways (thinning's credits and provisional samples across
- * boundaries); any difference aborts.  About 4 times the work of one
+ * boundaries), and counted as it is read under that budget (live
+ * thinning, read/hold.c: compacted between segments) by 1 and by
+ * `jobs` threads; any difference aborts.  About 5 times the work of one
  * reading per input.
  *
  * Build (meson does this when clang has libFuzzer):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
  *     -Iformat -Ianalysis/base -Ianalysis/read tests/fuzz/fuzz_reader.c \
- *     analysis/read/{reader,segment,thin,osevents,threads}.c \
+ *     analysis/read/{reader,segment,hold,thin,osevents,threads}.c \
  *     analysis/base/{dataset,counters,jobs}.c -lpthread -o fuzz-reader
  */
 #include "reader.h"
@@ -39,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void same(const struct sbt_dataset *a, int ra, const char *ea,
 		 const struct sbt_dataset *b, int rb, const char *eb)
 {
+	if (getenv("DBG")) fprintf(stderr, "ra %d rb %d\n", ra, rb);
 	if (ra != rb || strcmp(ea, eb) || a->n != b->n ||
 	    a->nregions != b->nregions || a->nprobes != b->nprobes ||
 	    a->nsources != b->nsources || a->nsites != b->nsites)
@@ -136,7 +139,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    sbt_count_log_jobs(path, &p2, jobs, 1, e2, sizeof e2) != 0)
 		abort();
 	same(&p1, 0, "", &p2, 0, "");
-	sbt_thin_plan(&p1, ds.n / 3);
+	uint64_t budget = ds.n / 3;
+	sbt_thin_plan(&p1, budget);
 	sbt_ds_free(&ds);
 	memset(&ds, 0, sizeof ds);
 	seed(&ds, &p1);
@@ -144,8 +148,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = sbt_read_log(path, &ds, err, sizeof err);
 	same(&ds, rc, err, &d2, sbt_read_log_jobs(path, &d2, jobs, 1, e2,
 						   sizeof e2), e2);
-	sbt_ds_free(&ds);
 	sbt_ds_free(&d2);
+	/* live: the same budget, counted while read (no plan before) */
+	for (int j = 1; j <= jobs; j += jobs > 1 ? jobs - 1 : 1) {
+		memset(&d2, 0, sizeof d2);
+		d2.hold_budget = budget;
+		same(&ds, rc, err, &d2, sbt_read_log_jobs(path, &d2, j, 1, e2,
+							   sizeof e2), e2);
+		for (size_t r = 0; r < ds.nregions; r++)
+			if (!SAME(ds.regions[r].keep, d2.regions[r].keep))
+				abort();
+		sbt_ds_free(&d2);
+	}
+	sbt_ds_free(&ds);
 	sbt_ds_free(&p1);
 	sbt_ds_free(&p2);
 	return 0;
