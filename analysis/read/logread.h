@@ -188,17 +188,20 @@ struct ctx {
 	size_t seg_bytes;         /* 0: the default                      */
 };
 
-/* Warn (the source's first problem) - reader.c. */
+/* What reader.c, segment.c and hold.c share (logread.c). */
+
+/* Warn (the source's first problem). */
 void sbt_log_warn(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* n bytes of file fd at off, whole - reader.c.  -1: an error or the
- * file's end. */
+/* n bytes of file fd at off, whole.  -1: an error or the file's end. */
 int sbt_log_read_at(int fd, uint64_t off, void *p, size_t n);
-/* The dataset region of raw region id `id` - reader.c.  -1: no memory. */
+/* m[id] = idx, m grown as needed.  -1: no memory. */
+int sbt_log_map_set(struct idmap *m, uint32_t id, int64_t idx);
+/* The dataset region of raw region id `id`.  -1: no memory. */
 int64_t sbt_log_region(struct ctx *c, uint32_t id);
-/* Counting: each site's samples to its region's total - reader.c. */
+/* Counting: each site's samples to its region's total. */
 int sbt_log_totals(struct ctx *c);
-/* Room in c->ds for `more` samples - reader.c. */
+/* Room in c->ds for `more` samples. */
 int sbt_log_reserve(struct ctx *c, size_t more);
 
 /* Parse segment g's chunks (any thread; reads only what the ctx fixed

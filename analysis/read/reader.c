@@ -53,35 +53,7 @@
 #define BUFSZ   (1u << 20)
 #define MISSED  3               /* live: read again, counted first */
 
-void sbt_log_warn(struct ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->damaged = 1;
-	if (c->src->warning[0])
-		return;         /* the first problem is the one to tell */
-	va_start(ap, fmt);
-	vsnprintf(c->src->warning, sizeof c->src->warning, fmt, ap);
-	va_end(ap);
-}
-
 #define warn sbt_log_warn
-
-int sbt_log_read_at(int fd, uint64_t off, void *p, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, (char *)p + got, n - got,
-				  (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
 
 static int read_at(struct ctx *c, uint64_t off, void *p, size_t n)
 {
@@ -98,55 +70,6 @@ int sbt_is_log(const char *path)
 	ok = read(fd, m, 8) == 8 && memcmp(m, SBT_LOG_MAGIC, 8) == 0;
 	close(fd);
 	return ok;
-}
-
-static int map_set(struct idmap *m, uint32_t id, int64_t idx)
-{
-	if (id >= m->n) {
-		uint32_t n = m->n ? m->n : 64;
-		while (n <= id)
-			n *= 2;
-		int64_t *p = realloc(m->ds, n * sizeof *p);
-		if (!p)
-			return -1;
-		for (uint32_t i = m->n; i < n; i++)
-			p[i] = -1;
-		m->ds = p, m->n = n;
-	}
-	m->ds[id] = idx;
-	return 0;
-}
-
-int64_t sbt_log_region(struct ctx *c, uint32_t id)
-{
-	char name[32];
-	long r;
-
-	if (id < c->map.n && c->map.ds[id] >= 0)
-		return c->map.ds[id];
-	if (id >= c->max_id) {
-		if (c->stray < 0) {
-			c->stray = sbt_ds_region(c->ds, "<bad region id>", 15,
-						 SBT_API_SBTMARK);
-			warn(c, "samples with impossible region ids "
-			     "(damaged log)");
-		}
-		return c->stray;
-	}
-	/* A sample whose REGION entry is missing (damaged log): keep it
-	 * under a placeholder name rather than lose it. */
-	snprintf(name, sizeof name, "<region %u>", id);
-	r = sbt_ds_region(c->ds, name, strlen(name), SBT_API_SBTMARK);
-	if (r < 0 || map_set(&c->map, id, r) != 0)
-		return -1;
-	warn(c, "samples of region id %u have no name (damaged meta data)",
-	     id);
-	return r;
-}
-
-int sbt_log_reserve(struct ctx *c, size_t more)
-{
-	return sbt_ds_reserve(c->ds, more);
 }
 
 /* ---- header -------------------------------------------------------------- */
@@ -282,7 +205,7 @@ static void meta_region(struct ctx *c, const char *p, uint32_t len)
 		return;
 	}
 	r = sbt_ds_region(c->ds, p + sizeof mr, len - sizeof mr, mr.api);
-	if (r < 0 || map_set(&c->map, mr.id, r) != 0)
+	if (r < 0 || sbt_log_map_set(&c->map, mr.id, r) != 0)
 		return;
 	if (!c->ds->regions[r].site) {
 		c->ds->regions[r].site = mr.site;
@@ -327,7 +250,7 @@ static long add_site(struct ctx *c, uint32_t key, const char *frames,
 		return -1;
 	i = sbt_ds_site(c->ds, c->srci, (const uint64_t *)(const void *)frames,
 			depth);
-	return i >= 0 && map_set(&c->sitemap, key, i) == 0 ? i : -1;
+	return i >= 0 && sbt_log_map_set(&c->sitemap, key, i) == 0 ? i : -1;
 }
 
 /* One SITE2 entry per (region, call site). */
@@ -345,7 +268,7 @@ static void meta_site2(struct ctx *c, const char *p, uint32_t len)
 	}
 	/* a site described again (a fork child's log) keeps the first */
 	if (add_site(c, ms.id, p + sizeof ms, ms.depth) >= 0)
-		(void)map_set(&c->siteregion, ms.id, ms.region);
+		(void)sbt_log_map_set(&c->siteregion, ms.id, ms.region);
 }
 
 /* The build-id of the module described just before (same lo). */
@@ -855,19 +778,6 @@ static int events(struct ctx *c, int jobs)
 	malloc_trim(0);
 #endif
 	return rc;
-}
-
-int sbt_log_totals(struct ctx *c)
-{
-	for (size_t k = 0; k < c->ninfo; k++) {
-		if (!c->counts[k])
-			continue;
-		int64_t r = sbt_log_region(c, c->info[k].raw);
-		if (r < 0)
-			return -1;
-		c->ds->regions[r].total += c->counts[k];
-	}
-	return 0;
 }
 
 static int cmp_reset(const void *a, const void *b)

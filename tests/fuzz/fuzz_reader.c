@@ -1,6 +1,6 @@
 /*
  * fuzz_reader.c - libFuzzer target for the log reader (analysis/read/reader.c,
- * segment.c).
+ * segment.c, hold.c, logread.c).
  *
  * sbt_read_log takes a path, so each input is put in a memfd and read
  * back through /proc/self/fd/N: no temporary files, no change to the
@@ -20,7 +20,7 @@
  * Build (meson does this when clang has libFuzzer):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
  *     -Iformat -Ianalysis/base -Ianalysis/read tests/fuzz/fuzz_reader.c \
- *     analysis/read/{reader,segment,hold,thin,osevents,threads}.c \
+ *     analysis/read/{reader,segment,logread,hold,thin,osevents,threads}.c \
  *     analysis/base/{dataset,counters,jobs}.c -lpthread -o fuzz-reader
  */
 #include "reader.h"

@@ -6,7 +6,12 @@ includes only headers of its own stage or of stages before it:
 
   layers.py ANALYSIS_DIR
 
-Also: no two headers include each other, directly or around a loop."""
+Also: no two headers include each other, directly or around a loop; and
+no two files call into each other, directly or around a loop (a call of
+a function another file defines, read from the sources: a file's
+non-static sbt_* definitions, and sbt_* names followed by "(" elsewhere,
+comments left out).  A loop means neither file can be read, changed or
+tested without the other: the pipeline's stages run one way."""
 import os
 import re
 import sys
@@ -58,4 +63,30 @@ for h in sorted(edges):
     c = cycle_from(h, [h], seen)
     check(c is None, 'no include loop through %s%s' %
           (h, '' if c is None else ': ' + ' -> '.join(c)))
+
+# Calls between files.
+DEF = re.compile(r'^(?!static)[a-z][\w \*]*?\b(sbt_\w+)\(', re.M)
+CALL = re.compile(r'\b(sbt_\w+)\s*\(')
+COMMENT = re.compile(r'/\*.*?\*/', re.S)
+code, defined = {}, {}
+for i, path in files:
+    if path.endswith('.c'):
+        name = os.path.relpath(path, top)
+        code[name] = COMMENT.sub('', open(path).read())
+        for f in DEF.findall(code[name]):
+            defined.setdefault(f, name)
+check(len(defined) > 50, '%d functions defined in %d files' %
+      (len(defined), len(code)))
+edges = {}
+for name, text in code.items():
+    for f in CALL.findall(text):
+        if defined.get(f, name) != name:
+            edges.setdefault(name, set()).add(defined[f])
+seen, loops = set(), []
+for n in sorted(edges):
+    c = cycle_from(n, [n], seen)
+    if c and c not in loops:
+        loops.append(c)
+check(not loops, 'no call loop between files%s' %
+      ''.join('; ' + ' -> '.join(c) for c in loops))
 sys.exit(done())
