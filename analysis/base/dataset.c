@@ -301,3 +301,14 @@ void sbt_ds_free(struct sbt_dataset *ds)
 	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
 }
+
+int sbt_probe_cmp(const void *a, const void *b)
+{
+	const struct sbt_probe *x = a, *y = b;
+
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}

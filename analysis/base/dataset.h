@@ -196,6 +196,11 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 		 const uint64_t *frames, uint32_t depth);
 /* Append one speed probe; -1 on OOM. */
 int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p);
+
+/* qsort order of probes: by log, thread, then time (each thread's
+ * probes in time order, as the speed timelines and the calls after a
+ * probe read them). */
+int sbt_probe_cmp(const void *a, const void *b);
 /* Make room for `more` samples at once (avoids repeated growth). */
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
 /* Room for exactly `cap` samples in all (nothing when there is), for a

@@ -19,17 +19,6 @@
 /* Samples that are calls of the application. */
 #define NOT_CALL (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET)
 
-static int cmp_probe(const void *a, const void *b)
-{
-	const struct sbt_probe *x = a, *y = b;
-
-	if (x->source != y->source)
-		return x->source < y->source ? -1 : 1;
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
-}
-
 /* The last probe of s's thread that started before s; -1: none.  *hint:
  * the previous answer, tried first - a thread's samples mostly come in
  * time order, so most answers are it or the next one. */
@@ -42,12 +31,12 @@ static long last_before(const struct sbt_probe *p, size_t n,
 
 	/* p[h] is before the key and p[h + 1] is not: lo = h + 1 */
 	for (long h = *hint; h >= 0 && h <= *hint + 1 && (size_t)h < n; h++)
-		if (cmp_probe(&p[h], &key) < 0 &&
-		    ((size_t)h + 1 == n || cmp_probe(&p[h + 1], &key) >= 0))
+		if (sbt_probe_cmp(&p[h], &key) < 0 &&
+		    ((size_t)h + 1 == n || sbt_probe_cmp(&p[h + 1], &key) >= 0))
 			lo = hi = (size_t)h + 1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (cmp_probe(&p[mid], &key) < 0)
+		if (sbt_probe_cmp(&p[mid], &key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -82,8 +71,8 @@ int sbt_after_probe_mark(struct sbt_dataset *ds)
 	if (!(first = malloc(n * K * sizeof *first)))
 		return -1;
 	for (size_t i = 1; i < n; i++)
-		if (cmp_probe(&ds->probes[i - 1], &ds->probes[i]) > 0) {
-			qsort(ds->probes, n, sizeof *ds->probes, cmp_probe);
+		if (sbt_probe_cmp(&ds->probes[i - 1], &ds->probes[i]) > 0) {
+			qsort(ds->probes, n, sizeof *ds->probes, sbt_probe_cmp);
 			break;
 		}
 	for (size_t i = 0; i < n * K; i++)

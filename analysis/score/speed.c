@@ -50,17 +50,6 @@
 #define SPEED_Z      3.29             /* 99.9 %, two-sided            */
 #define SPEED_FLOOR  0.01             /* the method's 1 %             */
 
-static int cmp_probe(const void *a, const void *b)
-{
-	const struct sbt_probe *x = a, *y = b;
-
-	if (x->source != y->source)
-		return x->source < y->source ? -1 : 1;
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
-}
-
 static int cmp_probe_cpu(const void *a, const void *b)
 {
 	const struct sbt_probe *x = a, *y = b;
@@ -431,7 +420,7 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 			sp->ops = ds->sources[i].speed_ops;
 			break;
 		}
-	qsort(ds->probes, n, sizeof *ds->probes, cmp_probe);
+	qsort(ds->probes, n, sizeof *ds->probes, sbt_probe_cmp);
 	if (!(w = malloc(2 * n * sizeof *w)))
 		goto oom;
 	struct dest d = { &sp->th, &sp->nth, &sp->sh, &sp->nsh, 0 };
