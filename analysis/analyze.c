@@ -119,8 +119,7 @@ struct scratch {
 	double *v, *y, *t;
 	uint8_t *keep;
 	float *score;
-	uint32_t *ix;                   /* a value's log                  */
-	uint32_t *si;                   /* a value's sample               */
+	uint32_t *ix;                   /* a value's sample               */
 	size_t cap;
 };
 
@@ -132,7 +131,6 @@ static void scratch_free(struct scratch *w)
 	big_free(w->keep, w->cap);
 	big_free(w->score, w->cap * sizeof *w->score);
 	big_free(w->ix, w->cap * sizeof *w->ix);
-	big_free(w->si, w->cap * sizeof *w->si);
 	memset(w, 0, sizeof *w);
 }
 
@@ -149,9 +147,7 @@ static int scratch_fit(struct scratch *w, size_t n)
 	w->keep = big_alloc(w->cap);
 	w->score = big_alloc(w->cap * sizeof *w->score);
 	w->ix = big_alloc(w->cap * sizeof *w->ix);
-	w->si = big_alloc(w->cap * sizeof *w->si);
-	return w->v && w->y && w->t && w->keep && w->score && w->ix &&
-	       w->si ? 0 : -1;
+	return w->v && w->y && w->t && w->keep && w->score && w->ix ? 0 : -1;
 }
 
 /* The group's phases with the processor's samples left in (wphases):
@@ -282,7 +278,7 @@ static void os_excess(const struct sbt_dataset *ds,
 
 /* The drop filters o->filters names, each on each log's samples of the
  * group in turn (a log's samples are contiguous in a group: w->ix[i] is
- * sample i's log), clearing keep[]; counts in g->dropped_by, the OS
+ * value i's sample), clearing keep[]; counts in g->dropped_by, the OS
  * filter's scores in w->score, the highest cut in g->cut.  median: of
  * all n, for a group of one log. */
 static void drop_run(struct sbt_dataset *ds, const struct sbt_options *o,
@@ -299,12 +295,14 @@ static void drop_run(struct sbt_dataset *ds, const struct sbt_options *o,
 		for (size_t i = 0; i < n; i++)
 			before += keep[i];
 		for (size_t a = 0, b; a < n; a = b) {
-			for (b = a + 1; b < n && w->ix[b] == w->ix[a]; b++)
+			uint32_t src = ds->s[w->ix[a]].source;
+			for (b = a + 1; b < n && ds->s[w->ix[b]].source == src;
+			     b++)
 				;
 			struct sbt_drop_in in = {
 				.ns = w->v + a, .cycles = cycles ? w->y + a :
-				NULL, .sample = w->si + a, .n = b - a,
-				.ds = ds, .src = &ds->sources[w->ix[a]],
+				NULL, .sample = w->ix + a, .n = b - a,
+				.ds = ds, .src = &ds->sources[src],
 				.quantum_ns = q,
 				.median_ns = b - a == n ? median : NAN,
 				.seed = o->seed, .os_method = o->os_method,
@@ -384,8 +382,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		v[n] = s->ns - te;
 		y[n] = s->cycles - ((o->filters & SBT_F_COST) ?
 				    src->te_cycles : 0);
-		w->ix[n] = s->source;       /* for the filter, per log */
-		w->si[n] = idx[i];
+		w->ix[n] = idx[i];          /* the filters run per log */
 		if (s->flags & SBT_SF_MIGRATED)
 			g->migrated++;
 		n++;
