@@ -81,9 +81,9 @@ def main():
 
     p, r = compare(b, s)
     for name in ('steady', 'grow', 'modal'):
-        check(r[name]['raw']['change'] == 'none' and
-              r[name]['raw']['bound'] in ('run-to-run spread',
-                                          'smallest finding'),
+        # no change, whichever resolution bounds it (modal's samples
+        # left out beside probes can make its population's the largest)
+        check(r[name]['raw']['change'] == 'none',
               'same app, 2 runs a side: %s: %s' % (name, r[name]['verdict']))
     # One run a side, unchanged: whatever the machine did between the
     # runs, it did to every region alike.
