@@ -183,35 +183,34 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	}
 	t->tick_gap = next_gap(t, a, left);
 	t->tick_seen = a;
-	/* Inside open regions: the detour's span, for the reader to take
-	 * out of them (nothing of it may count as the regions' time); and
-	 * the way of the START that met tick_at, from where it came into
-	 * the recorder to its clock read: a START that opened after it is
-	 * spared by the reader, as its clock read came later.  Read last:
-	 * after these two events only the marker's return is left. */
-	if (t->hot.depth) {
-		if (t->tick_in && t->tick_ev && t->tick_ev->t > t->tick_in)
-			put(t, SBT_SPEED_SPAN, t->tick_ev->t - t->tick_in,
-			    t->tick_in, aux);
-		/* claimed now, committed by its word after the last read
-		 * (the gate is shut: nothing else writes meanwhile) */
-		struct sbt_event *e = room(t) ?
-			(struct sbt_event *)t->hot.cur++ : NULL;
-		t->tick_done = 0;
-		t->tick_from = t->hot.cur;
-		set_limit(t);
-		if (e) {
-			b = sbt_read_stop(&aux);
-			e->t = a;
-			e->aux = aux;
-			SBT__FENCE();
-			e->word = SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
-					      clamp(b - a));
-		}
-	} else {
-		t->tick_done = 0;
-		t->tick_from = t->hot.cur;
-		set_limit(t);
+	/* Inside open regions, the way of the START that met tick_at, from
+	 * where it came into the recorder to its clock read: a START that
+	 * opened after it is spared by the reader, as its clock read came
+	 * later. */
+	if (t->hot.depth && t->tick_in && t->tick_ev &&
+	    t->tick_ev->t > t->tick_in)
+		put(t, SBT_SPEED_SPAN, t->tick_ev->t - t->tick_in, t->tick_in,
+		    aux);
+	/* Then the detour's own span, open regions or not: inside them
+	 * for the reader to take out of them (nothing of it may count as
+	 * the regions' time); with none open for the calls after it, whose
+	 * first few meet a branch predictor the recorder has just stirred
+	 * (score/afterprobe.c leaves them out, as after a probe).  Claimed
+	 * now, committed by its word after the last read (the gate is
+	 * shut: nothing else writes meanwhile), so that after it only the
+	 * marker's return is left. */
+	struct sbt_event *e = room(t) ? (struct sbt_event *)t->hot.cur++ :
+			      NULL;
+	t->tick_done = 0;
+	t->tick_from = t->hot.cur;
+	set_limit(t);
+	if (e) {
+		b = sbt_read_stop(&aux);
+		e->t = a;
+		e->aux = aux;
+		SBT__FENCE();
+		e->word = SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
+				      clamp(b - a));
 	}
 	t->tick_in = 0;
 	t->tick_ev = NULL;

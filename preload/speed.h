@@ -18,6 +18,9 @@
  * that STOP's clock read to a read at the tick's very end, and the way of
  * a START that met the limit first - follows as SPEED events flagged
  * SBT_SPEED_SPAN, for the reader to take out of the enclosing samples.
+ * With none open the tick's span is written too: it marks where the
+ * thread left the application, so that the analyzer can leave out the
+ * calls right after, which meet a branch predictor the detour stirred.
  */
 #ifndef SBT_SPEED_H
 #define SBT_SPEED_H

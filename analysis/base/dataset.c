@@ -201,17 +201,29 @@ long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 	return (long)ds->nsites++;
 }
 
+int sbt_probe_push(struct sbt_probe **a, size_t *n, size_t *cap,
+		   const struct sbt_probe *p)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		void *m = realloc(*a, c * sizeof **a);
+		if (!m)
+			return -1;
+		*a = m, *cap = c;
+	}
+	(*a)[(*n)++] = *p;
+	return 0;
+}
+
 int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p)
 {
-	if (ds->nprobes == ds->cap_probes) {
-		size_t cap = ds->cap_probes ? 2 * ds->cap_probes : 256;
-		void *n = realloc(ds->probes, cap * sizeof *ds->probes);
-		if (!n)
-			return -1;
-		ds->probes = n, ds->cap_probes = cap;
-	}
-	ds->probes[ds->nprobes++] = *p;
-	return 0;
+	return sbt_probe_push(&ds->probes, &ds->nprobes, &ds->cap_probes, p);
+}
+
+int sbt_ds_detour(struct sbt_dataset *ds, const struct sbt_probe *p)
+{
+	return sbt_probe_push(&ds->detours, &ds->ndetours, &ds->cap_detours,
+			      p);
 }
 
 int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
@@ -274,6 +286,12 @@ int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 		if (sbt_ds_probe(ds, &p) != 0)
 			goto out;
 	}
+	for (size_t i = 0; i < part->ndetours; i++) {
+		struct sbt_probe p = part->detours[i];
+		p.source += src0;
+		if (sbt_ds_detour(ds, &p) != 0)
+			goto out;
+	}
 	rc = 0;
 out:
 	free(rmap);
@@ -298,6 +316,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
 	free(ds->probes);
+	free(ds->detours);
 	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
 }

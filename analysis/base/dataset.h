@@ -171,6 +171,9 @@ struct sbt_dataset {
 	struct sbt_site *sites; size_t nsites, cap_sites;
 	struct sbt_probe *probes; size_t nprobes, cap_probes; /* by source,
 	                                thread, then time                     */
+	struct sbt_probe *detours; size_t ndetours, cap_detours; /* where
+	                           the recorder took a thread aside (SPAN
+	                           events; ns: for how long), any order  */
 	uint64_t hold_budget;   /* nonzero: the one log to be read next is
 	                           over this sample budget, not yet counted:
 	                           its reader counts and thins it as it reads
@@ -194,8 +197,13 @@ struct sbt_source *sbt_ds_source(struct sbt_dataset *ds, const char *path);
  * 0); its index, or -1 on OOM. */
 long sbt_ds_site(struct sbt_dataset *ds, uint32_t source,
 		 const uint64_t *frames, uint32_t depth);
+/* Append *p to the growing array *a of *n, room for *cap; -1 on OOM. */
+int sbt_probe_push(struct sbt_probe **a, size_t *n, size_t *cap,
+		   const struct sbt_probe *p);
 /* Append one speed probe; -1 on OOM. */
 int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p);
+/* Append one recorder detour; -1 on OOM. */
+int sbt_ds_detour(struct sbt_dataset *ds, const struct sbt_probe *p);
 
 /* qsort order of probes: by log, thread, then time (each thread's
  * probes in time order, as the speed timelines and the calls after a

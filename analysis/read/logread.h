@@ -127,6 +127,7 @@ struct seg {
 	struct op *ops; size_t nops, cap_ops;
 	char warning[256];
 	struct sbt_probe *probes; size_t nprobes, cap_probes;
+	struct sbt_probe *detours; size_t ndetours, cap_detours;
 	struct reset *resets; size_t nresets, cap_resets;
 	uint64_t *counts;              /* counting: per site_info         */
 	uint8_t *seen;                 /* per site_info: OP_REGION told   */

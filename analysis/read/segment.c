@@ -471,12 +471,17 @@ static void cycles(struct seg *g, struct lthread *ts, uint64_t t)
 	ts->lastk = LAST_NONE;
 }
 
-/* A SPEED event: a probe, or a detour's span taken out of every START
- * open across it. */
+/* A SPEED event: a probe, or a detour's span, taken out of every START
+ * open across it; both are places where the thread left the
+ * application (score/afterprobe.c). */
 static int speed(struct ctx *c, struct seg *g, struct lthread *ts,
 		 const struct sbt_event *e)
 {
 	uint64_t span = SBT_EV_ID(e->word);
+	struct sbt_probe p = { .t_ns = t_of(c, e->t),
+			       .ns = (double)span * c->tick_ns,
+			       .thread = ts->thread, .source = c->srci,
+			       .cpu = ev_cpu(c, e->aux) };
 
 	ts->lastk = LAST_NONE;
 	if (SBT_EV_FLAGS(e->word) & SBT_SPEED_SPAN) {
@@ -489,22 +494,14 @@ static int speed(struct ctx *c, struct seg *g, struct lthread *ts,
 				return -1;
 			op->t = e->t, op->a = span;
 		}
-		return 0;
+		if (c->counting)
+			return 0;
+		return sbt_probe_push(&g->detours, &g->ndetours, &g->cap_detours,
+				      &p);
 	}
 	if (c->counting)
 		return 0;
-	if (g->nprobes == g->cap_probes) {
-		size_t cap = g->cap_probes ? 2 * g->cap_probes : 256;
-		void *n = realloc(g->probes, cap * sizeof *g->probes);
-		if (!n)
-			return -1;
-		g->probes = n, g->cap_probes = cap;
-	}
-	g->probes[g->nprobes++] = (struct sbt_probe){
-		.t_ns = t_of(c, e->t), .ns = (double)span * c->tick_ns,
-		.thread = ts->thread, .source = c->srci,
-		.cpu = ev_cpu(c, e->aux) };
-	return 0;
+	return sbt_probe_push(&g->probes, &g->nprobes, &g->cap_probes, &p);
 }
 
 static int reset(struct ctx *c, struct seg *g, struct lthread *ts,
@@ -857,6 +854,9 @@ int sbt_seg_merge(struct ctx *c, struct seg *g)
 	for (size_t i = 0; i < g->nprobes; i++)
 		if (sbt_ds_probe(c->ds, &g->probes[i]) != 0)
 			goto out;
+	for (size_t i = 0; i < g->ndetours; i++)
+		if (sbt_ds_detour(c->ds, &g->detours[i]) != 0)
+			goto out;
 	if (g->nresets) {
 		void *n = realloc(c->resets, (c->nresets + g->nresets) *
 				  sizeof *c->resets);
@@ -883,6 +883,7 @@ void sbt_seg_free(struct seg *g)
 	}
 	free(g->ops);
 	free(g->probes);
+	free(g->detours);
 	free(g->resets);
 	free(g->counts);
 	free(g->seen);

@@ -195,6 +195,28 @@ static void put_detours(struct out *o, const struct sbt_dataset *ds)
 	PUT_COLUMN(o, ds, float, detour_ns);
 }
 
+/* Version 5: where the recorder took the source's threads aside (its
+ * SPEED SPAN events: one a tick at most, as many as the probes), column
+ * by column. */
+static void put_detour_places(struct out *o, const struct sbt_dataset *ds,
+			      uint32_t src)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ds->ndetours; i++)
+		n += ds->detours[i].source == src;
+	put_u64(o, n);
+	for (size_t i = 0; i < ds->ndetours; i++)
+		if (ds->detours[i].source == src)
+			put_f64(o, ds->detours[i].t_ns);
+	for (size_t i = 0; i < ds->ndetours; i++)
+		if (ds->detours[i].source == src)
+			put_f64(o, ds->detours[i].ns);
+	for (size_t i = 0; i < ds->ndetours; i++)
+		if (ds->detours[i].source == src)
+			put_u32(o, ds->detours[i].thread);
+}
+
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 		      uint32_t src, char *err, size_t errlen)
 {
@@ -251,6 +273,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	put_speed(&o, ds, src);
 	put_threads(&o, &ds->sources[src]);
 	put_detours(&o, ds);
+	put_detour_places(&o, ds, src);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -688,6 +711,33 @@ static int get_detours(struct in *in, struct sbt_dataset *part)
 	return in->why ? -1 : 0;
 }
 
+/* Version 5: the detours' places (put_detour_places). */
+static int get_detour_places(struct in *in, struct sbt_dataset *part)
+{
+	uint64_t n = get_u64(in);
+
+	if (in->why || !plausible(in, n, 8) || n > SIZE_MAX / 64)
+		return in->why = in->why ? in->why : "damaged (detours)", -1;
+	if (n && !(part->detours = calloc((size_t)n, sizeof *part->detours)))
+		return in->why = "out of memory", -1;
+	part->ndetours = part->cap_detours = (size_t)n;
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->detours[i].t_ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->detours[i].ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++) {
+		part->detours[i].thread = get_u32(in);
+		part->detours[i].cpu = 0xffff;
+	}
+	for (size_t i = 0; i < n && !in->why; i++) {
+		const struct sbt_probe *p = &part->detours[i];
+		if (!(p->t_ns >= 0 && p->t_ns < 1e300 && p->ns >= 0 &&
+		      p->ns < 1e300) || p->thread >= (1u << 24))
+			in->why = "damaged (a detour's place)";
+	}
+	return in->why ? -1 : 0;
+}
+
 /* The summary at path read whole into `part`, a dataset of its own.
  * 0, or -1 with in->why set. */
 /* Version 2: the speed probes of the summary's one source (0). */
@@ -809,7 +859,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	if (get_counters(in, part, (size_t)n) != 0 ||
 	    (in->version >= 2 && get_speed(in, part) != 0) ||
 	    (in->version >= 3 && get_threads(in, src) != 0) ||
-	    (in->version >= 4 && get_detours(in, part) != 0))
+	    (in->version >= 4 && get_detours(in, part) != 0) ||
+	    (in->version >= 5 && get_detour_places(in, part) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

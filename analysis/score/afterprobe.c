@@ -59,22 +59,47 @@ static void offer(double *first, double t)
 	first[i] = t;
 }
 
+/* The places where a thread left the application: its speed probes and
+ * the recorder's detours, in sbt_probe_cmp order; NULL when out of
+ * memory.  Sorts ds->probes too, as the header promises. */
+static struct sbt_probe *places(struct sbt_dataset *ds, size_t n)
+{
+	struct sbt_probe *p = malloc(n * sizeof *p);
+
+	if (!p)
+		return NULL;
+	for (size_t i = 1; i < ds->nprobes; i++)
+		if (sbt_probe_cmp(&ds->probes[i - 1], &ds->probes[i]) > 0) {
+			qsort(ds->probes, ds->nprobes, sizeof *ds->probes,
+			      sbt_probe_cmp);
+			break;
+		}
+	if (ds->nprobes)
+		memcpy(p, ds->probes, ds->nprobes * sizeof *p);
+	if (ds->ndetours) {
+		memcpy(p + ds->nprobes, ds->detours,
+		       ds->ndetours * sizeof *p);
+		qsort(p, n, sizeof *p, sbt_probe_cmp);
+	}
+	return p;
+}
+
 int sbt_after_probe_mark(struct sbt_dataset *ds)
 {
-	size_t n = ds->nprobes;
+	size_t n = ds->nprobes + ds->ndetours;
+	struct sbt_probe *at;
 	double *first;
 
+	if (n && !(at = places(ds, n)))
+		return -1;
+	if (n && !(first = malloc(n * K * sizeof *first))) {
+		free(at);
+		return -1;
+	}
 	for (size_t i = 0; i < ds->n; i++)
 		ds->s[i].flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
 	if (!n)
 		return 0;
-	if (!(first = malloc(n * K * sizeof *first)))
-		return -1;
-	for (size_t i = 1; i < n; i++)
-		if (sbt_probe_cmp(&ds->probes[i - 1], &ds->probes[i]) > 0) {
-			qsort(ds->probes, n, sizeof *ds->probes, sbt_probe_cmp);
-			break;
-		}
 	for (size_t i = 0; i < n * K; i++)
 		first[i] = INFINITY;
 	long hint = -1;
@@ -82,7 +107,7 @@ int sbt_after_probe_mark(struct sbt_dataset *ds)
 		const struct sbt_sample *s = &ds->s[i];
 		long p;
 		if (!(s->flags & NOT_CALL) &&
-		    (p = last_before(ds->probes, n, s, &hint)) >= 0)
+		    (p = last_before(at, n, s, &hint)) >= 0)
 			offer(first + (size_t)p * K, s->t_ns);
 	}
 	hint = -1;
@@ -90,10 +115,11 @@ int sbt_after_probe_mark(struct sbt_dataset *ds)
 		struct sbt_sample *s = &ds->s[i];
 		long p;
 		if (!(s->flags & NOT_CALL) &&
-		    (p = last_before(ds->probes, n, s, &hint)) >= 0 &&
+		    (p = last_before(at, n, s, &hint)) >= 0 &&
 		    s->t_ns <= first[(size_t)p * K + K - 1])
 			s->flags |= SBT_SF_AFTER_PROBE;
 	}
 	free(first);
+	free(at);
 	return 0;
 }

@@ -11,7 +11,10 @@
  * workload is not the cause (a tick without it disturbed as much).
  * So the first SBT_AFTER_PROBE_CALLS samples of the thread that start
  * after each probe are flagged SBT_SF_AFTER_PROBE, and a region leaves
- * them out of its own verdict as it does the processor's samples.
+ * them out of its own verdict as it does the processor's samples.  The
+ * same holds after every other detour of the recorder the log shows (a
+ * SPEED SPAN: the ticks that drain the kernel's events, with probes off
+ * too, and in-situ noise probes), so those count as probes here.
  */
 #ifndef SBT_AFTERPROBE_H
 #define SBT_AFTERPROBE_H
@@ -22,7 +25,8 @@
 
 /* Flag the first SBT_AFTER_PROBE_CALLS samples (any region; probes,
  * calibration and reset records not counted) of each thread that start
- * after each of its speed probes, clearing the flag elsewhere.  Depends
+ * after each of its speed probes or recorder detours (ds->detours),
+ * clearing the flag elsewhere.  Depends
  * only on the samples' and probes' values, not on their order: the same
  * at every -j.  Sorts ds->probes by (source, thread, time) if it is not.
  * 0, or -1 when out of memory (no flag changed). */

@@ -6,7 +6,8 @@
 Cases (each runs region_app under the recorder and reads the log back):
   count     a lone region of ~1.5 us: the probes number the thread's CPU
             time over the cadence, within 20 %; SBT_SPEED_US=0 writes
-            none.  (Shorter regions write the log faster, and its chunks'
+            none, but the kernel-event ticks' places still mark the
+            calls right after them.  (Shorter regions write the log faster, and its chunks'
             page population - ~1 ms a MiB, no marking meanwhile - takes
             a share of the CPU time: 18 % of it with 300 ns regions.)
   nested    "outer" around 4 "inner" calls of constant work, probes every
@@ -84,8 +85,13 @@ def case_count():
           '%d probes for %.1f ms of marking (want %.0f +- 20 %%)'
           % (pr['probes'], cpu_ns / 1e6, want))
     run(['lone', '20000'], 'off.log', env={'SBT_SPEED_US': '0'})
-    check(report('off.log')['processor']['probes'] == 0,
-          'SBT_SPEED_US=0: no probes')
+    off = report('off.log')
+    check(off['processor']['probes'] == 0, 'SBT_SPEED_US=0: no probes')
+    # ... but the ticks that drain the kernel's events (every 100 us of
+    # ~4 ms of marking) still leave their places: ~4 calls after each
+    after = region(off, 'lone')['after_probe_samples']
+    check(8 <= after <= 2000, 'SBT_SPEED_US=0: %d calls after a tick '
+          'left out (want a few per 100 us of marking)' % after)
 
 
 def case_nested():

@@ -36,11 +36,14 @@
  *             region, DESIGN.md): exactly those four calls a probe are
  *             flagged and left out, no finding but the count; the same
  *             flags, counts and --dump read in segments at -j 4
+ *   ticks     as after, the places being the recorder's detours with
+ *             no region open (SPEED SPAN; a tick with probes off) and
+ *             no probe in the log; both also through a summary
  *   held      a region whose every 20th call held a probe's detour, its
  *             span taken out but 50 ns left in (the clock reads around
  *             it, the way into the recorder; measured on the demo's
- *             nested regions): those calls are left out, counted, no
- *             finding
+ *             nested regions): those calls and the 4 after each are
+ *             left out, counted, no finding
  *   witness   the two witnesses, speed probes and regions moving
  *             together (machine.c): two regions step +10 % while the
  *             probes hold (a machine event, "the probes held": they
@@ -56,6 +59,7 @@
 #include "analyze.h"
 #include "reader.h"
 #include "report.h"
+#include "summary.h"
 
 #include <math.h>
 
@@ -598,7 +602,9 @@ static void keeps(void)
 /* The probed call's and the next calls' change (ns), then none. */
 static const double after_effect[SBT_AFTER_PROBE_CALLS] = { -10, 40, 20, 10 };
 
-static void after_log(const char *path)
+/* span: the places are the recorder's detours with no region open
+ * (SPEED SPAN, what a tick writes with probes off) instead of probes. */
+static void after_log(const char *path, int span)
 {
 	struct synlog L;
 	struct gen g = { 17 };
@@ -607,7 +613,8 @@ static void after_log(const char *path)
 	L.h.tick_quantum = 10;
 	syn_region(&L, 1, "a");
 	syn_region(&L, 2, "b");
-	syn_speed_meta(&L, 1000, 100);
+	if (!span)
+		syn_speed_meta(&L, 1000, 100);
 	for (uint32_t th = 0; th < 2; th++)
 		for (uint64_t i = 0; i < AFTER_CALLS; i++) {
 			uint64_t t = 1000 * (i + 1) + 7 * th;
@@ -617,7 +624,7 @@ static void after_log(const char *path)
 				    after_effect[j] : 0);
 			if (j == 0)
 				syn_speed(&L, th, t - 500, (uint64_t)gen_read(
-					  &g, 385, 10), th, 0);
+					  &g, 385, 10), th, span);
 			syn_pair(&L, th, 1 + (uint32_t)(i % 2), t,
 				 t + (uint64_t)gen_read(&g, d, 10), th);
 		}
@@ -640,15 +647,18 @@ static char *dump(const struct sbt_dataset *ds, const struct sbt_result *r)
 	return s;
 }
 
-static void after(void)
+static void after_case(const char *name, int span)
 {
-	struct sbt_dataset ds, d4;
-	struct sbt_result r, r4;
+	struct sbt_dataset ds, d4, ds5;
+	struct sbt_result r, r4, r5;
+	char log[64], sum[64], err[256] = "";
 
-	after_log("after.log");
-	if (run("after.log", SBT_BY_NONE, &ds, &r) != 0)
+	snprintf(log, sizeof log, "%s.log", name);
+	snprintf(sum, sizeof sum, "%s.sbts", name);
+	after_log(log, span);
+	if (run(log, SBT_BY_NONE, &ds, &r) != 0)
 		return;
-	if (run_jobs("after.log", SBT_BY_NONE, 4, 1u << 20, &d4, &r4) != 0) {
+	if (run_jobs(log, SBT_BY_NONE, 4, 1u << 20, &d4, &r4) != 0) {
 		finish(&ds, &r);
 		return;
 	}
@@ -666,31 +676,55 @@ static void after(void)
 	}
 	CHECK(ds.n == 2 * AFTER_CALLS && wrong == 0 &&
 	      flagged == 2 * AFTER_CALLS / AFTER_EVERY * SBT_AFTER_PROBE_CALLS,
-	      "after: %zu samples, %zu flagged, %zu wrong", ds.n, flagged,
+	      "%s: %zu samples, %zu flagged, %zu wrong", name, ds.n, flagged,
 	      wrong);
-	CHECK(r.ngroups == 2, "after: %zu groups", r.ngroups);
+	CHECK(r.ngroups == 2, "%s: %zu groups", name, r.ngroups);
 	for (size_t k = 0; k < r.ngroups; k++) {
 		const struct sbt_group *g = &r.g[k];
 		CHECK(g->nfindings == 0 && g->after_n == kept[g->region] &&
 		      g->after_n > 0.9 * flagged / 2 &&
 		      strstr(g->verdict, "beside a recorder probe left out"),
-		      "after: %s (%zu left out, %zu kept flagged): %s",
-		      ds.regions[g->region].name, g->after_n,
+		      "%s: %s (%zu left out, %zu kept flagged): %s",
+		      name, ds.regions[g->region].name, g->after_n,
 		      kept[g->region], g->verdict);
 	}
 	/* In segments at -j 4: the same flags, counts and states. */
 	char *a = dump(&ds, &r), *b = dump(&d4, &r4);
 	CHECK(!strcmp(a, b) && strstr(a, ",after_probe,"),
-	      "after: --dump differs at -j 4 (or states no after_probe)");
-	CHECK(r4.ngroups == r.ngroups, "after: -j 4: %zu groups",
-	      r4.ngroups);
+	      "%s: --dump differs at -j 4 (or states no after_probe)",
+	      name);
+	CHECK(r4.ngroups == r.ngroups, "%s: -j 4: %zu groups",
+	      name, r4.ngroups);
 	for (size_t k = 0; k < r.ngroups && k < r4.ngroups; k++)
 		CHECK(r.g[k].after_n == r4.g[k].after_n &&
 		      !strcmp(r.g[k].verdict, r4.g[k].verdict),
-		      "after: -j 4: %s", r4.g[k].verdict);
+		      "%s: -j 4: %s", name, r4.g[k].verdict);
 	free(a), free(b);
+	/* Through a summary: the places kept, the same flags. */
+	memset(&ds5, 0, sizeof ds5);
+	struct sbt_options o = opts(SBT_BY_NONE);
+	int ok = sbt_summary_write(sum, &ds, 0, err, sizeof err) == 0 &&
+		 sbt_summary_read(sum, &ds5, err, sizeof err) == 0 &&
+		 sbt_analyze(&ds5, &o, &r5) == 0;
+	CHECK(ok, "%s: summary: %s", name, err);
+	if (ok) {
+		a = dump(&ds, &r), b = dump(&ds5, &r5);
+		CHECK(ds5.nprobes + ds5.ndetours == ds.nprobes + ds.ndetours &&
+		      !strcmp(a, b), "%s: summary: flags differ (%zu, %zu "
+		      "places)", name, ds5.nprobes + ds5.ndetours,
+		      ds.nprobes + ds.ndetours);
+		free(a), free(b);
+		sbt_result_free(&r5);
+	}
+	sbt_ds_free(&ds5);
 	finish(&ds, &r);
 	finish(&d4, &r4);
+}
+
+static void after(void)
+{
+	after_case("after", 0);
+	after_case("ticks", 1);
 }
 
 /* ---- held: samples holding a probe's detour ----------------------------- */
@@ -724,8 +758,10 @@ static void held(void)
 		kept += (ds.s[i].flags & (SBT_SF_AFTER_PROBE |
 			 SBT_SF_DROPPED)) == SBT_SF_AFTER_PROBE;
 	}
-	CHECK(r.ngroups == 1 && flagged == 1000 && r.g[0].after_n == kept &&
-	      kept > 900 && r.g[0].nfindings == 0,
+	/* the 1000 holding it, and the 4 calls after each: the span is a
+	 * detour's place (SPEED SPAN), as a probe is */
+	CHECK(r.ngroups == 1 && flagged == 5000 && r.g[0].after_n == kept &&
+	      kept > 4500 && r.g[0].nfindings == 0,
 	      "held: %zu flagged, %zu left out: %s", flagged,
 	      r.ngroups ? r.g[0].after_n : 0, r.ngroups ? r.g[0].verdict : "");
 	finish(&ds, &r);
