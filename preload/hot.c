@@ -756,7 +756,21 @@ int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 	return stop_name(t, name, SBT_API_SBTMARK, ra, t1, aux, &r);
 }
 
-int sbt_rec_start_id_slow(sbt_id id, const void *ra)
+/* The name cache's slot of an API's `key` at `ra` (hot.h): region id,
+ * START word `word` (0 with SBT_SLOT_STOP).  Gate closed: a marker in a
+ * signal handler never sees it half written. */
+static void key_fill(struct sbt_thread *t, const void *key, sbt_id id,
+		     const void *ra, uint32_t word, int flags)
+{
+	struct sbt_name_slot *s = sbt_name_slot(t, ra, (const char *)key);
+
+	s->ra = ra, s->name = (const char *)key;
+	s->region = id;
+	s->word = word;
+	s->flags = flags;
+}
+
+int sbt_rec_start_key_slow(const void *key, sbt_id id, const void *ra)
 {
 	struct sbt_site_slot *s;
 	struct sbt_thread *t;
@@ -768,19 +782,47 @@ int sbt_rec_start_id_slow(sbt_id id, const void *ra)
 	if (!id || id >= sbt_regions_count())
 		return SBT_EMISUSE;
 	probe_entry(t);
-	if ((word = sbt_site_cached(t, id, ra)))
+	if ((word = sbt_site_cached(t, id, ra))) {
+		if (key) {
+			busy_set(t);
+			key_fill(t, key, id, ra, word, 0);
+			busy_clear(t);
+		}
 		return start_word(t, word, id, NULL);
+	}
 	busy_set(t);
 	s = sbt_site_slot(t, id, ra);
-	if (s->ra == ra && s->region == (id | SBT_SITE_SAMPLED))
+	if (s->ra == ra && s->region == (id | SBT_SITE_SAMPLED)) {
+		if (key)
+			key_fill(t, key, id, ra, s->word, SBT_SLOT_SAMPLED);
 		return start_sampled(t, s->word, id, NULL, 0);
+	}
 	if (!(word = site_word(t, id, ra))) {
 		busy_clear(t);
 		return SBT_EMISUSE;
 	}
+	if (key)
+		key_fill(t, key, id, ra, word, s->region & SBT_SITE_SAMPLED ?
+			 SBT_SLOT_SAMPLED : 0);
 	if (s->region & SBT_SITE_SAMPLED)
 		return start_sampled(t, word, id, NULL, 0);
 	return start_slow(t, word, id, NULL);
+}
+
+int sbt_rec_start_id_slow(sbt_id id, const void *ra)
+{
+	return sbt_rec_start_key_slow(NULL, id, ra);
+}
+
+void sbt_rec_key_stop(const void *key, sbt_id id, const void *ra)
+{
+	struct sbt_thread *t = sbt_me;
+
+	if (!t || !key || !id || id >= sbt_regions_count() || SBT__BUSY(&t->hot))
+		return;
+	busy_set(t);
+	key_fill(t, key, id, ra, 0, SBT_SLOT_STOP);
+	busy_clear(t);
 }
 
 int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux)

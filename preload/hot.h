@@ -44,6 +44,36 @@ static inline struct sbt_name_slot *sbt_name_cached(struct sbt_thread *t,
 	return s && !s->flags ? s : NULL;
 }
 
+/*
+ * The interposed APIs' keys.  An API whose begin is named by something
+ * that stands for one region at every call - an ITT string handle, an
+ * NVTX registered string, a name in read-only memory (with its Fortran
+ * length folded in, sbt_key_len) - finds the region and its START word
+ * in the thread's name cache under (call site, key): one probe, no
+ * region lookup of its own.  The recorder fills the slot on the first
+ * call (sbt_rec_start_key_slow; a STOP site's slot: sbt_rec_key_stop,
+ * flags SBT_SLOT_STOP, no START word).  A key is only compared, never
+ * read through.
+ */
+static inline struct sbt_name_slot *sbt_key_slot(struct sbt_thread *t,
+						 const void *key,
+						 const void *ra)
+{
+	return sbt_name_known(t, (const char *)key, ra);
+}
+
+/* Key of a Fortran name (pointer, hidden length): the length in the
+ * pointer's unused top bits (user addresses are below 2^48), so that a
+ * shorter name at the same address is another key.  NULL (no key) for a
+ * length that does not fit. */
+static inline const void *sbt_key_len(const char *s, int len)
+{
+	if (SBT_UNLIKELY(len < 0 || len >= (1 << 15) ||
+			 (uintptr_t)s >> 48))
+		return NULL;
+	return (const void *)((uintptr_t)s | (uintptr_t)len << 48);
+}
+
 static inline struct sbt_site_slot *sbt_site_slot(struct sbt_thread *t,
 						  sbt_id id, const void *ra)
 {
@@ -86,6 +116,19 @@ static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
 static inline uint32_t sbt_skip_word(uint32_t word)
 {
 	return SBT_EV_WORD(SBT_EV_SKIP, 0, SBT_EV_ID(word));
+}
+
+/* START of the region of key slot s (sbt_key_slot's hit) on thread t by
+ * the inline fast path, a sampled region's skipped or not: 1 done, 0
+ * having changed nothing (the recorder must do it). */
+static inline __attribute__((always_inline)) int
+sbt_key_start_fast(struct sbt_thread *t, const struct sbt_name_slot *s)
+{
+	if (SBT_LIKELY(!s->flags))
+		return sbt__start_fast(&t->hot, s->word, s->region, NULL);
+	return s->flags == SBT_SLOT_SAMPLED &&
+	       sbt__skip_fast(&t->hot, sbt_skip_word(s->word), s->region,
+			      NULL);
 }
 
 /* A sampled region's calls skip here as the inline markers' do (the
@@ -179,10 +222,9 @@ sbt_hot_stop_clock(uint32_t *aux)
  * t1 = 0 from sbt_hot_stop_clock: then the skipped call ends here, and
  * anything else (another region, misuse) reads the clock now. */
 static inline __attribute__((always_inline)) int
-sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
+sbt_hot_stop_id_on(struct sbt_thread *t, sbt_id id, uint64_t t1,
+		   uint32_t aux)
 {
-	struct sbt_thread *t = sbt_me;
-
 	if (SBT_UNLIKELY(t1 == 0)) {
 		if (t && sbt__unskip_at(&t->hot, NULL, id))
 			return SBT_OK;
@@ -193,6 +235,13 @@ sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
 	     sbt__unskip_at(&t->hot, NULL, id)))
 		return SBT_OK;
 	return sbt_rec_stop_id_slow(id, t1, aux);
+}
+
+/* The same, t the calling thread's sbt_me (the callers have it). */
+static inline __attribute__((always_inline)) int
+sbt_hot_stop_id_at(sbt_id id, uint64_t t1, uint32_t aux)
+{
+	return sbt_hot_stop_id_on(sbt_me, id, t1, aux);
 }
 
 static inline __attribute__((always_inline)) int sbt_hot_stop_id(sbt_id id)

@@ -68,6 +68,15 @@ SBT_HIDDEN int sbt_rec_stop_slow(const char *name, unsigned api,
 SBT_HIDDEN int sbt_rec_start_id_slow(sbt_id id, const void *ra);
 SBT_HIDDEN int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux);
 
+/* The same START, and the thread's name cache learns that `key` stands
+ * for region `id` at `ra` (hot.h: sbt_key_slot), so the API's next call
+ * there finds both in one probe.  key NULL: sbt_rec_start_id_slow. */
+SBT_HIDDEN int sbt_rec_start_key_slow(const void *key, sbt_id id,
+				      const void *ra);
+/* A STOP site's: `key` at `ra` ends region `id` (no START word).  Cold:
+ * after the API's own lookup; no effect while the thread is in a marker. */
+SBT_HIDDEN void sbt_rec_key_stop(const void *key, sbt_id id, const void *ra);
+
 /* The inline markers' general path: START also fills the call site's
  * slot `cs` (read-only names; a sampled region's way holds its SKIP
  * word) and hands out the thread's fast-path state in *hot. */
@@ -94,7 +103,7 @@ SBT_HIDDEN int sbt_rec_totals(sbt_id id, uint64_t *count, double *seconds,
  * way).  Returns the calling thread's zeroed block of `size` bytes for
  * `slot`, allocated on first use; at thread exit fini(block) runs (when
  * not NULL) and the block is freed.  NULL when out of memory or inert. */
-enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_STACK, SBT_SLOT_KOKKOS, SBT_SLOT_OMP };
+enum sbt_slot { SBT_SLOT_NAMES, SBT_SLOT_KOKKOS, SBT_SLOT_OMP };
 SBT_HIDDEN void *sbt_rec_api_state(unsigned slot, size_t size,
 				   void (*fini)(void *));
 

@@ -45,7 +45,9 @@
 #define SBT_BUSY_WAITING 3u
 #define SBT_SLOT__MAX   4              /* per-thread API states          */
 
-/* (return address, name pointer) -> region, and its site there. */
+/* (return address, name pointer) -> region, and its site there.  The
+ * interposed APIs key it by what stands for one region at every call
+ * from a site, instead of a name (hot.h: sbt_key_slot). */
 struct sbt_name_slot {
 	const void *ra;
 	const char *name;
@@ -56,9 +58,29 @@ struct sbt_name_slot {
 
 #define SBT_SLOT_VERIFY  1             /* compare name bytes every call   */
 #define SBT_SLOT_SAMPLED 2             /* region sampled: hot.c decides   */
+#define SBT_SLOT_STOP    4             /* an API's STOP site: region only,
+					  no START word (hot.h: keys)     */
 #define SBT_SITE_SAMPLED (1u << 31)    /* sbt_site_slot.region: the same  */
 
 
+
+/*
+ * ITT's task_end and NVTX's pop name a domain, not a region: they end
+ * that domain's innermost open range on this thread.  The interposed
+ * APIs' stack (api_common.h) keeps (domain, id) so an end stops exactly
+ * that region even when domains interleave, and pairs ends with begins
+ * that could not be recorded (id 0).  Beyond SBT_API_DEPTH entries
+ * begins are counted and not recorded, but still paired.  It lives in
+ * the thread's state, not behind a pointer: a begin and an end each find
+ * it with no load beyond the thread pointer's.
+ */
+#define SBT_API_DEPTH 32
+
+struct sbt_api_stack {
+	uint32_t n;                    /* entries, may exceed SBT_API_DEPTH */
+	uint32_t token;                /* this thread's range token (NVTX) */
+	struct { const void *key; sbt_id id; } e[SBT_API_DEPTH];
+};
 
 /* (return address, region) -> START word. */
 struct sbt_site_slot {
@@ -103,6 +125,7 @@ struct sbt_thread {
 	struct sbt_hot **hot_slots[SBT_HOT_SLOTS];
 	void *api[SBT_SLOT__MAX];      /* sbt_rec_api_state() blocks      */
 	void (*api_fini[SBT_SLOT__MAX])(void *);
+	struct sbt_api_stack apis;     /* the interposed APIs' stack      */
 	uint32_t thinned;              /* the caches are of SBT_MAX_MB's
 					  thinning (sampled for all), 0: of
 					  level 0 (sbt_thread_limit)      */

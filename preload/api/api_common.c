@@ -94,12 +94,56 @@ sbt_id sbt_api_name_slow(const char *s, int len, const char *prefix,
 	return name_miss(e, s, len, prefix, api, ra);
 }
 
+sbt_id sbt_api_name_keyed(const char *s, int len, const char *prefix,
+			  unsigned api, const void *ra, const void **key)
+{
+	sbt_id id = sbt_api_name_id(s, len, prefix, api, ra);
+	struct sbt_thread *t = sbt_me;
+	struct sbt_ncache *e;
+
+	*key = NULL;
+	if (!id || prefix || !t || !t->api[SBT_SLOT_NAMES])
+		return id;
+	/* The entry just hit or filled: no copy to compare means read-only
+	 * bytes (a name not cached at all finds another entry here). */
+	e = (struct sbt_ncache *)t->api[SBT_SLOT_NAMES] +
+	    ((uintptr_t)ra >> 2) % SBT_NC_SLOTS;
+	if (e->ra == ra && e->ptr == s && e->prefix == NULL &&
+	    e->len == (len < 0 ? -1 : len) && e->id == id && !e->verify)
+		*key = len < 0 ? (const void *)s : sbt_key_len(s, len);
+	return id;
+}
+
+int sbt_api_fstart_slow(const char *s, int len, unsigned api,
+			const void *ra)
+{
+	const void *key;
+	sbt_id id = sbt_api_name_keyed(s, len, NULL, api, ra, &key);
+
+	return id ? sbt_api_start_key(id, key, ra) : SBT_EMISUSE;
+}
+
+int sbt_api_fstop_slow(const char *s, int len, unsigned api, const void *ra,
+		       uint64_t t1, uint32_t aux)
+{
+	const void *key;
+	sbt_id id = sbt_api_name_keyed(s, len, NULL, api, ra, &key);
+
+	if (!id)
+		return SBT_EMISUSE;
+	if (key)
+		sbt_rec_key_stop(key, id, ra);
+	return sbt_hot_stop_id_at(id, t1, aux);
+}
+
 /* ---- the per-thread stack ---------------------------------------------- */
 
+/* The first API call of a thread attaches it. */
 struct sbt_api_stack *sbt_api_stack_slow(void)
 {
-	return sbt_rec_api_state(SBT_SLOT_STACK, sizeof(struct sbt_api_stack),
-				 NULL);
+	struct sbt_thread *t = sbt_thread_attach();
+
+	return t ? &t->apis : NULL;
 }
 
 int sbt_api_pop_inner(struct sbt_api_stack *st, const void *key,

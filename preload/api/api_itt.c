@@ -188,6 +188,16 @@ static void task_push(const itt_domain *d, sbt_id id, const void *site)
 	(void)sbt_api_push(d, id, site);
 }
 
+/* task_begin past its fast path: the handle's region, and the recorder
+ * learns the handle as its key (unless domains prefix the name: then the
+ * region depends on the domain too). */
+static __attribute__((noinline)) void
+task_begin_slow(const itt_domain *d, itt_string_handle *h, const void *site)
+{
+	(void)sbt_api_push_key(d, handle_id(d, h, site),
+			       want_prefix() ? NULL : h, site);
+}
+
 static void task_pop(const itt_domain *d)
 {
 	(void)sbt_api_pop(d);
@@ -237,7 +247,9 @@ static void itt_task_begin(const itt_domain *d, itt_id id, itt_id parent,
 	const void *site = __builtin_return_address(0);
 	(void)id;
 	(void)parent;
-	task_push(d, handle_id(d, name, site), site);
+	if (SBT_UNLIKELY(name == NULL) ||
+	    sbt_api_begin_fast(d, name, site) == SBT_API_SLOW)
+		task_begin_slow(d, name, site);
 }
 
 /* task_begin_fn: one region per function, named by its symbol.  The name

@@ -22,9 +22,11 @@
  *
  * The Fortran entry points (likwid_f90_interface.c in LIKWID) pass
  * blank-padded strings plus a hidden length.  LIKWID mallocs a trimmed
- * copy per call; we must not: sbt_api_name_id() (api_common.h) caches
- * (site, pointer, length) -> region id per thread, so the hot path is a
- * table probe and the recorder's by-id entry points.
+ * copy per call; we must not: a name in read-only memory is a key of
+ * the thread's name cache with its length (api_common.h: sbt_api_fstart),
+ * so the hot path is one probe and the inline markers' fast path; other
+ * names go through sbt_api_name_id()'s (site, pointer, length) cache
+ * and the recorder's by-id entry points.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -129,19 +131,12 @@ SBT_API void likwid_markerregisterregion_(char *tag, int len)
 
 SBT_API void likwid_markerstartregion_(char *tag, int len)
 {
-	const void *site = RA();
-	sbt_id id = sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, site);
-	if (id)
-		(void)sbt_hot_start_id(id, site);
+	(void)sbt_api_fstart(tag, len, SBT_API_LIKWID, RA());
 }
 
 SBT_API void likwid_markerstopregion_(char *tag, int len)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_hot_stop_clock(&aux);      /* before finding the name */
-	sbt_id id = sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, RA());
-	if (id)
-		(void)sbt_hot_stop_id_at(id, t1, aux);
+	(void)sbt_api_fstop(tag, len, SBT_API_LIKWID, RA());
 }
 
 SBT_API void likwid_markerresetregion_(char *tag, int len)

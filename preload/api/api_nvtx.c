@@ -145,27 +145,83 @@ static sbt_id attr_id(const struct nvtx_domain *d,
 
 /* Pop names a domain, not a range: api_common.h's per-thread stack ends
  * that domain's innermost pushed range. */
-static int push_id(const struct nvtx_domain *d, sbt_id id, const void *site)
-{
-	return sbt_api_push(d, id, site);
-}
-
 static int pop_dom(const struct nvtx_domain *d)
 {
 	return sbt_api_pop(d);
 }
 
+/*
+ * A push's fast path (api_common.h: sbt_api_begin_fast) finds the region
+ * by a key in the thread's name cache: a registered string's handle, or
+ * an ASCII message in read-only memory when the domain adds no prefix -
+ * each always the same region.  The first push at a site, or one with
+ * another message, finds the region as below and teaches the recorder
+ * the key.
+ */
+static const void *attr_key(const struct nvtx_domain *d,
+			    const struct nvtx_event_attributes *a)
+{
+	if (SBT_UNLIKELY(a == NULL))
+		return NULL;
+	if (a->message_type == MSG_REGISTERED)
+		return a->message.registered;
+	if (a->message_type == MSG_ASCII && !dom_prefix(d))
+		return a->message.ascii;
+	return NULL;
+}
+
+static __attribute__((noinline)) int
+push_a_slow(const char *msg, const void *site)
+{
+	const void *key;
+	sbt_id id = sbt_api_name_keyed(msg, -1, NULL, SBT_API_NVTX, site, &key);
+
+	return sbt_api_push_key(NULL, id, key, site);
+}
+
+static __attribute__((noinline)) int
+push_ex_slow(const struct nvtx_domain *d,
+	     const struct nvtx_event_attributes *a, const void *site)
+{
+	const void *key = NULL;
+	sbt_id id;
+
+	if (a && a->message_type == MSG_ASCII && !dom_prefix(d))
+		id = sbt_api_name_keyed(a->message.ascii, -1, NULL,
+					SBT_API_NVTX, site, &key);
+	else if ((id = attr_id(d, a, site)) != 0 &&
+		 a->message_type == MSG_REGISTERED)
+		key = a->message.registered;
+	return sbt_api_push_key(d, id, key, site);
+}
+
+static inline __attribute__((always_inline)) int
+push_ex(const struct nvtx_domain *d, const struct nvtx_event_attributes *a,
+	const void *site)
+{
+	const void *key = attr_key(d, a);
+	int r;
+
+	if (SBT_LIKELY(key != NULL) &&
+	    (r = sbt_api_begin_fast(d, key, site)) != SBT_API_SLOW)
+		return r;
+	return push_ex_slow(d, a, site);
+}
+
 static int range_push_a(const char *msg)
 {
 	const void *site = __builtin_return_address(0);
-	return push_id(NULL, sbt_api_name_id(msg, -1, NULL, SBT_API_NVTX, site),
-		       site);
+	int r;
+
+	if (SBT_LIKELY(msg != NULL) &&
+	    (r = sbt_api_begin_fast(NULL, msg, site)) != SBT_API_SLOW)
+		return r;
+	return push_a_slow(msg, site);
 }
 
 static int range_push_ex(const struct nvtx_event_attributes *a)
 {
-	const void *site = __builtin_return_address(0);
-	return push_id(NULL, attr_id(NULL, a, site), site);
+	return push_ex(NULL, a, __builtin_return_address(0));
 }
 
 static int range_pop(void) { return pop_dom(NULL); }
@@ -173,8 +229,7 @@ static int range_pop(void) { return pop_dom(NULL); }
 static int domain_range_push_ex(struct nvtx_domain *d,
 				const struct nvtx_event_attributes *a)
 {
-	const void *site = __builtin_return_address(0);
-	return push_id(d, attr_id(d, a, site), site);
+	return push_ex(d, a, __builtin_return_address(0));
 }
 
 static int domain_range_pop(struct nvtx_domain *d) { return pop_dom(d); }

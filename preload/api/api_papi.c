@@ -53,18 +53,14 @@ SBT_API int PAPI_hl_stop(void) { return PAPI_OK; }
 
 static void f_begin(char *name, int *check, int len, const void *site)
 {
-	sbt_id id = sbt_api_name_id(name, len, NULL, SBT_API_PAPI_HL, site);
-	int r = id ? sbt_hot_start_id(id, site) : SBT_EMISUSE;
+	int r = sbt_api_fstart(name, len, SBT_API_PAPI_HL, site);
 	if (check)
 		*check = papi_ret(r);
 }
 
 static void f_end(char *name, int *check, int len, const void *site)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_hot_stop_clock(&aux);      /* before finding the name */
-	sbt_id id = sbt_api_name_id(name, len, NULL, SBT_API_PAPI_HL, site);
-	int r = id ? sbt_hot_stop_id_at(id, t1, aux) : SBT_EMISUSE;
+	int r = sbt_api_fstop(name, len, SBT_API_PAPI_HL, site);
 	if (check)
 		*check = papi_ret(r);
 }
