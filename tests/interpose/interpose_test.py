@@ -182,6 +182,26 @@ def nvtx(tmp, prog, prefix, how='preload'):
     return 0
 
 
+def keyed(tmp, prog, prefix):
+    log, _ = run_app([prog], tmp, {
+        'INTEL_LIBITTNOTIFY64': os.environ['SBT_LIB'],
+        'NVTX_INJECTION64_PATH': os.environ['SBT_LIB'],
+        'SBT_ITT_DOMAIN_PREFIX': prefix})
+    want = {('abc', 'likwid'): [3], ('abcdef', 'likwid'): [3],
+            ('fb_a', 'likwid'): [3], ('fb_b', 'likwid'): [3],
+            ('l_1', 'nvtx'): [3], ('l_2', 'nvtx'): [3],
+            ('nv_1', 'nvtx'): [3], ('nv_2', 'nvtx'): [3]}
+    if prefix == '1':
+        want.update({('d1/t_1', 'itt'): [3], ('d1/t_2', 'itt'): [3],
+                     ('d2/t_1', 'itt'): [3]})
+    else:
+        want.update({('t_1', 'itt'): [6], ('t_2', 'itt'): [3]})
+    for k in range(32):                 # keyed.c's deep_names[0..31]
+        want[('d%d%d' % (k // 8, k % 8), 'nvtx')] = [3]
+    expect(log, want, {'too_deep': 3 * 8})
+    return 0
+
+
 def mixed(tmp, prog):
     log, _ = run_app([prog], tmp)
     expect(log, {('outer', 'sbtmark'): [5], ('inner', 'likwid'): [5],
@@ -282,7 +302,7 @@ CASES = {'caliper': caliper, 'likwid-c-example': likwid_c_example,
          'likwid-f-example': likwid_f_example,
          'likwid-nest': likwid_nest, 'papi': papi, 'itt': itt,
          'nvtx': nvtx, 'mixed': mixed, 'itt-all': itt_all,
-         'itt-runtime': itt_runtime}
+         'itt-runtime': itt_runtime, 'keyed': keyed}
 
 
 def main():
