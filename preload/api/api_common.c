@@ -117,8 +117,16 @@ sbt_id sbt_api_name_keyed(const char *s, int len, const char *prefix,
 int sbt_api_fstart_slow(const char *s, int len, unsigned api,
 			const void *ra)
 {
-	const void *key;
-	sbt_id id = sbt_api_name_keyed(s, len, NULL, api, ra, &key);
+	struct sbt_thread *t = sbt_me;
+	const void *key = sbt_key_len(s, len);
+	struct sbt_name_slot *k;
+	sbt_id id;
+
+	/* A sampled region's call, skipped or not, without the recorder. */
+	if (t && key && (k = sbt_key_slot(t, key, ra)) != NULL &&
+	    k->flags == SBT_SLOT_SAMPLED && sbt_key_start_fast(t, k))
+		return SBT_OK;
+	id = sbt_api_name_keyed(s, len, NULL, api, ra, &key);
 
 	return id ? sbt_api_start_key(id, key, ra) : SBT_EMISUSE;
 }

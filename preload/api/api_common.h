@@ -95,9 +95,10 @@ sbt_api_fstart(const char *s, int len, unsigned api, const void *ra)
 
 	if (SBT_LIKELY(t != NULL && key != NULL) &&
 	    SBT_LIKELY((k = sbt_key_slot(t, key, ra)) != NULL) &&
-	    SBT_LIKELY(sbt_key_start_fast(t, k)))
+	    SBT_LIKELY(!k->flags) &&
+	    SBT_LIKELY(sbt__start_fast(&t->hot, k->word, k->region, NULL)))
 		return SBT_OK;
-	return sbt_api_fstart_slow(s, len, api, ra);
+	return sbt_api_fstart_slow(s, len, api, ra);   /* sampled: there */
 }
 
 /* The clock is read first, before the name is looked at. */
@@ -172,11 +173,18 @@ static inline int sbt_api_push(const void *key, sbt_id id, const void *ra)
  * thread pointer, one probe, the stack's top and the inline START's own.
  * Returns the level of the new entry as sbt_api_push_key, or -2, having
  * changed nothing: the caller finds the region and calls that.
+ *
+ * `sampled` 0 is the entry points' own path: a recorded region only.
+ * Few enough values live in it that the entry point needs no register
+ * saved (its window holds no restore); a sampled region's begin goes to
+ * the API's slow path, which tries sampled 1 first: skipped there
+ * without the recorder.
  */
 #define SBT_API_SLOW (-2)
 
 static inline __attribute__((always_inline)) int
-sbt_api_begin_fast(const void *key, const void *hkey, const void *ra)
+sbt_api_begin_fast(const void *key, const void *hkey, const void *ra,
+		   int sampled)
 {
 	struct sbt_thread *t = sbt_me;
 	struct sbt_name_slot *s;
@@ -188,17 +196,21 @@ sbt_api_begin_fast(const void *key, const void *hkey, const void *ra)
 	s = sbt_key_slot(t, hkey, ra);
 	st = &t->apis;
 	n = st->n;
-	if (SBT_UNLIKELY(s == NULL || n >= SBT_API_DEPTH))
+	if (SBT_UNLIKELY(s == NULL || n >= SBT_API_DEPTH ||
+			 (s->flags && !sampled)))
 		return SBT_API_SLOW;
 	/* n first: a signal handler's begins push above our entry. */
 	st->n = n + 1;
 	SBT__FENCE();
 	st->e[n].key = key;
 	st->e[n].id = s->region;
-	if (SBT_LIKELY(sbt_key_start_fast(t, s)))
+	if (SBT_LIKELY(sampled ? sbt_key_start_fast(t, s) :
+		       sbt__start_fast(&t->hot, s->word, s->region, NULL)))
 		return (int)n;
 	SBT__FENCE();
-	st->n = n;                     /* the recorder's turn, from scratch */
+	st->n--;                       /* the recorder's turn, from scratch
+					  (a signal handler's pushes were
+					  popped: n + 1 again) */
 	return SBT_API_SLOW;
 }
 

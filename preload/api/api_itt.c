@@ -194,6 +194,8 @@ static void task_push(const itt_domain *d, sbt_id id, const void *site)
 static __attribute__((noinline)) void
 task_begin_slow(const itt_domain *d, itt_string_handle *h, const void *site)
 {
+	if (h && sbt_api_begin_fast(d, h, site, 1) != SBT_API_SLOW)
+		return;                /* a sampled region's */
 	(void)sbt_api_push_key(d, handle_id(d, h, site),
 			       want_prefix() ? NULL : h, site);
 }
@@ -248,7 +250,7 @@ static void itt_task_begin(const itt_domain *d, itt_id id, itt_id parent,
 	(void)id;
 	(void)parent;
 	if (SBT_UNLIKELY(name == NULL) ||
-	    sbt_api_begin_fast(d, name, site) == SBT_API_SLOW)
+	    sbt_api_begin_fast(d, name, site, 0) == SBT_API_SLOW)
 		task_begin_slow(d, name, site);
 }
 

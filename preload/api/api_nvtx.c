@@ -174,8 +174,12 @@ static __attribute__((noinline)) int
 push_a_slow(const char *msg, const void *site)
 {
 	const void *key;
-	sbt_id id = sbt_api_name_keyed(msg, -1, NULL, SBT_API_NVTX, site, &key);
+	sbt_id id;
+	int r;
 
+	if (msg && (r = sbt_api_begin_fast(NULL, msg, site, 1)) != SBT_API_SLOW)
+		return r;              /* a sampled region's */
+	id = sbt_api_name_keyed(msg, -1, NULL, SBT_API_NVTX, site, &key);
 	return sbt_api_push_key(NULL, id, key, site);
 }
 
@@ -183,9 +187,13 @@ static __attribute__((noinline)) int
 push_ex_slow(const struct nvtx_domain *d,
 	     const struct nvtx_event_attributes *a, const void *site)
 {
-	const void *key = NULL;
+	const void *key = attr_key(d, a);
 	sbt_id id;
+	int r;
 
+	if (key && (r = sbt_api_begin_fast(d, key, site, 1)) != SBT_API_SLOW)
+		return r;              /* a sampled region's */
+	key = NULL;
 	if (a && a->message_type == MSG_ASCII && !dom_prefix(d))
 		id = sbt_api_name_keyed(a->message.ascii, -1, NULL,
 					SBT_API_NVTX, site, &key);
@@ -203,7 +211,7 @@ push_ex(const struct nvtx_domain *d, const struct nvtx_event_attributes *a,
 	int r;
 
 	if (SBT_LIKELY(key != NULL) &&
-	    (r = sbt_api_begin_fast(d, key, site)) != SBT_API_SLOW)
+	    (r = sbt_api_begin_fast(d, key, site, 0)) != SBT_API_SLOW)
 		return r;
 	return push_ex_slow(d, a, site);
 }
@@ -214,7 +222,7 @@ static int range_push_a(const char *msg)
 	int r;
 
 	if (SBT_LIKELY(msg != NULL) &&
-	    (r = sbt_api_begin_fast(NULL, msg, site)) != SBT_API_SLOW)
+	    (r = sbt_api_begin_fast(NULL, msg, site, 0)) != SBT_API_SLOW)
 		return r;
 	return push_a_slow(msg, site);
 }
