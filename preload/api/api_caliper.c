@@ -236,36 +236,56 @@ static inline sbt_id value_region(const struct cl_attr *a, const char *v,
 	return a ? sbt_api_name_id(v, -1, a->prefix, SBT_API_CALIPER, ra) : 0;
 }
 
-/* End the innermost region under a; counted when there is none. */
-static inline void attr_end(const struct cl_attr *a)
+/* End the innermost region under a, the clock read as (t1, aux) before
+ * a was found (by id: two loads; by name: a hash and a compare, none of
+ * it the region's); counted when there is none. */
+static inline void attr_end(const struct cl_attr *a, uint64_t t1,
+			    uint32_t aux)
 {
 	if (SBT_LIKELY(a != NULL))
-		(void)sbt_api_pop(a);
+		(void)sbt_api_pop_at(a, t1, aux);
 	else
 		sbt_count(SBT_CNT_STOP_WITHOUT_START);
 }
 
+/* Begin the region named by attribute a itself.  An attribute is never
+ * freed or renamed once published, so it is its region's key in the
+ * thread's name cache (api_common.h: sbt_api_begin_fast); its first
+ * begin at a site, or a sampled region's, comes here. */
+static __attribute__((noinline)) void
+attr_begin_slow(const struct cl_attr *a, const void *ra)
+{
+	if (a && sbt_api_begin_fast(a, a, ra, 1) != SBT_API_SLOW)
+		return;
+	if (SBT_LIKELY(a != NULL))
+		(void)sbt_api_push_key(a, attr_region(a, ra), a, ra);
+	else
+		sbt_count(SBT_CNT_BAD_NAME);
+}
+
+static inline __attribute__((always_inline)) void
+attr_begin_self(const struct cl_attr *a, const void *ra)
+{
+	if (SBT_UNLIKELY(a == NULL) ||
+	    sbt_api_begin_fast(a, a, ra, 0) == SBT_API_SLOW)
+		attr_begin_slow(a, ra);
+}
+
 SBT_API void cali_begin(cali_id_t attr)
 {
-	const void *ra = RA();
-	struct cl_attr *a = by_id(attr);
-	attr_begin(a, attr_region(a, ra), ra);
+	attr_begin_self(by_id(attr), RA());
 }
 
 SBT_API void cali_begin_int(cali_id_t attr, int val)
 {
-	const void *ra = RA();
-	struct cl_attr *a = by_id(attr);
 	(void)val;
-	attr_begin(a, attr_region(a, ra), ra);
+	attr_begin_self(by_id(attr), RA());
 }
 
 SBT_API void cali_begin_double(cali_id_t attr, double val)
 {
-	const void *ra = RA();
-	struct cl_attr *a = by_id(attr);
 	(void)val;
-	attr_begin(a, attr_region(a, ra), ra);
+	attr_begin_self(by_id(attr), RA());
 }
 
 SBT_API void cali_begin_string(cali_id_t attr, const char *val)
@@ -275,7 +295,13 @@ SBT_API void cali_begin_string(cali_id_t attr, const char *val)
 	attr_begin(a, value_region(a, val, ra), ra);
 }
 
-SBT_API void cali_end(cali_id_t attr) { attr_end(by_id(attr)); }
+SBT_API void cali_end(cali_id_t attr)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
+
+	attr_end(by_id(attr), t1, aux);
+}
 
 /* End under attr only if the innermost entry is val's region. */
 SBT_API void cali_safe_end_string(cali_id_t attr, const char *val)
@@ -342,7 +368,10 @@ SBT_API void cali_begin_string_byname(const char *attr_name, const char *val)
 
 SBT_API void cali_end_byname(const char *attr_name)
 {
-	attr_end(find(attr_name));
+	uint32_t aux;
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
+
+	attr_end(find(attr_name), t1, aux);
 }
 
 /* ---- the annotation macros' own entry points ------------------------------------ */

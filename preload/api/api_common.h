@@ -217,13 +217,12 @@ sbt_api_begin_fast(const void *key, const void *hkey, const void *ra,
 SBT_HIDDEN int sbt_api_pop_inner(struct sbt_api_stack *st, const void *key,
 				 uint64_t t1, uint32_t aux);
 
-/* End the innermost entry under `key`; returns its level, -1 when none
- * (counted as a STOP without START).  The clock is read first: finding
- * the entry is not part of the region. */
-static inline __attribute__((always_inline)) int sbt_api_pop(const void *key)
+/* End the innermost entry under `key`, the clock read by the caller
+ * (sbt_hot_stop_clock) before it found the key; returns its level, -1
+ * when none (counted as a STOP without START). */
+static inline __attribute__((always_inline)) int
+sbt_api_pop_at(const void *key, uint64_t t1, uint32_t aux)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_hot_stop_clock(&aux);
 	struct sbt_thread *t = sbt_me;
 	struct sbt_api_stack *st;
 	uint32_t n;
@@ -242,6 +241,16 @@ static inline __attribute__((always_inline)) int sbt_api_pop(const void *key)
 		return (int)n - 1;
 	}
 	return sbt_api_pop_inner(st, key, t1, aux);
+}
+
+/* The same for a key at hand: the clock is read first, finding the entry
+ * is not part of the region. */
+static inline __attribute__((always_inline)) int sbt_api_pop(const void *key)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
+
+	return sbt_api_pop_at(key, t1, aux);
 }
 
 /* ---- handles found or made by name -------------------------------------- */
