@@ -190,7 +190,8 @@ def keyed(tmp, prog, prefix):
     want = {('abc', 'likwid'): [3], ('abcdef', 'likwid'): [3],
             ('fb_a', 'likwid'): [3], ('fb_b', 'likwid'): [3],
             ('l_1', 'nvtx'): [3], ('l_2', 'nvtx'): [3],
-            ('nv_1', 'nvtx'): [3], ('nv_2', 'nvtx'): [3]}
+            ('nv_1', 'nvtx'): [3], ('nv_2', 'nvtx'): [3],
+            ('kk_a', 'kokkos'): [3], ('kk_b', 'kokkos'): [3]}
     if prefix == '1':
         want.update({('d1/t_1', 'itt'): [3], ('d1/t_2', 'itt'): [3],
                      ('d2/t_1', 'itt'): [3]})

@@ -11,10 +11,14 @@
  *   - two NVTX literals and two ITT handles at one site (l_1, l_2;
  *     t_1, t_2), and with SBT_ITT_DOMAIN_PREFIX=1 one handle in two
  *     domains (d1/t_1, d2/t_1; else t_1 counts them too);
- *   - NVTX ranges nested past the APIs' stack (32): counted, unrecorded.
+ *   - NVTX ranges nested past the APIs' stack (32): counted, unrecorded;
+ *   - two Kokkos kernel labels from one buffer at one site, as Kokkos
+ *     launches every kernel (kk_a, kk_b): the site's last label is a
+ *     guess to compare, never an answer.
  * Each of these 3 times.  Exits non-zero when a value the app sees is
  * wrong; interpose_test.py checks the log.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "itt_static.h"
@@ -25,6 +29,11 @@ void likwid_markerstartregion_(const char *tag, int len);
 void likwid_markerstopregion_(const char *tag, int len);
 
 static const struct nvtx_api *a;
+
+/* Kokkos Tools' entry points: only the preload defines them. */
+void kokkosp_begin_parallel_for(const char *name, uint32_t dev,
+				uint64_t *kid) __attribute__((weak));
+void kokkosp_end_parallel_for(uint64_t kid) __attribute__((weak));
 
 /* One call site each: the compiler must not copy them into the loop. */
 static __attribute__((noinline)) void fortran_pair(const char *t, int len)
@@ -46,6 +55,15 @@ static __attribute__((noinline)) void itt_pair(itt_domain *d,
 	itt_task_end(d);
 }
 
+static __attribute__((noinline)) void kokkos_pair(const char *label)
+{
+	uint64_t kid = 0;
+
+	kokkosp_begin_parallel_for(label, 0, &kid);
+	CHECK_TRUE(kid != 0);
+	kokkosp_end_parallel_for(kid);
+}
+
 #define D8(p) p "0", p "1", p "2", p "3", p "4", p "5", p "6", p "7"
 static const char *const deep_names[40] = {
 	D8("d0"), D8("d1"), D8("d2"), D8("d3"), D8("d4")
@@ -62,7 +80,7 @@ static __attribute__((noinline)) void deep(int k)
 
 int main(void)
 {
-	char fb[8], nb[8];
+	char fb[8], nb[8], kb[8];
 	itt_domain *d1, *d2;
 	itt_string_handle *h1, *h2;
 
@@ -72,6 +90,7 @@ int main(void)
 	h1 = itt_string_handle_create("t_1");
 	h2 = itt_string_handle_create("t_2");
 	CHECK_TRUE(d1 && d2 && h1 && h2 && h1 != h2);
+	CHECK_TRUE(kokkosp_begin_parallel_for != NULL);
 	for (int i = 0; i < 3; i++) {
 		fortran_pair("abcdef", 3);
 		fortran_pair("abcdef", 6);
@@ -92,6 +111,11 @@ int main(void)
 		itt_pair(d2, h1);
 
 		deep(0);
+
+		snprintf(kb, sizeof kb, "kk_a");
+		kokkos_pair(kb);
+		snprintf(kb, sizeof kb, "kk_b");
+		kokkos_pair(kb);
 	}
 	return h_status("keyed");
 }
