@@ -11,8 +11,11 @@
  * Rows: the bare pair; sbtmark's inline markers (SBT_MARKER_START/STOP,
  * the reference: "vs own"); its function entry points (what the
  * interposed APIs are built like); then LIKWID (C, Fortran), PAPI-HL,
- * ITT and NVTX.  Every row is a pair inside a function called through a
- * pointer, as the table below calls them.
+ * ITT, NVTX, Caliper (its region macros' and its attribute API's entry
+ * points, through the stand-in libcaliper the tests link) and a Kokkos
+ * kernel (the tool interface's begin/end, as Kokkos calls them).  Every
+ * row is a pair inside a function called through a pointer, as the table
+ * below calls them.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -21,13 +24,20 @@
 #include <sbtmark.h>
 #include <likwid.h>
 #include <papi.h>
+#include "cali_standin.h"
 #include "itt_static.h"
 #include "nvtx_instance.h"
 
 void likwid_markerstartregion_(const char *tag, int len);
 void likwid_markerstopregion_(const char *tag, int len);
 
+/* Kokkos Tools' entry points: only the preload defines them. */
+void kokkosp_begin_parallel_for(const char *name, uint32_t dev,
+				uint64_t *kid) __attribute__((weak));
+void kokkosp_end_parallel_for(uint64_t kid) __attribute__((weak));
+
 static itt_domain *dom;
+static cali_id_t cattr;
 static itt_string_handle *task;
 static const struct nvtx_api *nv;
 
@@ -48,11 +58,21 @@ static void papi(void)  { PAPI_hl_region_begin("b_papi");
 static void itt(void)   { itt_task_begin(dom, itt_null, itt_null, task);
 			  itt_task_end(dom); }
 static void nvtx(void)  { nv->push_a("b_nvtx"); nv->pop(); }
+static void calir(void) { CALI_MARK_BEGIN("b_cali"); CALI_MARK_END("b_cali"); }
+static void calia(void) { cali_begin(cattr); cali_end(cattr); }
+static void kokkos(void)
+{
+	uint64_t kid;
+	kokkosp_begin_parallel_for("b_kokkos", 0, &kid);
+	kokkosp_end_parallel_for(kid);
+}
 
 static const struct { const char *name; void (*fn)(void); } rows[] = {
 	{ "bare pair", bare }, { "sbtmark inline", inl },
 	{ "sbtmark call", own }, { "likwid C", lkc }, { "likwid Fortran", lkf },
 	{ "papi-hl", papi }, { "itt task", itt }, { "nvtx push/pop", nvtx },
+	{ "caliper region", calir }, { "caliper attr", calia },
+	{ "kokkos kernel", kokkos },
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -84,13 +104,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_interpose: cannot pin to %d\n",
 				cpu);
 	}
-	if (!sbt_marker_start || !t) {
+	if (!sbt_marker_start || !kokkosp_begin_parallel_for || !t) {
 		fprintf(stderr, "bench_interpose: run under the preload\n");
 		return 1;
 	}
 	dom = itt_domain_create("bench");
 	task = itt_string_handle_create("b_itt");
 	nv = nvtx_lib_a();
+	cattr = cali_create_attribute("b_cattr", CALI_TYPE_BOOL,
+				      CALI_ATTR_DEFAULT);
 	for (size_t r = 0; r < NROWS; r++)
 		rows[r].fn();                    /* warm up: intern, caches */
 	for (int k = 0; k < rounds; k++)
