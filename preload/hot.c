@@ -814,15 +814,20 @@ int sbt_rec_start_id_slow(sbt_id id, const void *ra)
 	return sbt_rec_start_key_slow(NULL, id, ra);
 }
 
+/* Also while a skipped call is innermost (busy SBT__SKIPPING): the STOP
+ * that ends one learns its key too. */
 void sbt_rec_key_stop(const void *key, sbt_id id, const void *ra)
 {
 	struct sbt_thread *t = sbt_me;
+	uint32_t was;
 
-	if (!t || !key || !id || id >= sbt_regions_count() || SBT__BUSY(&t->hot))
+	if (!t || !key || !id || id >= sbt_regions_count() ||
+	    ((was = SBT__BUSY(&t->hot)) & 1))
 		return;
 	busy_set(t);
 	key_fill(t, key, id, ra, 0, SBT_SLOT_STOP);
-	busy_clear(t);
+	SBT__FENCE();
+	__atomic_store_n(&t->hot.busy, was, __ATOMIC_RELAXED);
 }
 
 int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux)

@@ -253,14 +253,20 @@ static inline void attr_end(const struct cl_attr *a, uint64_t t1,
  * thread's name cache (api_common.h: sbt_api_begin_fast); its first
  * begin at a site, or a sampled region's, comes here. */
 static __attribute__((noinline)) void
-attr_begin_slow(const struct cl_attr *a, const void *ra)
+attr_begin_lookup(const struct cl_attr *a, const void *ra)
 {
-	if (a && sbt_api_begin_fast(a, a, ra, 1) != SBT_API_SLOW)
-		return;
 	if (SBT_LIKELY(a != NULL))
 		(void)sbt_api_push_key(a, attr_region(a, ra), a, ra);
 	else
 		sbt_count(SBT_CNT_BAD_NAME);
+}
+
+static __attribute__((noinline)) void
+attr_begin_slow(const struct cl_attr *a, const void *ra)
+{
+	if (a && sbt_api_begin_fast(a, a, ra, 1) != SBT_API_SLOW)
+		return;                /* a sampled region's, skipped or not */
+	attr_begin_lookup(a, ra);
 }
 
 static inline __attribute__((always_inline)) void

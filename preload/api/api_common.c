@@ -114,21 +114,30 @@ sbt_id sbt_api_name_keyed(const char *s, int len, const char *prefix,
 	return id;
 }
 
+/* The name's region, the recorder learning its key. */
+static __attribute__((noinline)) int
+fstart_lookup(const char *s, int len, unsigned api, const void *ra)
+{
+	const void *key;
+	sbt_id id = sbt_api_name_keyed(s, len, NULL, api, ra, &key);
+
+	return id ? sbt_api_start_key(id, key, ra) : SBT_EMISUSE;
+}
+
+/* A sampled region's call, skipped or not, without the recorder: this
+ * part calls nothing but the lookup, last, so it saves few registers. */
 int sbt_api_fstart_slow(const char *s, int len, unsigned api,
 			const void *ra)
 {
 	struct sbt_thread *t = sbt_me;
 	const void *key = sbt_key_len(s, len);
 	struct sbt_name_slot *k;
-	sbt_id id;
 
-	/* A sampled region's call, skipped or not, without the recorder. */
 	if (t && key && (k = sbt_key_slot(t, key, ra)) != NULL &&
-	    k->flags == SBT_SLOT_SAMPLED && sbt_key_start_fast(t, k))
+	    k->flags == SBT_SLOT_SAMPLED &&
+	    sbt__skip_fast(&t->hot, sbt_skip_word(k->word), k->region, NULL))
 		return SBT_OK;
-	id = sbt_api_name_keyed(s, len, NULL, api, ra, &key);
-
-	return id ? sbt_api_start_key(id, key, ra) : SBT_EMISUSE;
+	return fstart_lookup(s, len, api, ra);
 }
 
 int sbt_api_fstop_slow(const char *s, int len, unsigned api, const void *ra,

@@ -171,29 +171,33 @@ static const void *attr_key(const struct nvtx_domain *d,
 }
 
 static __attribute__((noinline)) int
-push_a_slow(const char *msg, const void *site)
+push_a_lookup(const char *msg, const void *site)
 {
 	const void *key;
-	sbt_id id;
-	int r;
+	sbt_id id = sbt_api_name_keyed(msg, -1, NULL, SBT_API_NVTX, site, &key);
 
-	if (msg && (r = sbt_api_begin_fast(NULL, msg, site, 1)) != SBT_API_SLOW)
-		return r;              /* a sampled region's */
-	id = sbt_api_name_keyed(msg, -1, NULL, SBT_API_NVTX, site, &key);
 	return sbt_api_push_key(NULL, id, key, site);
 }
 
+/* The slow paths skip (or record) a sampled region's push first, calling
+ * nothing but the lookup, last: few registers to save. */
 static __attribute__((noinline)) int
-push_ex_slow(const struct nvtx_domain *d,
-	     const struct nvtx_event_attributes *a, const void *site)
+push_a_slow(const char *msg, const void *site)
 {
-	const void *key = attr_key(d, a);
-	sbt_id id;
 	int r;
 
-	if (key && (r = sbt_api_begin_fast(d, key, site, 1)) != SBT_API_SLOW)
-		return r;              /* a sampled region's */
-	key = NULL;
+	if (msg && (r = sbt_api_begin_fast(NULL, msg, site, 1)) != SBT_API_SLOW)
+		return r;
+	return push_a_lookup(msg, site);
+}
+
+static __attribute__((noinline)) int
+push_ex_lookup(const struct nvtx_domain *d,
+	       const struct nvtx_event_attributes *a, const void *site)
+{
+	const void *key = NULL;
+	sbt_id id;
+
 	if (a && a->message_type == MSG_ASCII && !dom_prefix(d))
 		id = sbt_api_name_keyed(a->message.ascii, -1, NULL,
 					SBT_API_NVTX, site, &key);
@@ -201,6 +205,18 @@ push_ex_slow(const struct nvtx_domain *d,
 		 a->message_type == MSG_REGISTERED)
 		key = a->message.registered;
 	return sbt_api_push_key(d, id, key, site);
+}
+
+static __attribute__((noinline)) int
+push_ex_slow(const struct nvtx_domain *d,
+	     const struct nvtx_event_attributes *a, const void *site)
+{
+	const void *key = attr_key(d, a);
+	int r;
+
+	if (key && (r = sbt_api_begin_fast(d, key, site, 1)) != SBT_API_SLOW)
+		return r;
+	return push_ex_lookup(d, a, site);
 }
 
 static inline __attribute__((always_inline)) int
