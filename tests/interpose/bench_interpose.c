@@ -15,7 +15,11 @@
  * points, through the stand-in libcaliper the tests link) and a Kokkos
  * kernel (the tool interface's begin/end, as Kokkos calls them).  Every
  * row is a pair inside a function called through a pointer, as the table
- * below calls them.
+ * below calls them.  The "shape" rows are the bare pair split into two
+ * stub functions called the way the APIs call: directly (LIKWID C's shape
+ * without its PLT), ITT's (a flags test, two 24-byte ids by value, a
+ * function pointer), NVTX's (through an instance's table): what an API's
+ * calling convention costs before any recording.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -67,12 +71,61 @@ static void kokkos(void)
 	kokkosp_end_parallel_for(kid);
 }
 
+/* The shape rows' stubs: one clock read each, never inlined. */
+static __attribute__((noinline)) int stub_start(const char *tag)
+{
+	uint32_t aux;
+	(void)tag;
+	(void)sbt_read_start(&aux);
+	return 0;
+}
+static __attribute__((noinline)) int stub_stop(const char *tag)
+{
+	uint32_t aux;
+	(void)tag;
+	(void)sbt_read_stop(&aux);
+	return 0;
+}
+static __attribute__((noinline)) void stub_ibegin(const itt_domain *d,
+	itt_id id, itt_id parent, itt_string_handle *h)
+{
+	(void)d, (void)id, (void)parent, (void)h;
+	(void)stub_start(NULL);
+}
+static __attribute__((noinline)) void stub_iend(const itt_domain *d)
+{
+	(void)d;
+	(void)stub_stop(NULL);
+}
+static __attribute__((noinline)) int stub_pop(void) { return stub_stop(NULL); }
+
+static void (*volatile s_ibegin)(const itt_domain *, itt_id, itt_id,
+				 itt_string_handle *) = stub_ibegin;
+static void (*volatile s_iend)(const itt_domain *) = stub_iend;
+static struct { int (*push_a)(const char *); int (*pop)(void); }
+	s_nvtx = { stub_start, stub_pop }, *volatile s_nv = &s_nvtx;
+
+static void shape_call(void) { stub_start("s"); stub_stop("s"); }
+static void shape_itt(void)
+{
+	void (*b)(const itt_domain *, itt_id, itt_id, itt_string_handle *);
+	void (*e)(const itt_domain *);
+
+	if (dom && dom->flags && (b = s_ibegin))
+		b(dom, itt_null, itt_null, task);
+	if (dom && dom->flags && (e = s_iend))
+		e(dom);
+}
+static void shape_nvtx(void) { s_nv->push_a("s"); s_nv->pop(); }
+
 static const struct { const char *name; void (*fn)(void); } rows[] = {
 	{ "bare pair", bare }, { "sbtmark inline", inl },
 	{ "sbtmark call", own }, { "likwid C", lkc }, { "likwid Fortran", lkf },
 	{ "papi-hl", papi }, { "itt task", itt }, { "nvtx push/pop", nvtx },
 	{ "caliper region", calir }, { "caliper attr", calia },
 	{ "kokkos kernel", kokkos },
+	{ "shape: call", shape_call }, { "shape: itt", shape_itt },
+	{ "shape: nvtx", shape_nvtx },
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
