@@ -226,25 +226,34 @@ static int cluster(struct sbt_result *res, const struct change *c,
 
 /* The shifted periods of p: in[k] = 1 for each phase inside one (a
  * machine change away, then only machine changes until one back to where
- * the level was before).  Whether there is any. */
+ * the level was before), holding less than half of p's samples: an
+ * excursion is the exception.  (A warm-up slow like the machine's last
+ * slowdown once bracketed a whole run between them, and left the region
+ * no sample of its own.)  Whether there is any. */
 static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 {
 	double shift = p->min_shift_ns;
+	size_t total = 0;
 	int any = 0;
 
 	memset(in, 0, SBT_PHASE_MAX * sizeof *in);
+	for (int k = 0; k < p->nphases; k++)
+		total += p->ph[k].n;
 	for (int a = 1; a < p->nphases; a++) {
 		if (!p->ph[a].machine)
 			continue;
-		for (int b = a + 1; b < p->nphases && p->ph[b].machine; b++)
+		size_t inside = p->ph[a].n;
+		for (int b = a + 1; b < p->nphases && p->ph[b].machine; b++) {
 			if (fabs(p->ph[b].level_ns - p->ph[a - 1].level_ns) <
-			    shift) {
+			    shift && 2 * inside < total) {
 				for (int k = a; k < b; k++)
 					in[k] = 1;
 				any = 1;
 				a = b - 1;
 				break;
 			}
+			inside += p->ph[b].n;
+		}
 	}
 	return any;
 }

@@ -105,7 +105,10 @@
  * flat-topped, one mode, and peaks closer than 1.5 q are merged below
  * anyway; two workloads two ticks apart, each on its own two adjacent
  * ticks, leave the tick between them lower than both (seen: 36, 13, 38,
- * 12 %), a dip a wider kernel (the former 1.5 q / 2) filled in.  The
+ * 12 %), a dip a wider kernel (the former 1.5 q / 2) filled in.  Where
+ * even that leaves one mode, counts per tick that break log-concavity
+ * still split two (lattice.h): a 10 % workload two ticks up leaves no
+ * dip, only a shoulder no single workload's jitter makes.  The
  * density is evaluated on a grid (linear binning, step sigma/4, at most
  * SBT_GRID_MAX points over the 0.1-99.9 % range: O(n + grid)), so 10^7
  * samples cost a sort and a pass.  Peaks are found by a persistence
@@ -123,6 +126,7 @@
  * are, and shares are of the assigned samples.
  */
 #include "score.h"
+#include "lattice.h"
 #include "sort.h"
 
 #include <math.h>
@@ -502,6 +506,27 @@ static int cmp_span_pos(const void *a, const void *b)
 
 /* Fill o->modes from ascending x[0..n), n > 0, t_diff > 0 (here: the
  * smallest separation reported, sbt_min_shift). */
+/* Two modes where the counts per tick break log-concavity (lattice.h):
+ * two workloads a couple of ticks apart that leave the kernel density
+ * no dip.  0 (o unchanged when there is no such break), -1 on OOM. */
+static int lattice_modes(const double *x, size_t n, double q,
+			 struct sbt_score *o)
+{
+	size_t lo, hi;
+	int rc = sbt_lattice_split(x, n, q, &lo, &hi);
+
+	if (rc <= 0)
+		return rc;
+	double both = (double)(lo + (n - hi));
+	o->modes[0] = (struct sbt_mode){ median_sorted(x, lo),
+					 (double)lo / both };
+	o->modes[1] = (struct sbt_mode){ median_sorted(x + hi, n - hi),
+					 (double)(n - hi) / both };
+	o->nmodes = 2;
+	o->assigned = both / (double)n;
+	return 0;
+}
+
 static int find_modes(const double *x, size_t n, double t_diff, double q,
 		      struct sbt_score *o)
 {
@@ -549,6 +574,8 @@ static int find_modes(const double *x, size_t n, double t_diff, double q,
 	o->nmodes = (int)kept;
 	o->assigned = (double)total / (double)n;
 	free(sp);
+	if (kept < 2)
+		return lattice_modes(x, n, q, o);
 	return 0;
 }
 
