@@ -1,6 +1,6 @@
 /*
  * lattice.c - a break of log-concavity in the counts per clock tick
- * (lattice.h).
+ * (lattice.h).  O(n) over the samples, O(ticks) after that.
  */
 #include "lattice.h"
 
@@ -10,6 +10,7 @@
 #define ON_LATTICE  0.99    /* samples within q/4 of a tick, at least  */
 #define SPAN_P      0.005   /* ticks looked at: the 0.5 .. 99.5 % range */
 #define MAX_TICKS   1024    /* wider than this: not a lattice question */
+#define MAX_STRIDE  8       /* the samples' own step: up to 8 q        */
 
 /* The first i in ascending x[0..n) with x[i] >= v. */
 static size_t lower_bound(const double *x, size_t n, double v)
@@ -26,55 +27,56 @@ static size_t lower_bound(const double *x, size_t n, double v)
 	return lo;
 }
 
-/* Whether nearly all of x[0..n) sit on the lattice x[0] + k q. */
-static int on_lattice(const double *x, size_t n, double q)
+/* The largest stride s <= MAX_STRIDE, and its residue *r, such that the
+ * ticks k of c[0..m) with k % s != *r hold at most 1 - ON_LATTICE of
+ * the total: the step the samples really sit on, in ticks. */
+static long stride(const double *c, long m, double total, long *r)
 {
-	size_t off = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		double k = (x[i] - x[0]) / q;
-		off += fabs(k - nearbyint(k)) > 0.25;
+	for (long s = MAX_STRIDE; s > 1; s--) {
+		if (s >= m)
+			continue;
+		for (long a = 0; a < s; a++) {
+			double on = 0;
+			for (long k = a; k < m; k += s)
+				on += c[k];
+			if (total - on <= (1 - ON_LATTICE) * total) {
+				*r = a;
+				return s;
+			}
+		}
 	}
-	return (double)off <= (1 - ON_LATTICE) * (double)n;
+	*r = 0;
+	return 1;
 }
 
-/* The tick in c[0..m) falling furthest short of the geometric
- * interpolation between the nearest ticks holding >= heavy samples
- * either side, by more than SBT_LATTICE_Z deviations; -1: none. */
-static long shortfall(const double *c, long m, double heavy)
+/* The tick of c[0..m) furthest short of the geometric mean of its two
+ * neighbours, each >= heavy, beyond SBT_LATTICE_Z; -1: none. */
+static long shortfall(const double *c, long m, double heavy, double *zout)
 {
-	long best = -1, prev = -1;
+	long best = -1;
 	double zbest = SBT_LATTICE_Z;
 
-	for (long k = 0; k < m; k++) {
-		if (c[k] >= heavy) {
-			prev = k;
+	for (long k = 1; k + 1 < m; k++) {
+		double a = c[k - 1], b = c[k + 1], ck = fmax(c[k], 0.5);
+		if (a < heavy || b < heavy)
 			continue;
-		}
-		if (prev < 0)
-			continue;
-		long next = k + 1;
-		while (next < m && c[next] < heavy)
-			next++;
-		if (next == m)
-			break;
-		double w = (double)(k - prev) / (double)(next - prev);
-		double want = exp((1 - w) * log(c[prev]) + w * log(c[next]));
-		double z = (want - c[k]) / sqrt(want);
+		double z = (log(a) + log(b) - 2 * log(ck)) /
+			   sqrt(4 / ck + 1 / a + 1 / b);
 		if (z > zbest)
 			zbest = z, best = k;
 	}
+	*zout = zbest;
 	return best;
 }
 
 int sbt_lattice_split(const double *x, size_t n, double q, size_t *lo_end,
-		      size_t *hi_start)
+		      size_t *hi_start, double *z)
 {
-	if (n < 2 || !(q > 0) || !on_lattice(x, n, q))
+	if (n < 3 || !(q > 0))
 		return 0;
 	size_t a = (size_t)floor(SPAN_P * (double)(n - 1));
 	size_t b = (size_t)ceil((1 - SPAN_P) * (double)(n - 1));
-	double base = x[a];
+	double base = x[a], span = (double)(b - a + 1), off = 0, zk = 0;
 	long m = lround((x[b] - base) / q) + 1;
 	if (m < 3 || m > MAX_TICKS)
 		return 0;
@@ -82,13 +84,31 @@ int sbt_lattice_split(const double *x, size_t n, double q, size_t *lo_end,
 	double *c = calloc((size_t)m, sizeof *c);
 	if (!c)
 		return -1;
-	for (size_t i = a; i <= b; i++)
-		c[lround((x[i] - base) / q)] += 1;
-	long k = shortfall(c, m, SBT_LATTICE_SHARE * (double)n);
+	for (size_t i = a; i <= b; i++) {
+		double d = (x[i] - base) / q;
+		long k = lround(d);
+		if (fabs(d - (double)k) > 0.25 || k < 0 || k >= m)
+			off += 1;
+		else
+			c[k] += 1;
+	}
+	long r = 0, s = off <= (1 - ON_LATTICE) * span ?
+		    stride(c, m, span - off, &r) : 0;
+	long k = -1;
+	if (s > 0) {
+		/* counts on the samples' own lattice, in place */
+		long mm = 0;
+		for (long t = r; t < m; t += s)
+			c[mm++] = c[t];
+		k = shortfall(c, mm, SBT_LATTICE_SHARE * (double)n, &zk);
+	}
 	free(c);
 	if (k < 0)
 		return 0;
-	*lo_end = lower_bound(x, n, base + ((double)k - 0.5) * q);
-	*hi_start = lower_bound(x, n, base + ((double)k + 0.5) * q);
+	double at = base + (double)(r + k * s) * q;
+	*lo_end = lower_bound(x, n, at - 0.5 * (double)s * q);
+	*hi_start = lower_bound(x, n, at + 0.5 * (double)s * q);
+	if (z)
+		*z = zk;
 	return 1;
 }

@@ -224,31 +224,43 @@ static int cluster(struct sbt_result *res, const struct change *c,
 	return rc;
 }
 
-/* The shifted periods of p: in[k] = 1 for each phase inside one (a
- * machine change away, then only machine changes until one back to where
- * the level was before), holding less than half of p's samples: an
- * excursion is the exception.  (A warm-up slow like the machine's last
+/* The shifted periods of p: in[k] = 1 for each phase of the machine's
+ * excursions.  A machine change away from a level, then only machine
+ * changes until one back to where the level was before: of the two
+ * levels, the one holding fewer of p's samples is the excursion, the
+ * other the region's own.  Mostly that is the period inside; when the
+ * inside holds half of p's samples or more (this VM's host slows it for
+ * up to 10 ms, a whole short run), the phases at the level before and
+ * after it are the excursion instead, each where a machine change or the
+ * run's start or end bounds it (a warm-up as slow as the machine's last
  * slowdown once bracketed a whole run between them, and left the region
- * no sample of its own.)  Whether there is any. */
+ * no sample of its own).  Whether there is any. */
 static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 {
 	double shift = p->min_shift_ns;
 	size_t total = 0;
-	int any = 0;
+	int any = 0, n = p->nphases;
 
 	memset(in, 0, SBT_PHASE_MAX * sizeof *in);
-	for (int k = 0; k < p->nphases; k++)
+	for (int k = 0; k < n; k++)
 		total += p->ph[k].n;
-	for (int a = 1; a < p->nphases; a++) {
+	for (int a = 1; a < n; a++) {
 		if (!p->ph[a].machine)
 			continue;
 		size_t inside = p->ph[a].n;
-		for (int b = a + 1; b < p->nphases && p->ph[b].machine; b++) {
+		for (int b = a + 1; b < n && p->ph[b].machine; b++) {
 			if (fabs(p->ph[b].level_ns - p->ph[a - 1].level_ns) <
-			    shift && 2 * inside < total) {
-				for (int k = a; k < b; k++)
-					in[k] = 1;
-				any = 1;
+			    shift) {
+				if (2 * inside < total) {
+					for (int k = a; k < b; k++)
+						in[k] = 1;
+				} else {
+					in[a - 1] |= a == 1 ||
+						     p->ph[a - 1].machine;
+					in[b] |= b + 1 == n ||
+						 p->ph[b + 1].machine;
+				}
+				any |= in[a - 1] || in[a] || in[b];
 				a = b - 1;
 				break;
 			}

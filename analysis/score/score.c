@@ -504,29 +504,36 @@ static int cmp_span_pos(const void *a, const void *b)
 	return (p->lo > q->lo) - (p->lo < q->lo);
 }
 
-/* Fill o->modes from ascending x[0..n), n > 0, t_diff > 0 (here: the
- * smallest separation reported, sbt_min_shift). */
 /* Two modes where the counts per tick break log-concavity (lattice.h):
  * two workloads a couple of ticks apart that leave the kernel density
- * no dip.  0 (o unchanged when there is no such break), -1 on OOM. */
-static int lattice_modes(const double *x, size_t n, double q,
+ * no dip.  Kept only as modes the kernel density's would be: each side
+ * holding SBT_SCORE_MIN_SHARE of the samples, their medians at least
+ * sep apart (find_modes' merge distance).  0 (o unchanged when there is
+ * no such break), -1 on OOM. */
+static int lattice_modes(const double *x, size_t n, double q, double sep,
 			 struct sbt_score *o)
 {
 	size_t lo, hi;
-	int rc = sbt_lattice_split(x, n, q, &lo, &hi);
+	int rc = sbt_lattice_split(x, n, q, &lo, &hi, NULL);
 
 	if (rc <= 0)
 		return rc;
+	double min = SBT_SCORE_MIN_SHARE * (double)n;
+	if ((double)lo < min || (double)(n - hi) < min)
+		return 0;
+	double c0 = median_sorted(x, lo), c1 = median_sorted(x + hi, n - hi);
+	if (c1 - c0 < sep)
+		return 0;
 	double both = (double)(lo + (n - hi));
-	o->modes[0] = (struct sbt_mode){ median_sorted(x, lo),
-					 (double)lo / both };
-	o->modes[1] = (struct sbt_mode){ median_sorted(x + hi, n - hi),
-					 (double)(n - hi) / both };
+	o->modes[0] = (struct sbt_mode){ c0, (double)lo / both };
+	o->modes[1] = (struct sbt_mode){ c1, (double)(n - hi) / both };
 	o->nmodes = 2;
 	o->assigned = both / (double)n;
 	return 0;
 }
 
+/* Fill o->modes from ascending x[0..n), n > 0, t_diff > 0 (here: the
+ * smallest separation reported, sbt_min_shift). */
 static int find_modes(const double *x, size_t n, double t_diff, double q,
 		      struct sbt_score *o)
 {
@@ -574,8 +581,8 @@ static int find_modes(const double *x, size_t n, double t_diff, double q,
 	o->nmodes = (int)kept;
 	o->assigned = (double)total / (double)n;
 	free(sp);
-	if (kept < 2)
-		return lattice_modes(x, n, q, o);
+	if (kept < 2 && q > 0)
+		return lattice_modes(x, n, q, fmax(t_diff, 1.5 * q), o);
 	return 0;
 }
 

@@ -17,6 +17,12 @@ on synthetic samples given as CSV (known truth, no timing of this machine):
               the fourth's step its own, the three with no finding of
               their own;
               The same output with -j 1 and -j 4.
+  majority    the machine's excursion holds most of the run: three
+              regions 5 % slower from 2 to 18 of 20 ms, or slow in a
+              warm-up to 1 ms and again from 18 ms (a warm-up as slow as
+              the machine's last slowdown): no finding, and the region
+              keeps the level most of its samples hold (the minority
+              left out, never the majority: once no sample was left).
   bad input   a t_ns or cpu field that is not a number: a clear message
               naming the line, a failing exit status.
 
@@ -163,6 +169,32 @@ def test_machine(ana):
           "machine: d's own step at 15 ms", r)
 
 
+def test_machine_majority(ana):
+    for kind in ("major", "warm"):
+        rnd = random.Random(11)
+        rows = []
+        base = {"a": 300, "b": 500, "c": 800}
+        for i in range(20000):
+            t = 1000.0 * i
+            for name, b in base.items():
+                v = b + rnd.gauss(0, 1)
+                if (kind == "major" and 2e6 <= t < 18e6 or
+                        kind == "warm" and (t < 1e6 or t >= 18e6)):
+                    v *= 1.05
+                rows.append((name, read(v, rnd),
+                             t + 250 * "abc".index(name), 0, 1))
+        d, g = regions(analyze(ana, rows))
+        for name, b in base.items():
+            r = g[(name, None)]
+            own = r["count"] - r["machine_samples"]
+            slow = b * 1.05 if kind == "major" else b
+            check(r["variation"] is False and own >= 10000 and
+                  abs(r["median_ns"] - slow) <= 10,
+                  "majority %s: %s should keep its %g ns level and have "
+                  "no finding (own samples %d, median %s)" %
+                  (kind, name, slow, own, r["median_ns"]), r)
+
+
 def test_bad_input(ana):
     for bad, what in ((("r", 300, "soon", 0, 1), "t_ns 'soon'"),
                       (("r", 300, 5, 0, 70000), "cpu '70000'")):
@@ -178,6 +210,7 @@ def main():
     test_one_region(ana)
     test_ranks(ana)
     test_machine(ana)
+    test_machine_majority(ana)
     test_bad_input(ana)
     for f in fails:
         print("FAIL:", f, file=sys.stderr)
