@@ -23,6 +23,12 @@ on synthetic samples given as CSV (known truth, no timing of this machine):
               the machine's last slowdown): no finding, and the region
               keeps the level most of its samples hold (the minority
               left out, never the majority: once no sample was left).
+  turbulence  a region steps up 25 % at the instant the host's short
+              slowdown of both regions ends (both fall back together: a
+              machine event), and a later slowdown passes a level as high
+              as the first one's: the step is the region's own, found once
+              there, the other region has no finding (a level met in
+              passing is no level to come back to);
   lattice     10 % of a region's calls two quanta up, each workload half
               on one tick and half on the next (45, 45, 5, 5 %: no dip):
               two modes 20-30 ns apart, a constant neighbour none, with -j 1
@@ -200,6 +206,33 @@ def test_machine_majority(ana):
                   (kind, name, slow, own, r["median_ns"]), r)
 
 
+def test_turbulence(ana):
+    for seed in range(3):
+        rnd = random.Random(50 + seed)
+        rows = []
+        for i in range(20000):
+            t = 1000.0 * i
+            a, b = 300.0, 500.0
+            if t >= 8.2e6:
+                a *= 1.25            # a's own step
+            if 8.0e6 <= t < 8.2e6:
+                a, b = 300 * 1.45, b * 1.15   # the host: both slow
+            if 14.0e6 <= t < 14.2e6:
+                a, b = a * 1.16, b * 1.15   # a: 435 ns again
+            rows.append(("a", read(a + rnd.gauss(0, 1), rnd), t, 0, 1))
+            rows.append(("b", read(b + rnd.gauss(0, 1), rnd), t + 500, 0, 1))
+        _, g = regions(analyze(ana, rows))
+        r = g[("a", None)]
+        st = r["steps"]
+        check(len(st) == 1 and abs(st[0]["t_ns"] - 8.2e6) < 3e5 and
+              60 <= st[0]["to_ns"] - st[0]["from_ns"] <= 90,
+              "turbulence %d: a's own step of 75 ns at 8.2 ms, once" % seed,
+              r)
+        r = g[("b", None)]
+        check(not r["variation"], "turbulence %d: b has no finding" % seed,
+              r)
+
+
 def lattice_rows(rnd, name, gap, thread=0, n=10000):
     return [(name, read(305 + rnd.gauss(0, 0.5) +
                         (20 if gap and rnd.random() < 0.1 else 0), rnd),
@@ -272,6 +305,7 @@ def main():
     test_ranks(ana)
     test_machine(ana)
     test_machine_majority(ana)
+    test_turbulence(ana)
     test_lattice(ana)
     test_bad_input(ana)
     for f in fails:
