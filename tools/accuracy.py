@@ -42,6 +42,11 @@ usage: accuracy.py BUILD_DIR [--reps N] [--n SAMPLES] [--cpu C]
                    [--no-load] [--check] [-v] [--keep DIR]
                    [--stability RUNS] [--ranks] [--only KINDS]
                    [--work loop|line] [--load loop|stream]
+                   [--analyzer PATH ...] [--save DIR | --from DIR]
+  --analyzer: judge every log with each of these sbt-analyze binaries
+  (default: BUILD_DIR's), one result column each: the same runs, two
+  analyzers.  --save keeps every log (and what was planted) in DIR;
+  --from DIR judges such saved logs again without running anything.
   --check: exit 1 unless recall is 100 % for gaps >= 4 units, no control
   raises an alarm and every step is placed within 5 % (quiet and loaded).
 """
@@ -53,8 +58,23 @@ SHARES = [0.1, 0.5]
 STEPS = [(4, 0.3), (10, 0.7)]
 
 
-def run_one(a, d, mode, gap_ns, share, seed):
-    log = os.path.join(d, "acc-%d.log" % seed)
+def analyze(exe, log):
+    out = subprocess.run([exe, "--format", "json", "--no-symbols",
+                          log], check=True, capture_output=True, text=True)
+    return next(g for g in json.loads(out.stdout)["regions"]
+                if g["name"] == "acc")
+
+
+def run_one(a, d, mode, gap_ns, share, seed, name=None):
+    """(planted, [one result per analyzer], log).  With --save the log
+    stays in a.save as NAME.log, what was planted in NAME.json; with
+    --from it is read from there instead of run."""
+    if a.from_dir:
+        log = os.path.join(a.from_dir, name + ".log")
+        with open(os.path.join(a.from_dir, name + ".json")) as f:
+            planted = json.load(f)
+        return planted, [analyze(x, log) for x in a.analyzers], log
+    log = os.path.join(a.save or d, (name or "acc-%d" % seed) + ".log")
     if os.path.exists(log):
         os.unlink(log)
     env = dict(os.environ, LD_PRELOAD=a.lib, SBT_OUTPUT=log, SBT_QUIET="1",
@@ -64,21 +84,20 @@ def run_one(a, d, mode, gap_ns, share, seed):
                         str(a.n), str(seed)], env=env, check=True,
                        capture_output=True, text=True)
     planted = json.loads(p.stdout)
-    out = subprocess.run([a.analyze, "--format", "json", "--no-symbols",
-                          log], check=True, capture_output=True, text=True)
-    r = next(g for g in json.loads(out.stdout)["regions"]
-             if g["name"] == "acc")
-    return planted, r, log
+    if a.save:
+        with open(os.path.join(a.save, name + ".json"), "w") as f:
+            json.dump(planted, f)
+    return planted, [analyze(x, log) for x in a.analyzers], log
 
 
-def share_at(a, log, t_ns):
+def share_at(a, log, t_ns, exe):
     """The share of the region's calls that started before t_ns.  A step's
     `sample` counts only the samples its detector saw (those the
     processor or the machine took are left out), so sample / kept places a
     step early by the share left out before it: the calls are counted
     instead, from --dump."""
     d = log + ".csv"
-    subprocess.run([a.analyze, "-q", "--no-symbols", "--dump", d, log],
+    subprocess.run([exe, "-q", "--no-symbols", "--dump", d, log],
                    check=True, capture_output=True)
     with open(d) as f:
         t = [float(x["t_ns"]) for x in csv.DictReader(f)
@@ -87,19 +106,19 @@ def share_at(a, log, t_ns):
     return sum(1 for x in t if x < t_ns) / max(len(t), 1)
 
 
-def judge(a, kind, gap_ns, share, planted, r, log):
+def judge(a, kind, gap_ns, share, planted, r, log, exe):
     """(found, why) for a planted cell; for controls found = alarm."""
     if kind == "control":
         return bool(r["variation"]), r["verdict"]
     if kind == "lonestep":
         st = r["steps"]
         return (len(st) == 1 and st[0]["to_ns"] > st[0]["from_ns"] and
-                abs(share_at(a, log, st[0]["t_ns"]) - share) <= 0.05), \
+                abs(share_at(a, log, st[0]["t_ns"], exe) - share) <= 0.05), \
             r["verdict"]
     if kind == "step":
         for s in r["steps"]:
             if (s["to_ns"] > s["from_ns"] and
-                    abs(share_at(a, log, s["t_ns"]) - share) <= 0.05):
+                    abs(share_at(a, log, s["t_ns"], exe) - share) <= 0.05):
                 return True, r["verdict"]
         return False, r["verdict"]
     gap = planted["gap_ns"]
@@ -122,21 +141,22 @@ def matrix(a, d, unit, loaded):
         cells = [c for c in cells if c[0] in a.only.split(",")]
     rows = []
     seed = 1000 if loaded else 1
+    na = len(a.analyzers)
     for kind, g, s in cells:
-        hits, whys = 0, []
+        hits, whys = [0] * na, [[] for _ in range(na)]
         for _ in range(a.reps):
             seed += 1
             mode = {"control": "const", "lonestep": "step"}.get(kind, kind)
-            planted, r, log = run_one(a, d, mode, g * unit, s, seed)
-            ok, why = judge(a, kind, g * unit, s, planted, r, log)
-            if a.keep and ok == (kind == "control"):
-                os.makedirs(a.keep, exist_ok=True)
-                shutil.copy(os.path.join(d, "acc-%d.log" % seed),
-                            os.path.join(a.keep, "%s-%s-%s-%s-%d.log" % (
-                                "loaded" if loaded else "quiet", kind, g, s,
-                                seed)))
-            hits += ok
-            whys.append(why)
+            name = "%s-%s-%s-%s-%d" % ("loaded" if loaded else "quiet",
+                                       kind, g, s, seed)
+            planted, rs, log = run_one(a, d, mode, g * unit, s, seed, name)
+            for k, (exe, r) in enumerate(zip(a.analyzers, rs)):
+                ok, why = judge(a, kind, g * unit, s, planted, r, log, exe)
+                if a.keep and ok == (kind == "control"):
+                    os.makedirs(a.keep, exist_ok=True)
+                    shutil.copy(log, os.path.join(a.keep, name + ".log"))
+                hits[k] += ok
+                whys[k].append(("%s: " % name if a.verbose else "") + why)
         rows.append((kind, g, s, hits, whys))
     return rows
 
@@ -145,7 +165,9 @@ def stability(a, d, runs):
     """In-situ t_diff (robust, paper's) of identical constant runs."""
     rows = []
     for seed in range(runs):
-        _, r, _ = run_one(a, d, "const", 0, 0, 5000 + seed)
+        _, rs, _ = run_one(a, d, "const", 0, 0, 5000 + seed,
+                           "stability-%d" % seed)
+        r = rs[0]
         rows.append((r["t_diff_ns"], r["t_diff_paper_ns"], r["quantum_ns"],
                      r["metric_source"]))
     return rows
@@ -165,7 +187,7 @@ def ranks(a, d, slow):
                         "%.3f" % base, "0", "0", str(a.n), str(rank)],
                        env=env, check=True, capture_output=True)
         logs.append(log)
-    out = subprocess.run([a.analyze, "--format", "json", "--no-symbols",
+    out = subprocess.run([a.analyzers[0], "--format", "json", "--no-symbols",
                           "--by", "rank"] + logs, check=True,
                          capture_output=True, text=True)
     return [(int(g["rank"]), g["delta_rel"], g["verdict"])
@@ -196,18 +218,36 @@ def main():
                     help="the loaded condition's co-runner: a busy shell "
                     "loop on the same cpu, or a memory-streaming process "
                     "on another cpu")
+    ap.add_argument("--analyzer", action="append", metavar="PATH",
+                    help="judge with this sbt-analyze (repeatable; default "
+                    "BUILD_DIR's)")
+    ap.add_argument("--save", metavar="DIR",
+                    help="keep every log and what was planted in DIR")
+    ap.add_argument("--from", dest="from_dir", metavar="DIR",
+                    help="judge the logs --save kept in DIR; run nothing")
     ap.add_argument("--keep", metavar="DIR",
                     help="keep the logs of misses and false alarms here")
     a = ap.parse_args()
     b = os.path.abspath(a.build)
     a.app = os.path.join(b, "tools", "acc-app")
     a.lib = os.path.join(b, "preload", "libsbtmark.so")
-    a.analyze = os.path.join(b, "analysis", "sbt-analyze")
+    a.analyzers = [os.path.abspath(x) for x in a.analyzer or
+                   [os.path.join(b, "analysis", "sbt-analyze")]]
+    if a.save:
+        os.makedirs(a.save, exist_ok=True)
     a.stream = os.path.join(b, "tests", "speed", "stream")
     t0 = time.time()
-    timer = json.loads(subprocess.run(
-        ["taskset", "-c", str(a.cpu), a.app, "--timer"], check=True,
-        capture_output=True, text=True).stdout)
+    tfile = os.path.join(a.from_dir or a.save or "", "timer.json")
+    if a.from_dir:
+        with open(tfile) as f:
+            timer = json.load(f)
+    else:
+        timer = json.loads(subprocess.run(
+            ["taskset", "-c", str(a.cpu), a.app, "--timer"], check=True,
+            capture_output=True, text=True).stdout)
+        if a.save:
+            with open(tfile, "w") as f:
+                json.dump(timer, f)
     q = timer["quantum_ns"]
     unit = max(q, 0.01 * BASE_NS)
     print("accuracy: region %.0f ns (%s work), %d samples, %d runs a cell, "
@@ -218,7 +258,9 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         for name, loaded in conds:
             busy = None
-            if loaded and a.load == "stream":
+            if a.from_dir:
+                pass
+            elif loaded and a.load == "stream":
                 other = 0 if a.cpu else 1
                 busy = subprocess.Popen(["taskset", "-c", str(other),
                                          a.stream])
@@ -238,10 +280,12 @@ def main():
                               "cpu)"))
             print("  %-8s %6s %6s %6s  %s" % ("cell", "gap", "gap ns",
                                               "share", "result"))
-            for kind, g, s, hits, whys in rows:
-                what = ("false alarms %d/%d" % (hits, a.reps)
-                        if kind == "control" else
-                        "recall %d/%d" % (hits, a.reps))
+            for kind, g, s, hitl, whyl in rows:
+                what = " | ".join(
+                    ("false alarms %d/%d" % (h, a.reps)
+                     if kind == "control" else
+                     "recall %d/%d" % (h, a.reps)) for h in hitl)
+                hits, whys = hitl[0], [w for x in whyl for w in x]
                 pos = (" at %.0f %%" % (100 * s) if kind in ("step",
                        "lonestep") else "")
                 print("  %-8s %6s %6.1f %6s  %s%s" % (

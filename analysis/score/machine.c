@@ -224,38 +224,83 @@ static int cluster(struct sbt_result *res, const struct change *c,
 	return rc;
 }
 
-/* The shifted periods of p: in[k] = 1 for each phase inside one (a
- * machine change away, then only machine changes until one back to where
- * the level was before).  Whether there is any. */
+/* The samples p's phases hold. */
+static size_t phase_total(const struct sbt_phases *p)
+{
+	size_t total = 0;
+
+	for (int k = 0; k < p->nphases; k++)
+		total += p->ph[k].n;
+	return total;
+}
+
+/* The level p had settled at before phase a: that of the nearest phase
+ * before a holding at least SBT_PHASE_TRANS_FRAC of its samples, or
+ * ph[a-1]'s when none does.  A shorter phase is an excursion itself: the
+ * host's turbulence passes through levels it never keeps, and a level
+ * met in passing is no level to come back to (a region's own step among
+ * such turbulence once read as the machine's because a later passing
+ * level matched an earlier one). */
+static double settled_before(const struct sbt_phases *p, int a, size_t total)
+{
+	for (int j = a - 1; j >= 0; j--)
+		if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC * (double)total)
+			return p->ph[j].level_ns;
+	return p->ph[a - 1].level_ns;
+}
+
+/* The shifted periods of p: in[k] = 1 for each phase of the machine's
+ * excursions.  A machine change away from the level p had settled at,
+ * then only machine changes until one back to it: of the two levels, the
+ * one holding fewer of p's samples is the excursion, the other the
+ * region's own.  Mostly that is the period inside; when the inside holds
+ * half of p's samples or more (this VM's host slows it for up to 10 ms,
+ * a whole short run), the phases at the level before and after it are
+ * the excursion instead, each where a machine change or the run's start
+ * or end bounds it (a warm-up as slow as the machine's last slowdown once
+ * bracketed a whole run between them, and left the region no sample of
+ * its own).  Whether there is any. */
 static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 {
 	double shift = p->min_shift_ns;
-	int any = 0;
+	size_t total = phase_total(p);
+	int any = 0, n = p->nphases;
 
 	memset(in, 0, SBT_PHASE_MAX * sizeof *in);
-	for (int a = 1; a < p->nphases; a++) {
+	for (int a = 1; a < n; a++) {
 		if (!p->ph[a].machine)
 			continue;
-		for (int b = a + 1; b < p->nphases && p->ph[b].machine; b++)
-			if (fabs(p->ph[b].level_ns - p->ph[a - 1].level_ns) <
-			    shift) {
-				for (int k = a; k < b; k++)
-					in[k] = 1;
-				any = 1;
+		double ref = settled_before(p, a, total);
+		size_t inside = p->ph[a].n;
+		for (int b = a + 1; b < n && p->ph[b].machine; b++) {
+			if (fabs(p->ph[b].level_ns - ref) < shift) {
+				if (2 * inside < total) {
+					for (int k = a; k < b; k++)
+						in[k] = 1;
+				} else {
+					in[a - 1] |= a == 1 ||
+						     p->ph[a - 1].machine;
+					in[b] |= b + 1 == n ||
+						 p->ph[b + 1].machine;
+				}
+				any |= in[a - 1] || in[a] || in[b];
 				a = b - 1;
 				break;
 			}
+			inside += p->ph[b].n;
+		}
 	}
 	return any;
 }
 
-/* Whether the level p had before phase a comes back in a later phase
- * (within the detector's size test). */
+/* Whether the level p had settled at before phase a (settled_before)
+ * comes back in a later phase (within the detector's size test). */
 static int came_back(const struct sbt_phases *p, int a)
 {
+	double ref = settled_before(p, a, phase_total(p));
+
 	for (int b = a + 1; b < p->nphases; b++)
-		if (fabs(p->ph[b].level_ns - p->ph[a - 1].level_ns) <
-		    p->min_shift_ns)
+		if (fabs(p->ph[b].level_ns - ref) < p->min_shift_ns)
 			return 1;
 	return 0;
 }

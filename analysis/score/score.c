@@ -105,7 +105,10 @@
  * flat-topped, one mode, and peaks closer than 1.5 q are merged below
  * anyway; two workloads two ticks apart, each on its own two adjacent
  * ticks, leave the tick between them lower than both (seen: 36, 13, 38,
- * 12 %), a dip a wider kernel (the former 1.5 q / 2) filled in.  The
+ * 12 %), a dip a wider kernel (the former 1.5 q / 2) filled in.  Where
+ * even that leaves one mode, counts per tick that break log-concavity
+ * still split two (lattice.h): a 10 % workload two ticks up leaves no
+ * dip, only a shoulder no single workload's jitter makes.  The
  * density is evaluated on a grid (linear binning, step sigma/4, at most
  * SBT_GRID_MAX points over the 0.1-99.9 % range: O(n + grid)), so 10^7
  * samples cost a sort and a pass.  Peaks are found by a persistence
@@ -123,6 +126,7 @@
  * are, and shares are of the assigned samples.
  */
 #include "score.h"
+#include "lattice.h"
 #include "sort.h"
 
 #include <math.h>
@@ -500,6 +504,34 @@ static int cmp_span_pos(const void *a, const void *b)
 	return (p->lo > q->lo) - (p->lo < q->lo);
 }
 
+/* Two modes where the counts per tick break log-concavity (lattice.h):
+ * two workloads a couple of ticks apart that leave the kernel density
+ * no dip.  Kept only as modes the kernel density's would be: each side
+ * holding SBT_SCORE_MIN_SHARE of the samples, their medians at least
+ * sep apart (find_modes' merge distance).  0 (o unchanged when there is
+ * no such break), -1 on OOM. */
+static int lattice_modes(const double *x, size_t n, double q, double sep,
+			 struct sbt_score *o)
+{
+	size_t lo, hi;
+	int rc = sbt_lattice_split(x, n, q, &lo, &hi, NULL);
+
+	if (rc <= 0)
+		return rc;
+	double min = SBT_SCORE_MIN_SHARE * (double)n;
+	if ((double)lo < min || (double)(n - hi) < min)
+		return 0;
+	double c0 = median_sorted(x, lo), c1 = median_sorted(x + hi, n - hi);
+	if (c1 - c0 < sep)
+		return 0;
+	double both = (double)(lo + (n - hi));
+	o->modes[0] = (struct sbt_mode){ c0, (double)lo / both };
+	o->modes[1] = (struct sbt_mode){ c1, (double)(n - hi) / both };
+	o->nmodes = 2;
+	o->assigned = both / (double)n;
+	return 0;
+}
+
 /* Fill o->modes from ascending x[0..n), n > 0, t_diff > 0 (here: the
  * smallest separation reported, sbt_min_shift). */
 static int find_modes(const double *x, size_t n, double t_diff, double q,
@@ -549,6 +581,8 @@ static int find_modes(const double *x, size_t n, double t_diff, double q,
 	o->nmodes = (int)kept;
 	o->assigned = (double)total / (double)n;
 	free(sp);
+	if (kept < 2 && q > 0)
+		return lattice_modes(x, n, q, fmax(t_diff, 1.5 * q), o);
 	return 0;
 }
 

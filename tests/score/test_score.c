@@ -4,6 +4,7 @@
  * workload on a quantized clock, a region shorter than t_min, the
  * fallbacks of the metric chain, quantized modes, tiny and huge N.
  */
+#include "lattice.h"
 #include "score.h"
 #include "verdict.h"
 #include "../common/gen.h"
@@ -490,6 +491,151 @@ static void test_stray_probe(void)
 	CHECK(sc.shift_resolution_ns == 10, "%g", sc.shift_resolution_ns);
 }
 
+/* The tick patterns of a constant region (lattice.h: log-concave, so no
+ * break): duration i of n for pattern k, q the clock's quantum. */
+static const char *const lat_names[] = {
+	"1-tick jitter", "3-tick jitter", "drift over 3 ticks",
+	"exponential tail", "Pareto tail", "heavier Pareto tail",
+	"gamma jitter", "lognormal jitter",
+};
+#define LAT_PATTERNS (sizeof lat_names / sizeof lat_names[0])
+
+static double lat_const(int k, size_t i, size_t n)
+{
+	switch (k) {
+	case 0: return 300 + gen_norm(&G);
+	case 1: return 300 + 8 * gen_norm(&G);
+	case 2: return 300 + 30.0 * (double)i / (double)n + gen_norm(&G);
+	case 3: return 300 + 2 * gen_norm(&G) +
+		       (gen_unif(&G) < 0.1 ? gen_exp(&G, 15) : 0);
+	case 4: return 300 + 2 * gen_norm(&G) + (gen_unif(&G) < 0.2 ?
+			5 * (pow(gen_unit(&G), -1 / 1.5) - 1) : 0);
+	case 5: return 300 + 2 * gen_norm(&G) + (gen_unif(&G) < 0.3 ?
+			3 * (pow(gen_unit(&G), -1 / 1.2) - 1) : 0);
+	case 6: return 300 + gen_jitter(&G, 0, 4);
+	default: return 290 + exp(2.5 + 0.5 * gen_norm(&G));
+	}
+}
+
+/* Score x[0..n) (sorted here) read on a clock of quantum q, with probes
+ * read as the samples are, pq apart; the lattice's own answer in *split. */
+static void lat_score(double *x, size_t n, double q, double pq,
+		      struct sbt_score *s, int *split)
+{
+	double p[300];
+	size_t lo, hi;
+	struct sbt_score_in in = { .quantum_ns = q, .sorted = 1 };
+
+	for (size_t i = 0; i < 300; i++)
+		p[i] = gen_read(&G, 2 + 0.7 * pq * gen_unif(&G), pq);
+	qsort(x, n, sizeof *x, cmp_d);
+	*split = sbt_lattice_split(x, n, q, &lo, &hi, NULL);
+	CHECK(sbt_score_group(x, n, p, 300, &in, s) == 0, "rc");
+}
+
+/* No constant region's tick pattern splits: 1- and 3-tick jitter, a
+ * drift spread over 3 ticks, exponential and Pareto tails, gamma and
+ * lognormal jitter, 20 runs each, on a 10 ns clock and a 20 ns one
+ * (Armv8's cntvct at 50 MHz, the 2.096 GHz guest's TSC); and none on a
+ * clock whose reads sit on every other measured step (a 5 ns quantum
+ * measured, readings 10 ns apart: an empty tick between every two; the
+ * lattice's answer only: the kernel density, given the wrong quantum,
+ * splits those ticks itself). */
+static void test_lattice_constant(void)
+{
+	size_t n = 10000;
+	double *x = alloc_n(n);
+	static const double qs[] = { 10, 20 };
+	struct sbt_score s;
+	int split;
+
+	for (size_t qi = 0; qi < 2; qi++)
+		for (size_t k = 0; k < LAT_PATTERNS; k++) {
+			int splits = 0, modes = 0;
+			for (int seed = 0; seed < 20; seed++) {
+				G.s = 100 + (uint64_t)seed;
+				for (size_t i = 0; i < n; i++)
+					x[i] = gen_read(&G, lat_const((int)k, i,
+							n), qs[qi]);
+				lat_score(x, n, qs[qi], qs[qi], &s, &split);
+				splits += split != 0;
+				modes += s.nmodes >= 2;
+			}
+			CHECK(splits == 0 && modes == 0, "constant, %s, %g ns "
+			      "clock: %d of 20 split on the lattice, %d with "
+			      "2 modes", lat_names[k], qs[qi], splits, modes);
+		}
+	for (int seed = 0; seed < 20; seed++) {
+		G.s = 200 + (uint64_t)seed;
+		for (size_t i = 0; i < n; i++)     /* 10 ns reads, 5 ns q */
+			x[i] = gen_read(&G, 305 + 3 * gen_norm(&G), 10);
+		lat_score(x, n, 5, 10, &s, &split);
+		CHECK(split == 0, "constant on every other tick of a 5 ns "
+		      "clock (seed %d): split on the lattice", seed);
+	}
+	free(x);
+}
+
+/* Two workloads two ticks apart where the kernel density sees no dip:
+ * 90 % on two ticks half and half, 10 % two ticks up, also half and half
+ * (seen: 45.9, 43.9, 5.3, 4.8 %), or Gaussian jitter (6.6, 75.9, 7.5,
+ * 8.6 %): two modes 20-30 ns apart, 20 runs of each; and the lattice
+ * still splits on the 5 ns clock whose reads sit 10 ns apart (its
+ * lattice is the samples'). */
+static void test_lattice_two(void)
+{
+	size_t n = 10000;
+	double *x = alloc_n(n);
+	struct sbt_score s;
+	int split;
+
+	for (int kind = 0; kind < 3; kind++) {
+		int found = 0, splits = 0;
+		for (int seed = 0; seed < 20; seed++) {
+			G.s = 300 + (uint64_t)seed;
+			for (size_t i = 0; i < n; i++) {
+				double up = gen_unif(&G) < 0.1 ? 20 : 0;
+				x[i] = gen_read(&G, kind == 1 ?
+						300 + up + 2 * gen_norm(&G) :
+						305 + up + 0.5 * gen_norm(&G),
+						10);
+			}
+			lat_score(x, n, kind == 2 ? 5 : 10, 10, &s, &split);
+			splits += split == 1;
+			double d = s.nmodes == 2 ? s.modes[1].center_ns -
+						   s.modes[0].center_ns : 0;
+			found += (s.nmodes == 2 && d >= 15 && d <= 35 &&
+				  s.modes[1].share > 0.03 &&
+				  s.modes[1].share < 0.15) || kind == 2;
+		}
+		CHECK(splits == 20 && found == 20, "10 %% two ticks up (%s): "
+		      "%d of 20 split on the lattice, %d found as 2 modes "
+		      "20-30 ns apart", kind == 1 ? "Gaussian" : kind == 2 ?
+		      "every other tick of a 5 ns clock" : "half and half",
+		      splits, found);
+	}
+	/* a break closer than the smallest finding is no finding: a 5 us
+	 * region (1 %: 50 ns) whose probes read 0-3 ticks (t_diff 40 ns) */
+	for (int seed = 0; seed < 20; seed++) {
+		double p[300];
+		size_t lo, hi;
+		struct sbt_score_in in = { .quantum_ns = 10, .sorted = 1 };
+		G.s = 400 + (uint64_t)seed;
+		for (size_t i = 0; i < n; i++)
+			x[i] = gen_read(&G, 5005 + (gen_unif(&G) < 0.1 ? 20 : 0) +
+					0.5 * gen_norm(&G), 10);
+		for (size_t i = 0; i < 300; i++)
+			p[i] = gen_read(&G, 2 + 30 * gen_unif(&G), 10);
+		qsort(x, n, sizeof *x, cmp_d);
+		split = sbt_lattice_split(x, n, 10, &lo, &hi, NULL);
+		CHECK(sbt_score_group(x, n, p, 300, &in, &s) == 0, "rc");
+		CHECK(split == 1 && s.min_shift_ns >= 30 && s.nmodes < 2,
+		      "a break 20-30 ns wide, min_shift %g (seed %d): split %d,"
+		      " %s", s.min_shift_ns, seed, split, said(&s));
+	}
+	free(x);
+}
+
 int main(void)
 {
 	test_stray_probe();
@@ -507,5 +653,7 @@ int main(void)
 	test_rare_mode();
 	test_tiny_n();
 	test_huge();
+	test_lattice_constant();
+	test_lattice_two();
 	return h_done();
 }

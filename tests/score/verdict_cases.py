@@ -17,6 +17,23 @@ on synthetic samples given as CSV (known truth, no timing of this machine):
               the fourth's step its own, the three with no finding of
               their own;
               The same output with -j 1 and -j 4.
+  majority    the machine's excursion holds most of the run: three
+              regions 5 % slower from 2 to 18 of 20 ms, or slow in a
+              warm-up to 1 ms and again from 18 ms (a warm-up as slow as
+              the machine's last slowdown): no finding, and the region
+              keeps the level most of its samples hold (the minority
+              left out, never the majority: once no sample was left).
+  turbulence  a region steps up 25 % at the instant the host's short
+              slowdown of both regions ends (both fall back together: a
+              machine event), and a later slowdown passes a level as high
+              as the first one's: the step is the region's own, found once
+              there, the other region has no finding (a level met in
+              passing is no level to come back to);
+  lattice     10 % of a region's calls two quanta up, each workload half
+              on one tick and half on the next (45, 45, 5, 5 %: no dip):
+              two modes 20-30 ns apart, a constant neighbour none, with -j 1
+              and -j 4 alike; per thread (--by thread) only the thread
+              that has them; --compare of two constant runs: no change;
   bad input   a t_ns or cpu field that is not a number: a clear message
               naming the line, a failing exit status.
 
@@ -163,6 +180,115 @@ def test_machine(ana):
           "machine: d's own step at 15 ms", r)
 
 
+def test_machine_majority(ana):
+    for kind in ("major", "warm"):
+        rnd = random.Random(11)
+        rows = []
+        base = {"a": 300, "b": 500, "c": 800}
+        for i in range(20000):
+            t = 1000.0 * i
+            for name, b in base.items():
+                v = b + rnd.gauss(0, 1)
+                if (kind == "major" and 2e6 <= t < 18e6 or
+                        kind == "warm" and (t < 1e6 or t >= 18e6)):
+                    v *= 1.05
+                rows.append((name, read(v, rnd),
+                             t + 250 * "abc".index(name), 0, 1))
+        d, g = regions(analyze(ana, rows))
+        for name, b in base.items():
+            r = g[(name, None)]
+            own = r["count"] - r["machine_samples"]
+            slow = b * 1.05 if kind == "major" else b
+            check(r["variation"] is False and own >= 10000 and
+                  abs(r["median_ns"] - slow) <= 10,
+                  "majority %s: %s should keep its %g ns level and have "
+                  "no finding (own samples %d, median %s)" %
+                  (kind, name, slow, own, r["median_ns"]), r)
+
+
+def test_turbulence(ana):
+    for seed in range(3):
+        rnd = random.Random(50 + seed)
+        rows = []
+        for i in range(20000):
+            t = 1000.0 * i
+            a, b = 300.0, 500.0
+            if t >= 8.2e6:
+                a *= 1.25            # a's own step
+            if 8.0e6 <= t < 8.2e6:
+                a, b = 300 * 1.45, b * 1.15   # the host: both slow
+            if 14.0e6 <= t < 14.2e6:
+                a, b = a * 1.16, b * 1.15   # a: 435 ns again
+            rows.append(("a", read(a + rnd.gauss(0, 1), rnd), t, 0, 1))
+            rows.append(("b", read(b + rnd.gauss(0, 1), rnd), t + 500, 0, 1))
+        _, g = regions(analyze(ana, rows))
+        r = g[("a", None)]
+        st = r["steps"]
+        check(len(st) == 1 and abs(st[0]["t_ns"] - 8.2e6) < 3e5 and
+              60 <= st[0]["to_ns"] - st[0]["from_ns"] <= 90,
+              "turbulence %d: a's own step of 75 ns at 8.2 ms, once" % seed,
+              r)
+        r = g[("b", None)]
+        check(not r["variation"], "turbulence %d: b has no finding" % seed,
+              r)
+
+
+def lattice_rows(rnd, name, gap, thread=0, n=10000):
+    return [(name, read(305 + rnd.gauss(0, 0.5) +
+                        (20 if gap and rnd.random() < 0.1 else 0), rnd),
+             1000.0 * i + 500 * (name == "flat"), thread, 1)
+            for i in range(n)]
+
+
+def two_ticks_up(r):
+    c = [m["center_ns"] for m in r["modes"]]
+    return (len(c) == 2 and 15 <= c[1] - c[0] <= 35 and
+            0.03 <= r["modes"][1]["share"] <= 0.15)
+
+
+def test_lattice(ana):
+    for seed in range(5):
+        rnd = random.Random(100 + seed)
+        rows = lattice_rows(rnd, "gap", 1) + lattice_rows(rnd, "flat", 0)
+        rows.sort(key=lambda r: r[2])
+        p1, p4 = analyze(ana, rows, "-j", "1"), analyze(ana, rows, "-j", "4")
+        check(p1.returncode == 0 and p1.stdout.split("\n", 2)[2] ==
+              p4.stdout.split("\n", 2)[2], "lattice %d: -j 1 and -j 4 "
+              "differ" % seed)
+        _, g = regions(p4)
+        r = g[("gap", None)]
+        check(r["variation"] and two_ticks_up(r),
+              "lattice %d: want 2 modes 20-30 ns apart" % seed, r)
+        r = g[("flat", None)]
+        check(not r["variation"], "lattice %d: constant: a finding" % seed,
+              r)
+    rnd = random.Random(7)
+    rows = []
+    for t in range(4):
+        rows += lattice_rows(rnd, "solve", t == 2, t)
+    for j in ("1", "4"):
+        d, g = regions(analyze(ana, rows, "--by", "thread", "-j", j))
+        for t in range(4):
+            r = g[("solve", str(t))]
+            check(r["variation"] == (t == 2) and
+                  (t != 2 or two_ticks_up(r)),
+                  "lattice, --by thread -j %s: thread %d" % (j, t), r)
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for k in range(2):
+            path = os.path.join(d, "flat%d.csv" % k)
+            with open(path, "w") as f:
+                f.write("region,ns,t_ns,thread,cpu\n")
+                for r in lattice_rows(random.Random(200 + k), "solve", 0):
+                    f.write(",".join(str(x) for x in r) + "\n")
+            paths.append(path)
+        p = subprocess.run([ana, "--input-format", "csv", "--compare",
+                            paths[0], "--", paths[1]], capture_output=True,
+                           text=True)
+        check(p.returncode == 0 and "no change" in p.stdout,
+              "lattice, --compare of two constant runs: %r" % p.stdout)
+
+
 def test_bad_input(ana):
     for bad, what in ((("r", 300, "soon", 0, 1), "t_ns 'soon'"),
                       (("r", 300, 5, 0, 70000), "cpu '70000'")):
@@ -178,6 +304,9 @@ def main():
     test_one_region(ana)
     test_ranks(ana)
     test_machine(ana)
+    test_machine_majority(ana)
+    test_turbulence(ana)
+    test_lattice(ana)
     test_bad_input(ana)
     for f in fails:
         print("FAIL:", f, file=sys.stderr)
