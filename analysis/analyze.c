@@ -781,7 +781,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		goto out;
 	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in };
 	/* The processor first: its shifts are nobody's code. */
-	if (sbt_after_probe_mark(ds) != 0 ||
+	if (sbt_after_probe_mark(ds, o->jobs) != 0 ||
 	    sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
 			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed) ||
 	    pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
