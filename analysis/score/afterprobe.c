@@ -10,6 +10,7 @@
  */
 #include "afterprobe.h"
 #include "jobs.h"
+#include "bigmem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -142,7 +143,9 @@ int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs)
 
 	if (n && !(at = places(ds, n)))
 		return -1;
-	if (n && !(m.first = malloc((size_t)nw * n * K * sizeof *m.first))) {
+	/* big: reused after, by the pool's sorts (bigmem.h) */
+	size_t bytes = (size_t)nw * n * K * sizeof *m.first;
+	if (n && !(m.first = big_alloc(bytes))) {
 		free(at);
 		return -1;
 	}
@@ -158,7 +161,7 @@ int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs)
 				offer(m.first + i, m.first[(size_t)w * n * K +
 							   i + j]);
 	sbt_jobs_each(m.nb, jobs, mark_flag, &m);
-	free(m.first);
+	big_free(m.first, bytes);
 	free(at);
 	return 0;
 }
