@@ -10,7 +10,6 @@
  */
 #include "afterprobe.h"
 #include "jobs.h"
-#include "bigmem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,82 +85,62 @@ static struct sbt_probe *places(struct sbt_dataset *ds, size_t n)
 	return p;
 }
 
-/* Both passes in fixed blocks of samples on `jobs` threads: each thread
- * offers into K-lists of its own, merged after (the K earliest of all
- * offers, whoever made them); the flags are each sample's own. */
+/* The flags, each sample's own, in fixed blocks of samples on `jobs`
+ * threads; the offers before them in turn (K-lists of each thread's own
+ * would cost n * K doubles a thread). */
 struct mark {
 	struct sbt_dataset *ds;
 	const struct sbt_probe *at;
 	size_t n, nb;
-	double *first;                /* [threads][n * K]                  */
+	const double *first;
 };
-
-static size_t mark_lo(const struct mark *m, size_t b)
-{
-	return (size_t)((unsigned __int128)b * m->ds->n / m->nb);
-}
-
-static void mark_offer(void *arg, size_t b, int w)
-{
-	struct mark *m = arg;
-	double *first = m->n ? m->first + (size_t)w * m->n * K : NULL;
-	long hint = -1;
-
-	for (size_t i = mark_lo(m, b); i < mark_lo(m, b + 1); i++) {
-		struct sbt_sample *s = &m->ds->s[i];
-		long p;
-		s->flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
-		if (m->n && !(s->flags & NOT_CALL) &&
-		    (p = last_before(m->at, m->n, s, &hint)) >= 0)
-			offer(first + (size_t)p * K, s->t_ns);
-	}
-}
 
 static void mark_flag(void *arg, size_t b, int w)
 {
-	struct mark *m = arg;
+	const struct mark *m = arg;
+	size_t lo = (size_t)((unsigned __int128)b * m->ds->n / m->nb);
+	size_t hi = (size_t)((unsigned __int128)(b + 1) * m->ds->n / m->nb);
 	long hint = -1;
 
 	(void)w;
-	for (size_t i = mark_lo(m, b); i < mark_lo(m, b + 1); i++) {
+	for (size_t i = lo; i < hi; i++) {
 		struct sbt_sample *s = &m->ds->s[i];
 		long p;
-		if (!(s->flags & NOT_CALL) &&
+		if (m->n && !(s->flags & NOT_CALL) &&
 		    (p = last_before(m->at, m->n, s, &hint)) >= 0 &&
 		    s->t_ns <= m->first[(size_t)p * K + K - 1])
 			s->flags |= SBT_SF_AFTER_PROBE;
+		else
+			s->flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
 	}
 }
 
 int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs)
 {
 	size_t n = ds->nprobes + ds->ndetours;
-	struct mark m = { .ds = ds, .n = n,
-			  .nb = sbt_jobs_blocks(ds->n, 1024) };
 	struct sbt_probe *at = NULL;
-	int nw = sbt_jobs_width(m.nb, jobs);
+	double *first = NULL;
 
 	if (n && !(at = places(ds, n)))
 		return -1;
-	/* big: reused after, by the pool's sorts (bigmem.h) */
-	size_t bytes = (size_t)nw * n * K * sizeof *m.first;
-	if (n && !(m.first = big_alloc(bytes))) {
+	if (n && !(first = malloc(n * K * sizeof *first))) {
 		free(at);
 		return -1;
 	}
-	m.at = at;
-	for (size_t i = 0; i < (size_t)nw * n * K; i++)
-		m.first[i] = INFINITY;
-	sbt_jobs_each(m.nb, jobs, mark_offer, &m);
-	if (!n)
-		return 0;
-	for (int w = 1; w < nw; w++)
-		for (size_t i = 0; i < n * K; i += K)
-			for (int j = 0; j < K; j++)
-				offer(m.first + i, m.first[(size_t)w * n * K +
-							   i + j]);
+	for (size_t i = 0; i < n * K; i++)
+		first[i] = INFINITY;
+	long hint = -1;
+	for (size_t i = 0; n && i < ds->n; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		long p;
+		if (!(s->flags & NOT_CALL) &&
+		    (p = last_before(at, n, s, &hint)) >= 0)
+			offer(first + (size_t)p * K, s->t_ns);
+	}
+	struct mark m = { .ds = ds, .at = at, .n = n, .first = first,
+			  .nb = sbt_jobs_blocks(ds->n, 1024) };
 	sbt_jobs_each(m.nb, jobs, mark_flag, &m);
-	big_free(m.first, bytes);
+	free(first);
 	free(at);
 	return 0;
 }
