@@ -147,7 +147,7 @@ struct pass {
 	uint32_t *bcnt;               /* [nb][nth]: block's samples, then
 	                                 where they go in by[]              */
 	double *t0, *t1;              /* [workers][nth]: thread spans        */
-	uint32_t *by;
+	uint32_t *by, *st;
 	uint32_t *gid;
 	const struct sbt_result *res;
 };
@@ -158,14 +158,18 @@ static size_t blk_lo(const struct pass *p, size_t b)
 }
 
 /* gid[] of block b's samples: UINT32_MAX, then their groups' (a
- * group's positions in res->order lie in this block's range of them). */
+ * group's positions in res->order lie in this block's range of them).
+ * The walks' stack is touched here too: a thread's samples that nest in
+ * nothing stay on it, so it fills, and its fresh pages are zeroed on
+ * -j threads rather than in the walk. */
 static void pass_clear(void *arg, size_t b, int w)
 {
 	struct pass *p = arg;
+	size_t lo = blk_lo(p, b), m = blk_lo(p, b + 1) - lo;
 
 	(void)w;
-	memset(p->gid + blk_lo(p, b), 0xff,
-	       (blk_lo(p, b + 1) - blk_lo(p, b)) * sizeof *p->gid);
+	memset(p->gid + lo, 0xff, m * sizeof *p->gid);
+	memset(p->st + lo, 0, m * sizeof *p->st);
 }
 
 static void pass_gid(void *arg, size_t b, int w)
@@ -267,7 +271,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	struct pass p = { .t = &t, .base = base, .n = ds->n, .nb = nb,
 			  .ng = ng, .nth = nth + 1, .part = part,
 			  .bcnt = bcnt, .t0 = t0, .t1 = t1, .by = by,
-			  .gid = gid, .res = res };
+			  .st = st, .gid = gid, .res = res };
 	/* inclusive totals; threads' spans; samples by thread (stable) */
 	for (size_t k = 0; k < (size_t)nw * (nth + 1); k++)
 		t0[k] = INFINITY, t1[k] = -INFINITY;
