@@ -153,7 +153,7 @@ static int scratch_fit(struct scratch *w, size_t n)
 /* The group's phases with the processor's samples left in (wphases):
  * machine.c's coincidence test must see the shifts the speed probes took
  * out, to say whether it agrees.  Only where there are such samples,
- * all of one source (one clock).  After run_phases: it reuses w. */
+ * all of one source (one clock).  In w: run_phases's (phases(), below). */
 static void witness_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 			   struct sbt_group *g, const uint32_t *idx,
 			   double min_shift, struct scratch *w)
@@ -228,11 +228,71 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 	for (int p = 0; p < g->phases.nphases; p++) {
 		struct sbt_phase *ph = &g->phases.ph[p];
 		ph->cpu = ds->s[w->ix[ph->first]].cpu_start;
+	}
+}
+
+/* After run_phases, with its w: the samples of its warm-up and
+ * excursions flagged.  Apart, so that witness_phases, which reads the
+ * flags, can run beside run_phases. */
+static void mark_transient(struct sbt_dataset *ds, const struct sbt_group *g,
+			   const struct scratch *w)
+{
+	for (int p = 0; p < g->phases.nphases; p++) {
+		const struct sbt_phase *ph = &g->phases.ph[p];
 		if (ph->kind == SBT_PH_LEVEL)
 			continue;
 		for (size_t i = ph->first; i < ph->first + ph->n; i++)
 			ds->s[w->ix[i]].flags |= SBT_SF_TRANSIENT;
 	}
+}
+
+/* The two phase searches of a group (each a sort and a segmentation of
+ * its samples) side by side on two threads, when the pool lends the
+ * group more than one (inner > 1): witness_phases in scratch of its own
+ * (t, ix, v).  Both only read the samples; each writes its own field of
+ * g.  The same result as in turn. */
+struct both {
+	struct sbt_dataset *ds;
+	const struct sbt_options *o;
+	struct sbt_group *g;
+	const uint32_t *idx;
+	double min_shift;
+	struct scratch *w, *w2;
+};
+
+static void both_work(void *arg, size_t i, int t)
+{
+	struct both *b = arg;
+
+	(void)t;
+	if (i == 0)
+		run_phases(b->ds, b->o, b->g, b->idx, b->min_shift, b->w);
+	else
+		witness_phases(b->ds, b->o, b->g, b->idx, b->min_shift,
+			       b->w2);
+}
+
+static void phases(struct sbt_dataset *ds, const struct sbt_options *o,
+		   struct sbt_group *g, const uint32_t *idx, double min_shift,
+		   struct scratch *w, int inner)
+{
+	struct scratch w2 = { .cap = g->n ? g->n : 1 };
+
+	if (inner > 1 && g->speed_n) {
+		w2.t = big_alloc(w2.cap * sizeof *w2.t);
+		w2.v = big_alloc(w2.cap * sizeof *w2.v);
+		w2.ix = big_alloc(w2.cap * sizeof *w2.ix);
+	}
+	if (w2.t && w2.v && w2.ix) {
+		struct both b = { ds, o, g, idx, min_shift, w, &w2 };
+		sbt_jobs_each(2, 2, both_work, &b);
+		mark_transient(ds, g, w);
+	} else {
+		run_phases(ds, o, g, idx, min_shift, w);
+		mark_transient(ds, g, w);
+		witness_phases(ds, o, g, idx, min_shift, w);
+	}
+	scratch_free(&w2);
 }
 
 /* One sample into its group's OS tally; `kept`: by the OS filter. */
@@ -355,7 +415,7 @@ static void after_probe(struct sbt_dataset *ds, struct sbt_group *g,
  * metrics, and in `in` what score_group needs. */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx,
-		     struct scratch *w, struct sbt_score_in *in)
+		     struct scratch *w, struct sbt_score_in *in, int inner)
 {
 	double *v = w->v, *y = w->y;
 	uint8_t *keep = w->keep;
@@ -498,8 +558,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	if (os_on && g->os.interrupted_kept)
 		os_excess(ds, o, g, idx, w);
 	/* Over time first: a warm-up or an excursion is not a mode. */
-	run_phases(ds, o, g, idx, in->min_shift_ns, w);
-	witness_phases(ds, o, g, idx, in->min_shift_ns, w);
+	phases(ds, o, g, idx, in->min_shift_ns, w, inner);
 	return 0;
 }
 
@@ -546,6 +605,7 @@ struct pool {
 	uint8_t *lent;                /* per scratch, under mu            */
 	pthread_mutex_t mu;
 	int mu_made, nw;
+	int inner;                    /* threads a group may use: -j / nw */
 	enum stage stage;
 	atomic_size_t next;
 	atomic_int failed;
@@ -567,6 +627,7 @@ static int pool_start(struct pool *p, int jobs)
 
 	jobs = sbt_jobs(jobs);
 	p->nw = n < (size_t)jobs ? (int)(n ? n : 1) : jobs;
+	p->inner = jobs / p->nw;
 	p->todo = malloc((n ? n : 1) * sizeof *p->todo);
 	p->w = calloc((size_t)p->nw, sizeof *p->w);
 	p->lent = calloc((size_t)p->nw, 1);
@@ -639,7 +700,8 @@ static void *work(void *arg)
 		struct scratch *w = borrow(p, g->n);
 		if (p->stage == STAGE_GROUP)
 			rc = scratch_fit(w, g->n) ||
-			     run_group(p->ds, p->o, g, idx, w, &p->in[gi]);
+			     run_group(p->ds, p->o, g, idx, w, &p->in[gi],
+				       p->inner);
 		else if (g->phases.warmup_n || g->phases.transient_n ||
 			 g->machine_n || g->speed_n || g->after_n)
 			rc = scratch_fit(w, g->n) ||
@@ -781,7 +843,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		goto out;
 	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in };
 	/* The processor first: its shifts are nobody's code. */
-	if (sbt_after_probe_mark(ds) != 0 ||
+	if (sbt_after_probe_mark(ds, o->jobs) != 0 ||
 	    sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
 			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed) ||
 	    pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||

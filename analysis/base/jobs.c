@@ -9,6 +9,7 @@
 #include "jobs.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -104,4 +105,61 @@ int sbt_jobs_ordered(size_t n, int jobs, size_t ahead,
 	pthread_mutex_destroy(&o.mu);
 	free(o.done);
 	return rc;
+}
+
+/* ---- unordered: sbt_jobs_each ---------------------------------------- */
+
+struct each {
+	atomic_size_t next;
+	size_t n;
+	void (*work)(void *, size_t, int);
+	void *arg;
+};
+
+struct each_thread { struct each *e; int t; };
+
+static void *each_worker(void *arg)
+{
+	const struct each_thread *w = arg;
+	struct each *e = w->e;
+
+	for (size_t i; (i = atomic_fetch_add(&e->next, 1)) < e->n; )
+		e->work(e->arg, i, w->t);
+	return NULL;
+}
+
+int sbt_jobs_width(size_t n, int jobs)
+{
+	jobs = sbt_jobs(jobs);
+	return n < (size_t)jobs ? (n ? (int)n : 1) : jobs;
+}
+
+void sbt_jobs_each(size_t n, int jobs,
+		   void (*work)(void *arg, size_t i, int t), void *arg)
+{
+	struct each e = { .n = n, .work = work, .arg = arg };
+	struct each_thread w[SBT_JOBS_MAX];
+	pthread_t th[SBT_JOBS_MAX];
+	int nw = sbt_jobs_width(n, jobs), nth = 0;
+
+	atomic_init(&e.next, 0);
+	for (int t = 1; t < nw; t++) {
+		w[t] = (struct each_thread){ &e, t };
+		if (pthread_create(&th[nth], NULL, each_worker, &w[t]) != 0)
+			break;          /* fewer threads: the same work */
+		nth++;
+	}
+	w[0] = (struct each_thread){ &e, 0 };
+	each_worker(&w[0]);
+	for (int t = 0; t < nth; t++)
+		pthread_join(th[t], NULL);
+}
+
+size_t sbt_jobs_blocks(size_t n, size_t most)
+{
+	size_t nb = n / SBT_JOBS_BLOCK;
+
+	if (nb > most)
+		nb = most;
+	return nb ? nb : 1;
 }

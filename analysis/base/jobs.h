@@ -25,4 +25,20 @@ int sbt_jobs_ordered(size_t n, int jobs, size_t ahead,
 		     void (*work)(void *arg, size_t i),
 		     int (*merge)(void *arg, size_t i), void *arg);
 
+/* Items 0 .. n-1, each worked on once by work(arg, i, t), in no set
+ * order, on up to `jobs` threads (the calling thread one of them); t,
+ * below sbt_jobs_width(n, jobs), names the thread, for scratch of its
+ * own.  What must not depend on `jobs` (a sum of floating-point numbers)
+ * is made per item and combined by the caller in item order: items are
+ * fixed blocks of the work (SBT_JOBS_BLOCK), never one per thread. */
+#define SBT_JOBS_BLOCK ((size_t)1 << 16)
+int sbt_jobs_width(size_t n, int jobs);
+void sbt_jobs_each(size_t n, int jobs,
+		   void (*work)(void *arg, size_t i, int t), void *arg);
+
+/* Blocks of about SBT_JOBS_BLOCK items that n items are cut into: at
+ * least 1, at most `most` (so that per-block arrays stay small); block
+ * b is [b * n / nb, (b + 1) * n / nb).  Depends on n and most only. */
+size_t sbt_jobs_blocks(size_t n, size_t most);
+
 #endif

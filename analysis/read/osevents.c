@@ -13,6 +13,7 @@
  * still running at exit) and samples of threads with no record at all.
  */
 #include "osevents.h"
+#include "jobs.h"
 #include "sbtlog.h"
 
 #include <stdlib.h>
@@ -73,20 +74,32 @@ static uint16_t sat_inc(uint16_t v)
 	return v == UINT16_MAX ? v : (uint16_t)(v + 1);
 }
 
-void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
-		 struct sbt_os_rec *rec, size_t n,
-		 struct sbt_os_cover *cov, size_t ncov)
+struct join {
+	struct sbt_dataset *ds;
+	size_t first, last, nb;
+	const struct sbt_os_rec *rec;
+	size_t n;
+	const struct sbt_os_cover *cov;
+	size_t ncov;
+};
+
+/* Block b of the samples: each sample's own fields only. */
+static void join_block(void *arg, size_t b, int w)
 {
-	if (n)
-		qsort(rec, n, sizeof *rec, cmp_rec);
-	if (ncov)
-		qsort(cov, ncov, sizeof *cov, cmp_cover);
-	for (size_t i = first; i < last; i++) {
-		struct sbt_sample *s = &ds->s[i];
+	const struct join *j = arg;
+	const struct sbt_os_rec *rec = j->rec;
+	size_t n = j->n, m = j->last - j->first;
+	size_t lo = j->first + (size_t)((unsigned __int128)b * m / j->nb);
+	size_t hi = j->first + (size_t)((unsigned __int128)(b + 1) * m /
+					j->nb);
+
+	(void)w;
+	for (size_t i = lo; i < hi; i++) {
+		struct sbt_sample *s = &j->ds->s[i];
 		double t1 = s->t_ns + s->ns;
 
 		s->switches = s->faults = 0;
-		if (t1 > reach(cov, ncov, s->thread))
+		if (t1 > reach(j->cov, j->ncov, s->thread))
 			s->flags |= SBT_SF_OS_LOST;
 		for (size_t k = lower(rec, n, s->thread, s->t_ns);
 		     k < n && rec[k].thread == s->thread; k++) {
@@ -112,4 +125,20 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 			}
 		}
 	}
+}
+
+void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
+		 struct sbt_os_rec *rec, size_t n,
+		 struct sbt_os_cover *cov, size_t ncov, int jobs)
+{
+	struct join j = { ds, first, last, 0, rec, n, cov, ncov };
+
+	if (n)
+		qsort(rec, n, sizeof *rec, cmp_rec);
+	if (ncov)
+		qsort(cov, ncov, sizeof *cov, cmp_cover);
+	if (last <= first)
+		return;
+	j.nb = sbt_jobs_blocks(last - first, 1024);
+	sbt_jobs_each(j.nb, jobs, join_block, &j);
 }

@@ -26,9 +26,10 @@ struct sbt_os_cover {
  * reach of each thread's runs cov[0 .. ncov) (one per run); sorts both.
  * A sample past its thread's reach, or of a thread without runs (its
  * events could not be opened, or it never drained), is SBT_SF_OS_LOST:
- * its zero counts are unknown, not zero. */
+ * its zero counts are unknown, not zero.  Each sample on its own, on up
+ * to `jobs` threads (-j). */
 void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		 struct sbt_os_rec *rec, size_t n,
-		 struct sbt_os_cover *cov, size_t ncov);
+		 struct sbt_os_cover *cov, size_t ncov, int jobs);
 
 #endif

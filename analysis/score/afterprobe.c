@@ -9,6 +9,7 @@
  * flagged or none, so the result depends on values only.
  */
 #include "afterprobe.h"
+#include "jobs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,11 +85,41 @@ static struct sbt_probe *places(struct sbt_dataset *ds, size_t n)
 	return p;
 }
 
-int sbt_after_probe_mark(struct sbt_dataset *ds)
+/* The flags, each sample's own, in fixed blocks of samples on `jobs`
+ * threads; the offers before them in turn (K-lists of each thread's own
+ * would cost n * K doubles a thread). */
+struct mark {
+	struct sbt_dataset *ds;
+	const struct sbt_probe *at;
+	size_t n, nb;
+	const double *first;
+};
+
+static void mark_flag(void *arg, size_t b, int w)
+{
+	const struct mark *m = arg;
+	size_t lo = (size_t)((unsigned __int128)b * m->ds->n / m->nb);
+	size_t hi = (size_t)((unsigned __int128)(b + 1) * m->ds->n / m->nb);
+	long hint = -1;
+
+	(void)w;
+	for (size_t i = lo; i < hi; i++) {
+		struct sbt_sample *s = &m->ds->s[i];
+		long p;
+		if (m->n && !(s->flags & NOT_CALL) &&
+		    (p = last_before(m->at, m->n, s, &hint)) >= 0 &&
+		    s->t_ns <= m->first[(size_t)p * K + K - 1])
+			s->flags |= SBT_SF_AFTER_PROBE;
+		else
+			s->flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
+	}
+}
+
+int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs)
 {
 	size_t n = ds->nprobes + ds->ndetours;
-	struct sbt_probe *at;
-	double *first;
+	struct sbt_probe *at = NULL;
+	double *first = NULL;
 
 	if (n && !(at = places(ds, n)))
 		return -1;
@@ -96,29 +127,19 @@ int sbt_after_probe_mark(struct sbt_dataset *ds)
 		free(at);
 		return -1;
 	}
-	for (size_t i = 0; i < ds->n; i++)
-		ds->s[i].flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
-	if (!n)
-		return 0;
 	for (size_t i = 0; i < n * K; i++)
 		first[i] = INFINITY;
 	long hint = -1;
-	for (size_t i = 0; i < ds->n; i++) {
+	for (size_t i = 0; n && i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		long p;
 		if (!(s->flags & NOT_CALL) &&
 		    (p = last_before(at, n, s, &hint)) >= 0)
 			offer(first + (size_t)p * K, s->t_ns);
 	}
-	hint = -1;
-	for (size_t i = 0; i < ds->n; i++) {
-		struct sbt_sample *s = &ds->s[i];
-		long p;
-		if (!(s->flags & NOT_CALL) &&
-		    (p = last_before(at, n, s, &hint)) >= 0 &&
-		    s->t_ns <= first[(size_t)p * K + K - 1])
-			s->flags |= SBT_SF_AFTER_PROBE;
-	}
+	struct mark m = { .ds = ds, .at = at, .n = n, .first = first,
+			  .nb = sbt_jobs_blocks(ds->n, 1024) };
+	sbt_jobs_each(m.nb, jobs, mark_flag, &m);
 	free(first);
 	free(at);
 	return 0;

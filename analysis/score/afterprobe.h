@@ -29,7 +29,8 @@
  * clearing the flag elsewhere.  Depends
  * only on the samples' and probes' values, not on their order: the same
  * at every -j.  Sorts ds->probes by (source, thread, time) if it is not.
- * 0, or -1 when out of memory (no flag changed). */
-int sbt_after_probe_mark(struct sbt_dataset *ds);
+ * On up to `jobs` threads (-j).  0, or -1 when out of memory (no flag
+ * changed). */
+int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs);
 
 #endif

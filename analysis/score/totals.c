@@ -30,6 +30,7 @@
  */
 #include "totals.h"
 #include "bigmem.h"
+#include "jobs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -132,12 +133,116 @@ static void thread_walk(struct totals *t, uint32_t *th, size_t n,
 	}
 }
 
+/* The passes over every sample run on o->jobs threads, in fixed blocks
+ * of samples (sbt_jobs_blocks: by the sample count, never the thread
+ * count): each block sums its own part of each group's total and counts
+ * its samples of each thread, and the parts are added in block order, so
+ * the totals are the same for any -j.  The walks (a stack per thread)
+ * are one pass each, in turn. */
+struct pass {
+	struct totals *t;
+	const uint32_t *base;
+	size_t n, nb, ng, nth;
+	double *part;                 /* [nb][ng]: block's inclusive sums   */
+	uint32_t *bcnt;               /* [nb][nth]: block's samples, then
+	                                 where they go in by[]              */
+	double *t0, *t1;              /* [workers][nth]: thread spans        */
+	uint32_t *by, *st;
+	uint32_t *gid;
+	const struct sbt_result *res;
+};
+
+static size_t blk_lo(const struct pass *p, size_t b)
+{
+	return (size_t)((unsigned __int128)b * p->n / p->nb);
+}
+
+/* gid[] of block b's samples: UINT32_MAX, then their groups' (a
+ * group's positions in res->order lie in this block's range of them).
+ * The walks' stack is touched here too: a thread's samples that nest in
+ * nothing stay on it, so it fills, and its fresh pages are zeroed on
+ * -j threads rather than in the walk. */
+static void pass_clear(void *arg, size_t b, int w)
+{
+	struct pass *p = arg;
+	size_t lo = blk_lo(p, b), m = blk_lo(p, b + 1) - lo;
+
+	(void)w;
+	memset(p->gid + lo, 0xff, m * sizeof *p->gid);
+	memset(p->st + lo, 0, m * sizeof *p->st);
+}
+
+static void pass_gid(void *arg, size_t b, int w)
+{
+	struct pass *p = arg;
+	const struct sbt_result *res = p->res;
+	size_t lo = (size_t)((unsigned __int128)b * res->norder / p->nb);
+	size_t hi = (size_t)((unsigned __int128)(b + 1) * res->norder /
+			     p->nb);
+	size_t k = 0, a = 0, z = res->ngroups;
+
+	(void)w;
+	while (a < z) {                 /* the group holding position lo */
+		size_t m = a + (z - a) / 2;
+		if (res->g[m].first + res->g[m].n <= lo)
+			a = m + 1;
+		else
+			z = m;
+	}
+	for (k = a; k < res->ngroups && lo < hi; k++) {
+		const struct sbt_group *g = &res->g[k];
+		size_t e = g->first + g->n < hi ? g->first + g->n : hi;
+		for (size_t j = lo > g->first ? lo : g->first; j < e; j++)
+			p->gid[res->order[j]] = (uint32_t)k;
+		lo = e > lo ? e : lo;
+	}
+}
+
+static void pass_sum(void *arg, size_t b, int w)
+{
+	struct pass *p = arg;
+	struct totals *t = p->t;
+	const struct sbt_dataset *ds = t->ds;
+	double *part = p->part + b * p->ng;
+	uint32_t *cnt = p->bcnt + b * p->nth;
+	double *t0 = p->t0 + (size_t)w * p->nth, *t1 = p->t1 +
+		     (size_t)w * p->nth;
+
+	for (size_t i = blk_lo(p, b); i < blk_lo(p, b + 1); i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		if (!counted(s) || t->gid[i] == UINT32_MAX)
+			continue;
+		uint32_t th = p->base[s->source] + s->thread;
+		part[t->gid[i]] += eff(t, (uint32_t)i) *
+				   (1 + (double)s->skipped);
+		if (s->t_ns < t0[th]) t0[th] = s->t_ns;
+		if (end_of(s) > t1[th]) t1[th] = end_of(s);
+		cnt[th]++;
+	}
+}
+
+/* Samples by thread, stably: block b's of thread th from bcnt[b][th]. */
+static void pass_by(void *arg, size_t b, int w)
+{
+	struct pass *p = arg;
+	const struct sbt_dataset *ds = p->t->ds;
+	uint32_t *at = p->bcnt + b * p->nth;
+
+	(void)w;
+	for (size_t i = blk_lo(p, b); i < blk_lo(p, b + 1); i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		if (counted(s) && p->gid[i] != UINT32_MAX)
+			p->by[at[p->base[s->source] + s->thread]++] =
+				(uint32_t)i;
+	}
+}
+
 int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	       struct sbt_result *res)
 {
 	uint32_t *base = thread_base(ds), *gid = NULL, *by = NULL;
-	uint32_t *cnt = NULL, *mark = NULL, *st = NULL;
-	double *t0 = NULL, *t1 = NULL, *tot = NULL, *ex = NULL;
+	uint32_t *cnt = NULL, *mark = NULL, *st = NULL, *bcnt = NULL;
+	double *t0 = NULL, *t1 = NULL, *tot = NULL, *ex = NULL, *part = NULL;
 	int *nested = NULL;
 	size_t nth, sz = ds->n + 1, ng = res->ngroups + 1;
 	int rc = -1;
@@ -145,46 +250,58 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	if (!base)
 		return -1;
 	nth = base[ds->nsources];
+	/* per-block arrays of at most some 2^22 entries */
+	size_t nb = sbt_jobs_blocks(ds->n, ((size_t)1 << 22) / (ng + nth + 1));
+	int nw = sbt_jobs_width(nb, o->jobs);
 	if (!(gid = big_alloc(sz * sizeof *gid)) ||
 	    !(by = big_alloc(sz * sizeof *by)) ||
 	    !(st = big_alloc(sz * sizeof *st)) ||
 	    !(cnt = calloc(nth + 1, sizeof *cnt)) ||
-	    !(t0 = malloc((nth + 1) * sizeof *t0)) ||
-	    !(t1 = malloc((nth + 1) * sizeof *t1)) ||
+	    !(bcnt = calloc(nb * (nth + 1), sizeof *bcnt)) ||
+	    !(part = calloc(nb * ng, sizeof *part)) ||
+	    !(t0 = malloc((size_t)nw * (nth + 1) * sizeof *t0)) ||
+	    !(t1 = malloc((size_t)nw * (nth + 1) * sizeof *t1)) ||
 	    !(mark = malloc((nth + 1) * sizeof *mark)) ||
 	    !(tot = calloc(ng, sizeof *tot)) ||
 	    !(ex = calloc(ng, sizeof *ex)) ||
 	    !(nested = calloc(ng, sizeof *nested)))
 		goto out;
-	memset(gid, 0xff, sz * sizeof *gid);
-	for (size_t k = 0; k < res->ngroups; k++)
-		for (size_t j = res->g[k].first; j < res->g[k].first +
-		     res->g[k].n; j++)
-			gid[res->order[j]] = (uint32_t)k;
+	gid[ds->n] = UINT32_MAX;
 	struct totals t = { ds, o, res, gid, tot, ex, nested };
+	struct pass p = { .t = &t, .base = base, .n = ds->n, .nb = nb,
+			  .ng = ng, .nth = nth + 1, .part = part,
+			  .bcnt = bcnt, .t0 = t0, .t1 = t1, .by = by,
+			  .st = st, .gid = gid, .res = res };
 	/* inclusive totals; threads' spans; samples by thread (stable) */
+	for (size_t k = 0; k < (size_t)nw * (nth + 1); k++)
+		t0[k] = INFINITY, t1[k] = -INFINITY;
+	sbt_jobs_each(nb, o->jobs, pass_clear, &p);
+	sbt_jobs_each(nb, o->jobs, pass_gid, &p);
+	sbt_jobs_each(nb, o->jobs, pass_sum, &p);
+	for (size_t b = 0; b < nb; b++)
+		for (size_t k = 0; k < res->ngroups; k++)
+			tot[k] += part[b * ng + k];
+	memcpy(ex, tot, ng * sizeof *ex);
+	for (int w = 1; w < nw; w++)
+		for (size_t k = 0; k < nth; k++) {
+			double *a0 = t0 + (size_t)w * (nth + 1);
+			double *a1 = t1 + (size_t)w * (nth + 1);
+			if (a0[k] < t0[k]) t0[k] = a0[k];
+			if (a1[k] > t1[k]) t1[k] = a1[k];
+		}
 	for (size_t k = 0; k < nth; k++)
-		t0[k] = INFINITY, t1[k] = -INFINITY, mark[k] = UINT32_MAX;
-	for (size_t i = 0; i < ds->n; i++) {
-		const struct sbt_sample *s = &ds->s[i];
-		if (!counted(s) || gid[i] == UINT32_MAX)
-			continue;
-		uint32_t th = base[s->source] + s->thread;
-		double e = eff(&t, (uint32_t)i) * (1 + (double)s->skipped);
-		tot[gid[i]] += e;
-		ex[gid[i]] += e;
-		if (s->t_ns < t0[th]) t0[th] = s->t_ns;
-		if (end_of(s) > t1[th]) t1[th] = end_of(s);
-		cnt[th + 1]++;
+		mark[k] = UINT32_MAX;
+	/* where each block's samples of each thread go in by[]; cnt[th]
+	 * the end of thread th's run */
+	for (size_t k = 0, at = 0; k < nth; k++) {
+		for (size_t b = 0; b < nb; b++) {
+			uint32_t c = bcnt[b * (nth + 1) + k];
+			bcnt[b * (nth + 1) + k] = (uint32_t)at;
+			at += c;
+		}
+		cnt[k] = (uint32_t)at;
 	}
-	for (size_t k = 1; k < nth; k++)
-		cnt[k] += cnt[k - 1];
-	for (size_t i = 0; i < ds->n; i++) {
-		const struct sbt_sample *s = &ds->s[i];
-		if (counted(s) && gid[i] != UINT32_MAX)
-			by[cnt[base[s->source] + s->thread]++] = (uint32_t)i;
-	}
-	/* cnt[th] is now the end of thread th's run in by[] */
+	sbt_jobs_each(nb, o->jobs, pass_by, &p);
 	for (size_t k = 0, from = 0; k < nth; from = cnt[k++])
 		thread_walk(&t, by + from, cnt[k] - from, st);
 	for (size_t k = 0; k < res->ngroups; k++) {
@@ -208,7 +325,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	rc = 0;
 out:
 	free(t0), free(t1), free(mark), free(cnt), free(base);
-	free(tot), free(ex), free(nested);
+	free(tot), free(ex), free(nested), free(bcnt), free(part);
 	big_free(gid, sz * sizeof *gid);
 	big_free(by, sz * sizeof *by);
 	big_free(st, sz * sizeof *st);

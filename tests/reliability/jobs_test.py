@@ -16,7 +16,11 @@ last (every segment boundary inside it, its speed probes detours of
 it), the same sparse (SKIP events at the boundaries) and under a small
 budget (thinned samples' calls credited across boundaries, a thread's
 first of a site held), cut short inside its last chunk, and a log of
-three threads' interleaved chunks: -j 1, 2 and 4 must agree.  Suite
+three threads' interleaved chunks: -j 1, 2 and 4 must agree.  And one
+region alone, 300,000 calls (several blocks of the passes over every
+sample that run on -j threads, analysis/base/jobs.h; its one group has
+every thread: tests/speed's split-jobs plants the processor shift that
+makes its two phase searches run side by side).  Suite
 'reliability', so the TSan build runs the analyzer's threads through it.
 """
 import os, subprocess, sys, tempfile
@@ -90,6 +94,12 @@ def one_log(d):
          jobs=(2, 4))
 
 
+def one_region(d):
+    """one region alone: its group's work on every -j thread"""
+    p = record(d, 'p.log', 'plain', '300000', env={'SBT_SPEED_US': '20'})
+    same(d, 'one region, 300000 calls', '--no-symbols', p, jobs=(2, 4))
+
+
 def main():
     d = tempfile.mkdtemp(prefix='sbt-jobs-')
     a = record(d, 'a.log', 'threads', '3', '2000')
@@ -108,6 +118,7 @@ def main():
     same(d, 'three summaries', '--no-symbols', *(x[:-4] + '.sbts'
                                                  for x in (a, b, c)))
     one_log(d)
+    one_region(d)
     subprocess.run(['rm', '-rf', d])
     done()
 

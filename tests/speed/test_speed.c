@@ -44,6 +44,14 @@
  *             it, the way into the recorder; measured on the demo's
  *             nested regions): those calls and the 4 after each are
  *             left out, counted, no finding
+ *   split     (its own test, suites speed and threads: `test-speed
+ *             split`) one region's work on -j threads: lone with
+ *             400,000 calls (six blocks of SBT_JOBS_BLOCK and more,
+ *             analysis/base/jobs.h), read and analyzed at -j 1, 2 and 4:
+ *             its one group has every thread of the pool, so its two
+ *             phase searches run side by side, and the passes over every
+ *             sample (after-probe marks, the kernel's events, totals) in
+ *             blocks; the text, JSON and --dump must be the same
  *   witness   the two witnesses, speed probes and regions moving
  *             together (machine.c): two regions step +10 % while the
  *             probes hold (a machine event, "the probes held": they
@@ -69,6 +77,7 @@ struct plan {
 	double slow, t0, t1;          /* processor slowdown and its window */
 	double step_at, step;         /* the region's own step (ns, rel)   */
 	int probes;                   /* write the probes                   */
+	uint64_t calls;               /* 0: 100000                          */
 };
 
 static void lone_log(const char *path, const struct plan *p, uint64_t seed)
@@ -81,7 +90,7 @@ static void lone_log(const char *path, const struct plan *p, uint64_t seed)
 	syn_region(&L, 1, "lone");
 	if (p->probes)
 		syn_speed_meta(&L, 200, 100);
-	for (uint64_t i = 0; i < 100000; i++) {
+	for (uint64_t i = 0; i < (p->calls ? p->calls : 100000); i++) {
 		double t = 1000.0 * (double)i;
 		double f = t >= p->t0 && t < p->t1 ? p->slow : 1;
 		double d = 300 * (t >= p->step_at ? 1 + p->step : 1) * f +
@@ -154,7 +163,7 @@ static char *text(const struct sbt_dataset *ds, const struct sbt_result *r,
 
 static void lone(void)
 {
-	struct plan p = { 1.4, 40e6, 60e6, INFINITY, 0, 1 };
+	struct plan p = { 1.4, 40e6, 60e6, INFINITY, 0, 1, 0 };
 	struct sbt_dataset ds;
 	struct sbt_result r;
 
@@ -210,7 +219,7 @@ static void lone(void)
 
 static void step(void)
 {
-	struct plan p = { 1.4, 20e6, 40e6, 75e6, 0.10, 1 };
+	struct plan p = { 1.4, 20e6, 40e6, 75e6, 0.10, 1, 0 };
 	struct sbt_dataset ds;
 	struct sbt_result r;
 
@@ -247,7 +256,7 @@ static void step(void)
 
 static void constant(void)
 {
-	struct plan p = { 1, 0, 0, INFINITY, 0, 1 };
+	struct plan p = { 1, 0, 0, INFINITY, 0, 1, 0 };
 	struct sbt_dataset ds;
 	struct sbt_result r;
 
@@ -827,9 +836,70 @@ static void hosts(void)
 	finish(&ds, &r);
 }
 
-int main(void)
+/* ---- split: one region's work on -j threads ---------------------------- */
+
+static char *report(const struct sbt_dataset *ds, const struct sbt_result *r,
+		    const char *fmt)
+{
+	struct sbt_report_opts ro = { .filters = SBT_F_ALL, .cost_ns = -1 };
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		exit(99);
+	sbt_report(f, fmt, &(struct sbt_report_in){ .ds = ds, .res = r,
+						    .o = &ro });
+	fclose(f);
+	return s;
+}
+
+static void split(void)
+{
+	struct plan p = { 1.4, 40e6, 60e6, INFINITY, 0, 1, 400000 };
+	static const char *fmts[] = { "text", "json", "csv", "dump" };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	lone_log("split.log", &p, 21);
+	if (run("split.log", SBT_BY_NONE, &ds, &r) != 0)
+		return;
+	CHECK(ds.n > 6 * SBT_JOBS_BLOCK && r.ngroups == 1 &&
+	      r.g[0].speed_n > 0 && r.g[0].wphases && r.speed.nsh == 1,
+	      "split: %zu samples, %zu groups, %zu of the processor's, "
+	      "witness phases %s, %zu shifts", ds.n, r.ngroups,
+	      r.ngroups ? r.g[0].speed_n : 0, r.ngroups && r.g[0].wphases ?
+	      "found" : "none", r.speed.nsh);
+	char *want[4];
+	for (int f = 0; f < 4; f++)
+		want[f] = report(&ds, &r, fmts[f]);
+	for (int jobs = 2; jobs <= 4; jobs += 2) {
+		struct sbt_dataset dj;
+		struct sbt_result rj;
+		if (run_jobs("split.log", SBT_BY_NONE, jobs, 1u << 20, &dj,
+			     &rj) != 0)
+			continue;
+		for (int f = 0; f < 4; f++) {
+			char *got = report(&dj, &rj, fmts[f]);
+			CHECK(!strcmp(want[f], got) && strlen(got) > 200,
+			      "split: -j %d: the %s report differs from -j 1",
+			      jobs, fmts[f]);
+			free(got);
+		}
+		finish(&dj, &rj);
+	}
+	for (int f = 0; f < 4; f++)
+		free(want[f]);
+	finish(&ds, &r);
+}
+
+int main(int argc, char **argv)
 {
 	h_tmpdir();
+	if (argc > 1 && !strcmp(argv[1], "split")) {
+		split();
+		return h_done();
+	}
 	lone();
 	step();
 	constant();
