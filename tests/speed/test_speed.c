@@ -640,8 +640,10 @@ static void after_log(const char *path, int span)
 	syn_write(&L, path);
 }
 
-/* The dump (every sample and its state) in a string (caller frees). */
-static char *dump(const struct sbt_dataset *ds, const struct sbt_result *r)
+/* A report in format fmt (every sample and its state: "dump") in a
+ * string (caller frees). */
+static char *report(const struct sbt_dataset *ds, const struct sbt_result *r,
+		    const char *fmt)
 {
 	struct sbt_report_opts ro = { .filters = SBT_F_ALL, .cost_ns = -1 };
 	char *s = NULL;
@@ -650,10 +652,15 @@ static char *dump(const struct sbt_dataset *ds, const struct sbt_result *r)
 
 	if (!f)
 		exit(99);
-	sbt_report(f, "dump", &(struct sbt_report_in){ .ds = ds, .res = r,
-						       .o = &ro });
+	sbt_report(f, fmt, &(struct sbt_report_in){ .ds = ds, .res = r,
+						    .o = &ro });
 	fclose(f);
 	return s;
+}
+
+static char *dump(const struct sbt_dataset *ds, const struct sbt_result *r)
+{
+	return report(ds, r, "dump");
 }
 
 static void after_case(const char *name, int span)
@@ -837,22 +844,6 @@ static void hosts(void)
 }
 
 /* ---- split: one region's work on -j threads ---------------------------- */
-
-static char *report(const struct sbt_dataset *ds, const struct sbt_result *r,
-		    const char *fmt)
-{
-	struct sbt_report_opts ro = { .filters = SBT_F_ALL, .cost_ns = -1 };
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&s, &n);
-
-	if (!f)
-		exit(99);
-	sbt_report(f, fmt, &(struct sbt_report_in){ .ds = ds, .res = r,
-						    .o = &ro });
-	fclose(f);
-	return s;
-}
 
 static void split(void)
 {
