@@ -86,6 +86,7 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 	sbt_json_num(f, "trimmed_mean_ns", s->trim_mean_ns, 0);
 	sbt_json_num(f, "noise_spread_ns", s->noise_spread_ns, 0);
 	sbt_json_num(f, "excess_spread_ns", s->excess_ns, 0);
+	sbt_json_num(f, "outside_share", s->outside, 0);
 	/* every finding, largest first, the minor ones (under 1 % of the
 	 * typical time) after the others and flagged */
 	fprintf(f, "\"broad\": %s, \"findings\": %d, \"minor_findings\": "

@@ -96,6 +96,23 @@
  * spans one tick more than an empty pair, as above) beyond max(t_diff,
  * eps median) is a broad distribution, a finding without modes.
  *
+ * Outside one window.  The spread's test reads the extremes and asks
+ * more than one sample can tell; the population tells more.  A constant
+ * workload's readings fall within t_diff of each other but for about
+ * alpha of them (that is what t_diff is: max - Q_alpha of the timer's
+ * own noise), so all but ~alpha lie in one window w = max(t_diff, eps
+ * median) wide (on a quantized clock, + q/2: the ticks are not exactly
+ * t_diff apart).  `outside` is the share of samples outside the
+ * heaviest such window; beyond SBT_SCORE_OUTSIDE (2 alpha) by
+ * SBT_SCORE_OUTSIDE_Z binomial deviations, the samples are wider than
+ * one workload reads: broad.  Why it is needed: two workloads two ticks
+ * apart, each half on its own two ticks, read as four flat ticks (seen:
+ * 24, 26, 24, 26 %) - no dip, no break of log-concavity (lattice.h), a
+ * p1..p99 spread of 3 q, which the spread's test forgives - but a
+ * quarter of the samples outside any 3-tick window, where constant
+ * regions leave 0-5 % (tools/accuracy.py logs, loop and straight-line
+ * work, quiet and loaded: 120 of them).
+ *
  * Modes.  A Gaussian kernel density with sigma = max(t_diff, q)/2 (here
  * t_diff is min_shift, at least a quantum).  Why: two spikes of equal
  * weight d apart give a bimodal kernel sum iff d > 2 sigma, so with
@@ -138,6 +155,8 @@
 #define SBT_GRID_MAX  (1u << 18)  /* density grid points, at most      */
 #define SBT_MODE_Z    4.0         /* dip significance, in sigmas        */
 #define SBT_SPREAD_P  0.01        /* spread = p99 - p1                  */
+#define SBT_SCORE_OUTSIDE   0.10  /* outside one window: 2 alpha ...     */
+#define SBT_SCORE_OUTSIDE_Z 5.0   /* ... by this many deviations        */
 #define SBT_RANGE_P   0.001       /* density grid over p0.1 .. p99.9    */
 
 /* Median of ascending x[0..n), n > 0. */
@@ -617,6 +636,11 @@ double sbt_min_shift(double t_diff_ns, double median_ns, double quantum_ns,
 	return fmax(fmin(t_diff_ns, e * median_ns), fmin(t_diff_ns, quantum_ns));
 }
 
+double sbt_score_window(const struct sbt_score *s)
+{
+	return fmax(s->t_diff_ns, s->eps * fabs(s->median_ns));
+}
+
 void sbt_trimmed_mean(const double *x, size_t n, double *mean, double *se)
 {
 	size_t g = (size_t)floor(SBT_SCORE_TRIM * (double)n), m;
@@ -640,6 +664,21 @@ void sbt_trimmed_mean(const double *x, size_t n, double *mean, double *se)
 	}
 	*se = n > 1 ? sqrt(w / (double)(n - 1)) /
 		      ((double)m / (double)n * sqrt((double)n)) : NAN;
+}
+
+/* The share of ascending x[0..n) outside the heaviest window [x[i],
+ * x[i] + w]: one pass, two cursors. */
+static double outside_window(const double *x, size_t n, double w)
+{
+	size_t best = 0;
+
+	for (size_t i = 0, j = 0; i < n; i++) {
+		while (j < n && x[j] <= x[i] + w)
+			j++;
+		if (j - i > best)
+			best = j - i;
+	}
+	return n ? 1 - (double)best / (double)n : 0;
 }
 
 /* p1..p99 spread of the probes, screened as the noise model screens
@@ -717,6 +756,7 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 		goto oom;
 	o->median_ns = o->p_lo_ns = o->p_hi_ns = NAN;
 	o->variation_ns = o->variation_tdiff = o->excess_ns = NAN;
+	o->outside = NAN;
 	o->min_shift_ns = o->trim_mean_ns = o->trim_se_ns = NAN;
 	o->shift_resolution_ns = NAN;
 	o->resolvable = o->variation = -1;
@@ -750,8 +790,13 @@ int sbt_score_group(const double *kept, size_t n, const double *probes,
 				    (isfinite(o->noise_spread_ns) ?
 				     o->noise_spread_ns : 0) -
 				    (o->quantum_ns > 0 ? o->quantum_ns : 0));
-		o->broad = o->excess_ns > fmax(o->t_diff_ns,
-					       eps * fabs(o->median_ns));
+		double w = sbt_score_window(o);
+		o->outside = outside_window(s, n, w + (o->quantum_ns > 0 ?
+						      o->quantum_ns / 2 : 0));
+		o->broad = o->excess_ns > w ||
+			   o->outside > SBT_SCORE_OUTSIDE + SBT_SCORE_OUTSIDE_Z *
+			   sqrt(SBT_SCORE_OUTSIDE * (1 - SBT_SCORE_OUTSIDE) /
+				(double)n);
 		o->variation = o->broad || o->nmodes >= 2;
 	}
 	free(x);

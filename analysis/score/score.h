@@ -91,7 +91,10 @@ struct sbt_score {
 	double variation_tdiff;    /* variation_ns / t_diff (NAN: no t_diff) */
 	double noise_spread_ns;    /* the probes' p1..p99 (NAN: none)        */
 	double excess_ns;          /* variation_ns - noise_spread_ns, >= 0   */
-	int    broad;              /* excess beyond max(t_diff, eps median)  */
+	double outside;            /* share outside the heaviest window
+				      max(t_diff, eps median) wide          */
+	int    broad;              /* excess beyond max(t_diff, eps median),
+				      or too many samples outside          */
 	/* What the population can tell (two resolutions, see score.c). */
 	double min_shift_ns;       /* min(t_diff, eps median): findings size */
 	double trim_mean_ns;       /* 10 %-trimmed mean                      */
@@ -112,6 +115,11 @@ struct sbt_score {
  * t_diff is. */
 double sbt_min_shift(double t_diff_ns, double median_ns, double quantum_ns,
 		     double eps);
+
+/* The width one constant workload's readings fall in, all but about
+ * alpha of them: max(t_diff, eps median) (score.c, "Outside one
+ * window"). */
+double sbt_score_window(const struct sbt_score *s);
 
 /* Trimmed mean (SBT_SCORE_TRIM each side) of ascending x[0..n) and its
  * standard error (winsorized variance, Tukey-McLaughlin). */

@@ -113,6 +113,11 @@ void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len)
 		fmt_ratio(r, sizeof r, s->variation_tdiff);
 		sbt_put(&o, "variation detected: spread %s (%s t_diff), no "
 			"distinct modes", a, r);
+		if (s->broad && !(s->excess_ns > sbt_score_window(s))) {
+			sbt_fmt_ns(a, sizeof a, sbt_score_window(s));
+			sbt_put(&o, ", %.0f %% of the samples outside any %s "
+				"window", 100 * s->outside, a);
+		}
 	}
 	/* a quantum-only t_diff is a lower bound: say so next to the claim */
 	if (s->variation == 1 && strcmp(s->metric_source, "quantum") == 0)
@@ -369,11 +374,21 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		}
 	}
 	if (s->broad && s->nmodes < 2) {
-		struct sbt_strbuf c = finding(g, SBT_FIND_BROAD, s->excess_ns,
+		/* by the extremes, or by the share outside one window */
+		double w = sbt_score_window(s);
+		int wide = s->excess_ns > w;
+		struct sbt_strbuf c = finding(g, SBT_FIND_BROAD, wide ?
+				       s->excess_ns : s->variation_ns - w,
 				       s->median_ns);
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);
-		sbt_fmt_ns(b, sizeof b, s->excess_ns);
-		sbt_put(&c, "broad: spread %s, %s beyond the timer's own", a, b);
+		sbt_fmt_ns(b, sizeof b, wide ? s->excess_ns : w);
+		if (wide)
+			sbt_put(&c, "broad: spread %s, %s beyond the timer's "
+			    "own", a, b);
+		else
+			sbt_put(&c, "broad: spread %s, %.0f %% of the samples "
+			    "outside any %s window (one workload's readings "
+			    "fall in one)", a, 100 * s->outside, b);
 	}
 	rank(g);
 	g->nfindings = 0;

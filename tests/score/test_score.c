@@ -636,6 +636,45 @@ static void test_lattice_two(void)
 	free(x);
 }
 
+/* Two workloads two ticks apart, half the calls each, each read half on
+ * one tick and half on the next: four flat ticks (seen: 24, 26, 24,
+ * 26 %), no dip, no break of log-concavity, a p1..p99 spread of 3 q.
+ * A quarter of the samples lie outside any 20 ns window: broad, 20 of
+ * 20.  Constant regions whose readings fill the window (a uniform 20 ns
+ * jitter: 3 ticks, 25/50/25 %) or one tick's jitter do not. */
+static void test_four_flat(void)
+{
+	size_t n = 10000;
+	double *x = alloc_n(n);
+	struct sbt_score s;
+	int split, flat = 0, fill = 0, tight = 0;
+
+	for (int seed = 0; seed < 20; seed++) {
+		G.s = 500 + (uint64_t)seed;
+		for (size_t i = 0; i < n; i++)
+			x[i] = gen_read(&G, (gen_unif(&G) < 0.5 ? 305 : 325) +
+					0.5 * gen_norm(&G), 10);
+		lat_score(x, n, 10, 10, &s, &split);
+		if (seed == 0)
+			show("four flat ticks", &s);
+		flat += s.variation == 1 && s.outside > 0.2 &&
+			strstr(said(&s), "outside any 20 ns window") != NULL;
+		for (size_t i = 0; i < n; i++)
+			x[i] = gen_read(&G, 300 + 20 * gen_unif(&G), 10);
+		lat_score(x, n, 10, 10, &s, &split);
+		fill += s.variation == 1;
+		for (size_t i = 0; i < n; i++)
+			x[i] = gen_read(&G, 305 + 3 * gen_norm(&G), 10);
+		lat_score(x, n, 10, 10, &s, &split);
+		tight += s.variation == 1;
+	}
+	CHECK(flat == 20, "four flat ticks: %d of 20 broad", flat);
+	CHECK(fill == 0 && tight == 0, "constant: %d of 20 with a 20 ns "
+	      "uniform jitter, %d of 20 with a 3 ns one, called variation",
+	      fill, tight);
+	free(x);
+}
+
 int main(void)
 {
 	test_stray_probe();
@@ -655,5 +694,6 @@ int main(void)
 	test_huge();
 	test_lattice_constant();
 	test_lattice_two();
+	test_four_flat();
 	return h_done();
 }
