@@ -14,10 +14,15 @@ per cell:
              step is reported within 5 % of the run of its true place
              (placed by the calls before its time, from --dump: its
              `sample` counts only what the detector saw).
-  lone step  the region, alone in its thread, steps up 8 units at 50 %
-             (issue 21's case): found only when exactly one step is
-             reported, upward, at 50 +- 5 % - a processor slowdown named
-             as a step of the region, or splitting it, is a miss.
+  lone step  the region, alone in its thread (no "ref": only the speed
+             probes can tell the processor's changes from its own),
+             steps up 8 units at 50 %: found only when exactly one step
+             is reported, upward, at 50 +- 5 % - a processor slowdown
+             named as a step of the region, or splitting it, is a miss;
+  lone control  constant work alone in its thread: any finding is a
+             false alarm.
+  The lone cells run twice the calls, so that they mark as long as the
+             others' two regions do (and hold as many speed probes).
 
 Each condition runs quiet and again loaded: with a busy process on the
 same cpu (--load loop, the default), or with a memory-streaming process
@@ -65,7 +70,7 @@ def analyze(exe, log):
                 if g["name"] == "acc")
 
 
-def run_one(a, d, mode, gap_ns, share, seed, name=None):
+def run_one(a, d, mode, gap_ns, share, seed, name=None, n=None):
     """(planted, [one result per analyzer], log).  With --save the log
     stays in a.save as NAME.log, what was planted in NAME.json; with
     --from it is read from there instead of run."""
@@ -81,7 +86,7 @@ def run_one(a, d, mode, gap_ns, share, seed, name=None):
                ACC_WORK=a.work)
     p = subprocess.run(["taskset", "-c", str(a.cpu), a.app, mode,
                         "%.3f" % BASE_NS, "%.3f" % gap_ns, str(share),
-                        str(a.n), str(seed)], env=env, check=True,
+                        str(n or a.n), str(seed)], env=env, check=True,
                        capture_output=True, text=True)
     planted = json.loads(p.stdout)
     if a.save:
@@ -108,7 +113,7 @@ def share_at(a, log, t_ns, exe):
 
 def judge(a, kind, gap_ns, share, planted, r, log, exe):
     """(found, why) for a planted cell; for controls found = alarm."""
-    if kind == "control":
+    if kind in ("control", "lonecontrol"):
         return bool(r["variation"]), r["verdict"]
     if kind == "lonestep":
         st = r["steps"]
@@ -136,7 +141,7 @@ def matrix(a, d, unit, loaded):
     cells = [("control", 0, 0.0)]
     cells += [("two", g, s) for g in GAPS for s in SHARES]
     cells += [("step", g, s) for g, s in STEPS]
-    cells += [("lonestep", 8, 0.5)]
+    cells += [("lonestep", 8, 0.5), ("lonecontrol", 0, 0.0)]
     if a.only:
         cells = [c for c in cells if c[0] in a.only.split(",")]
     rows = []
@@ -146,13 +151,17 @@ def matrix(a, d, unit, loaded):
         hits, whys = [0] * na, [[] for _ in range(na)]
         for _ in range(a.reps):
             seed += 1
-            mode = {"control": "const", "lonestep": "step"}.get(kind, kind)
+            mode = {"control": "const", "lonestep": "step-alone",
+                    "lonecontrol": "const-alone"}.get(kind, kind)
+            alone = mode.endswith("-alone")
             name = "%s-%s-%s-%s-%d" % ("loaded" if loaded else "quiet",
                                        kind, g, s, seed)
-            planted, rs, log = run_one(a, d, mode, g * unit, s, seed, name)
+            planted, rs, log = run_one(a, d, mode, g * unit, s, seed, name,
+                                       2 * a.n if alone else a.n)
             for k, (exe, r) in enumerate(zip(a.analyzers, rs)):
                 ok, why = judge(a, kind, g * unit, s, planted, r, log, exe)
-                if a.keep and ok == (kind == "control"):
+                alarm = kind in ("control", "lonecontrol")
+                if a.keep and ok == alarm:
                     os.makedirs(a.keep, exist_ok=True)
                     shutil.copy(log, os.path.join(a.keep, name + ".log"))
                 hits[k] += ok
@@ -208,7 +217,7 @@ def main():
     ap.add_argument("--ranks", action="store_true")
     ap.add_argument("--only", metavar="KINDS",
                     help="cells of these kinds only: control,two,step,"
-                    "lonestep")
+                    "lonestep,lonecontrol")
     ap.add_argument("--work", choices=("loop", "line"), default="loop",
                     help="the planted work: a loop of dependent adds (the "
                     "default), or straight-line adds entered by one "
@@ -278,24 +287,24 @@ def main():
                               a.load == "loop" else
                               " (a memory-streaming process on another "
                               "cpu)"))
-            print("  %-8s %6s %6s %6s  %s" % ("cell", "gap", "gap ns",
+            print("  %-11s %6s %6s %6s  %s" % ("cell", "gap", "gap ns",
                                               "share", "result"))
             for kind, g, s, hitl, whyl in rows:
                 what = " | ".join(
                     ("false alarms %d/%d" % (h, a.reps)
-                     if kind == "control" else
+                     if kind in ("control", "lonecontrol") else
                      "recall %d/%d" % (h, a.reps)) for h in hitl)
                 hits, whys = hitl[0], [w for x in whyl for w in x]
                 pos = (" at %.0f %%" % (100 * s) if kind in ("step",
                        "lonestep") else "")
-                print("  %-8s %6s %6.1f %6s  %s%s" % (
+                print("  %-11s %6s %6.1f %6s  %s%s" % (
                     kind, g or "-", g * unit, s or "-", what, pos))
                 if a.verbose:
                     for w in whys:
                         print("           %s" % w)
-                if kind == "control" and hits:
+                if kind in ("control", "lonecontrol") and hits:
                     bad.append("%s control: %s" % (name, whys))
-                elif kind != "control" and g >= 4 and hits < a.reps:
+                elif g >= 4 and hits < a.reps:
                     bad.append("%s %s gap %s share %s: %s" %
                                (name, kind, g, s, whys))
         if a.stability:

@@ -9,6 +9,9 @@
  *             BASE_NS + GAP_NS (a second mode);
  *      step:  the first SHARE*N calls do BASE_NS, the rest BASE_NS + GAP_NS;
  *      const: every call does BASE_NS (GAP_NS and SHARE ignored).
+ * A MODE ending in "-alone" (step-alone, const-alone) has no "ref":
+ * the region alone in its thread, where only the speed probes can tell
+ * the processor's changes from the region's.
  * The region is "acc"; each call is followed by one of "ref", the same
  * BASE_NS of work every time: what the machine does to both (a core
  * clock change, a co-runner on the host) shows in both at once, which
@@ -146,7 +149,12 @@ int main(int argc, char **argv)
 			"SHARE N [SEED]\n");
 		return 2;
 	}
-	const char *mode = argv[1];
+	char mode[16];
+	snprintf(mode, sizeof mode, "%s", argv[1]);
+	char *dash = strstr(mode, "-alone");
+	int alone = dash && !dash[6];
+	if (alone)
+		*dash = 0;
 	double base = atof(argv[2]), gap = atof(argv[3]);
 	double share = atof(argv[4]);
 	long n = atol(argv[5]);
@@ -180,15 +188,17 @@ int main(int argc, char **argv)
 		SBT_MARKER_START("acc");
 		x = work(x, k);
 		SBT_MARKER_STOP("acc");
+		if (alone)
+			continue;
 		SBT_MARKER_START("ref");
 		x = work(x, k0);
 		SBT_MARKER_STOP("ref");
 	}
 	SBT_MARKER_CLOSE;
-	printf("{\"mode\": \"%s\", \"ns_per_step\": %.4f, \"steps\": [%ld, %ld],"
+	printf("{\"mode\": \"%s%s\", \"ns_per_step\": %.4f, \"steps\": [%ld, %ld],"
 	       " \"gap_ns\": %.3f, \"share\": %g, \"n\": %ld, "
 	       "\"bare_spread_ns\": %.3f, \"quantum_ns\": %.3f, \"x\": %lu}\n",
-	       mode, nsps, k0, k1, (double)(k1 - k0) * nsps, share, n,
+	       mode, alone ? "-alone" : "", nsps, k0, k1, (double)(k1 - k0) * nsps, share, n,
 	       spread, quantum, (unsigned long)(x & 1));
 	return 0;
 }
