@@ -55,7 +55,7 @@ usage: accuracy.py BUILD_DIR [--reps N] [--n SAMPLES] [--cpu C]
   --check: exit 1 unless recall is 100 % for gaps >= 4 units, no control
   raises an alarm and every step is placed within 5 % (quiet and loaded).
 """
-import argparse, csv, json, os, shutil, subprocess, sys, tempfile, time
+import argparse, csv, json, os, platform, shutil, subprocess, sys, tempfile, time
 
 BASE_NS = 300.0
 GAPS = [1, 2, 3, 4, 10, 30]
@@ -218,11 +218,15 @@ def main():
     ap.add_argument("--only", metavar="KINDS",
                     help="cells of these kinds only: control,two,step,"
                     "lonestep,lonecontrol")
-    ap.add_argument("--work", choices=("loop", "line"), default="loop",
-                    help="the planted work: a loop of dependent adds (the "
-                    "default), or straight-line adds entered by one "
-                    "indirect jump (x86-64): no loop branch whose "
-                    "prediction can change the region's time by itself")
+    line_ok = platform.machine() in ("x86_64", "AMD64")
+    ap.add_argument("--work", choices=("loop", "line"),
+                    default="line" if line_ok else "loop",
+                    help="the planted work: straight-line adds entered by "
+                    "one indirect jump (the default on x86-64: constant "
+                    "work, no branch whose prediction can change its time "
+                    "by itself), or a loop of dependent adds (the default "
+                    "elsewhere: its own time moves by a clock step now and "
+                    "then, a real change a control should not have)")
     ap.add_argument("--load", choices=("loop", "stream"), default="loop",
                     help="the loaded condition's co-runner: a busy shell "
                     "loop on the same cpu, or a memory-streaming process "
@@ -250,10 +254,13 @@ def main():
     if a.from_dir:
         with open(tfile) as f:
             timer = json.load(f)
+        a.work = timer.get("work", a.work)     # what the runs were
+        a.load = timer.get("load", a.load)
     else:
         timer = json.loads(subprocess.run(
             ["taskset", "-c", str(a.cpu), a.app, "--timer"], check=True,
             capture_output=True, text=True).stdout)
+        timer.update(work=a.work, load=a.load)
         if a.save:
             with open(tfile, "w") as f:
                 json.dump(timer, f)
