@@ -36,7 +36,8 @@
  * named, not cut out, and is not the region's step either - unless
  * another region of the same event came back to its level: then the
  * machine did not keep it, and the region that did made a change of its
- * own at that instant (own_keeps).  The samples
+ * own at that instant (own_keeps; "came back" includes the change that
+ * is itself the way back).  The samples
  * of shifted periods and moments are marked SBT_SF_MACHINE and left out
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
@@ -294,12 +295,15 @@ static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 }
 
 /* Whether the level p had settled at before phase a (settled_before)
- * comes back in a later phase (within the detector's size test). */
+ * is back in phase a or a later one (within the detector's size test):
+ * the change into a may itself be the way back (the machine's return
+ * from an excursion whose way out p met during levels too short to
+ * settle at). */
 static int came_back(const struct sbt_phases *p, int a)
 {
 	double ref = settled_before(p, a, phase_total(p));
 
-	for (int b = a + 1; b < p->nphases; b++)
+	for (int b = a; b < p->nphases; b++)
 		if (fabs(p->ph[b].level_ns - ref) < p->min_shift_ns)
 			return 1;
 	return 0;
