@@ -664,7 +664,10 @@ static void t_forkthreads(void)
 	glob_t g;
 
 	fresh("forkthreads");
-	char *env[] = { "SBT_OUTPUT=ft-%p.log", NULL };
+	/* the log capped: were a child to hang, the parent's two threads
+	 * would mark on, 300 MB a second, until the timeout (seen: 50 GB
+	 * and a full disk under ASan) */
+	char *env[] = { "SBT_OUTPUT=ft-%p.log", "SBT_LOG_MAX_MB=64", NULL };
 	char *argv[] = { (char *)rapp, "forkthreads", "8", NULL };
 	p.pid = start(lib, env, argv, NULL);
 	CHECK(finish(&p, 120) == 0, "forkthreads: hung (deadlock at fork?)");
