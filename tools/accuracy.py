@@ -61,6 +61,7 @@ BASE_NS = 300.0
 GAPS = [1, 2, 3, 4, 10, 30]
 SHARES = [0.1, 0.5]
 STEPS = [(4, 0.3), (10, 0.7)]
+CONTROLS = ("control", "lonecontrol")     # cells whose findings are alarms
 
 
 def analyze(exe, log):
@@ -113,7 +114,7 @@ def share_at(a, log, t_ns, exe):
 
 def judge(a, kind, gap_ns, share, planted, r, log, exe):
     """(found, why) for a planted cell; for controls found = alarm."""
-    if kind in ("control", "lonecontrol"):
+    if kind in CONTROLS:
         return bool(r["variation"]), r["verdict"]
     if kind == "lonestep":
         st = r["steps"]
@@ -160,8 +161,7 @@ def matrix(a, d, unit, loaded):
                                        2 * a.n if alone else a.n)
             for k, (exe, r) in enumerate(zip(a.analyzers, rs)):
                 ok, why = judge(a, kind, g * unit, s, planted, r, log, exe)
-                alarm = kind in ("control", "lonecontrol")
-                if a.keep and ok == alarm:
+                if a.keep and ok == (kind in CONTROLS):
                     os.makedirs(a.keep, exist_ok=True)
                     shutil.copy(log, os.path.join(a.keep, name + ".log"))
                 hits[k] += ok
@@ -299,7 +299,7 @@ def main():
             for kind, g, s, hitl, whyl in rows:
                 what = " | ".join(
                     ("false alarms %d/%d" % (h, a.reps)
-                     if kind in ("control", "lonecontrol") else
+                     if kind in CONTROLS else
                      "recall %d/%d" % (h, a.reps)) for h in hitl)
                 hits, whys = hitl[0], [w for x in whyl for w in x]
                 pos = (" at %.0f %%" % (100 * s) if kind in ("step",
@@ -309,7 +309,7 @@ def main():
                 if a.verbose:
                     for w in whys:
                         print("           %s" % w)
-                if kind in ("control", "lonecontrol") and hits:
+                if kind in CONTROLS and hits:
                     bad.append("%s control: %s" % (name, whys))
                 elif g >= 4 and hits < a.reps:
                     bad.append("%s %s gap %s share %s: %s" %
