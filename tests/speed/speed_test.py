@@ -181,11 +181,19 @@ def case_nested():
     # the detour's own measured span, which holds the whole probe; left
     # in whole (the bug this guards), the residual would be the span
     # itself and more.  Medians of one run, side by side.
+    # Under a sanitizer the recorder's untimed tail (the START's way out
+    # after the span's last read) is instrumented more heavily than the
+    # probe inside the span: an in-situ probe left 300 ns in against a
+    # 350 ns span there, too close to call a bound; a tick's span holds a
+    # timed workload, and its bound is kept.
+    with open(LIB, 'rb') as f:
+        lib = f.read()
+    sanitized = b'__asan_init' in lib or b'__tsan_init' in lib
     med = lambda v: sorted(v)[len(v) // 2] if v else 0.0   # noqa: E731
     m0 = med([float(r['ns']) for r in plain])
     for what, group in (('a tick', ticked),
                         ('an in-situ probe', [r for r, _ in insitu])):
-        if len(group) < 200:
+        if len(group) < 200 or (sanitized and what != 'a tick'):
             continue
         left = med([float(r['ns']) for r in group]) - m0
         span = med([float(r['detour']) for r in group])
