@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """app_test.py - sbt-analyze --compare on a real app.
 
-    app_test.py CMP_APP BASE.log.gz CHANGED.log.gz
+    app_test.py CMP_APP BASE.log.gz CHANGED.log.gz [live|recorded]
                                  (SBT_LIB, SBT_ANALYZE from the env)
 
 tests/compare/cmp_app: register-only chains of known length (steady,
@@ -125,8 +125,11 @@ def recorded(tmp):
 
 def main():
     tmp = tempfile.mkdtemp(prefix='sbt-cmpapp-')
-    recorded(tmp)
-    live(tmp)
+    part = sys.argv[4] if len(sys.argv) > 4 else 'both'
+    if part in ('recorded', 'both'):
+        recorded(tmp)
+    if part in ('live', 'both'):
+        live(tmp)
     shutil.rmtree(tmp, ignore_errors=True)
     done()
 
