@@ -368,6 +368,46 @@ static int new_level_start(struct sbt_phases *p, int a, int b,
 	return j;
 }
 
+/* The long level next to phase i in direction d (-1, +1) with only short
+ * phases between, or -1: none before a machine phase or the end. */
+static int next_level(const struct sbt_phases *p, int i, int d, int first,
+		      size_t n)
+{
+	for (int j = i + d; j >= first && j < p->nphases; j += d) {
+		if (p->ph[j].kind == SBT_PH_MACHINE)
+			return -1;
+		if (is_level(p, j, n))
+			return j;
+	}
+	return -1;
+}
+
+/* Short phases at the level the region holds around them are that
+ * level's pieces, cut apart by excursions, not excursions themselves:
+ * within min_shift of the long level before them, or after them at the
+ * run's start and end; across a step, those at the level before it.
+ * (Pieces of a new level before its first long phase: new_level_start.) */
+static void level_pieces(struct sbt_phases *p, int first, size_t n,
+			 double min_shift)
+{
+	for (int i = first; i < p->nphases; i++) {
+		if (p->ph[i].kind != SBT_PH_TRANSIENT)
+			continue;
+		int a = next_level(p, i, -1, first, n);
+		int b = next_level(p, i, +1, first, n);
+		if (a < 0 && b < 0)
+			continue;
+		double la = p->ph[a >= 0 ? a : b].level_ns;
+		double lb = p->ph[b >= 0 ? b : a].level_ns;
+		/* across a step, only the level before it (the pieces
+		 * after it are new_level_start's) */
+		if (fabs(lb - la) < min_shift ? fabs(p->ph[i].level_ns - la) <
+		    min_shift || fabs(p->ph[i].level_ns - lb) < min_shift :
+		    at_level(&p->ph[i], la, lb, min_shift))
+			p->ph[i].kind = SBT_PH_LEVEL;
+	}
+}
+
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 {
 	int k = p->nphases, first, last = -1;
@@ -417,6 +457,7 @@ void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 		}
 		last = i;
 	}
+	level_pieces(p, first, n, min_shift);
 	/* The excursions' size, from the level before them (after them
 	 * for those at the start). */
 	for (int i = first; i < k; i++) {

@@ -246,6 +246,48 @@ static void test_step_turbulence(void)
 	free(x);
 }
 
+/* The same +29 % step, then host slowdowns every 1000 samples over the
+ * run's last tenth: the pieces between them, after the new level's last
+ * long phase, are that level's, not transients; only the slowdowns are.
+ * (More pieces than SBT_PHASE_MAX phases hold merge: a slowdown every
+ * 1500 samples through the whole second half dates the step 7.5 % late.) */
+static void test_step_late_slowdowns(void)
+{
+	size_t n = 40000, at = 20000, from = 36000;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+
+	G.s = 16;
+	times(t, n, 5e3);
+	for (size_t i = 0; i < n; i++) {
+		double base = i < at ? 300 : 387;
+		if (i >= from && (i - from) % 1000 >= 800)
+			base = 600;
+		x[i] = gen_read(&G, base + noise(8), 10);
+	}
+	CHECK(sbt_phase_detect(t, x, n, 20, &p) == 0, "rc");
+	sbt_phase_classify(&p, n, 20);
+	show("step, late slowdowns", &p);
+	CHECK(p.nsteps == 1, "%d steps", p.nsteps);
+	if (p.nsteps == 1) {
+		const struct sbt_phase *s = &p.ph[p.step[0]];
+		CHECK(fabs(s->t_begin_ns - 100e6) <= 0.05 * 100e6,
+		      "step dated at %.2f ms, the new level began at 100 ms",
+		      s->t_begin_ns / 1e6);
+		CHECK(fabs(s->level_ns / p.step_from_ns[0] - 1.29) < 0.03,
+		      "%g -> %g", p.step_from_ns[0], s->level_ns);
+	}
+	CHECK(p.ntransients == 4 && p.transient_n >= 700 &&
+	      p.transient_n <= 900, "%d transients, %zu samples",
+	      p.ntransients, p.transient_n);
+	for (int k = 0; k < p.nphases; k++)
+		if (p.ph[k].kind == SBT_PH_TRANSIENT)
+			CHECK(p.ph[k].level_ns > 480, "phase %d at %g ns called "
+			      "transient", k, p.ph[k].level_ns);
+	free(t);
+	free(x);
+}
+
 static void test_edges(void)
 {
 	double t[3] = { 0, 1, 2 }, x[3] = { 5, 6, 7 };
@@ -294,6 +336,7 @@ int main(void)
 	test_below_tdiff();
 	test_excursion_warmup();
 	test_step_turbulence();
+	test_step_late_slowdowns();
 	test_edges();
 	test_huge();
 	return h_done();
