@@ -16,8 +16,8 @@ Cases (each runs region_app under the recorder and reads the log back):
             20 us: the outer samples a tick or an in-situ probe of
             "inner" fell in hold its span (taken out), which holds the
             probe pair's own recorded length; no outer keeps less than
-            its inners' time; what a detour leaves in (its median over
-            the others') is less than the detour's own measured span
+            its inners' time; what a tick leaves in (its median over the
+            others') is less than the tick's own measured span
   busy      a lone constant region with a busy loop on its cpu: every
             call recorded, probes taken, preempted samples left out
   busylog   (third argument: data/busy-lone.log.gz) the same recorded
@@ -187,31 +187,29 @@ def case_nested():
         over += float(r['ns']) + 1 < own
     check(over == 0, '%d of %d outer samples shorter than their inners '
           '(more than a detour taken out)' % (over, len(outer)))
-    # The sizes: what a detour leaves in its sample (the way into the
+    # The size: what a tick leaves in its sample (the way into the
     # recorder before the span's first read, out after its last, caches
-    # and branch history: 1-8 quanta on the machines met) is less than
-    # the detour's own measured span, which holds the whole probe; left
-    # in whole (the bug this guards), the residual would be the span
-    # itself and more.  Medians of one run, side by side.
-    # Under a sanitizer the recorder's untimed tail (the START's way out
-    # after the span's last read) is instrumented more heavily than the
-    # probe inside the span: an in-situ probe left 300 ns in against a
-    # 350 ns span there, too close to call a bound; a tick's span holds a
-    # timed workload, and its bound is kept.
-    with open(LIB, 'rb') as f:
-        lib = f.read()
-    sanitized = b'__asan_init' in lib or b'__tsan_init' in lib
+    # and branch history) is less than the tick's own measured span,
+    # which holds a timed workload; left in whole (the bug this guards),
+    # it would be the span and more.  Seen: 0-20 ns left against a
+    # 90-120 ns span (ASan: 150 against 510).  Medians of one run, side by
+    # side.  An in-situ probe's is not bounded so: it left 50-100 ns
+    # against a 90-110 ns span here (equal under a busy co-runner) - the
+    # recorder's way into and out of a START's slow path, outside the
+    # span - so only its accounting above is judged.
     med = lambda v: sorted(v)[len(v) // 2] if v else 0.0   # noqa: E731
     m0 = med([float(r['ns']) for r in plain])
-    for what, group in (('a tick', ticked),
-                        ('an in-situ probe', [r for r, _ in insitu])):
-        if len(group) < 200 or (sanitized and what != 'a tick'):
-            continue
-        left = med([float(r['ns']) for r in group]) - m0
-        span = med([float(r['detour']) for r in group])
-        check(left < span, 'outer samples holding %s: %.1f ns left in '
-              '(median %.1f ns against %.1f without), less than the '
-              '%.1f ns span taken out' % (what, left, left + m0, m0, span))
+    if len(ticked) >= 200:
+        left = med([float(r['ns']) for r in ticked]) - m0
+        span = med([float(r['detour']) for r in ticked])
+        check(left < span, 'outer samples holding a tick: %.1f ns left '
+              'in (median %.1f ns against %.1f without), less than the '
+              '%.1f ns span taken out' % (left, left + m0, m0, span))
+    if insitu:
+        v = [float(r['ns']) for r, _ in insitu]
+        print('note: outer samples holding an in-situ probe: %.1f ns left '
+              'in, %.1f ns span taken out (not judged)'
+              % (med(v) - m0, med([float(r['detour']) for r, _ in insitu])))
 
 
 def case_busy():
