@@ -28,7 +28,8 @@ check(len(table) >= 10, 'the table has %d variables' % len(table))
 
 text = open(readme).read()
 env = text[text.index('## Environment'):]
-env = env[:env.index('\n## ', 5)]
+end = env.find('\n## ', 5)      # the next section, or the page's end
+env = env if end < 0 else env[:end]
 rows = {}
 for m in re.finditer(r'^\| `(SBT_[A-Z_]+)` \|(.*)\|([^|]*)\|$', env, re.M):
     rows[m.group(1)] = (m.group(2).strip(), m.group(3).strip())
