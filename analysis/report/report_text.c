@@ -571,6 +571,7 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 	sbt_words_precision(&b, g);
 	item(f, l, "precision", line);
 	b = (struct sbt_strbuf){ line, sizeof line, 0 };
+	line[0] = 0;
 	sbt_words_os(&b, g);
 	if (line[0])
 		item(f, l, "OS", line);
@@ -593,6 +594,17 @@ static void evidences(FILE *f, const struct sbt_dataset *ds,
 	}
 	if (o->explain && !any)
 		fprintf(f, "\nno region named '%s'\n", o->explain);
+}
+
+/* What the symbolizer noted of the modules (a binary rebuilt after the
+ * run: names and lines may be wrong). */
+static void notes(FILE *f, const struct sbt_report_opts *o,
+		  const struct layout *l)
+{
+	for (size_t i = 0; o->cs && i < o->cs->nnotes; i++) {
+		fputs("  note: ", f);
+		wrap(f, o->cs->notes[i], 8, 8, l->cols);
+	}
 }
 
 static void callsites(FILE *f, const struct sbt_dataset *ds,
@@ -641,10 +653,7 @@ static void callsites(FILE *f, const struct sbt_dataset *ds,
 		}
 		free(sc);
 	}
-	for (size_t i = 0; o->cs && i < o->cs->nnotes; i++) {
-		fputs("  note: ", f);
-		wrap(f, o->cs->notes[i], 8, 8, l->cols);
-	}
+	notes(f, o, l);
 }
 
 static int utf8_locale(void)
@@ -732,6 +741,7 @@ static int write_text(FILE *f, const struct sbt_report_in *in)
 	} else {
 		short_table(f, ds, res, o, &l);
 		sampled(f, ds, res, o, &l);
+		notes(f, o, &l);
 		if (o->spark)
 			sparks(f, ds, res, o, &l);
 		sbt_cnt_text(f, ds, res, o);

@@ -517,8 +517,12 @@ void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g)
 			"time of %s (99.9 %%)", s->n,
 			sbt_plural(s->n, "sample", "samples"), c);
 	}
-	sbt_put(o, "; from %s", !strcmp(s->metric_source, "in-situ") ?
-		"in-situ probes" : s->metric_source);
+	if (!strcmp(s->metric_source, "in-situ"))
+		sbt_put(o, "; t_diff and t_min from in-situ probes");
+	else if (!strcmp(s->metric_source, "quantum"))
+		sbt_put(o, "; t_diff from the clock's quantum alone");
+	else
+		sbt_put(o, "; t_diff and t_min from %s", s->metric_source);
 }
 
 void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g)
