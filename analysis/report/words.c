@@ -387,7 +387,7 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 	case SBT_FIND_GROUP:
 		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
 		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		sbt_put(o, "%s %.1f %% %s than the others' median (%s; the "
+		sbt_put(o, "%s is %.1f %% %s than the others' median (%s; the "
 			"two populations resolve %s)", who,
 			100 * fabs(g->delta_rel),
 			g->delta_ns > 0 ? "slower" : "faster", a, b);

@@ -143,7 +143,7 @@ def case_minor(gen, d):
           'verdict: ' + g['verdict'])
     check(g['variation'] is False, 'no alarm for a minor finding')
     text = ' '.join(analyze(log, '-v', '--by', 'thread').split())  # unwrapped
-    check('minor this thread 0.5 % slower than the others' in text,
+    check('minor this thread is 0.5 % slower than the others' in text,
           '-v: the minor finding, labelled minor')
     row = [l for l in analyze(log, '--by', 'thread').splitlines()
            if l.startswith('outer') and ' 3 ' in l]

@@ -149,8 +149,9 @@ static void finish(struct sbt_dataset *ds, struct sbt_result *r)
 static char *text(const struct sbt_dataset *ds, const struct sbt_result *r,
 		  enum sbt_by by)
 {
+	/* -v: the processor's whole timeline and each region's evidence */
 	struct sbt_report_opts ro = { .by = by, .filters = SBT_F_ALL,
-				      .cost_ns = -1 };
+				      .cost_ns = -1, .verbose = 1 };
 	char *s = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&s, &n);
