@@ -281,7 +281,7 @@ static void evidence_words(FILE *f, const struct sbt_report_in *in,
 		struct sbt_strbuf o = { line, sizeof line, 0 };
 		line[0] = 0;
 		if (k == 0)
-			sbt_words_leftout(&o, &lo);
+			sbt_words_leftout(&o, &lo, 0);
 		else if (k == 1)
 			sbt_words_precision(&o, g);
 		else

@@ -116,7 +116,7 @@ struct layout {
 #define NUM_COLS(own) (70 + ((own) ? 7 : 0))
 /* The one-line table: total share typical, the class word, and at least
  * this much room for its size. */
-#define SHORT_COLS (9 + 1 + 6 + 1 + 9 + 2 + 10 + 2)
+#define SHORT_COLS (1 + 9 + 1 + 6 + 1 + 9 + 2 + 10 + 2)
 #define SIZE_ROOM  34
 
 static int name_len(const struct sbt_dataset *ds, const struct sbt_group *g)
@@ -418,12 +418,10 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 			sbt_put(&b, "%zu shifts of its speed, the largest: ", nsh);
 		if (h->cpu != SBT_CPU_UNKNOWN)
 			sbt_put(&b, "cpu %u ", h->cpu);
-		sbt_put(&b, "ran %.0f %% %s from %.1f to %.1f ms (speed probes); "
-			"%zu %s in %s left out. To avoid: %s.",
-			100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster",
-			t0 / 1e6, t1 / 1e6, h->samples,
-			sbt_plural(h->samples, "sample", "samples"),
-			nsh > 1 ? "them" : "it",
+		sbt_put(&b, "%.0f %% %s %.1f-%.1f ms (speed probes): %zu %s "
+			"out; %s", 100 * fabs(h->rel),
+			h->rel > 0 ? "slower" : "faster", t0 / 1e6, t1 / 1e6,
+			h->samples, sbt_plural(h->samples, "sample", "samples"),
 			sbt_left_advice(SBT_LEFT_SPEED));
 		if (!lines++)
 			fputc('\n', f);
@@ -436,23 +434,20 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 			if (all.by[w] > all.by[big])
 				big = w;
 		sbt_put(&b, "left out: ");
-		sbt_words_leftout(&b, &all);
+		sbt_words_leftout(&b, &all, 1);
 		/* the processor's line said what to do about its share */
 		if (*sbt_left_advice(big) && !(big == SBT_LEFT_SPEED &&
 					       sp->nsh + sp->ncsh))
-			sbt_put(&b, ". Most were %s: %s.", sbt_left_name(big),
+			sbt_put(&b, "; %s: %s", sbt_left_word(big),
 				sbt_left_advice(big));
-		else
-			sbt_put(&b, ".");
 		if (!lines++)
 			fputc('\n', f);
 		wrap(f, line, 0, 2, l->cols);
 	}
 	if (res->nev) {
-		snprintf(line, sizeof line, "machine: %zu %s shared by several "
-			 "regions at one instant: the machine's, not the code's "
-			 "(-v lists them).", res->nev,
-			 sbt_plural(res->nev, "shift", "shifts"));
+		snprintf(line, sizeof line, "machine: %zu %s shared by regions "
+			 "at one instant, not the code's (-v lists them)",
+			 res->nev, sbt_plural(res->nev, "shift", "shifts"));
 		if (!lines++)
 			fputc('\n', f);
 		wrap(f, line, 0, 2, l->cols);
@@ -565,7 +560,7 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 
 	sbt_group_leftout(ds, res, g, &lo);
 	b = (struct sbt_strbuf){ line, sizeof line, 0 };
-	sbt_words_leftout(&b, &lo);
+	sbt_words_leftout(&b, &lo, 0);
 	item(f, l, "left out", line);
 	b = (struct sbt_strbuf){ line, sizeof line, 0 };
 	sbt_words_precision(&b, g);

@@ -270,7 +270,7 @@ static void modes_size(struct sbt_strbuf *o, const struct sbt_score *s)
 	}
 	sbt_fmt_ns(x, sizeof x, s->modes[a].center_ns);
 	sbt_fmt_ns(y, sizeof y, s->modes[b].center_ns);
-	sbt_put(o, "%s %.0f %% | %s %.0f %%", x, 100 * s->modes[a].share, y,
+	sbt_put(o, "%s %.0f%% | %s %.0f%%", x, 100 * s->modes[a].share, y,
 		100 * s->modes[b].share);
 	if (s->modes[a].center_ns > 0) {
 		double r = s->modes[b].center_ns / s->modes[a].center_ns;
@@ -432,17 +432,24 @@ const char *sbt_left_name(int why)
 	return why >= 0 && why < SBT_LEFT__N ? w[why] : "?";
 }
 
+const char *sbt_left_word(int why)
+{
+	static const char *const w[SBT_LEFT__N] = {
+		"OS noise", "processor", "machine", "probes", "transients" };
+
+	return why >= 0 && why < SBT_LEFT__N ? w[why] : "?";
+}
+
 const char *sbt_left_advice(int why)
 {
 	switch (why) {
 	case SBT_LEFT_CUT:
-		return "a quieter machine, or threads pinned to idle cpus";
+		return "a quieter machine, threads pinned to idle cpus";
 	case SBT_LEFT_SPEED:
 	case SBT_LEFT_MACHINE:
-		return "pin threads to cpus no other job uses, fix the clock "
-		       "speed where you can";
+		return "pin threads to idle cpus";
 	case SBT_LEFT_PROBE:
-		return "fewer probes: raise SBT_PROBE_PERIOD and SBT_SPEED_US";
+		return "raise SBT_PROBE_PERIOD and SBT_SPEED_US";
 	default:
 		return "";
 	}
@@ -473,23 +480,34 @@ void sbt_group_leftout(const struct sbt_dataset *ds,
 	}
 }
 
-void sbt_words_leftout(struct sbt_strbuf *o, const struct sbt_leftout *lo)
+void sbt_words_leftout(struct sbt_strbuf *o, const struct sbt_leftout *lo,
+		       int brief)
 {
-	int any = 0;
+	int order[SBT_LEFT__N];
 
 	if (!lo->total) {
 		sbt_put(o, "nothing of %zu %s", lo->n,
 			sbt_plural(lo->n, "sample", "samples"));
 		return;
 	}
-	sbt_put(o, "%.1f %% of %zu %s (%zu):", 100 * (double)lo->total /
-		(double)lo->n, lo->n, sbt_plural(lo->n, "sample", "samples"),
-		lo->total);
-	for (int w = 0; w < SBT_LEFT__N; w++)
-		if (lo->by[w])
-			sbt_put(o, "%s %s %.2g %%", any++ ? "," : "",
-				sbt_left_name(w),
-				100 * (double)lo->by[w] / (double)lo->n);
+	for (int w = 0; w < SBT_LEFT__N; w++) {  /* largest first */
+		int j = w;
+		while (j > 0 && lo->by[order[j - 1]] < lo->by[w]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = w;
+	}
+	sbt_put(o, "%.1f %% of %zu %s", 100 * (double)lo->total /
+		(double)lo->n, lo->n, sbt_plural(lo->n, "sample", "samples"));
+	if (!brief)
+		sbt_put(o, " (%zu)", lo->total);
+	sbt_put(o, ":");
+	for (int k = 0; k < SBT_LEFT__N && lo->by[order[k]]; k++)
+		sbt_put(o, "%s %s %.2g %%", k ? "," : "",
+			brief ? sbt_left_word(order[k]) :
+			sbt_left_name(order[k]),
+			100 * (double)lo->by[order[k]] / (double)lo->n);
 }
 
 /* ---- precision, the kernel's record ------------------------------------- */

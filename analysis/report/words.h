@@ -97,8 +97,11 @@ struct sbt_leftout {
 void sbt_group_leftout(const struct sbt_dataset *ds,
 		       const struct sbt_result *res, const struct sbt_group *g,
 		       struct sbt_leftout *lo);
-/* "30.5 % of 40000 samples: the processor off speed 20.1 %, ..." */
-void sbt_words_leftout(struct sbt_strbuf *o, const struct sbt_leftout *lo);
+/* "30.5 % of 40000 samples (12200): the processor off speed 20 %, ...",
+ * largest first; brief: each reason in a word (sbt_left_word). */
+void sbt_words_leftout(struct sbt_strbuf *o, const struct sbt_leftout *lo,
+		       int brief);
+const char *sbt_left_word(int why);
 /* What to do about what was left out most, "" when nothing needs it. */
 const char *sbt_left_advice(int why);
 const char *sbt_left_name(int why);
