@@ -117,7 +117,7 @@ struct layout {
 /* The one-line table: total share typical, the class word, and at least
  * this much room for its size. */
 #define SHORT_COLS (1 + 9 + 1 + 6 + 1 + 9 + 2 + 10 + 2)
-#define SIZE_ROOM  34
+#define SIZE_ROOM  28
 
 static int name_len(const struct sbt_dataset *ds, const struct sbt_group *g)
 {
@@ -161,49 +161,44 @@ static struct layout layout(const struct sbt_dataset *ds,
 	return l;
 }
 
-/* How many leading (pre) and trailing (suf) characters name shares with
- * any other region's name of the result: where it differs. */
-static void common(const struct layout *l, const char *name, int *pre,
-		   int *suf)
+/* Whether name cut to its first `head` and last `tail` characters could
+ * be another region's name of the result, cut alike. */
+static int ambiguous(const struct layout *l, const char *name, int head,
+		     int tail)
 {
-	int n = (int)strlen(name);
+	size_t n = strlen(name);
 
-	*pre = *suf = 0;
 	for (size_t i = 0; i < l->ds->nregions; i++) {
 		const char *o = l->ds->regions[i].name;
-		int m = (int)strlen(o), a = 0, b = 0;
-		if (o == name || !strcmp(o, name))
+		size_t m = strlen(o);
+		if (!strcmp(o, name) || m < (size_t)(head + tail))
 			continue;
-		while (a < n && a < m && name[a] == o[a])
-			a++;
-		while (b < n && b < m && name[n - 1 - b] == o[m - 1 - b])
-			b++;
-		if (a > *pre) *pre = a;
-		if (b > *suf) *suf = b;
+		if (!strncmp(o, name, (size_t)head) &&
+		    !strcmp(o + m - (size_t)tail, name + n - (size_t)tail))
+			return 1;
 	}
+	return 0;
 }
 
-/* name in exactly w columns: whole, or its middle cut to '~' so that
- * what tells it from the other names stays (the end - a file:line, an
- * offset - unless the difference is nearer the start). */
+/* name in exactly w columns: whole, or its middle cut to '~' where that
+ * keeps it apart from the other names (a construct at the start, a
+ * file:line or an offset at the end), nearest the middle first. */
 static void fit(FILE *f, const struct layout *l, const char *name, int w)
 {
-	int n = (int)strlen(name), pre, suf;
+	int n = (int)strlen(name), head = w / 2;
 
 	if (n <= w) {
 		fprintf(f, "%-*s", w, name);
 		return;
 	}
-	common(l, name, &pre, &suf);
-	int tail = w - 1 - w / 3, head = w - 1 - tail;
-	if (suf >= tail && pre >= head && pre + 1 < w - 1) {
-		head = pre + 1;           /* the difference: near the start */
-		tail = w - 1 - head;
-	} else if (suf >= tail && suf + 1 < w - 1) {
-		tail = suf + 1;
-		head = w - 1 - tail;
+	for (int d = 0; d < w; d++) {
+		int h = w / 2 + (d % 2 ? -(d + 1) / 2 : d / 2);
+		if (h >= 1 && h <= w - 2 && !ambiguous(l, name, h, w - 1 - h)) {
+			head = h;
+			break;
+		}
 	}
-	fprintf(f, "%.*s~%s", head, name, name + n - tail);
+	fprintf(f, "%.*s~%s", head, name, name + n - (w - 1 - head));
 }
 
 /* Name (and key) of g in the layout's columns. */

@@ -332,14 +332,14 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			sbt_put(o, ", others wait %s", a);
 		}
 		break;
-	case SBT_CL_BROAD:
+	case SBT_CL_BROAD:          /* beyond the timer's own noise */
 		sbt_fmt_ns(a, sizeof a, x ? x->size_ns : s->variation_ns);
-		sbt_put(o, "spread %s beyond the timer's", a);
+		sbt_put(o, "spread +%s", a);
 		if (x && isfinite(x->rel))
-			sbt_put(o, " (%.0f %%)", 100 * x->rel);
+			sbt_put(o, ", %.0f%%", 100 * x->rel);
 		break;
 	case SBT_CL_PROCESSOR:
-		sbt_put(o, "%.0f %% of samples in its shifts",
+		sbt_put(o, "%.0f%% of samples in its shifts",
 			100 * (double)g->speed_n / (double)g->count);
 		break;
 	case SBT_CL_FEW:
