@@ -1118,9 +1118,10 @@ static int region(FILE *f, const struct sbt_report_in *in, size_t i,
 	if (g->nested && isfinite(g->excl_share))
 		fprintf(f, "; %.1f %% without the regions nested in it)",
 			100 * g->excl_share);
-	fprintf(f, "; %zu samples, %zu kept, %zu cut by the OS filter; "
+	fprintf(f, "; %zu %s, %zu kept, %zu cut by the OS filter; "
 		"t<sub>min</sub> %s, t<sub>diff</sub> %s from ", g->count,
-		g->kept, g->dropped, a, b);
+		sbt_plural(g->count, "sample", "samples"), g->kept, g->dropped,
+		a, b);
 	metric_source(f, &g->score);
 	fputs("</p>\n<div class=\"grid\">\n", f);
 	hist_plot(f, g, fig);
