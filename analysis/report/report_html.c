@@ -1202,10 +1202,12 @@ static int write_html(FILE *f, const struct sbt_report_in *in)
 	inputs(f, in);
 	if (sbt_result_sorted(in->ds, res, in->o, &sorted, perm) != 0)
 		goto out;
-	sbt_speed_html(f, in->ds, in->res);   /* the processor first */
+	/* the one-line verdicts first, as the text report; then the
+	 * processor's shifts and the findings in words, then the plots */
+	summary(f, in, &sorted, detail, perm);
+	sbt_speed_html(f, in->ds, in->res);
 	summary_findings(f, in, &sorted);
 	machine(f, in);
-	summary(f, in, &sorted, detail, perm);
 	if (ndetail < res->ngroups)
 		fprintf(f, "<p>Plots for the %zu regions with the most samples "
 			"(of %zu).</p>\n", ndetail, res->ngroups);
