@@ -117,7 +117,7 @@ struct layout {
 /* The one-line table: total share typical, the class word, and at least
  * this much room for its size. */
 #define SHORT_COLS (1 + 9 + 1 + 6 + 1 + 9 + 2 + 10 + 2)
-#define SIZE_ROOM  28
+#define SIZE_ROOM  26
 
 static int name_len(const struct sbt_dataset *ds, const struct sbt_group *g)
 {
@@ -410,12 +410,13 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 		struct sbt_strbuf b = { line, sizeof line, 0 };
 		sbt_put(&b, "processor: ");
 		if (nsh > 1)
-			sbt_put(&b, "%zu shifts of its speed, the largest: ", nsh);
+			sbt_put(&b, "%zu speed shifts, largest ", nsh);
 		if (h->cpu != SBT_CPU_UNKNOWN)
 			sbt_put(&b, "cpu %u ", h->cpu);
-		sbt_put(&b, "%.0f %% %s %.1f-%.1f ms (speed probes): %zu %s "
-			"out; %s", 100 * fabs(h->rel),
-			h->rel > 0 ? "slower" : "faster", t0 / 1e6, t1 / 1e6,
+		/* h->samples: of the largest; the left-out line has all */
+		sbt_put(&b, "%.0f %% %s %.1f-%.1f ms%s: %zu %s out; %s",
+			100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster",
+			t0 / 1e6, t1 / 1e6, nsh > 1 ? "" : " (speed probes)",
 			h->samples, sbt_plural(h->samples, "sample", "samples"),
 			sbt_left_advice(SBT_LEFT_SPEED));
 		if (!lines++)

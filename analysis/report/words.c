@@ -326,7 +326,8 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 		break;
 	case SBT_CL_SLOW_GROUP:
 	case SBT_CL_FAST_GROUP:
-		sbt_put(o, "%+.1f %% vs the others", 100 * g->delta_rel);
+		/* against the others' median */
+		sbt_put(o, "%+.1f%%", 100 * g->delta_rel);
 		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
 			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
 			sbt_put(o, ", others wait %s", a);
@@ -339,7 +340,7 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			sbt_put(o, ", %.0f%%", 100 * x->rel);
 		break;
 	case SBT_CL_PROCESSOR:
-		sbt_put(o, "%.0f%% of samples in its shifts",
+		sbt_put(o, "%.0f%% of samples left out",
 			100 * (double)g->speed_n / (double)g->count);
 		break;
 	case SBT_CL_FEW:
