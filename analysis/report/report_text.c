@@ -410,11 +410,11 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 		struct sbt_strbuf b = { line, sizeof line, 0 };
 		sbt_put(&b, "processor: ");
 		if (nsh > 1)
-			sbt_put(&b, "%zu speed shifts, largest ", nsh);
+			sbt_put(&b, "%zu shifts, largest ", nsh);
 		if (h->cpu != SBT_CPU_UNKNOWN)
 			sbt_put(&b, "cpu %u ", h->cpu);
 		/* h->samples: of the largest; the left-out line has all */
-		sbt_put(&b, "%.0f %% %s %.1f-%.1f ms%s: %zu %s out; %s",
+		sbt_put(&b, "%.0f %% %s %.3g-%.3g ms%s: %zu %s out; %s",
 			100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster",
 			t0 / 1e6, t1 / 1e6, nsh > 1 ? "" : " (speed probes)",
 			h->samples, sbt_plural(h->samples, "sample", "samples"),
