@@ -451,7 +451,8 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 }
 
 /* The command for more: this one with -v (its options that write
- * files or quiet it left out). */
+ * files, quiet it or only set how many threads work left out: the
+ * report is the same whatever -j). */
 static void next(FILE *f, const struct sbt_report_in *in,
 		 const struct layout *l)
 {
@@ -463,10 +464,13 @@ static void next(FILE *f, const struct sbt_report_in *in,
 		in->argv[0] : "sbt-analyze");
 	for (int i = 1; i < in->argc; i++) {
 		const char *a = in->argv[i];
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		if (!strcmp(a, "-q") || !strcmp(a, "--quiet") ||
+		    (!strncmp(a, "-j", 2) && a[2]) ||
+		    !strncmp(a, "--jobs=", 7))
 			continue;
 		if (!strcmp(a, "--html") || !strcmp(a, "--trace") ||
-		    !strcmp(a, "--dump") || !strcmp(a, "--format")) {
+		    !strcmp(a, "--dump") || !strcmp(a, "--format") ||
+		    !strcmp(a, "-j") || !strcmp(a, "--jobs")) {
 			i++;
 			continue;
 		}
