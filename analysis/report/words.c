@@ -356,9 +356,10 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			sbt_put(o, "%s (%.1f %%)", a, 100 * x->rel);
 		} else if (isfinite(s->shift_resolution_ns)) {
 			sbt_fmt_ns(a, sizeof a, s->shift_resolution_ns);
-			sbt_put(o, "resolves %s", a);
+			/* the population's: its typical time's shifts */
+			sbt_put(o, "resolves shifts of %s", a);
 			if (s->median_ns > 0)
-				sbt_put(o, " (%.2g %%)", 100 *
+				sbt_put(o, " (%.2g%%)", 100 *
 					s->shift_resolution_ns / s->median_ns);
 		} else {
 			sbt_put(o, "no resolution");
