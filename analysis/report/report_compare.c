@@ -8,6 +8,7 @@
 #include "report_compare.h"
 #include "report_util.h"
 #include "verdict.h"
+#include "words.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -168,8 +169,11 @@ static void report_text(FILE *f, const struct sbt_cmp *c,
 				ch->resolution_ns : ch->threshold_ns) / base);
 		fprintf(f, ", %s%s\n", sbt_cmp_bound_name(ch->bound),
 			r->tripped ? "; TRIPS the gate" : "");
-		if (r->dist[0])
-			fprintf(f, "%*s  %s\n", w, "", r->dist);
+		struct sbt_strbuf o = { line, sizeof line, 0 };
+		line[0] = 0;
+		sbt_words_cmp_dist(&o, r);
+		if (line[0])
+			fprintf(f, "%*s  %s\n", w, "", line);
 	}
 	if (c->nrows == 0)
 		fprintf(f, "no regions on either side\n");

@@ -5,6 +5,7 @@
  * words are made here, once, for every report that says them.
  */
 #include "words.h"
+#include "compare.h"
 #include "verdict.h"
 
 #include <math.h>
@@ -565,4 +566,41 @@ void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g)
 	if (x->lost)
 		sbt_put(o, "; %zu near lost events (counts may be low)",
 			x->lost);
+}
+
+/* ---- a comparison's distribution ---------------------------------------- */
+
+void sbt_words_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r)
+{
+	const char *sep = "";
+	char c[32];
+
+	for (int i = 0; i < r->nmodes; i++, sep = "; ") {
+		const struct sbt_cmp_mode *m = &r->modes[i];
+		sbt_fmt_ns(c, sizeof c, m->center_ns);
+		if (m->kind == SBT_CMP_MODE_NEW)
+			sbt_put(o, "%sa mode appeared at %s (%.0f %%)", sep, c,
+				100 * m->share_n);
+		else if (m->kind == SBT_CMP_MODE_GONE)
+			sbt_put(o, "%sthe mode at %s (%.0f %%) vanished", sep,
+				c, 100 * m->share_b);
+		else
+			sbt_put(o, "%smode at %s: share %.0f %% -> %.0f %%",
+				sep, c, 100 * m->share_b, 100 * m->share_n);
+	}
+	if (r->steps > 0 && r->n.g) {
+		struct sbt_change ch[SBT_CHANGES_MAX];
+		int n = sbt_group_changes(r->n.g, ch), said = 0;
+		for (int k = 0; k < n; k++) {
+			if (ch[k].kind != SBT_CH_STEP && ch[k].kind != SBT_CH_DIP)
+				continue;
+			sbt_put(o, "%s%s", said ? "; " : sep,
+				said ? "" : "in the new run: ");
+			said++;
+			sbt_words_change(o, r->n.g, &ch[k]);
+		}
+	} else if (r->steps < 0 && r->b.g) {
+		sbt_put(o, "%sthe base run's step%s gone", sep,
+			r->b.g->phases.nsteps > 1 ? "s are" : " is");
+	}
 }

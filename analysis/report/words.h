@@ -111,6 +111,12 @@ void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g);
 /* The kernel's record: preempted, faults, switches; "" when none. */
 void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g);
 
+/* A comparison row's changed distribution: the modes that appeared,
+ * vanished or changed share, and the new run's steps (folded as -v
+ * says them) or the base run's gone; nothing when none. */
+struct sbt_cmp_row;
+void sbt_words_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r);
+
 /* "1 sample", "2 samples". */
 const char *sbt_plural(size_t n, const char *one, const char *many);
 
