@@ -434,7 +434,7 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 		/* the processor's line said what to do about its share */
 		if (*sbt_left_advice(big) && !(big == SBT_LEFT_SPEED &&
 					       sp->nsh + sp->ncsh))
-			sbt_put(&b, "; %s: %s", sbt_left_word(big),
+			sbt_put(&b, " (%s: %s)", sbt_left_word(big),
 				sbt_left_advice(big));
 		if (!lines++)
 			fputc('\n', f);

@@ -338,7 +338,8 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 		sbt_fmt_ns(a, sizeof a, x ? x->size_ns : s->variation_ns);
 		sbt_put(o, "spread +%s", a);
 		if (x && isfinite(x->rel))
-			sbt_put(o, ", %.0f%%", 100 * x->rel);
+			sbt_put(o, x->rel >= 10 ? ", %.0fx" :
+				", %.0f%%", x->rel >= 10 ? x->rel : 100 * x->rel);
 		break;
 	case SBT_CL_PROCESSOR:
 		sbt_put(o, "%.0f%% of samples left out",
@@ -447,7 +448,7 @@ const char *sbt_left_advice(int why)
 {
 	switch (why) {
 	case SBT_LEFT_CUT:
-		return "a quieter machine, threads pinned to idle cpus";
+		return "a quieter machine, pinned threads";
 	case SBT_LEFT_SPEED:
 	case SBT_LEFT_MACHINE:
 		return "pin threads to idle cpus";
