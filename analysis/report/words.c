@@ -275,10 +275,12 @@ static void modes_size(struct sbt_strbuf *o, const struct sbt_score *s)
 		100 * s->modes[b].share);
 	if (s->modes[a].center_ns > 0) {
 		double r = s->modes[b].center_ns / s->modes[a].center_ns;
-		sbt_put(o, r < 10 ? ", %.2fx apart" : ", %.0fx apart", r);
+		sbt_put(o, r < 10 ? ", %.2fx" : ", %.0fx", r);
 	}
 	if (s->nmodes > 2)
 		sbt_put(o, " (%d modes)", s->nmodes);
+	else
+		sbt_put(o, " apart");
 }
 
 /* The largest change of the group's time, sized. */

@@ -141,9 +141,12 @@ def case_consistent(gen, gdir):
                     {'steady', 'processor', 'unresolved', 'too few'}
                 check(word in want, '%s: class %r from findings %r' %
                       (name, word, sorted(kinds)))
-            # the HTML summary's totals
+            # the HTML summary's totals and class words
             p = open(page).read()
             summ = p.split('<section id="summary">')[1].split('</table>')[0]
+            words = re.findall(r'<td><b>([a-z ]+)</b> ', summ)
+            check(words == [w for _, w in rows(text)], '%s: the HTML '
+                  'leads with the same class words %r' % (name, words))
             for m in re.finditer(r'<tr><td>(?:<a [^>]*>)?([^<]+)(?:</a>)?'
                                  r'</td><td class="n">([^<]+)</td>', summ):
                 r = regs.get(H.unescape(m.group(1)))
