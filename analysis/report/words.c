@@ -77,7 +77,7 @@ int sbt_group_changes(const struct sbt_group *g, struct sbt_change *ch)
 	for (int k = 0; k < ns; k++) {
 		struct sbt_change c = { .kind = SBT_CH_STEP,
 			.t_ns = phase_t(p, st[k].phase, 0),
-			.phase = st[k].phase, .from_ns = st[k].from,
+			.from_ns = st[k].from,
 			.to_ns = st[k].to,
 			.rel = st[k].from != 0 ? st[k].to / st[k].from - 1 : 0 };
 		/* a step whose next one brings the level more than half
@@ -102,7 +102,7 @@ int sbt_group_changes(const struct sbt_group *g, struct sbt_change *ch)
 		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
 			w++;
 		struct sbt_change c = { .kind = SBT_CH_WARMUP,
-			.t_ns = phase_t(p, 0, 0), .phase = 0,
+			.t_ns = phase_t(p, 0, 0),
 			.t_end_ns = w > 0 ? phase_t(p, w - 1, 1) : NAN,
 			.from_ns = p->ph[0].level_ns,
 			.to_ns = w < p->nphases ? p->ph[w].level_ns : NAN,
@@ -116,7 +116,7 @@ int sbt_group_changes(const struct sbt_group *g, struct sbt_change *ch)
 				first = k;
 		struct sbt_change c = { .kind = SBT_CH_TRANSIENTS,
 			.t_ns = first >= 0 ? phase_t(p, first, 0) : 0,
-			.phase = first, .rel = p->transient_max,
+			.rel = p->transient_max,
 			.n = p->transient_n, .count = p->ntransients };
 		put_change(ch, &n, c);
 	}

@@ -62,8 +62,8 @@ enum sbt_change_kind { SBT_CH_STEP, SBT_CH_DIP, SBT_CH_WARMUP,
 		       SBT_CH_TRANSIENTS };
 struct sbt_change {
 	int kind;
-	double t_ns, t_end_ns;        /* where (a dip: until it returned)  */
-	int phase;                    /* its first phase (for untimed)     */
+	double t_ns, t_end_ns;        /* where (a dip: until it returned);
+					 sample numbers when untimed       */
 	double from_ns, to_ns;        /* the level before and during       */
 	double back_ns;               /* a dip: the level it returned to   */
 	double rel;                   /* step: to / from - 1; dip: the
