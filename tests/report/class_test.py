@@ -36,10 +36,15 @@ CLASSES = [('steady', 'steady', ()), ('modes', 'modes', ()),
            ('processor', 'processor', ()), ('unresolved', 'unresolved', ()),
            ('few', 'too few', ())]
 WORDS = {'steady', 'modes', 'step', 'phases', 'slow group', 'fast group',
-         'broad', 'processor', 'unresolved', 'too few'}
+         'broad', 'processor', 'unresolved', 'too few', 'OS'}
 # what each kind of finding makes of a region's class word
 KIND_CLASS = {'modes': {'modes'}, 'step': {'step', 'phases'},
-              'group': {'slow group', 'fast group'}, 'broad': {'broad'}}
+              'group': {'slow group', 'fast group'}, 'broad': {'broad'},
+              # the decomposition's kinds (issue 36)
+              'os_time': {'OS'}, 'os_spread': {'OS'},
+              'processor': {'processor'}, 'groups': {'slow group'},
+              'wait': {'slow group'}, 'time': {'phases', 'step'},
+              'few_samples': {'too few'}}
 
 
 def run(d, *args):
