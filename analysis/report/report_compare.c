@@ -92,16 +92,17 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 }
 
 /* A comparison's direction in one word: slower or faster beyond what
- * bounds it, "no change" when that bound is within 1 % of the base's
- * time (SBT_MINOR_SHARE, as findings), else "not resolved": the runs
- * cannot tell a change of 1 %. */
+ * bounds it; else "no change" (beyond that bound, said beside it), or
+ * "not resolved" when the bound is SBT_WORDS_UNRESOLVED of the base's
+ * time or more: runs that cannot tell 10 % apart say nothing either way
+ * (as the class word "unresolved" of one run). */
 static const char *direction(const struct sbt_cmp_change *ch, double base)
 {
 	if (!isfinite(ch->delta_ns))
 		return "no samples";
 	if (ch->change)
 		return ch->change > 0 ? "slower" : "faster";
-	return base > 0 && ch->threshold_ns <= SBT_MINOR_SHARE * base ?
+	return base > 0 && ch->threshold_ns < SBT_WORDS_UNRESOLVED * base ?
 	       "no change" : "not resolved";
 }
 
