@@ -50,7 +50,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
 import accuracy  # noqa: E402
-from sbttest import uncontained  # noqa: E402
 
 AN = os.environ.get("SBT_ANALYZE")
 MIN_PROBES = 10          # probes in a processor shift's window, at least
@@ -143,6 +142,29 @@ def ex_slow_thread(L):
             "others flagged slower: %d" % (slow["thread"],
                                             100 * slow["delta_rel"],
                                             100 * rel, len(others)))
+
+
+def uncontained(rows, child, parent, slack=0.2):
+    """Samples of child in no sample of parent of the same thread: the
+    test of tests/common/sbttest.py, in one pass over sorted intervals
+    (a sample's interval: its time plus the recorder's detours in it)."""
+    def span(r):
+        return r["t_ns"], r["t_ns"] + r["ns"] + float(r.get("detour") or 0)
+    by = {}
+    for r in rows:
+        if r["region"] in (child, parent):
+            by.setdefault((r["source"], r["thread"]), []).append(
+                (span(r), r["region"] == child))
+    bad = 0
+    for ev in by.values():
+        ev.sort(key=lambda x: (x[0][0], x[1]))   # a parent first
+        end = None                  # the latest parent's end so far
+        for (a, b), is_child in ev:
+            if not is_child:
+                end = b if end is None else max(end, b)
+            elif end is None or b > end + slack:
+                bad += 1
+    return bad
 
 
 def ex_nested(L):
