@@ -198,9 +198,13 @@ def record_apps(a, out_dir):
         print("corpus: %s" % case, flush=True)
     if a.omp_slow:
         log = os.path.join(a.tmp, "omp-slow.log")
+        count = os.path.join(a.tmp, "omp-slow.gomp")
         planted = json.loads(sh([a.sbt_run, "-q", "-o", log, "--",
                                  a.omp_slow, "500"],
-                                env=dict(os.environ, OMP_NUM_THREADS="2")))
+                                env=dict(os.environ, OMP_NUM_THREADS="2",
+                                         LD_PRELOAD=a.gomp_count,
+                                         GOMP_COUNT_OUT=count)))
+        planted["gomp_calls"] = gomp_calls(count)
         logs.append({"log": store(log, out_dir, "omp-slow"),
                      "case": "omp-slow", "planted": planted,
                      "command": "OMP_NUM_THREADS=2 sbt-run -- omp_slow 500",
@@ -219,7 +223,7 @@ PROGRAMS = [
     {"name": "lulesh-gcc", "program": "LULESH 2.0", "dir": "LULESH",
      "repo": "https://github.com/LLNL/LULESH",
      "build": ["make CXX='g++ -DUSE_MPI=0'"], "exe": "lulesh2.0",
-     "args": ["-s", "8", "-i", "50"], "counts": "lulesh"},
+     "args": ["-s", "8", "-i", "50"], "gomp": True, "counts": "lulesh"},
     {"name": "lulesh-clang", "program": "LULESH 2.0", "dir": "LULESH",
      "repo": "https://github.com/LLNL/LULESH",
      "build": ["make CXX='clang++ -DUSE_MPI=0'"], "exe": "lulesh2.0",
@@ -228,7 +232,7 @@ PROGRAMS = [
      "repo": "https://github.com/jeffhammond/STREAM",
      "build": ["gcc -O2 -fopenmp -DSTREAM_ARRAY_SIZE=2000000 -DNTIMES=20 "
                "stream.c -o stream"], "exe": "stream", "args": [],
-     "counts": "stream", "ntimes": 20},
+     "gomp": True, "counts": "stream", "ntimes": 20},
     {"name": "npb-cg-s", "program": "NPB 3.0 OpenMP C, CG class S",
      "dir": "NPB3.0-omp-C",
      "repo": "https://github.com/benchmark-subsetting/NPB3.0-omp-C",
@@ -238,7 +242,7 @@ PROGRAMS = [
                "-e 's/^C_LIB  =/C_LIB  = -lm/' "
                "config/make.def.template > config/make.def",
                "mkdir -p bin", "make CG CLASS=S"], "exe": "bin/cg.S",
-     "args": [], "counts": "npb-cg"},
+     "args": [], "gomp": True, "counts": "npb-cg"},
     {"name": "kokkos-ex4", "program": "Kokkos tutorial Exercise 04 "
      "(Solution), Debian's Kokkos 3.4", "dir": "kokkos-tutorials",
      "repo": "https://github.com/kokkos/kokkos-tutorials",
@@ -275,12 +279,15 @@ def record_programs(a, out_dir):
             subprocess.run(line, shell=True, cwd=work, check=True,
                            capture_output=True)
         log = os.path.join(a.tmp, p["name"] + ".log")
+        env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="false")
+        count = os.path.join(a.tmp, p["name"] + ".gomp")
+        if p.get("gomp"):       # an independent count of its regions
+            env.update(LD_PRELOAD=a.gomp_count, GOMP_COUNT_OUT=count)
         t0 = time.time()
         r = subprocess.run([a.sbt_run, "-q", "-o", log, "--",
                             os.path.join(work, p["exe"])] + p["args"],
                            cwd=work, capture_output=True, text=True,
-                           env=dict(os.environ, OMP_NUM_THREADS="2",
-                                    OMP_PROC_BIND="false"))
+                           env=env)
         wall = time.time() - t0
         if r.returncode:
             sys.exit("corpus: %s exited %d: %s" % (p["name"], r.returncode,
@@ -293,6 +300,8 @@ def record_programs(a, out_dir):
              "threads": 2, "counts": p["counts"],
              "wall_s": round(wall, 2), "expect": PROGRAM_EXPECT,
              "output": program_facts(p, r.stdout)}
+        if p.get("gomp"):
+            e["gomp_calls"] = gomp_calls(count)
         for k in ("ntimes", "nrepeat"):
             if k in p:
                 e[k] = p[k]
@@ -300,6 +309,15 @@ def record_programs(a, out_dir):
         shutil.rmtree(work)
         print("corpus: %s (%.1f s)" % (p["name"], wall), flush=True)
     return logs
+
+
+def gomp_calls(path):
+    """Parallel regions started, by tests/corpus/gomp_count.c's lines."""
+    n = 0
+    if os.path.exists(path):
+        for line in open(path):
+            n += sum(json.loads(line).values())
+    return n
 
 
 def program_facts(p, out):
@@ -337,6 +355,7 @@ def main():
     a.stream = os.path.join(b, "tests", "speed", "stream")
     a.corpus_app = os.path.join(b, "tests", "corpus", "corpus_app")
     a.omp_slow = os.path.join(b, "tests", "corpus", "omp_slow")
+    a.gomp_count = os.path.join(b, "tests", "corpus", "gomp_count.so")
     if not os.path.exists(a.omp_slow):
         a.omp_slow = None
     a.out = os.path.join(os.path.dirname(HERE), "corpus",

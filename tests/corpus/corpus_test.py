@@ -187,9 +187,10 @@ def ex_omp_counts(L):
     want = p["regions"] * p["threads"]
     got = {r["name"].split(" @")[0]: r["count"] for r in L.regions()
            if r["api"] == "openmp"}
-    return (got.get("omp parallel") == want and
-            got.get("omp barrier") == want, "counts %s, want %d" % (got,
-                                                                    want))
+    ind = p.get("gomp_calls", p["regions"]) * p["threads"]
+    return (got.get("omp parallel") == want == ind and
+            got.get("omp barrier") == want, "counts %s, want %d (the "
+            "interposer's count: %d)" % (got, want, ind))
 
 
 def is_barrier(name):
@@ -272,13 +273,19 @@ def count_rules(L):
     stream  the 4 kernels NTIMES x threads, the others once a thread;
     npb-cg  conj_grad's 25 iterations in each of niter + 1 calls: the
             busiest region (niter + 1) x 25 x threads;
-    kokkos  the "yAx" kernel once per repeat."""
+    kokkos  the "yAx" kernel once per repeat;
+    and where the manifest has gomp_calls (libgomp's parallel regions
+    counted by tests/corpus/gomp_count.c while it was recorded), all
+    parallel regions' samples are gomp_calls x threads."""
     e, rs = L.e, L.regions()
     t = e["threads"]
     par = {site(r["name"]): r["count"] for r in rs
            if r["name"].startswith("omp parallel")}
     bar = {site(r["name"]): r["count"] for r in rs if is_barrier(r["name"])}
     rule = e["counts"]
+    if "gomp_calls" in e and sum(par.values()) != e["gomp_calls"] * t:
+        return False, "parallel samples %d, gomp_count: %d calls x %d" % (
+            sum(par.values()), e["gomp_calls"], t)
     # a region's closing barrier at its own site, as often as the region
     # (OMPT also names barriers inside regions at sites of their own)
     same = all(bar.get(s, c) == c for s, c in par.items())
