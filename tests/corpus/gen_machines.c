@@ -18,6 +18,9 @@
  *   two-4-0.5         two levels 4 quanta apart, 50/50
  *   faults            2 us of work plus 0-3 page faults a call at
  *                     11-15 us each, the kernel's record of every fault
+ *   loop-step-28      a loop of dependent adds, alone in its thread, 28 %
+ *                     slower from mid-run while the probes (a straight-line
+ *                     chain) hold their speed: the region's own step
  * amd-2596-kvm-20261124 (synthetic): TSC 2.596 GHz, 26-tick (10 ns)
  * steps; its host slows it by 50-95 % for 0.1-10 ms at a time, about a
  * fifth of the time: regions and probes alike.
@@ -84,6 +87,7 @@ struct plan {
 	int hostcpu;                   /* TSC_AUX moves 72 -> 116 -> 259  */
 	int faults;                    /* 2 us + 0-3 faults a call        */
 	int turbulent;
+	int alone;                     /* no "ref": only the probes witness */
 	uint64_t seed;
 };
 
@@ -134,7 +138,8 @@ static long gen_log(const struct machine *m, const struct plan *p,
 		L.h.os_pages = 16;
 	}
 	syn_region(&L, 1, "acc");
-	syn_region(&L, 2, "ref");
+	if (!p->alone)
+		syn_region(&L, 2, "ref");
 	syn_speed_meta(&L, PROBE_OPS, 100);
 	if (p->turbulent)
 		turb_make(&w, &g, CALLS * period);
@@ -162,8 +167,9 @@ static long gen_log(const struct machine *m, const struct plan *p,
 		uint64_t a = tk(m, t);
 		syn_pair(&L, 0, 1, a, a + rd(m, &g, d), cpu);
 		uint64_t b = tk(m, t + period * 0.6);
-		syn_pair(&L, 0, 2, b, b + rd(m, &g, BASE_NS * f +
-						gen_exp(&g, 1.5)), cpu);
+		if (!p->alone)
+			syn_pair(&L, 0, 2, b, b + rd(m, &g, BASE_NS * f +
+							gen_exp(&g, 1.5)), cpu);
 		if (i % 100 == 50)
 			syn_speed(&L, 0, tk(m, t + period * 0.8),
 				  rd(m, &g, PROBE_NS * f + gen_exp(&g, 1)),
@@ -221,7 +227,7 @@ static void gen_machine(const char *dir, const struct machine *m,
 			kind = "control";
 			expect = "[\"no-finding\", \"cpus-exist\"]";
 		} else if (p->step) {
-			kind = "step";
+			kind = p->alone ? "lonestep" : "step";
 			expect = "[\"step-placed\"]";
 		} else if (p->gap_ns > 0) {
 			kind = "two";
@@ -257,9 +263,10 @@ int main(int argc, char **argv)
 		"{\"rdtscp\": false, \"constant_tsc\": true, "
 		"\"hypervisor\": true}", 11 };
 	static const struct plan f26p[] = {
-		{ "hostcpu-control", 0, 0, 0, 1, 0, 0, 11 },
-		{ "two-4-0.5", 40, 0.5, 0, 0, 0, 0, 12 },
-		{ "faults", 0, 0, 0, 0, 1, 0, 13 },
+		{ "hostcpu-control", 0, 0, 0, 1, 0, 0, 0, 11 },
+		{ "two-4-0.5", 40, 0.5, 0, 0, 0, 0, 0, 12 },
+		{ "faults", 0, 0, 0, 0, 1, 0, 0, 13 },
+		{ "loop-step-28", 84, 0.5, 1, 0, 0, 0, 1, 14 },
 	};
 	static const struct machine turb = {
 		"amd-2596-kvm-20261124-synthetic", "AMD EPYC",
@@ -269,11 +276,11 @@ int main(int argc, char **argv)
 		"{\"rdtscp\": true, \"constant_tsc\": true, "
 		"\"hypervisor\": true}", 1 };
 	static const struct plan turbp[] = {
-		{ "turbulent-control", 0, 0, 0, 0, 0, 1, 21 },
-		{ "turbulent-step", 87, 0.5, 1, 0, 0, 1, 22 },
+		{ "turbulent-control", 0, 0, 0, 0, 0, 1, 0, 21 },
+		{ "turbulent-step", 87, 0.5, 1, 0, 0, 1, 0, 22 },
 	};
 	mkdir_p(argv[1]);
-	gen_machine(argv[1], &f26, f26p, 3);
+	gen_machine(argv[1], &f26, f26p, 4);
 	gen_machine(argv[1], &turb, turbp, 2);
 	return 0;
 }
