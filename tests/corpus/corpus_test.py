@@ -15,7 +15,8 @@ CORPUS_DIR/known-misses lists the misses known today, one a line:
     MACHINE/LOG | EXPECTATION | cause
 A miss not listed fails the test; a listed miss that now passes is printed
 so that it is removed (the list may only shrink).  --list prints every
-miss in that format, for the list's upkeep.
+miss in that format, for the list's upkeep.  The corpus must stay under
+30 MB.
 
 Expectations (what each one would catch):
   found             a planted two-level gap is reported (accuracy.py's
@@ -54,6 +55,7 @@ import accuracy  # noqa: E402
 AN = os.environ.get("SBT_ANALYZE")
 MIN_PROBES = 10          # probes in a processor shift's window, at least
 FEW = 10                 # samples below which a region is "too few"
+MAX_MB = 30              # the whole corpus, at most: test data, not an archive
 
 
 def run(log, *opts):
@@ -424,11 +426,18 @@ def main():
         if k not in seen:
             print("known-misses names no such log or expectation: %s | %s"
                   % k)
+    size = sum(os.path.getsize(os.path.join(dp, f))
+               for dp, _, fs in os.walk(corpus) for f in fs)
+    if size > MAX_MB * 1e6:
+        print("FAIL  the corpus holds %.1f MB, more than %d MB" % (
+            size / 1e6, MAX_MB))
+        fail += 1
     n = len(results)
-    print("corpus: %d logs, %d checks, %d pass, %d known misses, "
-          "%d new misses" % (len(work), n, sum(r[2] for r in results),
-                             sum(1 for r in results if not r[2] and
-                                 (r[0], r[1]) in km), fail))
+    print("corpus: %.1f MB, %d logs, %d checks, %d pass, %d known misses, "
+          "%d new misses" % (
+              size / 1e6, len(work), n, sum(r[2] for r in results),
+              sum(1 for r in results if not r[2] and (r[0], r[1]) in km),
+              fail))
     sys.exit(1 if fail and not listing else 0)
 
 
