@@ -16,7 +16,10 @@ CORPUS_DIR/known-misses lists the misses known today, one a line:
 A miss not listed fails the test; a listed miss that now passes is printed
 so that it is removed (the list may only shrink).  --list prints every
 miss in that format, for the list's upkeep.  The corpus must stay under
-30 MB.
+30 MB, and every manifest must say what tools/corpus.py writes of the
+machine (model, cpus, quantum, flags, hypervisor, page-fault cost, TSC
+rate) and of each log (a program's repository, commit, build line, input
+and threads; a planted cell's truth).
 
 Expectations (what each one would catch):
   found             a planted two-level gap is reported (accuracy.py's
@@ -353,6 +356,25 @@ def machines(corpus, build):
     return out
 
 
+# what a manifest must say of its machine and of each log
+MACHINE_KEYS = ("model", "cpus", "quantum_ns", "flags", "hypervisor",
+                "page_fault_us", "tsc_ghz")
+LOG_KEYS = {"program": ("program", "repo", "commit", "build", "command",
+                        "threads", "counts"),
+            "acc": ("kind", "share", "gap_units", "unit_ns", "planted")}
+
+
+def manifest_gaps(name, man):
+    """The fields a manifest lacks, as 'machine/log: key' strings."""
+    miss = ["%s: machine %s" % (name, k) for k in MACHINE_KEYS
+            if k not in man["machine"]]
+    for e in man["logs"]:
+        for k in ("log", "expect") + LOG_KEYS.get(e.get("case"), ()):
+            if k not in e:
+                miss.append("%s/%s: %s" % (name, e.get("log"), k))
+    return miss
+
+
 def unpack(src_dir, entry, dst_dir):
     src = os.path.join(src_dir, entry["log"])
     if not src.endswith(".xz"):
@@ -397,15 +419,17 @@ def main():
     listing = "--list" in sys.argv
     if not AN:
         sys.exit("SBT_ANALYZE not set (run through meson test)")
-    work = []
+    work, fail = [], 0
     for name, man, d in machines(corpus, build):
+        for m in manifest_gaps(name, man):
+            print("FAIL  manifest lacks %s" % m)
+            fail += 1
         tmp = os.path.join(build, "logs", name)
         os.makedirs(tmp, exist_ok=True)
         work += [(name, man, d, e, tmp) for e in man["logs"]]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         results = [r for rs in ex.map(judge_log, work) for r in rs]
     km = known(os.path.join(corpus, "known-misses"))
-    fail = 0
     seen = set()
     for log, x, ok, why in results:
         seen.add((log, x))
