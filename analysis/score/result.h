@@ -118,7 +118,7 @@ struct sbt_group_os {
 						 and the decomposition's */
 #define SBT_VERDICT_FINDINGS 6                /* said in the verdict      */
 #define SBT_MINOR_SHARE  0.01                 /* min_share's default      */
-#define SBT_MIN_RUN_SHARE 0.01                /* min_run_share's default  */
+#define SBT_MIN_RUN_SHARE 0.005               /* min_run_share's default  */
 #define SBT_FEW_SAMPLES  10                   /* fewer: nothing alarmed   */
 #define SBT_FIND_NOKEY   UINT32_MAX
 enum sbt_finding_kind {

@@ -316,15 +316,30 @@ static void alarm(struct sbt_group *g, struct sbt_finding *x,
 	x->minor = !x->alarm;
 }
 
-/* Major findings first, each part largest first (stable: a tie keeps
- * the order found). */
+/* A description, not a size to judge: what is left unexplained, the
+ * processor's, too few samples, what the probes cannot see. */
+static int describes(const struct sbt_finding *x)
+{
+	return x->kind == SBT_FIND_UNEXPLAINED ||
+	       x->kind == SBT_FIND_PROCESSOR || x->kind == SBT_FIND_FEW ||
+	       x->kind == SBT_FIND_PROBE_BLIND;
+}
+
+/* 0 an alarm, 1 too small (minor), 2 a description. */
+static int tier(const struct sbt_finding *x)
+{
+	return x->alarm ? 0 : describes(x) ? 2 : 1;
+}
+
+/* Alarms first, then the minor ones, then the descriptions, each part
+ * largest first (stable: a tie keeps the order found). */
 static void rank(struct sbt_group *g)
 {
 	for (int i = 1; i < g->nfind; i++) {
 		struct sbt_finding x = g->find[i];
 		int j = i;
-		while (j > 0 && (g->find[j - 1].minor > x.minor ||
-				 (g->find[j - 1].minor == x.minor &&
+		while (j > 0 && (tier(&g->find[j - 1]) > tier(&x) ||
+				 (tier(&g->find[j - 1]) == tier(&x) &&
 				  g->find[j - 1].size_ns < x.size_ns))) {
 			g->find[j] = g->find[j - 1];
 			j--;
@@ -354,6 +369,7 @@ static void modes_of(struct sbt_strbuf *o, const struct sbt_mode *md, int nm)
 static void components(struct sbt_group *g, const struct sbt_options *o,
 		       int few, int steps_said)
 {
+	enum sbt_by by = o ? o->by : SBT_BY_NONE;
 	const struct sbt_decomp *d = &g->decomp;
 	const struct sbt_comp_est *c;
 	double mean = d->mean_ns;
@@ -431,6 +447,11 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 				"the spread", a, 100 * c->var_share);
 			break;
 		case SBT_FIND_GROUPS:
+			if (by == SBT_BY_THREAD && !g->barrier) {
+				/* each thread's own finding says it */
+				g->nfind--;
+				break;
+			}
 			if (g->barrier) {
 				/* a barrier's waits: the thread that waits
 				 * least is the slow one */
@@ -578,7 +599,10 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 			    "outside any %s window (one workload's readings "
 			    "fall in one)", a, 100 * s->outside, b);
 	}
-	components(g, opt, few, p->nsteps > 0);
+	/* time's levels are said by the steps, the warm-up, the
+	 * excursions or the machine's shifts where those found them */
+	components(g, opt, few, p->nsteps || p->warmup_n || p->ntransients ||
+		   g->machine_changes || g->machine_n);
 	if (g->probe_blind) {
 		struct sbt_strbuf c = finding(g, SBT_FIND_PROBE_BLIND, NAN, NAN);
 		sbt_put(&c, "the speed probes (a register-only chain's compute "
@@ -589,6 +613,8 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	g->nfindings = 0;
 	for (int k = 0; k < g->nfind; k++)
 		g->nfindings += !g->find[k].minor;
+	double ms = opt && opt->min_share > 0 ? opt->min_share :
+		    SBT_MINOR_SHARE;
 	int said = 0;
 	for (int k = 0; k < g->nfind; k++) {
 		const struct sbt_finding *x = &g->find[k];
@@ -599,13 +625,19 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 			    g->nfind - k, g->nfind - k == 1 ? "" : "s");
 			break;
 		}
-		if (!x->text[0])
+		/* the processor's is said below, with what was left out */
+		if (!x->text[0] || x->kind == SBT_FIND_PROCESSOR)
 			continue;
-		if (x->minor && (k == 0 || !g->find[k - 1].minor))
-			sbt_put(&o, "%s%s", said ? "; " : "",
-			    g->nfindings ? "besides: " : "");
-		else if (said)
-			sbt_put(&o, "%s", x->minor ? ", " : "; ");
+		int first = k == 0 || tier(&g->find[k - 1]) != tier(x);
+		if (tier(x) == 1 && first) {
+			if (!g->nfindings)
+				sbt_put(&o, "%sno variation of %.0f %% or more",
+				    said ? "; " : "", 100 * ms);
+			sbt_put(&o, "; minor (under %.0f %% of its time): ",
+			    100 * ms);
+		} else if (said) {
+			sbt_put(&o, "%s", tier(x) == 1 ? ", " : "; ");
+		}
 		sbt_put(&o, "%s", x->text);
 		said++;
 	}

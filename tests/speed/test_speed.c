@@ -509,7 +509,7 @@ static void shared(void)
 	char *t = text(&ds, &r, SBT_BY_NONE);
 	CHECK(strstr(t, "processor: cpu 1 (the probes of 4 threads there) "
 		     "ran 4") && strstr(t, "no variation of its own"),
-	      "shared: report says\n%.900s", t);
+	      "shared: report says\n%.1900s", t);
 	free(t);
 	finish(&ds, &r);
 }
