@@ -86,8 +86,22 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 			"%.1f %%)\n", sp->probes, sp->cadence_us,
 			100 * sp->resolution_rel);
 	else
-		fprintf(f, " (%zu speed probes: too few for a timeline)\n",
-			sp->probes);
+		fprintf(f, " (%zu speed probes: %s)\n", sp->probes,
+			sp->unusable ? "none usable" :
+			"too few for a timeline");
+	if (sp->unusable)
+		fprintf(f, "processor: %zu probe timeline%s unusable for this "
+			"run: they resolve only %.0f %% (%s)\n", sp->unusable,
+			sp->unusable == 1 ? "" : "s", 100 * sp->unusable_rel,
+			sp->unusable_cause == SBT_SPEED_COARSE ?
+			"a probe lasts too few clock ticks" : "the probes "
+			"vary: timed on a busy memory system or a shared "
+			"core");
+	if (sp->ndisagree)
+		fprintf(f, "processor: probes disagree: %zu shift%s of the "
+			"probes left out, the regions there did not move "
+			"with them\n", sp->ndisagree,
+			sp->ndisagree == 1 ? "" : "s");
 	for (size_t u = 0; u < sp->nun; u++) {
 		const struct sbt_speed_unit *x = &sp->un[u];
 		if (!isfinite(x->delta_rel))

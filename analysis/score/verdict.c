@@ -407,6 +407,10 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 		c = &d->c[j];
 		if (kind[j] < 0 || !c->resolved || !(c->var_share > 0))
 			continue;
+		/* a spread under min_share of the time: steady, unsaid */
+		if (j == SBT_COMP_REST && !(c->size_ns >= (o && o->min_share >
+		    0 ? o->min_share : SBT_MINOR_SHARE) * d->median_ns))
+			continue;
 		if (j == SBT_COMP_TIME && steps_said)
 			continue;       /* its steps say it */
 		struct sbt_strbuf t = finding(g, kind[j], fabs(c->size_ns),
@@ -649,7 +653,7 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	int shared = g->machine_changes ||
 		     (double)g->machine_n >= 1e-3 * (double)g->count;
 	int slowed = (double)g->speed_n >= 1e-3 * (double)g->count;
-	if (f == 0)
+	if (f == 0 && (!said || shared || slowed))
 		sbt_put(&o, "%s%s", said ? "; " : "", shared || slowed ?
 		    "no variation of its own" : "no variation found");
 	if (slowed)
@@ -720,14 +724,18 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 	for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS; r++)
 		sbt_put(o, "%s%s", r ? ", " : "",
 			ds->regions[e->regions[r]].name);
-	sbt_put(o, "%s): the machine, not the code", e->nregions >
-		SBT_MACHINE_MAX_REGIONS ? ", ..." : "");
-	if (probes > 0)
-		sbt_put(o, "; the speed probes agree");
-	else if (probes == 0)
-		sbt_put(o, "; the speed probes held, the two witnesses "
-			"disagree: not the core's speed (memory, or the code "
-			"itself)");
+	sbt_put(o, "%s)", e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." :
+		"");
+	/* one claim: where the probes held, the witnesses disagree on
+	 * whose it is, and the event says no more than they can */
+	if (probes == 0)
+		sbt_put(o, " together; the speed probes held: not the core's "
+			"compute speed (a register-only chain), so the code's "
+			"or a slowdown they do not see (memory, front end, an "
+			"SMT sibling)");
+	else
+		sbt_put(o, ": the machine, not the code%s", probes > 0 ?
+			"; the speed probes agree" : "");
 }
 
 /* ---- a comparison's rows ------------------------------------------------ */
