@@ -247,7 +247,7 @@ static void machine(struct sbt_strbuf *o, const struct sbt_group *g)
 	const struct sbt_phases *p = &g->phases;
 	int shown = 0;
 
-	sbt_put(o, "; with the machine, not the code:");
+	sbt_put(o, "; shared with the other regions, not its own:");
 	if (!g->machine_changes) {
 		sbt_put(o, " the other regions ran shifted during %zu of its "
 		    "samples, left out", g->machine_n);
