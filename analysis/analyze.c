@@ -786,6 +786,25 @@ static uint8_t *preempt_rule(const struct sbt_dataset *ds)
 	return leave;
 }
 
+/* The steps of a region while the speed probes held (a usable timeline
+ * of its log, no shift near the step): what the probes cannot see, so
+ * the verdict says so (probe_blind). */
+static void probe_blind(struct sbt_result *res)
+{
+	double tol = 2e3 * (res->speed.cadence_us > 0 ?
+			    res->speed.cadence_us : 100);
+
+	for (size_t k = 0; k < res->ngroups; k++) {
+		struct sbt_group *g = &res->g[k];
+		const struct sbt_phases *p = &g->phases;
+		g->probe_blind = 0;
+		for (int i = 0; i < p->nsteps && !g->probe_blind; i++)
+			g->probe_blind = sbt_speed_covers(&res->speed,
+				g->source, p->ph[p->step[i]].t_begin_ns,
+				tol) == 0;
+	}
+}
+
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		struct sbt_result *res)
 {
@@ -886,6 +905,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	sbt_groups_barriers(res, ds, o->by == SBT_BY_THREAD);
 	if (sbt_decomp_run(ds, o, res) != 0)
 		goto out;
+	probe_blind(res);
 	for (size_t k = 0; k < res->ngroups; k++)
 		sbt_verdict(&res->g[k], o);
 	rc = 0;

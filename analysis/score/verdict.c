@@ -848,6 +848,10 @@ void sbt_cmp_verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
 		    r->b.all_kept && r->n.all_kept ? "their" : "its");
 	if (r->dist[0])
 		sbt_put(&o, "; %s", r->dist);
+	if (r->probe_blind)
+		sbt_put(&o, "; the speed probes (a register-only chain's "
+		    "compute speed) did not move: the code's, or a slowdown "
+		    "they do not see (memory, front end, an SMT sibling)");
 	if (r->tripped)
 		sbt_put(&o, "; TRIPS the gate (slower than %g %%)", c->co.fail_pct);
 }
