@@ -209,7 +209,7 @@ struct sbt_decomp {
 	size_t n;                     /* samples decomposed              */
 	double median_ns, mean_ns;
 	double region_share;          /* of its threads' time; NAN       */
-	double var_ns2;               /* mean square about the median    */
+	double var_ns2;               /* mean square about the mean      */
 	/* the OS's part of a call's time */
 	double faults, switches;      /* a call's mean counts            */
 	int    os_counts_vary;        /* counts differ between calls     */

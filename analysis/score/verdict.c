@@ -451,7 +451,7 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 				"the spread", a, 100 * c->var_share);
 			break;
 		case SBT_FIND_GROUPS:
-			if (by == SBT_BY_THREAD && !g->barrier) {
+			if (by == SBT_BY_THREAD) {
 				/* each thread's own finding says it */
 				g->nfind--;
 				break;
