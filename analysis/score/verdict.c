@@ -377,7 +377,9 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 
 	if (d->n < SBT_FEW_SAMPLES)
 		return;
-	if (isfinite(d->os_time_ns) && d->os_time_ns > 0) {
+	/* the OS's time, where it is worth a word: min_share of a call */
+	if (isfinite(d->os_time_ns) && mean > 0 && d->os_time_ns >=
+	    (o && o->min_share > 0 ? o->min_share : SBT_MINOR_SHARE) * mean) {
 		struct sbt_strbuf t = finding(g, SBT_FIND_OS_TIME,
 					      d->os_time_ns, mean);
 		struct sbt_finding *x = last(g);
