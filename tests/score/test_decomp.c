@@ -6,7 +6,8 @@
  * enough probes inside and with too few, a barrier whose second thread
  * works 3 % longer, a stationary spread nothing explains, a region of
  * two samples; and the bookkeeping of item 5: one OS class per sample in
- * every view, exclusive time never below zero.  Asserts kinds and
+ * every view, exclusive time never below zero; a step the speed probes
+ * did not see, and probes too noisy to use.  Asserts kinds and
  * numbers, never sentences.  No timing of this machine is read.
  */
 #include "analyze.h"
@@ -481,6 +482,56 @@ static void test_os_class_and_excl(void)
 	sbt_ds_free(&ds);
 }
 
+/* 10. A step while the speed probes hold: said what they cannot see.
+ * 11. Probes whose own spread is +-30 %: unusable, nothing claimed. */
+static void probes_case(double probe_sd, int step, struct sbt_dataset *ds,
+			struct sbt_result *r)
+{
+	struct sbt_source *src;
+
+	G.s = 18;
+	src = begin(ds, 1);
+	src->speed_ops = 100;
+	src->speed_cadence_us = 333;
+	uint32_t a = region(ds, "work", 0);
+	for (size_t i = 0; i < 40000; i++) {
+		double t = 100e6 * (double)i / 40000;
+		double f = step && t >= 50e6 ? 1.2 : 1;
+		sample(ds, a, 0, t, floor(1000 * f + 3 * gen_unif(&G)), 0);
+	}
+	for (double t = 0; t < 100e6; t += 333e3) {
+		struct sbt_probe p = { .t_ns = t, .ns = floor(600 * (1 +
+				       probe_sd * gen_norm(&G))), .cpu = 0 };
+		if (sbt_ds_probe(ds, &p) != 0)
+			exit(2);
+	}
+	if (analyze(ds, SBT_BY_NONE, r) != 0)
+		exit(1);
+}
+
+static void test_probes(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	probes_case(0.002, 1, &ds, &r);
+	const struct sbt_group *g = group(&ds, &r, "work", SBT_FIND_NOKEY);
+	CHECK(g && g->phases.nsteps == 1 && find(g, SBT_FIND_STEP) &&
+	      find(g, SBT_FIND_PROBE_BLIND) && r.speed.nsh == 0,
+	      "a step, the probes flat: %d steps, blind %d",
+	      g ? g->phases.nsteps : -1, g ? g->probe_blind : -1);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+	probes_case(0.3, 0, &ds, &r);
+	CHECK(r.speed.unusable == 1 && r.speed.nsh == 0 &&
+	      r.speed.unusable_cause == SBT_SPEED_NOISY &&
+	      r.speed.unusable_rel > SBT_SPEED_USABLE,
+	      "noisy probes: %zu unusable (%.2f)", r.speed.unusable,
+	      r.speed.unusable_rel);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	test_faults_vary();
@@ -490,5 +541,6 @@ int main(void)
 	test_barrier();
 	test_unexplained_and_few();
 	test_os_class_and_excl();
+	test_probes();
 	return h_done();
 }
