@@ -11,6 +11,7 @@
  * numbers, never sentences.  No timing of this machine is read.
  */
 #include "analyze.h"
+#include "compare.h"
 #include "result.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -532,6 +533,61 @@ static void test_probes(void)
 	sbt_ds_free(&ds);
 }
 
+/* 12. Two runs of one region 10 % apart, their speed probes alike: the
+ * comparison says what the probes cannot see; with the probes 10 %
+ * apart too, it does not. */
+static void cmp_side(struct sbt_dataset *ds, struct sbt_result *r,
+		     double level, double probe, uint64_t seed)
+{
+	struct sbt_source *src;
+
+	G.s = seed;
+	src = begin(ds, 1);
+	src->speed_ops = 100;
+	src->speed_cadence_us = 333;
+	uint32_t a = region(ds, "work", 0);
+	for (size_t i = 0; i < 20000; i++)
+		sample(ds, a, 0, 5000.0 * (double)i,
+		       floor(level + 3 * gen_unif(&G)), 0);
+	for (double t = 0; t < 100e6; t += 333e3) {
+		struct sbt_probe p = { .t_ns = t, .ns = floor(probe + 3 *
+				       gen_unif(&G)), .cpu = 0 };
+		if (sbt_ds_probe(ds, &p) != 0)
+			exit(2);
+	}
+	if (analyze(ds, SBT_BY_NONE, r) != 0)
+		exit(1);
+}
+
+static void test_compare_blind(void)
+{
+	for (int moved = 0; moved < 2; moved++) {
+		struct sbt_dataset db, dn;
+		struct sbt_result rb, rn;
+		struct sbt_options o = opts(SBT_BY_NONE);
+		struct sbt_cmp_opts co = { .fail_pct = NAN };
+		struct sbt_cmp c;
+
+		cmp_side(&db, &rb, 1000, 600, 21);
+		cmp_side(&dn, &rn, 1100, moved ? 660 : 600, 22);
+		struct sbt_cmp_side b = { &db, &rb, &o, 1 };
+		struct sbt_cmp_side n = { &dn, &rn, &o, 1 };
+		if (sbt_compare(&b, &n, &co, &c) != 0) {
+			CHECK(0, "compare failed");
+			return;
+		}
+		CHECK(c.nrows == 1 && c.speed && c.rows[0].raw.change == 1 &&
+		      c.rows[0].probe_blind == !moved, "probes %s: blind %d",
+		      moved ? "moved" : "flat", c.nrows ?
+		      c.rows[0].probe_blind : -1);
+		sbt_compare_free(&c);
+		sbt_result_free(&rb);
+		sbt_result_free(&rn);
+		sbt_ds_free(&db);
+		sbt_ds_free(&dn);
+	}
+}
+
 int main(void)
 {
 	test_faults_vary();
@@ -542,5 +598,6 @@ int main(void)
 	test_unexplained_and_few();
 	test_os_class_and_excl();
 	test_probes();
+	test_compare_blind();
 	return h_done();
 }
