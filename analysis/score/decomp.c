@@ -16,6 +16,9 @@
  * turn, each component fitted on what the ones before left:
  *   OS       a robust (Huber) fit of the time on the faults and switches
  *            of each call: the calls with more events took longer;
+ *   COUNTERS the same on each event SBT_EVENTS counted (but clocks and
+ *            cycles, which are the time itself), one at a time: the
+ *            time one more cache miss, branch miss, ... costs;
  *   PROC     the calls while the speed probes saw the processor off its
  *            speed against the others (speed.c's windows);
  *   TIME     levels over the run: the calls cut into up to 16 spans of
@@ -291,6 +294,83 @@ static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 					  se[m]);
 }
 
+/* ---- counted events ---------------------------------------------------- */
+
+/* A column that counts time (cycles, clocks): it explains the time by
+ * being it. */
+static int is_clock(const char *name)
+{
+	return strstr(name, "cycles") || strstr(name, "clock") ||
+	       strstr(name, "time");
+}
+
+static double take_out(struct work *k, size_t n, const double *off, double ss,
+		       struct sbt_comp_est *c, double ss0);
+
+static double counters_part(const struct sbt_decomp_in *in,
+			    struct sbt_decomp *d, struct work *k, double ss,
+			    double ss0)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_COUNTERS];
+	size_t n = in->n;
+	double *y = NULL, *x = NULL, *sc = NULL, best = 0;
+
+	if (!in->cnt || !in->ncol)
+		return ss;
+	y = malloc(n * sizeof *y), x = malloc(n * sizeof *x);
+	sc = malloc(n * sizeof *sc);
+	for (uint32_t j = 0; y && x && sc && j < in->ncol; j++) {
+		size_t m = 0;
+		double lo = INFINITY, hi = -INFINITY, sum = 0, b[3], se[3];
+		const double *col[1] = { x };
+		if (!in->use[j])
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			double v = in->cnt[i * in->ncol + j];
+			if (!isfinite(v))
+				continue;
+			y[m] = k->r[i], x[m++] = v, sum += v;
+			lo = fmin(lo, v), hi = fmax(hi, v);
+		}
+		if (!m)
+			continue;
+		d->cnt_mean[j] = sum / (double)m;
+		/* most calls counted, and counts that differ */
+		if (m < SBT_FEW_SAMPLES || 10 * m < 9 * n || !(hi > lo) ||
+		    huber(y, col, 1, m, b, se, k->w, k->e, sc) != 0 ||
+		    !(b[1] > 0 && b[1] > SBT_SCORE_Z * se[1]))
+			continue;
+		struct sbt_comp_est one = { 0 };
+		double before = ss;
+		for (size_t i = 0; i < n; i++) {
+			double v = in->cnt[i * in->ncol + j];
+			k->u[i] = isfinite(v) ? b[1] * (v - lo) : 0;
+		}
+		double t = 0;
+		for (size_t i = 0; i < n; i++)
+			t += k->u[i];
+		memcpy(k->ts, k->u, n * sizeof *k->ts);
+		ss = take_out(k, n, k->ts, ss, &one, ss0);
+		if (!(ss < before))
+			continue;
+		d->cnt_cost_ns[j] = b[1];
+		d->cnt_share[j] = one.var_share;
+		c->resolved = 1;
+		c->parts++;
+		c->var_share += one.var_share;
+		c->time_ns = (isfinite(c->time_ns) ? c->time_ns : 0) +
+			     t / (double)n;
+		if (one.var_share > best) {
+			best = one.var_share;
+			c->key = j;
+			c->size_ns = b[1];
+			c->resolution_ns = SBT_SCORE_Z * se[1];
+		}
+	}
+	free(y), free(x), free(sc);
+	return ss;
+}
+
 /* ---- the processor, time, groups ---------------------------------------- */
 
 /* Take a resolved offset out: r[i] -= off[i]; kept only when the sum of
@@ -555,6 +635,8 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 	d->fault_cost_ns = d->fault_cost_se_ns = NAN;
 	d->switch_cost_ns = d->switch_cost_se_ns = NAN;
 	d->faults = d->switches = NAN;
+	for (int j = 0; j < SBT_CNT_COLS; j++)
+		d->cnt_mean[j] = d->cnt_cost_ns[j] = d->cnt_share[j] = NAN;
 	for (int j = 0; j < SBT_NCOMP; j++) {
 		d->c[j].key = d->c[j].key_lo = SBT_FIND_NOKEY;
 		d->c[j].t_ns = d->c[j].size_ns = d->c[j].time_ns = NAN;
@@ -611,6 +693,7 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 	}
 	os_part(in, d, &k, ss0);
 	double ss = ss_med(k.r, n, k.w);
+	ss = counters_part(in, d, &k, ss, ss0);
 	ss = proc_part(in, d, &k, min_shift, ss, ss0);
 	ss = time_part(in, d, &k, min_shift, q, ss, ss0);
 	ss = group_part(in, d, &k, min_shift, q, ss, ss0);
@@ -682,7 +765,7 @@ static int counted(const struct sbt_sample *s)
 
 struct bufs {
 	uint32_t *ix;
-	double *y, *f, *sw, *t, *pr;
+	double *y, *f, *sw, *t, *pr, *cnt;
 	uint8_t *sp;
 	uint64_t *key;
 };
@@ -693,6 +776,7 @@ static int one_region(const struct sbt_dataset *ds,
 		      size_t a, size_t b, struct bufs *u, struct sbt_decomp *d)
 {
 	size_t m = 0, n = 0, np = 0, npre = 0;
+	uint32_t nc = ds->cnt ? ds->cnt->ncol : 0;   /* counted events */
 	int os = 1, one_src = 1;
 	double q = 0, floor_ns = 0;
 
@@ -704,11 +788,11 @@ static int one_region(const struct sbt_dataset *ds,
 		const struct sbt_sample *s = &ds->s[u->ix[i]];
 		npre += counted(s) && sbt_os_class(s) == SBT_OSC_PREEMPTED;
 	}
-	size_t nc = 0;
+	size_t ncalls = 0;
 	for (size_t i = 0; i < m; i++)
-		nc += counted(&ds->s[u->ix[i]]);
+		ncalls += counted(&ds->s[u->ix[i]]);
 	/* as analyze.c leaves them out: per region */
-	int leave = (o->filters & SBT_F_OS) && 2 * npre < nc;
+	int leave = (o->filters & SBT_F_OS) && 2 * npre < ncalls;
 	for (size_t i = 0; i < m; i++) {
 		const struct sbt_sample *s = &ds->s[u->ix[i]];
 		const struct sbt_source *src = &ds->sources[s->source];
@@ -732,11 +816,14 @@ static int one_region(const struct sbt_dataset *ds,
 		u->t[n] = s->t_ns;
 		u->sp[n] = !!(s->flags & SBT_SF_SPEED);
 		u->key[n] = (uint64_t)s->source << 32 | s->thread;
+		for (uint32_t k = 0; k < nc; k++)
+			u->cnt[n * nc + k] = sbt_cnt_get(ds, u->ix[i], k);
 		n++;
 	}
 	struct sbt_decomp_in in = {
 		.y = u->y, .f = os ? u->f : NULL, .sw = os ? u->sw : NULL,
 		.t = one_src ? u->t : NULL, .sp = u->sp, .key = u->key,
+		.cnt = nc ? u->cnt : NULL, .ncol = nc,
 		.n = n, .probes = u->pr, .np = np,
 		.score = {
 			.quantum_ns = q,
@@ -749,6 +836,8 @@ static int one_region(const struct sbt_dataset *ds,
 			.noise_spread_ns = -1,
 		},
 	};
+	for (uint32_t k = 0; k < nc && k < SBT_CNT_COLS; k++)
+		in.use[k] = !is_clock(ds->cnt->name[k]);
 	return sbt_decomp_region(&in, d);
 }
 
@@ -777,9 +866,11 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 	u.pr = malloc(big * sizeof *u.pr);
 	u.sp = malloc(big);
 	u.key = malloc(big * sizeof *u.key);
+	u.cnt = malloc(big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1) *
+		       sizeof *u.cnt);
 	d = calloc(nr ? nr : 1, sizeof *d);
 	if (!u.ix || !u.y || !u.f || !u.sw || !u.t || !u.pr || !u.sp ||
-	    !u.key || !d)
+	    !u.key || !u.cnt || !d)
 		goto out;
 	nr = 0;
 	for (size_t a = 0, b; a < res->ngroups; a = b) {
@@ -806,6 +897,6 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 	rc = 0;
 out:
 	free(u.ix), free(u.y), free(u.f), free(u.sw), free(u.t), free(u.pr);
-	free(u.sp), free(u.key), free(d);
+	free(u.sp), free(u.key), free(u.cnt), free(d);
 	return rc;
 }

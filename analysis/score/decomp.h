@@ -19,13 +19,16 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 /* Decompose one region's samples: y[i] their times (cost taken out),
  * f[i] / sw[i] their faults and switches (NULL: the kernel's record
  * unused), sp[i] nonzero in a processor shift (NULL: none), t[i] their
- * start (NULL: no common clock), key[i] their thread (NULL: one), n of
- * them; probes[0..np) the region's in-situ probes; in: the clock's
+ * start (NULL: no common clock), key[i] their thread (NULL: one),
+ * cnt[i * ncol + k] their counts of event k (NULL: none), n of them; probes[0..np) the region's in-situ probes; in: the clock's
  * quantum and the metrics' sources as sbt_score_group takes them.  Into
  * d (whose pooled fault cost, if any, the caller applies: sbt_decomp_cost).
  * 0, or -1 when out of memory. */
 struct sbt_decomp_in {
 	const double *y, *f, *sw, *t;
+	const double *cnt;            /* n x ncol counts, NAN: none; NULL */
+	uint32_t ncol;
+	uint8_t use[SBT_CNT_COLS];    /* a column that is no clock      */
 	const uint8_t *sp;
 	const uint64_t *key;
 	size_t n;

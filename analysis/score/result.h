@@ -7,6 +7,7 @@
 #ifndef SBT_RESULT_H
 #define SBT_RESULT_H
 
+#include "counters.h"
 #include "dataset.h"
 #include "drop.h"
 #include "filter.h"
@@ -114,8 +115,8 @@ struct sbt_group_os {
  * descriptions (minor).  Spread components and the OS's share of the
  * time come from the region's decomposition (decomp.c): the same in
  * every group of a region, whatever --by. */
-#define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 12) /* steps, modes, group, broad,
-						 and the decomposition's */
+#define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 12 + SBT_CNT_COLS) /* steps, modes,
+					 group, broad, the decomposition's */
 #define SBT_VERDICT_FINDINGS 6                /* said in the verdict      */
 #define SBT_MINOR_SHARE  0.01                 /* min_share's default      */
 #define SBT_MIN_RUN_SHARE 0.005               /* min_run_share's default  */
@@ -147,6 +148,9 @@ enum sbt_finding_kind {
 	SBT_FIND_PROBE_BLIND, /* the level moved, the speed probes did not:
 				 the code's, or a slowdown they cannot see
 				 (memory, front end, an SMT sibling)       */
+	SBT_FIND_COUNTER,     /* spread component: calls with more of one
+				 counted event (SBT_EVENTS: key its column
+				 in ds->cnt) took longer                   */
 	SBT_FIND__N
 };
 struct sbt_finding {
@@ -184,8 +188,9 @@ const char *sbt_finding_kind_name(int kind);
  * what is left.  Computed once per region on its samples (not probes;
  * not those left out as preempted), so the same in every group of it.
  * A component not resolved is not claimed: its var_share is 0. */
-enum sbt_comp { SBT_COMP_OS, SBT_COMP_PROC, SBT_COMP_TIME, SBT_COMP_GROUPS,
-		SBT_COMP_MODES, SBT_COMP_REST, SBT_NCOMP };
+enum sbt_comp { SBT_COMP_OS, SBT_COMP_COUNTERS, SBT_COMP_PROC,
+		SBT_COMP_TIME, SBT_COMP_GROUPS, SBT_COMP_MODES, SBT_COMP_REST,
+		SBT_NCOMP };
 enum sbt_cost_from { SBT_COST_NONE, SBT_COST_REGION, SBT_COST_RUN };
 struct sbt_comp_est {
 	int    resolved;              /* significant at SBT_SCORE_Z      */
@@ -218,6 +223,11 @@ struct sbt_decomp {
 	int    fault_cost_from, switch_cost_from; /* enum sbt_cost_from  */
 	double os_time_ns;            /* a call's, from the known costs  */
 	struct sbt_comp_est c[SBT_NCOMP];
+	/* counters (SBT_EVENTS), by dataset column (COUNTERS): a call's
+	 * mean count, the time one event costs (NAN: not resolved) and its
+	 * share of the variance */
+	double cnt_mean[SBT_CNT_COLS], cnt_cost_ns[SBT_CNT_COLS];
+	double cnt_share[SBT_CNT_COLS];
 	/* modes within groups (MODES, when GROUPS is resolved) */
 	struct sbt_mode modes[SBT_SCORE_MAX_MODES];
 	int nmodes;

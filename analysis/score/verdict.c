@@ -377,6 +377,26 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 
 	if (d->n < SBT_FEW_SAMPLES)
 		return;
+	/* each counted event that carries time, with its cost */
+	for (int j = 0; j < SBT_CNT_COLS; j++) {
+		if (!isfinite(d->cnt_cost_ns[j]))
+			continue;
+		double t = d->cnt_cost_ns[j] * d->cnt_mean[j];
+		struct sbt_strbuf w = finding(g, SBT_FIND_COUNTER,
+					      d->cnt_cost_ns[j], mean);
+		struct sbt_finding *x = last(g);
+		x->key = (uint32_t)j;
+		x->per_event_ns = d->cnt_cost_ns[j];
+		x->events = d->cnt_mean[j];
+		x->var_share = d->cnt_share[j];
+		x->count = d->n;
+		x->time_share = mean > 0 ? t / mean : NAN;
+		alarm(g, x, o, few);
+		sbt_fmt_ns(b, sizeof b, d->cnt_cost_ns[j]);
+		sbt_put(&w, "counter %d: calls with more of its events took "
+			"longer (%s an event), %.0f %% of the spread", j, b,
+			100 * d->cnt_share[j]);
+	}
 	/* the OS's time, where it is worth a word: min_share of a call */
 	if (isfinite(d->os_time_ns) && mean > 0 && d->os_time_ns >=
 	    (o && o->min_share > 0 ? o->min_share : SBT_MINOR_SHARE) * mean) {
@@ -399,6 +419,7 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 	}
 	static const int kind[SBT_NCOMP] = {
 		[SBT_COMP_OS] = SBT_FIND_OS_SPREAD,
+		[SBT_COMP_COUNTERS] = -1,   /* by column, below */
 		[SBT_COMP_PROC] = SBT_FIND_PROCESSOR,
 		[SBT_COMP_TIME] = SBT_FIND_TIME,
 		[SBT_COMP_GROUPS] = SBT_FIND_GROUPS,
@@ -701,6 +722,7 @@ const char *sbt_finding_kind_name(int kind)
 		[SBT_FIND_UNEXPLAINED] = "unexplained",
 		[SBT_FIND_FEW] = "few_samples", [SBT_FIND_WAIT] = "wait",
 		[SBT_FIND_PROBE_BLIND] = "probes_blind",
+		[SBT_FIND_COUNTER] = "counter",
 	};
 
 	return kind >= 0 && kind < SBT_FIND__N ? name[kind] : "?";

@@ -7,11 +7,13 @@
  * works 3 % longer, a stationary spread nothing explains, a region of
  * two samples; and the bookkeeping of item 5: one OS class per sample in
  * every view, exclusive time never below zero; a step the speed probes
- * did not see, and probes too noisy to use.  Asserts kinds and
+ * did not see, probes too noisy to use, a comparison whose probes did
+ * not move, and a counted event that carries the time.  Asserts kinds and
  * numbers, never sentences.  No timing of this machine is read.
  */
 #include "analyze.h"
 #include "compare.h"
+#include "counters.h"
 #include "result.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -588,6 +590,46 @@ static void test_compare_blind(void)
 	}
 }
 
+/* 13. Counted events join the evidence: calls of 500 ns + 40 ns a
+ * cache miss; the cycles column, which is the time itself, is not taken
+ * for a cause. */
+static void test_counters(void)
+{
+	static const char names[2][SBT_CNT_NAME] = { "cycles",
+						     "cache-misses" };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 19;
+	begin(&ds, 1);
+	uint32_t a = region(&ds, "misses", 0);
+	for (size_t i = 0; i < 5000; i++) {
+		unsigned m = (unsigned)(gen_unif(&G) * 51);
+		sample(&ds, a, 0, 3000.0 * (double)i, floor(500 + 40.0 * m +
+		       3 * gen_norm(&G)), 0);
+	}
+	if (sbt_cnt_prepare(&ds, names, 2, ds.n) != 0)
+		exit(2);
+	for (size_t i = 0; i < ds.n; i++) {
+		ds.cnt->v[i * 2] = ds.s[i].ns * 2.6;
+		ds.cnt->v[i * 2 + 1] = floor((ds.s[i].ns - 500) / 40 + 0.5);
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *g = group(&ds, &r, "misses", SBT_FIND_NOKEY);
+	if (g)
+		show(&ds, g);
+	const struct sbt_finding *x = find(g, SBT_FIND_COUNTER);
+	CHECK(x && x->key == 1 && fabs(x->per_event_ns - 40) < 1 &&
+	      x->var_share > 0.9 && fabs(x->events - 25) < 1.5 && x->alarm,
+	      "cache misses: %.1f ns each, %.2f of the spread",
+	      x ? x->per_event_ns : NAN, x ? x->var_share : NAN);
+	CHECK(g && !isfinite(g->decomp.cnt_cost_ns[0]),
+	      "the cycles taken for a cause");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	test_faults_vary();
@@ -599,5 +641,6 @@ int main(void)
 	test_os_class_and_excl();
 	test_probes();
 	test_compare_blind();
+	test_counters();
 	return h_done();
 }
