@@ -1,21 +1,25 @@
 /*
  * verdict.c - every sentence the analysis says of a region, and the
- * findings' fields the reports print beside it (g->find: kind, size,
- * share, minor).  The scoring files compute numbers; this one alone puts
- * them in words, so a sentence is changed in one place.
+ * findings' data the reports render (g->find: kind, sizes, shares, time,
+ * thread, counts, resolution; FINDINGS.md).  The scoring files compute
+ * numbers; this one alone turns them into findings and words, so a
+ * sentence is changed in one place.
  *
- * A group's verdict: what was found first, then what the timer can
- * resolve.  Findings: steps over time, modes, a group that differs from
- * the others (--by), a spread broader than the timer's noise; ranked by
- * size (how far each moves the region's time), those under 1 % of the
- * typical time listed after the others as minor: a 0.1 % shift that 10^4
- * samples resolve is real, yet not what a person chases first.  Then
- * the shifts it shared with other regions (the machine's, machine.c), the
- * warm-up and transient excursions (named, not alarms: a warm-up is the
- * process's, an excursion is short and returns).  Precision comes
- * last and never hides a finding: "too short to time to 1 %" is about a
- * single sample, while a population of N samples resolves shifts of its
- * typical time far below t_diff (score.c: the two resolutions).
+ * A group's findings: steps over time, modes (within its threads, where
+ * they differ), a group that differs from the others (--by), a barrier's
+ * waits, and its region's decomposition (decomp.c): the OS's share of its
+ * time, its spread's components, what nothing recorded explains.  A
+ * finding is an alarm only where it is resolved and large enough: a
+ * share of the region's time and of the run's (--min-share); a region of
+ * fewer than SBT_FEW_SAMPLES samples has none.  Descriptions (the
+ * unexplained spread, the processor's, what the probes cannot see) are
+ * said, never alarmed.  Alarms come first, then the findings too small to
+ * chase, then the descriptions; then the shifts it shared with other
+ * regions, the warm-up and transient excursions, what was left out.
+ * Precision comes last and never hides a finding: "too short to time to
+ * 1 %" is about a single sample, while a population of N samples
+ * resolves shifts of its typical time far below t_diff (score.c: the two
+ * resolutions).
  *
  * Also the machine's shifts (machine.c) and a comparison's rows
  * (compare.c finds the changes, sbt_cmp_verdict says them).
