@@ -416,7 +416,7 @@ static void after_probe(struct sbt_dataset *ds, struct sbt_group *g,
 
 /* Filter and summarize one group, find its phases; sets up g->score's
  * metrics, and in `in` what score_group needs.  leave_pre: its region's
- * preempted samples are left out (pre_left_out). */
+ * rule for its preempted samples (SBT_PRE_*, preempt_rule). */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx,
 		     struct scratch *w, struct sbt_score_in *in, int inner,
@@ -476,9 +476,10 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	for (size_t i = 0; i < g->n; i++)
 		npre += !(ds->s[idx[i]].flags & SBT_SF_PROBE) &&
 			sbt_os_class(&ds->s[idx[i]]) == SBT_OSC_PREEMPTED;
-	int leave_out = os_on && leave_pre;
+	int leave_out = os_on && leave_pre == SBT_PRE_LEAVE;
 	memset(&g->os, 0, sizeof g->os);
 	g->os.kept_excess_ns = NAN;
+	g->os.keep_pre = leave_pre;
 	g->os.preempted_own = os_on && !leave_out && npre;
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];
@@ -592,7 +593,7 @@ struct pool {
 	const struct sbt_options *o;
 	struct sbt_result *res;
 	struct sbt_score_in *in;      /* per group, from run_group        */
-	const uint8_t *leave_pre;     /* per region: preempted left out   */
+	const uint8_t *leave_pre;     /* per region: SBT_PRE_*            */
 	uint32_t *todo;               /* group indexes, largest first     */
 	struct scratch *w;            /* one per worker, lent (below)     */
 	uint8_t *lent;                /* per scratch, under mu            */
@@ -760,30 +761,56 @@ static int machine_witness(struct sbt_result *res)
 	return 0;
 }
 
-/* Per region: are its preempted samples left out?  Where fewer than
- * half of its calls were preempted.  Per region, not per group, so that
- * a sample is classed the same in every view (--by). */
+/* Per region: are its preempted samples left out (SBT_PRE_LEAVE)?  Not
+ * where half its calls or more were preempted (SBT_PRE_HALF: a long
+ * region, or one that shares its cpu all the time: that is its time), nor
+ * where more were than the OS can preempt (SBT_PRE_OWN, the bound the
+ * OS filter uses at the region's median: the region gives its cpu away
+ * itself, as MPI progress loops do with sched_yield).  Per region, not
+ * per group, so that a sample is classed the same in every view (--by).
+ * Only where some sample was preempted is a median taken. */
 static uint8_t *preempt_rule(const struct sbt_dataset *ds)
 {
 	size_t nr = ds->nregions ? ds->nregions : 1;
 	size_t *n = calloc(nr, sizeof *n), *pre = calloc(nr, sizeof *pre);
-	uint8_t *leave = malloc(nr);
+	double *floor = calloc(nr, sizeof *floor), *v = NULL;
+	uint8_t *rule = malloc(nr);
 
-	if (!n || !pre || !leave) {
-		free(n), free(pre), free(leave);
-		return NULL;
-	}
+	if (!n || !pre || !floor || !rule)
+		goto oom;
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
+		double f = ds->sources[s->source].kernel_entry_ns;
 		if (s->flags & (SBT_SF_PROBE | SBT_SF_BEFORE_RESET))
 			continue;
 		n[s->region]++;
 		pre[s->region] += sbt_os_class(s) == SBT_OSC_PREEMPTED;
+		if (f > floor[s->region])
+			floor[s->region] = f;
 	}
-	for (size_t r = 0; r < nr; r++)
-		leave[r] = 2 * pre[r] < n[r];
-	free(n), free(pre);
-	return leave;
+	for (size_t r = 0; r < nr; r++) {
+		rule[r] = 2 * pre[r] < n[r] ? SBT_PRE_LEAVE : SBT_PRE_HALF;
+		if (rule[r] != SBT_PRE_LEAVE || !pre[r])
+			continue;
+		size_t m = 0;
+		free(v);
+		if (!(v = malloc(n[r] * sizeof *v)))
+			goto oom;
+		for (size_t i = 0; i < ds->n; i++)
+			if (ds->s[i].region == r && !(ds->s[i].flags &
+			    (SBT_SF_PROBE | SBT_SF_BEFORE_RESET)))
+				v[m++] = ds->s[i].ns;
+		double share = sbt_os_max_share(sbt_quantile(v, m, 0.5),
+						floor[r] > 0 ? floor[r] :
+						SBT_OS_FLOOR_DEFAULT, m);
+		if ((double)pre[r] > share * (double)m)
+			rule[r] = SBT_PRE_OWN;
+	}
+	free(n), free(pre), free(floor), free(v);
+	return rule;
+oom:
+	free(n), free(pre), free(floor), free(v), free(rule);
+	return NULL;
 }
 
 /* The steps of a region while the speed probes held (a usable timeline

@@ -775,7 +775,7 @@ static int one_region(const struct sbt_dataset *ds,
 		      const struct sbt_options *o, const struct sbt_result *res,
 		      size_t a, size_t b, struct bufs *u, struct sbt_decomp *d)
 {
-	size_t m = 0, n = 0, np = 0, npre = 0;
+	size_t m = 0, n = 0, np = 0;
 	uint32_t nc = ds->cnt ? ds->cnt->ncol : 0;   /* counted events */
 	int os = 1, one_src = 1;
 	double q = 0, floor_ns = 0;
@@ -784,15 +784,9 @@ static int one_region(const struct sbt_dataset *ds,
 		for (size_t j = 0; j < res->g[k].n; j++)
 			u->ix[m++] = res->order[res->g[k].first + j];
 	qsort(u->ix, m, sizeof *u->ix, cmp_u32);
-	for (size_t i = 0; i < m; i++) {
-		const struct sbt_sample *s = &ds->s[u->ix[i]];
-		npre += counted(s) && sbt_os_class(s) == SBT_OSC_PREEMPTED;
-	}
-	size_t ncalls = 0;
-	for (size_t i = 0; i < m; i++)
-		ncalls += counted(&ds->s[u->ix[i]]);
-	/* as analyze.c leaves them out: per region */
-	int leave = (o->filters & SBT_F_OS) && 2 * npre < ncalls;
+	/* as analyze.c leaves them out: its rule, per region */
+	int leave = (o->filters & SBT_F_OS) &&
+		    res->g[a].os.keep_pre == SBT_PRE_LEAVE;
 	for (size_t i = 0; i < m; i++) {
 		const struct sbt_sample *s = &ds->s[u->ix[i]];
 		const struct sbt_source *src = &ds->sources[s->source];

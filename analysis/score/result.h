@@ -40,6 +40,8 @@ struct sbt_options {
 	double min_share, min_run_share;
 };
 
+enum { SBT_PRE_LEAVE, SBT_PRE_HALF, SBT_PRE_OWN };
+
 /* The OS's class of one sample (struct sbt_group_os), from the kernel's
  * record alone: the same in every view. */
 enum sbt_os_class { SBT_OSC_NONE, SBT_OSC_PREEMPTED, SBT_OSC_YIELDED,
@@ -88,9 +90,15 @@ struct sbt_group_os {
 	size_t left_out;              /* preempted, so left out (with
 					 the OS filter on)              */
 	size_t preempted_kept;        /* ... of which the filter kept   */
-	int    preempted_own;         /* preempted in half its region's
-					 calls or more: kept (the region
-					 is timed with them)            */
+	int    preempted_own;         /* it has preempted samples, and
+					 its region keeps them (keep_pre) */
+	int    keep_pre;              /* its region's rule (the same in
+					 every view): 0 preempted samples
+					 left out; SBT_PRE_HALF kept, half
+					 its calls or more were;
+					 SBT_PRE_OWN kept, more than the
+					 OS preempts (sbt_os_max_share):
+					 the region gives its cpu away */
 	/* One class per sample, the same in every view (sbt_os_class):
 	 * preempted (one switch while runnable: the OS's), yielded (gave
 	 * the cpu away while runnable, again and again: its own), waited

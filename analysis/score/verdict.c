@@ -700,8 +700,11 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 		sbt_put(&o, "; %s", line);
 	}
 	if (g->os.preempted_own)
-		sbt_put(&o, "; %zu samples preempted, in half its calls or "
-		    "more: kept (its time holds the OS's)", g->os.preempted);
+		sbt_put(&o, g->os.keep_pre == SBT_PRE_OWN ? "; %zu samples gave "
+		    "the cpu away while runnable, more often than the OS "
+		    "preempts: kept as the region's own (yields)" : "; %zu "
+		    "samples preempted, in half its region's calls or more: "
+		    "kept (its time holds the OS's)", g->os.preempted);
 	if (g->os.yielded)
 		sbt_put(&o, "; %zu samples gave the cpu away again and again "
 		    "while runnable: kept as the region's own (yields)",

@@ -430,7 +430,8 @@ static void test_unexplained_and_few(void)
 
 /* 8. One OS class per sample, the same in every view: thread 0
  * preempted in most of its calls, the region in under half of them:
- * left out in both views.  9. Exclusive time never below zero: a
+ * left out in both views; a short region switched out more often than
+ * the OS preempts: kept as its own in both.  9. Exclusive time never below zero: a
  * parent left out (counted at its median) around a long child. */
 static void test_os_class_and_excl(void)
 {
@@ -443,12 +444,23 @@ static void test_os_class_and_excl(void)
 	uint32_t a = region(&ds, "mixed", 0);
 	for (size_t i = 0; i < 400; i++) {
 		uint32_t th = i % 2;
-		struct sbt_sample *s = sample(&ds, a, th, 10000.0 * (double)i,
-					      1000 + (i % 7), 0);
+		struct sbt_sample *s = sample(&ds, a, th, 30000.0 * (double)i,
+					      10000 + (i % 7), 0);
 		if (th == 0 && i % 10 < 6) {
 			s->switches = 1;
 			s->flags |= SBT_SF_PREEMPTED;
 			s->ns += 3000;
+		}
+	}
+	/* 1 us calls, 30 % of them switched out while runnable: more than
+	 * the OS preempts, the region's own (yields), kept in every view */
+	uint32_t y = region(&ds, "yields", 0);
+	for (size_t i = 0; i < 400; i++) {
+		struct sbt_sample *s = sample(&ds, y, i % 2, 2e7 + 3000.0 *
+					      (double)i, 1000 + (i % 7), 0);
+		if (i % 10 < 3) {
+			s->switches = 1;
+			s->flags |= SBT_SF_PREEMPTED;
 		}
 	}
 	uint32_t o = region(&ds, "outer", 0), in = region(&ds, "inner", 0);
@@ -467,11 +479,18 @@ static void test_os_class_and_excl(void)
 	for (int v = 0; v < 2; v++) {
 		if (analyze(&ds, v ? SBT_BY_THREAD : SBT_BY_NONE, &r) != 0)
 			return;
-		for (size_t k = 0; k < r.ngroups; k++)
+		for (size_t k = 0; k < r.ngroups; k++) {
 			if (r.g[k].region == a) {
 				left[v] += r.g[k].os.left_out;
 				own[v] += (size_t)r.g[k].os.preempted_own;
 			}
+			if (r.g[k].region == y)
+				CHECK(r.g[k].os.keep_pre == SBT_PRE_OWN &&
+				      r.g[k].os.left_out == 0 &&
+				      r.g[k].os.preempted_own, "yields, view "
+				      "%d: rule %d, %zu left out", v,
+				      r.g[k].os.keep_pre, r.g[k].os.left_out);
+		}
 		const struct sbt_group *g = group(&ds, &r, "outer",
 						  SBT_FIND_NOKEY);
 		CHECK(g && g->excl_ns >= 0 && g->excl_clamped == 1,
