@@ -83,6 +83,9 @@ static void json_finding_data(FILE *f, const struct sbt_finding *x)
 		{ "t_ns", offsetof(struct sbt_finding, t_ns) },
 		{ "per_event_ns", offsetof(struct sbt_finding, per_event_ns) },
 		{ "events", offsetof(struct sbt_finding, events) },
+		{ "per_switch_ns", offsetof(struct sbt_finding,
+					    per_switch_ns) },
+		{ "switches", offsetof(struct sbt_finding, switches) },
 		{ "resolution_ns", offsetof(struct sbt_finding,
 					    resolution_ns) },
 	};

@@ -179,9 +179,12 @@ struct sbt_finding {
 					 --by's key); SBT_FIND_NOKEY     */
 	size_t count;                 /* samples it concerns             */
 	int    parts;                 /* modes, groups or levels; 0      */
-	double per_event_ns;          /* OS: cost of one fault (switch
-					 for OS_SPREAD by switches); NAN */
-	double events;                /* OS: events a call; NAN          */
+	double per_event_ns;          /* OS: cost of one fault; COUNTER:
+					 of one event; NAN               */
+	double events;                /* OS: faults a call; COUNTER: its
+					 events a call; NAN              */
+	double per_switch_ns;         /* OS: cost of one switch; NAN     */
+	double switches;              /* OS: switches a call; NAN        */
 	double resolution_ns;         /* smallest size the data resolve
 					 for it; NAN: unknown           */
 	char   text[200];             /* the clause, as the verdict says */

@@ -291,6 +291,7 @@ static struct sbt_strbuf finding(struct sbt_group *g, int kind, double size_ns,
 	x->rel = typ_ns > 0 ? size_ns / typ_ns : NAN;
 	x->time_share = x->run_share = x->var_share = x->t_ns = NAN;
 	x->per_event_ns = x->events = x->resolution_ns = NAN;
+	x->per_switch_ns = x->switches = NAN;
 	x->key = SBT_FIND_NOKEY;
 	x->minor = 1;
 	return (struct sbt_strbuf){ x->text, sizeof x->text, 0 };
@@ -410,16 +411,31 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 		x->time_share = mean > 0 ? d->os_time_ns / mean : NAN;
 		x->per_event_ns = d->fault_cost_ns;
 		x->events = d->faults;
+		x->per_switch_ns = d->switch_cost_ns;
+		x->switches = d->switches;
 		x->count = d->n;
-		x->resolution_ns = SBT_SCORE_Z * d->fault_cost_se_ns *
-				   d->faults;
+		x->resolution_ns = SBT_SCORE_Z * hypot(d->fault_cost_se_ns *
+				   d->faults, d->switch_cost_se_ns *
+				   d->switches);
+		if (!isfinite(x->resolution_ns))
+			x->resolution_ns = NAN;
 		alarm(g, x, o, few);
 		sbt_fmt_ns(a, sizeof a, d->os_time_ns);
-		sbt_fmt_ns(b, sizeof b, d->fault_cost_ns);
-		sbt_put(&t, "the OS's: %.0f faults a call (%s each%s) = %s, "
-			"%.0f %% of its time", d->faults, b,
-			d->fault_cost_from == SBT_COST_RUN ? ", the run's" : "",
-			a, 100 * x->time_share);
+		sbt_put(&t, "the OS's: ");
+		if (isfinite(d->fault_cost_ns) && d->faults > 0) {
+			sbt_fmt_ns(b, sizeof b, d->fault_cost_ns);
+			sbt_put(&t, "%.0f faults a call (%s each%s)", d->faults,
+				b, d->fault_cost_from == SBT_COST_RUN ?
+				", the run's" : "");
+		}
+		if (isfinite(d->switch_cost_ns) && d->switches > 0) {
+			sbt_fmt_ns(b, sizeof b, d->switch_cost_ns);
+			sbt_put(&t, "%s%.2g switches a call (%s each)",
+				isfinite(d->fault_cost_ns) && d->faults > 0 ?
+				" and " : "", d->switches, b);
+		}
+		sbt_put(&t, " = %s, %.0f %% of its time", a,
+			100 * x->time_share);
 	}
 	static const int kind[SBT_NCOMP] = {
 		[SBT_COMP_OS] = SBT_FIND_OS_SPREAD,
@@ -454,15 +470,30 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 		sbt_fmt_ns(a, sizeof a, fabs(c->size_ns));
 		switch (kind[j]) {
 		case SBT_FIND_OS_SPREAD:
-			x->per_event_ns = isfinite(d->fault_cost_ns) &&
-				d->fault_cost_from == SBT_COST_REGION ?
-				d->fault_cost_ns : d->switch_cost_ns;
-			x->events = d->faults;
+			/* the costs this region's own counts fitted */
+			if (d->fault_cost_from == SBT_COST_REGION)
+				x->per_event_ns = d->fault_cost_ns,
+				x->events = d->faults;
+			if (d->switch_cost_from == SBT_COST_REGION)
+				x->per_switch_ns = d->switch_cost_ns,
+				x->switches = d->switches;
 			alarm(g, x, o, few);
-			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_put(&t, "the OS's: calls with more faults or "
-				"switches took longer (%s an event), %.0f %% of "
-				"the spread", b, 100 * c->var_share);
+			sbt_put(&t, "the OS's: calls with more %s took longer "
+				"(", isfinite(x->per_event_ns) ?
+				(isfinite(x->per_switch_ns) ? "faults and "
+				 "switches" : "faults") : "switches");
+			if (isfinite(x->per_event_ns)) {
+				sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+				sbt_put(&t, "%s a fault", b);
+			}
+			if (isfinite(x->per_switch_ns)) {
+				sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
+				sbt_put(&t, "%s%s a switch",
+					isfinite(x->per_event_ns) ? ", " : "",
+					b);
+			}
+			sbt_put(&t, "), %.0f %% of the spread",
+				100 * c->var_share);
 			break;
 		case SBT_FIND_PROCESSOR:
 			/* the processor's: not the code's to chase */
