@@ -336,8 +336,18 @@ static int tier(const struct sbt_finding *x)
 	return x->alarm ? 0 : describes(x) ? 2 : 1;
 }
 
+/* How much of the region's time a finding moves: its time_share, else
+ * its size against the typical time; 0 unknown. */
+static double weight(const struct sbt_finding *x)
+{
+	double w = isfinite(x->time_share) ? x->time_share : fabs(x->rel);
+
+	return isfinite(w) ? w : 0;
+}
+
 /* Alarms first, then the minor ones, then the descriptions, each part
- * largest first (stable: a tie keeps the order found). */
+ * largest first, by the share of the time it moves (stable: a tie keeps
+ * the order found). */
 static void rank(struct sbt_group *g)
 {
 	for (int i = 1; i < g->nfind; i++) {
@@ -345,7 +355,7 @@ static void rank(struct sbt_group *g)
 		int j = i;
 		while (j > 0 && (tier(&g->find[j - 1]) > tier(&x) ||
 				 (tier(&g->find[j - 1]) == tier(&x) &&
-				  g->find[j - 1].size_ns < x.size_ns))) {
+				  weight(&g->find[j - 1]) < weight(&x)))) {
 			g->find[j] = g->find[j - 1];
 			j--;
 		}
