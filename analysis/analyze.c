@@ -813,9 +813,10 @@ oom:
 	return NULL;
 }
 
-/* The steps of a region while the speed probes held (a usable timeline
- * of its log, no shift near the step): what the probes cannot see, so
- * the verdict says so (probe_blind). */
+/* The steps of a region, or its levels over time (decomp.c), while the
+ * speed probes held (a usable timeline of its log, no shift near where
+ * it moved): what the probes cannot see, so the verdict says so
+ * (probe_blind). */
 static void probe_blind(struct sbt_result *res)
 {
 	double tol = 2e3 * (res->speed.cadence_us > 0 ?
@@ -824,7 +825,10 @@ static void probe_blind(struct sbt_result *res)
 	for (size_t k = 0; k < res->ngroups; k++) {
 		struct sbt_group *g = &res->g[k];
 		const struct sbt_phases *p = &g->phases;
-		g->probe_blind = 0;
+		const struct sbt_comp_est *c = &g->decomp.c[SBT_COMP_TIME];
+		g->probe_blind = c->resolved && isfinite(c->t_ns) &&
+				 sbt_speed_covers(&res->speed, g->source,
+						  c->t_ns, tol) == 0;
 		for (int i = 0; i < p->nsteps && !g->probe_blind; i++)
 			g->probe_blind = sbt_speed_covers(&res->speed,
 				g->source, p->ph[p->step[i]].t_begin_ns,
