@@ -62,12 +62,11 @@ static double med(double *v, size_t n)
 
 /* Sum of squares of r[0..n) about their mean: what taking a group's
  * offset out always lowers (the analysis of variance's identity), where
- * about the median a skewed region's would rise.  w unused. */
-static double ss_mean(const double *r, size_t n, double *w)
+ * about the median a skewed region's would rise. */
+static double ss_mean(const double *r, size_t n)
 {
 	double m = 0, ss = 0;
 
-	(void)w;
 	for (size_t i = 0; i < n; i++)
 		m += r[i];
 	m /= (double)n;
@@ -279,7 +278,7 @@ static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		sum += os, sq += os * os;
 		c->count += os > 0;
 	}
-	double ss1 = ss_mean(k->r, n, k->w);
+	double ss1 = ss_mean(k->r, n);
 	if (!(ss1 < ss0)) {             /* explains nothing: not taken out */
 		memcpy(k->r, in->y, n * sizeof *k->r);
 		c->parts = 0;
@@ -381,7 +380,7 @@ static double take_out(struct work *k, size_t n, const double *off, double ss,
 {
 	for (size_t i = 0; i < n; i++)
 		k->r[i] -= off[i];
-	double s1 = ss_mean(k->r, n, k->w);
+	double s1 = ss_mean(k->r, n);
 	if (!(s1 < ss)) {
 		for (size_t i = 0; i < n; i++)
 			k->r[i] += off[i];
@@ -658,7 +657,7 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 	d->mean_ns = sum / (double)n;
 	memcpy(k.w, in->y, n * sizeof *k.w);
 	d->median_ns = med(k.w, n);
-	double ss0 = ss_mean(in->y, n, k.w);
+	double ss0 = ss_mean(in->y, n);
 	d->var_ns2 = ss0 / (double)n;
 	memcpy(k.r, in->y, n * sizeof *k.r);
 	if (in->f) {
@@ -692,7 +691,7 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 		goto out;
 	}
 	os_part(in, d, &k, ss0);
-	double ss = ss_mean(k.r, n, k.w);
+	double ss = ss_mean(k.r, n);
 	ss = counters_part(in, d, &k, ss, ss0);
 	ss = proc_part(in, d, &k, min_shift, ss, ss0);
 	ss = time_part(in, d, &k, min_shift, q, ss, ss0);
