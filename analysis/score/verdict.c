@@ -702,11 +702,24 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 			continue;
 		int first = k == 0 || tier(&g->find[k - 1]) != tier(x);
 		if (tier(x) == 1 && first) {
-			if (!g->nfindings)
+			/* small for the region, or for the run */
+			int run = 0;
+			for (int j = k; j < g->nfind && tier(&g->find[j]) == 1;
+			     j++)
+				run |= weight(&g->find[j]) >= ms;
+			if (!g->nfindings && !run)
 				sbt_put(&o, "%sno variation of %.0f %% or more",
 				    said ? "; " : "", 100 * ms);
-			sbt_put(&o, "; minor (under %.0f %% of its time): ",
-			    100 * ms);
+			else if (!g->nfindings)
+				sbt_put(&o, "%snothing large for the run",
+				    said ? "; " : "");
+			sbt_put(&o, "; minor (under %.0f %% of its time", 100 *
+			    ms);
+			if (run)
+				sbt_put(&o, " or %.2g %% of the run's", 100 *
+				    (opt && opt->min_run_share > 0 ?
+				     opt->min_run_share : SBT_MIN_RUN_SHARE));
+			sbt_put(&o, "): ");
 		} else if (said) {
 			sbt_put(&o, "%s", tier(x) == 1 ? ", " : "; ");
 		}
