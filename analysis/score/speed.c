@@ -616,11 +616,12 @@ int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
 {
 	int timeline = 0;
 
+	/* an unusable timeline tells nothing either way */
 	for (size_t i = 0; i < sp->nth; i++)
-		timeline |= sp->th[i].source == src &&
+		timeline |= sp->th[i].source == src && !sp->th[i].unusable &&
 			    isfinite(sp->th[i].normal_ns);
 	for (size_t i = 0; i < sp->nct; i++)
-		timeline |= sp->ct[i].source == src &&
+		timeline |= sp->ct[i].source == src && !sp->ct[i].unusable &&
 			    isfinite(sp->ct[i].normal_ns);
 	if (!timeline)
 		return -1;

@@ -121,7 +121,7 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 void sbt_speed_free(struct sbt_speed *sp);
 
 /* Whether a shift of source `src` covers t_ns, within tol_ns: 1 yes, 0
- * no, -1 when that source's thread has no timeline. */
+ * no, -1 when that source has no usable timeline. */
 int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
 		     double t_ns, double tol_ns);
 

@@ -505,7 +505,8 @@ static void test_os_class_and_excl(void)
 }
 
 /* 10. A step while the speed probes hold: said what they cannot see.
- * 11. Probes whose own spread is +-30 %: unusable, nothing claimed. */
+ * 11. Probes whose own spread is +-30 %: unusable, nothing claimed, not
+ * even that they held. */
 static void probes_case(double probe_sd, int step, struct sbt_dataset *ds,
 			struct sbt_result *r)
 {
@@ -544,7 +545,10 @@ static void test_probes(void)
 	      g ? g->phases.nsteps : -1, g ? g->probe_blind : -1);
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
-	probes_case(0.3, 0, &ds, &r);
+	probes_case(0.3, 1, &ds, &r);
+	g = group(&ds, &r, "work", SBT_FIND_NOKEY);
+	CHECK(g && g->phases.nsteps == 1 && !g->probe_blind,
+	      "unusable probes taken for a witness");
 	CHECK(r.speed.unusable == 1 && r.speed.nsh == 0 &&
 	      r.speed.unusable_cause == SBT_SPEED_NOISY &&
 	      r.speed.unusable_rel > SBT_SPEED_USABLE,
