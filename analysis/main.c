@@ -76,6 +76,9 @@ static const char usage[] =
 "  --cost NS                  overhead to subtract instead of each log's\n"
 "                             t_e,std\n"
 "  --seed N                   isolation-forest seed (default: 1)\n"
+"  --min-share PCT[,RUN]      a finding flags a region only when it is at\n"
+"                             least PCT % of the region's time and RUN %\n"
+"                             of the run's (default: 1,0.5)\n"
 "  --dump FILE                write every sample as CSV (with score and\n"
 "                             kept flag); '-' for stdout\n"
 "  --input-format log|csv|summary\n"
@@ -294,6 +297,7 @@ static const struct option longopts[] = {
 	{ "os-filter", required_argument, 0, 'O' },
 	{ "cost", required_argument, 0, 'c' },
 	{ "seed", required_argument, 0, 's' },
+	{ "min-share", required_argument, 0, 'm' },
 	{ "dump", required_argument, 0, 'd' },
 	{ "input-format", required_argument, 0, 'i' },
 	{ "no-symbols", no_argument, 0, 'n' },
@@ -465,6 +469,23 @@ static void parse(int argc, char **argv, struct cli *c)
 		case 'c': c->o.cost_ns = number("--cost",
 				"a non-negative number of ns", 0, INFINITY, 0);
 			  break;
+		case 'm': {
+			char *end;
+			errno = 0;
+			double a = strtod(optarg, &end), b = NAN;
+			if (*end == ',')
+				b = strtod(end + 1, &end);
+			if (errno || *end || !(a > 0 && a <= 100) ||
+			    (!isnan(b) && !(b > 0 && b <= 100))) {
+				fputs("sbt-analyze: --min-share wants PCT or "
+				      "PCT,RUN (percentages above 0)\n", stderr);
+				exit(2);
+			}
+			c->o.min_share = a / 100;
+			if (!isnan(b))
+				c->o.min_run_share = b / 100;
+			break;
+		}
 		case 's': {
 			char *end;
 			errno = 0;

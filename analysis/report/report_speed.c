@@ -43,8 +43,9 @@ static void shift_text(FILE *f, const struct sbt_dataset *ds,
 			h->cpu != SBT_CPU_UNKNOWN ? " on " : " ");
 	if (h->thread != SBT_SPEED_ALL_THREADS && h->cpu != SBT_CPU_UNKNOWN)
 		fprintf(f, "cpu %u ", h->cpu);
-	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (speed probes",
-		100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster", a, b);
+	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (%zu speed probes",
+		100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster", a, b,
+		h->probes);
 	if (h->nregions) {
 		fputs("; region", f);
 		fputs(h->nregions > 1 ? "s " : " ", f);
@@ -89,8 +90,23 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 			sbt_plural(sp->probes, "probe", "probes"), sp->cadence_us,
 			100 * sp->resolution_rel);
 	else
-		fprintf(f, " (%zu speed %s: too few for a timeline)\n",
-			sp->probes, sbt_plural(sp->probes, "probe", "probes"));
+		fprintf(f, " (%zu speed %s: %s)\n", sp->probes,
+			sbt_plural(sp->probes, "probe", "probes"),
+			sp->unusable ? "none usable" :
+			"too few for a timeline");
+	if (sp->unusable)
+		fprintf(f, "processor: %zu probe timeline%s unusable for this "
+			"run: they resolve only %.0f %% (%s)\n", sp->unusable,
+			sp->unusable == 1 ? "" : "s", 100 * sp->unusable_rel,
+			sp->unusable_cause == SBT_SPEED_COARSE ?
+			"a probe lasts too few clock ticks" : "the probes "
+			"vary: timed on a busy memory system or a shared "
+			"core");
+	if (sp->ndisagree)
+		fprintf(f, "processor: probes disagree: %zu shift%s of the "
+			"probes left out, the regions there did not move "
+			"with them\n", sp->ndisagree,
+			sp->ndisagree == 1 ? "" : "s");
 	for (size_t u = 0; u < sp->nun; u++) {
 		const struct sbt_speed_unit *x = &sp->un[u];
 		if (!isfinite(x->delta_rel))
