@@ -14,6 +14,7 @@
 #include "report_compare.h"
 #include "report_util.h"
 #include "verdict.h"
+#include "words.h"
 #include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
@@ -74,6 +75,23 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 
 /* A finding's data beyond its size (result.h, FINDINGS.md), as JSON
  * members; the unknown ones left out. */
+/* The class word and its size, as the text table's row says them: one
+ * renderer (words.c) for every view. */
+static void json_class(FILE *f, const struct sbt_group *g)
+{
+	char size[512];
+	struct sbt_strbuf sb = { size, sizeof size, 0 };
+	int cl = sbt_group_class(g);
+
+	size[0] = 0;
+	sbt_words_size(&sb, g, cl);
+	fputs("\"class\": ", f);
+	sbt_json_str(f, sbt_class_word(cl));
+	fputs(", \"size\": ", f);
+	sbt_json_str(f, size);
+	fputs(", ", f);
+}
+
 static void json_finding_data(FILE *f, const struct sbt_finding *x)
 {
 	static const struct { const char *name; size_t off; } num[] = {
@@ -291,6 +309,7 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	fputs("], ", f);
 	sbt_json_num(f, "modes_assigned", s->assigned, 0);
 	json_findings(f, g);
+	json_class(f, g);
 	fputs("\"verdict\": ", f);
 	sbt_json_str(f, g->verdict);
 	fprintf(f, ", \"insitu\": {\"n\": %zu, \"screened\": %zu, ",

@@ -43,7 +43,7 @@ static void shift_text(FILE *f, const struct sbt_dataset *ds,
 			h->cpu != SBT_CPU_UNKNOWN ? " on " : " ");
 	if (h->thread != SBT_SPEED_ALL_THREADS && h->cpu != SBT_CPU_UNKNOWN)
 		fprintf(f, "cpu %u ", h->cpu);
-	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (%zu speed probes",
+	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (%zu probes",
 		100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster", a, b,
 		h->probes);
 	if (h->nregions) {

@@ -22,7 +22,7 @@ const char *sbt_class_word(int cl)
 	static const char *const w[SBT_CL__N] = {
 		"steady", "modes", "step", "phases", "slow group",
 		"fast group", "broad", "processor", "unresolved", "too few",
-		"finding" };
+		"OS", "finding" };
 
 	return cl >= 0 && cl < SBT_CL__N ? w[cl] : "?";
 }
@@ -206,6 +206,21 @@ static const struct sbt_finding *major(const struct sbt_group *g)
 	return NULL;
 }
 
+/* A group's first finding of a kind, NULL when it has none. */
+static const struct sbt_finding *kind_of(const struct sbt_group *g, int kind)
+{
+	for (int k = 0; k < g->nfind; k++)
+		if (g->find[k].kind == kind)
+			return &g->find[k];
+	return NULL;
+}
+
+/* The spread nothing recorded explains, when said: a description. */
+static const struct sbt_finding *unexplained(const struct sbt_group *g)
+{
+	return kind_of(g, SBT_FIND_UNEXPLAINED);
+}
+
 static int processor_share_large(const struct sbt_group *g)
 {
 	return g->count && (double)g->speed_n >=
@@ -219,6 +234,11 @@ int sbt_group_class(const struct sbt_group *g)
 
 	if (s->n < SBT_WORDS_FEW)
 		return SBT_CL_FEW;
+	/* The processor's part, left out, outweighs the largest alarm: a
+	 * region that mostly followed the processor is the processor's. */
+	const struct sbt_finding *p = kind_of(g, SBT_FIND_PROCESSOR);
+	if (x && p && processor_share_large(g) && p->var_share > x->var_share)
+		return SBT_CL_PROCESSOR;
 	if (x) {
 		switch (x->kind) {
 		case SBT_FIND_STEP: {
@@ -233,6 +253,13 @@ int sbt_group_class(const struct sbt_group *g)
 			return g->delta_ns > 0 ? SBT_CL_SLOW_GROUP :
 			       SBT_CL_FAST_GROUP;
 		case SBT_FIND_BROAD: return SBT_CL_BROAD;
+		case SBT_FIND_OS_TIME:
+		case SBT_FIND_OS_SPREAD: return SBT_CL_OS;
+		case SBT_FIND_PROCESSOR: return SBT_CL_PROCESSOR;
+		case SBT_FIND_GROUPS:
+		case SBT_FIND_WAIT:  return SBT_CL_SLOW_GROUP;
+		case SBT_FIND_TIME:  return SBT_CL_PHASES;
+		case SBT_FIND_FEW:   return SBT_CL_FEW;
 		default:             return SBT_CL_OTHER;
 		}
 	}
@@ -325,10 +352,37 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 		break;
 	case SBT_CL_STEP:
 	case SBT_CL_PHASES:
+		if (x && x->kind == SBT_FIND_TIME) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "levels %s apart, %.0f%% of spread", a,
+				100 * x->var_share);
+			break;
+		}
 		changes_size(o, g);
+		break;
+	case SBT_CL_OS:
+		if (x && x->kind == SBT_FIND_OS_TIME)
+			sbt_put(o, "%.0f%% of its time", 100 * x->time_share);
+		else if (x)
+			sbt_put(o, "%.0f%% of its spread", 100 * x->var_share);
+		if (x && isfinite(x->events) && isfinite(x->per_event_ns)) {
+			sbt_fmt_ns(a, sizeof a, x->per_event_ns);
+			sbt_put(o, ", %.0f faults x %s", x->events, a);
+		}
 		break;
 	case SBT_CL_SLOW_GROUP:
 	case SBT_CL_FAST_GROUP:
+		if (x && x->kind == SBT_FIND_WAIT) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "thread %u slow, others wait %s", x->key, a);
+			break;
+		}
+		if (x && x->kind == SBT_FIND_GROUPS) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "thread %u +%s, %.0f%% of spread", x->key, a,
+				100 * x->var_share);
+			break;
+		}
 		/* against the others' median */
 		sbt_put(o, "%+.1f%%", 100 * g->delta_rel);
 		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
@@ -344,6 +398,10 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 				", %.0f%%", x->rel >= 10 ? x->rel : 100 * x->rel);
 		break;
 	case SBT_CL_PROCESSOR:
+		if (x && x->kind == SBT_FIND_PROCESSOR) {
+			sbt_put(o, "%.0f%% of its spread", 100 * x->var_share);
+			break;
+		}
 		sbt_put(o, "%.0f%% of samples left out",
 			100 * (double)g->speed_n / (double)g->count);
 		break;
@@ -358,6 +416,9 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 		if (cl == SBT_CL_OTHER && x) {
 			sbt_fmt_ns(a, sizeof a, x->size_ns);
 			sbt_put(o, "%s (%.1f %%)", a, 100 * x->rel);
+		} else if (unexplained(g) && isfinite(unexplained(g)->rel)) {
+			sbt_put(o, "varies +-%.2g%% call to call, unexplained",
+				100 * unexplained(g)->rel);
 		} else if (isfinite(s->shift_resolution_ns)) {
 			sbt_fmt_ns(a, sizeof a, s->shift_resolution_ns);
 			/* the population's: its typical time's shifts */
@@ -416,6 +477,58 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 	case SBT_FIND_STEP:
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_put(o, "a change of level by %s", a);
+		break;
+	case SBT_FIND_OS_TIME:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+		sbt_put(o, "the OS's part of a call: %.0f page faults a call x "
+			"%s each = %s, %.0f %% of its time", x->events, b, a,
+			100 * x->time_share);
+		break;
+	case SBT_FIND_OS_SPREAD:
+		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+		sbt_put(o, "calls with more faults or switches took longer (%s "
+			"an event): %.0f %% of its spread", b,
+			100 * x->var_share);
+		break;
+	case SBT_FIND_PROCESSOR:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "the processor's: %zu calls differ by %s while its "
+			"speed was off, %.0f %% of its spread", x->count, a,
+			100 * x->var_share);
+		break;
+	case SBT_FIND_GROUPS:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "thread %u %s slower than the fastest, %.0f %% of "
+			"its spread", x->key, a, 100 * x->var_share);
+		break;
+	case SBT_FIND_WAIT:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "thread %u waits least at the barrier: the slow one; "
+			"the others wait up to %s more for it", x->key, a);
+		break;
+	case SBT_FIND_TIME:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "levels over the run %s apart, %.0f %% of its "
+			"spread", a, 100 * x->var_share);
+		break;
+	case SBT_FIND_COUNTER:
+		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+		sbt_put(o, "calls with more of counted event %u took longer (%s "
+			"an event, %.3g a call): %.0f %% of its spread", x->key,
+			b, x->events, 100 * x->var_share);
+		break;
+	case SBT_FIND_UNEXPLAINED:
+		sbt_put(o, "varies +-%.2g %% call to call (robust sd), "
+			"unexplained by what was recorded", 100 * x->rel);
+		break;
+	case SBT_FIND_FEW:
+		sbt_put(o, "too few samples to judge");
+		break;
+	case SBT_FIND_PROBE_BLIND:
+		sbt_put(o, "its level moved, the speed probes did not: the "
+			"code's, or a slowdown they cannot see (memory, front "
+			"end, an SMT sibling)");
 		break;
 	default:
 		sbt_fmt_ns(a, sizeof a, x->size_ns);

@@ -32,6 +32,7 @@ enum sbt_class {
 	SBT_CL_UNRESOLVED,      /* nothing found, but its samples cannot
 				   tell 10 % apart                        */
 	SBT_CL_FEW,             /* too few samples to judge               */
+	SBT_CL_OS,              /* the OS's part of its time or spread    */
 	SBT_CL_OTHER,           /* a finding of a kind this renderer does
 				   not know: named by its kind number     */
 	SBT_CL__N
