@@ -83,6 +83,16 @@ int sbt_marker_close(void) __attribute__((weak));
 #if defined(__x86_64__)
 #define SBT_HAVE_CLOCK 1
 
+/* The recorder's own build (SBT_CLOCK_HOOK) names these sbt_tscp_* and
+ * reads through preload/tsc.h, which picks per thread between them and a
+ * read without rdtscp, and where the cpu comes from.  The app's inline
+ * markers use them as they are: the recorder hands its fast path only to
+ * threads whose TSC_AUX it has checked. */
+#ifdef SBT_CLOCK_HOOK
+#define sbt_read_start sbt_tscp_start
+#define sbt_read_stop  sbt_tscp_stop
+#endif
+
 static inline uint64_t sbt_read_start(uint32_t *aux)
 {
 	uint32_t lo, hi;
@@ -98,6 +108,12 @@ static inline uint64_t sbt_read_stop(uint32_t *aux)
 			     : "=a"(lo), "=d"(hi), "=c"(*aux) :: "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
+
+#ifdef SBT_CLOCK_HOOK
+#undef sbt_read_start
+#undef sbt_read_stop
+#include "tsc.h"
+#endif
 
 /* Core cycles from a perf_event counter index (perf mmap page's index-1). */
 static inline uint64_t sbt_cycles_read(uint32_t counter)

@@ -561,6 +561,15 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 	return s->word;
 }
 
+static inline int inline_clock_ok(void)
+{
+#if defined(__x86_64__)
+	return sbt_tsc_way == SBT_TSC_AUX;
+#else
+	return 1;
+#endif
+}
+
 /* Hand the thread's fast-path state to an object's inline markers:
  * *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
 static void publish(struct sbt_thread *t, struct sbt_hot **hot)
@@ -738,6 +747,11 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 	if (!(t = ready(&rc)))
 		return rc;
 	probe_entry(t);
+	/* The app's inline markers read rdtscp and keep its TSC_AUX: only
+	 * for a thread whose TSC_AUX is true (tsc.h).  Others mark here,
+	 * their call sites left unfilled (no SBT__AGAIN either). */
+	if (!inline_clock_ok())
+		return start_name(t, name, SBT_API_SBTMARK, ra, NULL);
 	if (hot && *hot != &t->hot)
 		publish(t, hot);
 	return start_name(t, name, SBT_API_SBTMARK, ra, cs);

@@ -281,6 +281,9 @@ struct sbt_thread *sbt_thread_attach(void)
 	pthread_mutex_unlock(&g.lock);
 	me = t;
 	pthread_setspecific(g.key, t);
+#if defined(__x86_64__)
+	(void)sbt_tsc_thread();
+#endif
 	t->os = sbt_os_open();
 	/* before the log opens: its header's version depends on it */
 	t->ctrs = sbt_ctrs_open();
@@ -604,6 +607,9 @@ static void after_fork_child(void)
 	sbt_regions_attach(NULL);
 	sbt_diag_attach(NULL);
 	sbt_cap_attach(NULL);
+#if defined(__x86_64__)
+	sbt_tsc_header(NULL);
+#endif
 	if (t) {
 		t->nreplay = 0;
 		for (uint32_t i = 0; i < t->hot.depth; i++) {
