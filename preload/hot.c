@@ -253,6 +253,21 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 	return SBT_OK;
 }
 
+/* Whether stopping stack entry k, under entries k+1 .. d-1 still open,
+ * crosses two of the user's regions.  The recorder's own OpenMP regions
+ * (a parallel region per thread, its barrier wait) are no nesting the
+ * user chose: a LIKWID START and STOP in two parallel regions is legal,
+ * and only the log's CROSSED flag, which the reader pairs by, says it. */
+static int user_crossing(const struct sbt_thread *t, uint32_t k, uint32_t d)
+{
+	if (sbt_regions_api(t->hot.stack[k].region) == SBT_API_OPENMP)
+		return 0;
+	for (uint32_t j = k + 1; j < d; j++)
+		if (sbt_regions_api(t->hot.stack[j].region) != SBT_API_OPENMP)
+			return 1;
+	return 0;
+}
+
 /* STOP of `region`, whose clock read gave (t1, aux, c1), with the busy
  * gate closed by the caller; reopens it.  pre: the counters as read
  * right after the clock (stop_read), NULL to read them now. */
@@ -280,7 +295,8 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	}
 	o = &t->hot.stack[i - 1];
 	if (i != d) {
-		sbt_count(SBT_CNT_CROSSED);
+		if (user_crossing(t, i - 1, d))
+			sbt_count(SBT_CNT_CROSSED);
 		crossed = SBT_EV_WORD(0, SBT_RF_CROSSED, 0);
 	}
 	if (SBT_EV_KIND(o->word) == SBT_EV_SKIP) {
