@@ -155,6 +155,14 @@ struct sbt_file_header {
 	uint32_t ncpus;               /* cpus the machine has (configured):
 					 a cpu number >= ncpus is none      */
 	uint32_t reserved2;
+
+	/* What marking threads still paid for the log's memory (live): the
+	 * time they spent readying pages or growing the file themselves
+	 * when they took a chunk the preparer had not readied, and those
+	 * bytes.  The log's opening readies its first MiB; zero in logs of
+	 * recorders that predate it: not counted. */
+	uint64_t log_wait_ns;
+	uint64_t log_late_bytes;
 };
 
 /* Per thread, at its start, the recorder compares TSC_AUX (rdtscp's aux)

@@ -313,7 +313,6 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 			goto refuse;
 	t->cur = e + 1;
 	e->word = word;
-	__builtin_prefetch(e + 32, 1);  /* lines ahead: fewer stalled stores */
 	t->stack[d].tag = tag;
 	t->stack[d].ev = e;
 	t->stack[d].word = word;
@@ -413,9 +412,16 @@ sbt__unskip_fast(struct sbt_hot *t, const char *tag)
 	return tag && sbt__unskip_at(t, tag, 0);
 }
 
+/* How far ahead of the STOP's event the log's line is asked for: 16
+ * pairs, 8 lines.  A line of the log is new memory; a thread that marks
+ * back to back would otherwise wait for each one (a miss to memory) at
+ * its first store. */
+#define SBT__AHEAD 32
+
 /* Append the STOP of the innermost open region (depth d, the next event
  * e: both checked by the caller, gate held) and release the gate.  Every
- * STOP's fast path ends here: the inline one and the recorder's by id. */
+ * STOP's fast path ends here: the inline one and the recorder's by id.
+ * The prefetch comes after the clock read, outside any window. */
 static inline __attribute__((always_inline)) void
 sbt__stop_commit(struct sbt_hot *t, uint32_t d, struct sbt__ev *e,
 		 uint64_t t1, uint32_t aux)
@@ -424,6 +430,7 @@ sbt__stop_commit(struct sbt_hot *t, uint32_t d, struct sbt__ev *e,
 	e->aux = aux;
 	SBT__FENCE();                  /* the word commits the event       */
 	e->word = t->stack[d - 1].word + SBT__STOP_DELTA;
+	__builtin_prefetch(e + SBT__AHEAD, 1);
 	t->cur = e + 1;
 	t->depth = d - 1;
 	sbt__leave(t);

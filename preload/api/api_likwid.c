@@ -22,8 +22,8 @@
  * last RESET: count, accumulated seconds and, under SBT_EVENTS, the
  * events counted (in the order sbt-analyze lists them), like LIKWID: at
  * most *nr_events of them into events[], *nr_events set to the number
- * filled in (0 without SBT_EVENTS) - unless liblikwid answered first
- * (under likwid-perfctr): then its values stand.
+ * filled in (0 without SBT_EVENTS) - unless liblikwid's marker API is
+ * active (under likwid-perfctr): then its values stand.
  *
  * The Fortran entry points (likwid_f90_interface.c in LIKWID) pass
  * blank-padded strings plus a hidden length.  LIKWID mallocs a trimmed
@@ -35,7 +35,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
-#include <string.h>
+#include <stdlib.h>
 #include "api_common.h"
 #include "api_next.h"
 
@@ -167,21 +167,18 @@ static void get_id(sbt_id id, int *nr_events, double *events, double *time,
 	}
 }
 
-/* The outputs as the app handed them in: a library that left them so
- * (liblikwid without likwid-perfctr) gave no answer, and ours stand. */
-struct lk_out { int n, count; double time; };
-
-static struct lk_out lk_out(const int *nr_events, const double *time,
-			    const int *count)
+/* liblikwid answers GetRegion only with its marker API active: under
+ * likwid-perfctr -m, which hands it these variables (LIKWID 5.2's
+ * likwid_markerInit checks the same).  Otherwise it leaves the outputs
+ * alone, and ours stand. */
+static int lk_active(void)
 {
-	return (struct lk_out){ nr_events ? *nr_events : 0, count ? *count : 0,
-				time ? *time : 0 };
-}
+	static int active = -1;
 
-static int lk_same(struct lk_out a, struct lk_out b)
-{
-	return a.n == b.n && a.count == b.count &&
-	       !memcmp(&a.time, &b.time, sizeof a.time);
+	if (active < 0)
+		active = getenv("LIKWID_MODE") && getenv("LIKWID_EVENTS") &&
+			 getenv("LIKWID_THREADS") && getenv("LIKWID_FILEPATH");
+	return active;
 }
 
 SBT_API void likwid_markerGetRegion(const char *tag, int *nr_events,
@@ -191,11 +188,10 @@ SBT_API void likwid_markerGetRegion(const char *tag, int *nr_events,
 		       count);
 	__typeof__(&likwid_markerGetRegion) nx =
 		SBT_NEXT(likwid_markerGetRegion);
-	struct lk_out in = lk_out(nr_events, time, count);
 
 	if (nx) {
 		SBT_PASS(nx(tag, nr_events, events, time, count));
-		if (!lk_same(in, lk_out(nr_events, time, count)))
+		if (lk_active())
 			return;
 	}
 	get_id(sbt_rec_intern(tag, (size_t)-1, SBT_API_LIKWID, RA()),
@@ -286,11 +282,10 @@ SBT_API void likwid_markergetregion_(char *tag, int *nr_events,
 		       count, len);
 	__typeof__(&likwid_markergetregion_) nx =
 		SBT_NEXT(likwid_markergetregion_);
-	struct lk_out in = lk_out(nr_events, time, count);
 
 	if (nx) {
 		SBT_PASS(nx(tag, nr_events, events, time, count, len));
-		if (!lk_same(in, lk_out(nr_events, time, count)))
+		if (lk_active())
 			return;
 	}
 	get_id(sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, RA()),

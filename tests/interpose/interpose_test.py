@@ -294,8 +294,12 @@ def same_calls(prog, tmp, env=None):
 
 
 def forward(tmp, prog):
-    """LIKWID and PAPI-HL, C and Fortran: recorded, and passed on."""
-    log, _ = same_calls(prog, tmp)
+    """LIKWID and PAPI-HL, C and Fortran: recorded, and passed on.  The
+    LIKWID stand-in plays an active liblikwid (likwid-perfctr -m's
+    variables set): its GetRegion answers stand."""
+    log, _ = same_calls(prog, tmp, {
+        'LIKWID_MODE': '1', 'LIKWID_EVENTS': 'CLOCK', 'LIKWID_THREADS': '0',
+        'LIKWID_FILEPATH': os.path.join(tmp, 'likwid.out')})
     expect(log, {('lk', 'likwid'): [4], ('lk_inner', 'likwid'): [4],
                  ('lk_thread', 'likwid'): [3], ('f_lk', 'likwid'): [2],
                  ('pp', 'papi-hl'): [3], ('f_pp', 'papi-hl'): [2]},
