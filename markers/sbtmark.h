@@ -288,6 +288,18 @@ static inline __attribute__((always_inline)) void sbt__leave(struct sbt_hot *t)
 #define SBT__END(t) __atomic_load_n(&(t)->end, __ATOMIC_RELAXED)
 #define SBT__BUSY(t) __atomic_load_n(&(t)->busy, __ATOMIC_RELAXED)
 
+/* Commit event e: t and aux, then the word that makes it an event (a
+ * reader, or a crash, never sees half of one).  Every writer of a
+ * finished event ends so, the recorder's too. */
+static inline __attribute__((always_inline)) void
+sbt__commit(struct sbt__ev *e, uint64_t t, uint32_t aux, uint32_t word)
+{
+	e->t = t;
+	e->aux = aux;
+	SBT__FENCE();
+	e->word = word;
+}
+
 #ifdef SBT_HAVE_CLOCK
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
  * thread t.  Returns 0, having changed nothing, when the recorder must do
@@ -426,10 +438,7 @@ static inline __attribute__((always_inline)) void
 sbt__stop_commit(struct sbt_hot *t, uint32_t d, struct sbt__ev *e,
 		 uint64_t t1, uint32_t aux)
 {
-	e->t = t1;
-	e->aux = aux;
-	SBT__FENCE();                  /* the word commits the event       */
-	e->word = t->stack[d - 1].word + SBT__STOP_DELTA;
+	sbt__commit(e, t1, aux, t->stack[d - 1].word + SBT__STOP_DELTA);
 	__builtin_prefetch(e + SBT__AHEAD, 1);
 	t->cur = e + 1;
 	t->depth = d - 1;

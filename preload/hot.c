@@ -28,7 +28,9 @@
 #include "counters.h"
 #include "header.h"
 #include "hot.h"
+#include "gate.h"
 #include "speed.h"
+#include "stop.h"
 
 #include <assert.h>
 #include <math.h>
@@ -43,33 +45,26 @@ static const char probe_tag[] = "<probe>";
 
 static inline int busy_set(struct sbt_thread *t)
 {
-	__atomic_store_n(&t->hot.busy, 1, __ATOMIC_RELAXED);
-	SBT__FENCE();
+	sbt_gate_shut(t);
 	return 1;
 }
 
 /* 1 when the innermost open region is a call not recorded. */
 static inline int top_skipped(const struct sbt_thread *t)
 {
-	uint32_t d = t->hot.depth;
-
-	return d && SBT_EV_KIND(t->hot.stack[d - 1].word) == SBT_EV_SKIP;
+	return sbt_gate_top_skipped(t);
 }
 
 /* Reopen the gate; a skipped innermost region keeps STOP off the clock. */
 static inline void busy_clear(struct sbt_thread *t)
 {
-	uint32_t skipping = top_skipped(t);
-
-	SBT__FENCE();
-	__atomic_store_n(&t->hot.busy, skipping ? SBT__SKIPPING : 0, __ATOMIC_RELAXED);
-	SBT__FENCE();
+	sbt_gate_open(t);
 }
 
 /* A marker is running on the thread (a signal handler interrupted it). */
 static inline int in_marker(const struct sbt_thread *t)
 {
-	return SBT__BUSY(&t->hot) & 1;
+	return sbt_gate_marking(t);
 }
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
@@ -150,8 +145,7 @@ static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
  * end sbt_thread_limit() chose (NULL for a cycle clock and after CLOSE). */
 static void unskip(struct sbt_thread *t)
 {
-	__atomic_store_n(&t->hot.end, __atomic_load_n(&t->hot.end_saved,
-			 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	sbt_stop_unskip(t);
 }
 
 /* Whether opening `region` now is misuse: then counted, gate reopened. */
@@ -190,7 +184,7 @@ static int start_slow(struct sbt_thread *t, uint32_t word, sbt_id region,
 		return SBT_EMISUSE;
 	if (t->probe_at && t->hot.cur >= t->probe_at) {
 		t->probe_at = NULL;
-		__atomic_store_n(&t->hot.end, slow_only(t) ? NULL : t->chunk_end, __ATOMIC_RELAXED);
+		sbt_stop_at(t, slow_only(t) ? NULL : t->chunk_end);
 		if (!(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
 			/* inside open regions, the probe's detour is taken
 			 * out of them as a tick's is (~70 ns left in made a
@@ -312,10 +306,7 @@ static int stop_slow(struct sbt_thread *t, sbt_id region, uint64_t t1,
 		}
 		count_values(e + 1 + cycling(t), v, nc);
 		count_words(e + 1 + cycling(t), nc);
-		e->t = t1;
-		e->aux = aux;
-		SBT__FENCE();           /* the word commits the event */
-		e->word = (o->word + SBT__STOP_DELTA) | crossed;
+		sbt_ev_commit(e, t1, aux, (o->word + SBT__STOP_DELTA) | crossed);
 		t->hot.cur += n;
 	}
 	/* Pop, closing the gap when the region was not innermost. */
@@ -384,10 +375,8 @@ static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
 		if (gap && !(e = room(t, 1)))
 			gap = 0;        /* no room to count: record (or drop) */
 		if (gap) {
-			e->t = 0;
-			e->aux = 0;
-			SBT__FENCE();   /* the word commits the event */
-			e->word = SBT_EV_WORD(SBT_EV_SKIP, 0, site);
+			sbt_ev_commit(e, 0, 0, SBT_EV_WORD(SBT_EV_SKIP, 0,
+							       site));
 			t->hot.cur++;
 			k->count = &e->t;
 		}
@@ -413,7 +402,7 @@ static int start_sampled(struct sbt_thread *t, uint32_t word, sbt_id region,
 		tag, NULL, SBT_EV_WORD(SBT_EV_SKIP, 0, site), region };
 	t->hot.depth = d + 1;
 	t->hot.nskip++;
-	__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+	sbt_stop_skip(t);
 	busy_clear(t);
 	return SBT_OK;
 }
@@ -479,8 +468,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	 * keeps its busy gate closed meanwhile - as "waiting", so that a
 	 * CLOSE holding the lock does not wait for it (recorder.c). */
 	if (t)
-		__atomic_store_n(&t->hot.busy, SBT_BUSY_WAITING,
-				 __ATOMIC_RELAXED);
+		sbt_gate_set(t, SBT_GATE_WAITING);
 	struct sbt_thread *was = t;
 	t = sbt_thread_enter(&fresh);
 	if (was)
@@ -490,7 +478,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	if (fresh && sbt_thread_refill(t, 2)) {
 		/* t_e,std through the same code as a region's markers; no
 		 * probe may interrupt the burst. */
-		__atomic_store_n(&t->hot.end, slow_only(t) ? NULL : t->chunk_end, __ATOMIC_RELAXED);
+		sbt_stop_at(t, slow_only(t) ? NULL : t->chunk_end);
 		sbt_header_calibrate(fresh, calib_pair, t);
 		sbt_thread_limit(t);
 	} else if (t->chunk && t->thinned != (uint32_t)sbt_cap_thinning()) {
@@ -856,8 +844,7 @@ void sbt_rec_key_stop(const void *key, sbt_id id, const void *ra)
 		return;
 	busy_set(t);
 	key_fill(t, key, id, ra, 0, SBT_SLOT_STOP);
-	SBT__FENCE();
-	__atomic_store_n(&t->hot.busy, was, __ATOMIC_RELAXED);
+	sbt_gate_restore(t, was);
 }
 
 int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux)
@@ -894,10 +881,8 @@ int sbt_rec_reset_id(sbt_id id)
 		return rc;
 	busy_set(t);
 	if ((e = room(t, 1))) {
-		e->t = sbt_read_stop(&aux);
-		e->aux = aux;
-		SBT__FENCE();
-		e->word = SBT_EV_WORD(SBT_EV_RESET, 0, id);
+		uint64_t at = sbt_read_stop(&aux);
+		sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_RESET, 0, id));
 		t->hot.cur++;
 	}
 	/* Sparse recording starts afresh too: the next call is recorded. */

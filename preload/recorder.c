@@ -17,6 +17,9 @@
  */
 #include "config.h"
 #include "recorder.h"
+#include "sample.h"
+#include "gate.h"
+#include "stop.h"
 #include "cap.h"
 #include "clock.h"
 #include "counters.h"
@@ -111,7 +114,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 		g.inert = 1;
 	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
 	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
-	int sampling = sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
+	int sampling = sbt_sample_on();  /* parsed with the configuration */
 	sbt_speed_setup();
 	sbt_prep_setup();
 	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
@@ -195,13 +198,11 @@ static void os_drain_gated(struct sbt_thread *t)
 {
 	uint32_t was;
 
-	if (!t || (was = SBT__BUSY(&t->hot)) == 1)
+	if (!t || (was = sbt_gate(t)) == SBT_GATE_SHUT)
 		return;
-	__atomic_store_n(&t->hot.busy, 1, __ATOMIC_RELAXED);
-	SBT__FENCE();
+	sbt_gate_shut(t);
 	os_drain(t);
-	SBT__FENCE();
-	__atomic_store_n(&t->hot.busy, was, __ATOMIC_RELAXED);
+	sbt_gate_restore(t, was);
 }
 
 /* A thread's xorshift state (probe spacing, sampling gaps): the
@@ -374,9 +375,7 @@ void sbt_thread_limit(struct sbt_thread *t)
 				t->sites[i].ra = NULL;
 			t->thinned = thin;
 		}
-		__atomic_store_n(&t->hot.end_saved, end, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, t->hot.nskip ? NULL : end,
-				 __ATOMIC_RELAXED);
+		sbt_stop_at(t, end);
 		atomic_thread_fence(memory_order_seq_cst);
 		if ((uint32_t)sbt_cap_thinning() == thin)
 			break;
@@ -402,8 +401,7 @@ static void shut_all(void)
 		sched_yield();
 	}
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 	}
 	pthread_mutex_unlock(&g.lock);
 }
@@ -525,21 +523,19 @@ static void quiesce(void)
 	struct timespec t0, now;
 
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 	}
 	process_barrier();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
-		while (t != me && SBT__BUSY(&t->hot) == 1) {
+		while (t != me && sbt_gate(t) == SBT_GATE_SHUT) {
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			if ((now.tv_sec - t0.tv_sec) * 1000000000L +
 			    (now.tv_nsec - t0.tv_nsec) > 100000000L)
 				break;
 			sched_yield();
 		}
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 	}
 }
 
@@ -623,10 +619,9 @@ static void after_fork_child(void)
 		}
 		t->chunk = NULL;
 		t->hot.cur = t->chunk_end = NULL;
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
 		/* skip counts live in the parent's log */
 		memset(t->hot.skip, 0, sizeof t->hot.skip);
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->rng = rng_seed(t->tid);      /* not the parent's draws */
@@ -664,17 +659,26 @@ static void after_fork_child(void)
 	}
 }
 
-/* api_omp.c: says whether an OpenMP runtime went unrecorded.  Weak:
- * the recorder does not depend on the APIs above it. */
-extern void sbt_omp_finish(void) __attribute__((weak, visibility("hidden")));
+/* What the APIs above the recorder want done at exit, before the log is
+ * finished (api_omp.c: whether an OpenMP runtime went unrecorded).  The
+ * recorder calls no API by name: they register.  Constructors only. */
+#define AT_EXIT_MAX 4
+static void (*at_exit_fn[AT_EXIT_MAX])(void);
+static int at_exit_n;
+
+void sbt_rec_at_exit(void (*fn)(void))
+{
+	if (at_exit_n < AT_EXIT_MAX)
+		at_exit_fn[at_exit_n++] = fn;
+}
 
 /* At exit, other threads may still be marking: the log is finished as
  * CLOSE finishes it, but stays open to them (their markers keep writing
  * into their chunks, below the end already recorded, harmlessly). */
 __attribute__((destructor)) static void sbt_fini(void)
 {
-	if (sbt_omp_finish)
-		sbt_omp_finish();
+	for (int i = 0; i < at_exit_n; i++)
+		at_exit_fn[i]();
 	os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)

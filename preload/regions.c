@@ -12,6 +12,7 @@
  * (libunwind, when built with it), captured here, off any timed window.
  */
 #include "regions.h"
+#include "sample.h"
 #include "logfile.h"
 
 #include <dlfcn.h>

@@ -111,10 +111,8 @@ static int put(struct sbt_thread *t, uint32_t flags, uint64_t ticks,
 	if (!room(t))
 		return 0;
 	e = (struct sbt_event *)t->hot.cur;
-	e->t = at;
-	e->aux = aux;
-	SBT__FENCE();                  /* the word commits the event */
-	e->word = SBT_EV_WORD(SBT_EV_SPEED, flags, clamp(ticks));
+	sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_SPEED, flags,
+					      clamp(ticks)));
 	t->hot.cur++;
 	return 1;
 }
@@ -128,10 +126,8 @@ void sbt_speed_span(struct sbt_thread *t, uint64_t a)
 	if (!e)
 		return;
 	uint64_t b = sbt_read_stop(&aux);     /* last: only the return left */
-	e->t = a;
-	e->aux = aux;
-	SBT__FENCE();
-	e->word = SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN, clamp(b - a));
+	sbt_ev_commit(e, a, aux, SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
+					     clamp(b - a)));
 }
 
 /* Events until the next tick: the events per tick of wall clock since
@@ -206,11 +202,9 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	set_limit(t);
 	if (e) {
 		b = sbt_read_stop(&aux);
-		e->t = a;
-		e->aux = aux;
-		SBT__FENCE();
-		e->word = SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
-				      clamp(b - a));
+		sbt_ev_commit(e, a, aux, SBT_EV_WORD(SBT_EV_SPEED,
+						     SBT_SPEED_SPAN,
+						     clamp(b - a)));
 	}
 	t->tick_in = 0;
 	t->tick_ev = NULL;

@@ -133,6 +133,14 @@ struct sbt_thread {
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
 } __attribute__((aligned(64)));
 
+/* Commit a finished event of the log (sbtmark.h's sbt__commit: the
+ * layouts agree, hot.c checks). */
+static inline void sbt_ev_commit(struct sbt_event *e, uint64_t t,
+				 uint32_t aux, uint32_t word)
+{
+	sbt__commit((struct sbt__ev *)e, t, aux, word);
+}
+
 /* The calling thread's state, NULL before its first marker. */
 extern __thread struct sbt_thread *sbt_me
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));

@@ -169,8 +169,9 @@ static void get_id(sbt_id id, int *nr_events, double *events, double *time,
 
 /* liblikwid answers GetRegion only with its marker API active: under
  * likwid-perfctr -m, which hands it these variables (LIKWID 5.2's
- * likwid_markerInit checks the same).  Otherwise it leaves the outputs
- * alone, and ours stand. */
+ * likwid_markerInit checks the same).  Otherwise it zeroes the outputs
+ * (or leaves them), and ours stand - for as many events as the app
+ * asked for. */
 static int lk_active(void)
 {
 	static int active = -1;
@@ -189,10 +190,14 @@ SBT_API void likwid_markerGetRegion(const char *tag, int *nr_events,
 	__typeof__(&likwid_markerGetRegion) nx =
 		SBT_NEXT(likwid_markerGetRegion);
 
+	int asked = nr_events ? *nr_events : 0;
+
 	if (nx) {
 		SBT_PASS(nx(tag, nr_events, events, time, count));
 		if (lk_active())
 			return;
+		if (nr_events)
+			*nr_events = asked;
 	}
 	get_id(sbt_rec_intern(tag, (size_t)-1, SBT_API_LIKWID, RA()),
 	       nr_events, events, time, count);
@@ -283,10 +288,14 @@ SBT_API void likwid_markergetregion_(char *tag, int *nr_events,
 	__typeof__(&likwid_markergetregion_) nx =
 		SBT_NEXT(likwid_markergetregion_);
 
+	int asked = nr_events ? *nr_events : 0;
+
 	if (nx) {
 		SBT_PASS(nx(tag, nr_events, events, time, count, len));
 		if (lk_active())
 			return;
+		if (nr_events)
+			*nr_events = asked;
 	}
 	get_id(sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, RA()),
 	       nr_events, events, time, count);
