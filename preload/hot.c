@@ -29,7 +29,7 @@
 #include "header.h"
 #include "hot.h"
 #include "gate.h"
-#include "speed.h"
+#include "tick.h"
 #include "stop.h"
 
 #include <assert.h>

@@ -28,7 +28,7 @@
 #include "logfile.h"
 #include "osevents.h"
 #include "prepare.h"
-#include "speed.h"
+#include "probe.h"
 #include "thread.h"
 
 #include <assert.h>
@@ -273,7 +273,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->tid = (int32_t)syscall(SYS_gettid);
 	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
-	t->tick_gap = sbt_speed_period() ? 64 : 0;
+	t->tick_gap = sbt_speed_period(g.clk.tick_hz) ? 64 : 0;
 	t->omp_thread = -1;
 	t->next = g.threads;
 	if (g.threads)
@@ -349,7 +349,7 @@ void sbt_thread_limit(struct sbt_thread *t)
 	assert(t->hot.cur <= t->chunk_end);
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	end = t->probe_at ? t->probe_at : t->chunk_end;
-	/* The tick (speed.h): counted afresh in a new chunk. */
+	/* The tick (tick.h): counted afresh in a new chunk. */
 	if (t->tick_gap && ((uintptr_t)t->tick_at <= (uintptr_t)t->chunk ||
 			    (uintptr_t)t->tick_at > (uintptr_t)t->chunk_end))
 		t->tick_at = t->hot.cur + (t->tick_gap < left ?
@@ -626,7 +626,7 @@ static void after_fork_child(void)
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->rng = rng_seed(t->tid);      /* not the parent's draws */
 		t->chunk_size = FIRST_CHUNK;
-	t->tick_gap = sbt_speed_period() ? 64 : 0;
+	t->tick_gap = sbt_speed_period(g.clk.tick_hz) ? 64 : 0;
 		t->next = t->prev = NULL;
 		/* The inherited events watch the parent's thread. */
 		sbt_os_close(t->os);

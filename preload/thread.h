@@ -28,7 +28,7 @@
  *   - hot.end is probe_at when that is set (and no reason above holds):
  *     the fast path stops there for the general path to probe.
  *   - hot.end <= tick_at when tick_at lies in the current chunk: the
- *     fast path stops there for sbt_speed_tick (speed.h); a tick_at
+ *     fast path stops there for sbt_speed_tick (tick.h); a tick_at
  *     outside it (a new chunk) is reset to hot.cur + tick_gap.
  */
 #ifndef SBT_THREAD_H
@@ -97,7 +97,7 @@ struct sbt_thread {
 	uint32_t chunk_size;           /* next chunk's size               */
 	uint64_t rng;                  /* xorshift state: probe spacing   */
 	struct sbt__ev *probe_at;      /* a probe is due from here on     */
-	struct sbt__ev *tick_at;       /* speed.h's tick is due from here */
+	struct sbt__ev *tick_at;       /* tick.h's tick is due from here  */
 	uint32_t tick_gap;             /* events between ticks, 0: none   */
 	uint32_t tick_done;            /* events since the last tick in
 					  earlier chunks                  */

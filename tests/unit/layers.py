@@ -9,8 +9,8 @@ includes only headers of its own stage or of stages before it:
 The recorder (PRELOAD_DIR) is layered too, by file (PRELOAD_LAYERS):
 
     diag < config < log, regions and the other services < recorder
-    (threads, their gate and stop point, speed ticks) < fast path
-    (hot.h) < hot (the marker paths) < api/ (the interposed APIs)
+    (threads, their gate and stop point) < fast path (hot.h) < hot (the
+    marker paths, their ticks) < api/ (the interposed APIs)
 
 and a file includes no header of a later layer and calls no function a
 file of a later layer defines (the recorder calls no API by name: they
@@ -108,11 +108,11 @@ PRELOAD_LAYERS = [
                   'regions.c', 'regions.h', 'clock.c', 'clock.h', 'tsc.c',
                   'tsc.h', 'header.c', 'header.h', 'cap.c', 'cap.h',
                   'osevents.c', 'osevents.h', 'evname.c', 'evname.h',
-                  'counters.c', 'counters.h']),
+                  'counters.c', 'counters.h', 'probe.c', 'probe.h']),
     ('recorder', ['recorder.c', 'recorder.h', 'thread.h', 'gate.h',
-                  'stop.h', 'speed.c', 'speed.h']),
+                  'stop.h']),
     ('fast path', ['hot.h']),
-    ('hot', ['hot.c', 'markers.c']),
+    ('hot', ['hot.c', 'markers.c', 'tick.c', 'tick.h']),
     ('api', ['api/*']),
 ]
 
@@ -157,6 +157,20 @@ def preload(top):
                     PRELOAD_LAYERS[lay(d)][0]))
     check(not bad, 'preload: nothing reaches up a layer%s' %
           ''.join('; ' + b for b in bad))
+    # nor do two files of a layer call each other, around a loop
+    global edges
+    edges = {}
+    for rel, text in code.items():
+        for f in CALL.findall(text):
+            if defined.get(f, rel) != rel:
+                edges.setdefault(rel, set()).add(defined[f])
+    seen, loops = set(), []
+    for n in sorted(edges):
+        c = cycle_from(n, [n], seen)
+        if c and c not in loops:
+            loops.append(c)
+    check(not loops, 'preload: no call loop between files%s' %
+          ''.join('; ' + ' -> '.join(c) for c in loops))
 
 
 if len(sys.argv) > 2:
