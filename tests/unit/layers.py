@@ -112,7 +112,9 @@ PRELOAD_LAYERS = [
     ('recorder', ['recorder.c', 'recorder.h', 'thread.h', 'gate.h',
                   'stop.h']),
     ('fast path', ['hot.h']),
-    ('hot', ['hot.c', 'markers.c', 'tick.c', 'tick.h']),
+    ('hot', ['hot.c', 'markers.c', 'tick.c', 'tick.h', 'path.c', 'path.h',
+             'sparse.c', 'sparse.h', 'readback.c',
+             'readback.h']),
     ('api', ['api/*']),
 ]
 
