@@ -20,6 +20,7 @@
 #include "sample.h"
 #include "gate.h"
 #include "stop.h"
+#include "tickat.h"
 #include "cap.h"
 #include "clock.h"
 #include "counters.h"
@@ -273,7 +274,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->tid = (int32_t)syscall(SYS_gettid);
 	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
-	t->tick_gap = sbt_speed_period(g.clk.tick_hz) ? 64 : 0;
+	sbt_tick_first(t, sbt_speed_period(g.clk.tick_hz));
 	t->omp_thread = -1;
 	t->next = g.threads;
 	if (g.threads)
@@ -349,13 +350,8 @@ void sbt_thread_limit(struct sbt_thread *t)
 	assert(t->hot.cur <= t->chunk_end);
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	end = t->probe_at ? t->probe_at : t->chunk_end;
-	/* The tick (tick.h): counted afresh in a new chunk. */
-	if (t->tick_gap && ((uintptr_t)t->tick_at <= (uintptr_t)t->chunk ||
-			    (uintptr_t)t->tick_at > (uintptr_t)t->chunk_end))
-		t->tick_at = t->hot.cur + (t->tick_gap < left ?
-					   t->tick_gap : left);
-	if (t->tick_gap && end && t->tick_at < end)
-		end = t->tick_at;
+	/* The tick (tickat.h): placed afresh in a new chunk. */
+	end = sbt_tick_limit(t, end, left);
 	/* The recorder sees every marker of a thread that counts cycles
 	 * or events, and after CLOSE; and, but for skipped calls, while
 	 * one is open.  (Atomic stores: CLOSE shuts `end` from another
@@ -457,11 +453,10 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	if (!t->chunk)                 /* the thread's first in this log */
 		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
-	if (t->tick_from)               /* the tick's event count goes on */
-		t->tick_done += (uint32_t)(t->hot.cur - t->tick_from);
+	sbt_tick_chunk(t);              /* the tick's event count goes on */
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);
-	t->tick_from = t->hot.cur;
+	sbt_tick_chunk_from(t);
 	t->chunk_end = (struct sbt__ev *)((char *)c + c->size);
 	if (t->nreplay)
 		replay(t);
@@ -626,7 +621,7 @@ static void after_fork_child(void)
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->rng = rng_seed(t->tid);      /* not the parent's draws */
 		t->chunk_size = FIRST_CHUNK;
-	t->tick_gap = sbt_speed_period(g.clk.tick_hz) ? 64 : 0;
+	sbt_tick_first(t, sbt_speed_period(g.clk.tick_hz));
 		t->next = t->prev = NULL;
 		/* The inherited events watch the parent's thread. */
 		sbt_os_close(t->os);

@@ -3,7 +3,7 @@
  * when one is due (probe.h), a drain of the kernel's events, and the
  * spans of these detours for the reader.
  *
- * Scheduling (thread.h): the fast path runs up to t->tick_at, `tick_gap`
+ * Scheduling (tickat.h): the fast path runs up to t->tick_at, `tick_gap`
  * events past the last tick.  Each tick measures the events per tick of
  * wall clock since the previous one and sets the gap so that the next
  * lands about when the next probe is due; a thread that marks rarely
@@ -13,11 +13,11 @@
 #include "probe.h"
 #include "recorder.h"
 #include "thread.h"
+#include "tickat.h"
 
 #include <stddef.h>
 
 #define GAP_MAX       (1u << 16)       /* events between ticks, at most */
-#define GAP_FIRST     64u
 
 /* Ticks as an event id (SBT_EV_ID_BITS). */
 static uint32_t clamp(uint64_t ticks)
@@ -66,7 +66,8 @@ static uint32_t next_gap(struct sbt_thread *t, uint64_t now, uint64_t left)
 {
 	uint64_t seen = now > t->tick_seen ? now - t->tick_seen : 0;
 	uint64_t done = t->tick_done + (uint64_t)(t->hot.cur - t->tick_from);
-	uint64_t last = t->tick_gap ? t->tick_gap : GAP_FIRST, gap = 2 * last;
+	uint64_t last = t->tick_gap ? t->tick_gap : SBT_TICK_GAP_FIRST;
+	uint64_t gap = 2 * last;
 
 	if (seen && done && t->tick_from)
 		gap = (uint64_t)((double)done * (double)left / (double)seen);
@@ -78,9 +79,7 @@ static uint32_t next_gap(struct sbt_thread *t, uint64_t now, uint64_t left)
 /* The next tick's place, and the fast path's limit with it. */
 static void set_limit(struct sbt_thread *t)
 {
-	t->tick_at = t->tick_from + t->tick_gap;
-	if (t->tick_at > t->chunk_end)
-		t->tick_at = t->chunk_end;
+	sbt_tick_moved(t);
 	sbt_thread_limit(t);
 }
 
@@ -91,7 +90,7 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	uint32_t aux = 0;
 
 	if (!per || !t->chunk) {
-		t->tick_at = NULL;
+		sbt_tick_none(t);
 		return;
 	}
 	/* The detour starts here, or at the STOP that brought us */
@@ -107,7 +106,7 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	} else if (sbt_speed_on()) {
 		left = t->speed_due - a;
 	}
-	t->tick_gap = next_gap(t, a, left);
+	sbt_tick_gap(t, next_gap(t, a, left));
 	t->tick_seen = a;
 	/* Inside open regions, the way of the START that met tick_at, from
 	 * where it came into the recorder to its clock read: a START that
@@ -127,8 +126,6 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	 * marker's return is left. */
 	struct sbt_event *e = room(t) ? (struct sbt_event *)t->hot.cur++ :
 			      NULL;
-	t->tick_done = 0;
-	t->tick_from = t->hot.cur;
 	set_limit(t);
 	if (e) {
 		b = sbt_read_stop(&aux);

@@ -110,7 +110,7 @@ PRELOAD_LAYERS = [
                   'osevents.c', 'osevents.h', 'evname.c', 'evname.h',
                   'counters.c', 'counters.h', 'probe.c', 'probe.h']),
     ('recorder', ['recorder.c', 'recorder.h', 'thread.h', 'gate.h',
-                  'stop.h']),
+                  'stop.h', 'tickat.h']),
     ('fast path', ['hot.h']),
     ('hot', ['hot.c', 'markers.c', 'tick.c', 'tick.h', 'path.c', 'path.h',
              'sparse.c', 'sparse.h', 'readback.c',
