@@ -265,6 +265,10 @@ struct sbt_thread *sbt_thread_attach(void)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED)
 		return NULL;
+#if defined(__x86_64__)
+	/* first: the clock's setup below reads it this thread's way */
+	(void)sbt_tsc_thread();
+#endif
 	pthread_mutex_lock(&g.lock);
 	clock_ready();
 	t->pmc = g.clk.cycles ? sbt_cycles_open() : -1;
@@ -283,9 +287,6 @@ struct sbt_thread *sbt_thread_attach(void)
 	pthread_mutex_unlock(&g.lock);
 	me = t;
 	pthread_setspecific(g.key, t);
-#if defined(__x86_64__)
-	(void)sbt_tsc_thread();
-#endif
 	t->os = sbt_os_open();
 	/* before the log opens: its header's version depends on it */
 	t->ctrs = sbt_ctrs_open();

@@ -54,14 +54,21 @@ static uint32_t force(void)
 	return f;
 }
 
-/* CPUID leaf 0x80000001, EDX bit 27. */
+/* CPUID leaf 0x80000001, EDX bit 27; asked once (cpuid is a VM exit
+ * under a hypervisor: microseconds). */
 static int has_rdtscp(void)
 {
+	static _Atomic int known;      /* 0: not asked, 1: no, 2: yes     */
 	unsigned a, b, c, d;
+	int k = atomic_load(&known);
 
-	if (force() & FORCE_NO_RDTSCP)
-		return 0;
-	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d >> 27 & 1);
+	if (!k) {
+		k = !(force() & FORCE_NO_RDTSCP) &&
+		    __get_cpuid(0x80000001, &a, &b, &c, &d) && (d >> 27 & 1)
+		    ? 2 : 1;
+		atomic_store(&known, k);
+	}
+	return k == 2;
 }
 
 #ifdef HAVE_RSEQ
