@@ -138,22 +138,34 @@ def judge(a, kind, gap_ns, share, planted, r, log, exe):
     return False, r["verdict"]
 
 
+def cells():
+    """Every planted cell as (kind, gap in units, share); the corpus
+    (tools/corpus.py) records the same cells."""
+    c = [("control", 0, 0.0)]
+    c += [("two", g, s) for g in GAPS for s in SHARES]
+    c += [("step", g, s) for g, s in STEPS]
+    c += [("lonestep", 8, 0.5), ("lonecontrol", 0, 0.0)]
+    return c
+
+
+def app_mode(kind):
+    """acc_app's MODE for a cell's kind."""
+    return {"control": "const", "lonestep": "step-alone",
+            "lonecontrol": "const-alone"}.get(kind, kind)
+
+
 def matrix(a, d, unit, loaded):
-    cells = [("control", 0, 0.0)]
-    cells += [("two", g, s) for g in GAPS for s in SHARES]
-    cells += [("step", g, s) for g, s in STEPS]
-    cells += [("lonestep", 8, 0.5), ("lonecontrol", 0, 0.0)]
+    todo = cells()
     if a.only:
-        cells = [c for c in cells if c[0] in a.only.split(",")]
+        todo = [c for c in todo if c[0] in a.only.split(",")]
     rows = []
     seed = 1000 if loaded else 1
     na = len(a.analyzers)
-    for kind, g, s in cells:
+    for kind, g, s in todo:
         hits, whys = [0] * na, [[] for _ in range(na)]
         for _ in range(a.reps):
             seed += 1
-            mode = {"control": "const", "lonestep": "step-alone",
-                    "lonecontrol": "const-alone"}.get(kind, kind)
+            mode = app_mode(kind)
             alone = mode.endswith("-alone")
             name = "%s-%s-%s-%s-%d" % ("loaded" if loaded else "quiet",
                                        kind, g, s, seed)
