@@ -334,6 +334,80 @@ static int is_level(const struct sbt_phases *p, int j, size_t n)
 	       p->ph[j].kind != SBT_PH_MACHINE;
 }
 
+/* Is phase j at level b rather than at level a (the levels of a step)? */
+static int at_level(const struct sbt_phase *ph, double b, double a,
+		    double min_shift)
+{
+	double db = fabs(ph->level_ns - b);
+	return db < min_shift && db < fabs(ph->level_ns - a);
+}
+
+/* Where the new level of a step from level phase a to level phase b
+ * begins.  Short phases between them (host slowdowns cut the new level
+ * into pieces) that sit at b's level are the new level already: the
+ * earliest such piece, with none at a's level after it, is the step's
+ * start.  Each piece is named a level; the excursions between stay
+ * transients.  Returns the phase that starts the new level. */
+static int new_level_start(struct sbt_phases *p, int a, int b,
+			   double min_shift)
+{
+	double la = p->ph[a].level_ns, lb = p->ph[b].level_ns;
+	int j = b;
+
+	for (int k = b - 1; k > a; k--) {
+		struct sbt_phase *ph = &p->ph[k];
+		if (ph->kind == SBT_PH_MACHINE || ph->machine ||
+		    at_level(ph, la, lb, min_shift))
+			break;
+		if (at_level(ph, lb, la, min_shift))
+			j = k;
+	}
+	for (int k = j; k < b; k++)
+		if (at_level(&p->ph[k], lb, la, min_shift))
+			p->ph[k].kind = SBT_PH_LEVEL;
+	return j;
+}
+
+/* The long level next to phase i in direction d (-1, +1) with only short
+ * phases between, or -1: none before a machine phase or the end. */
+static int next_level(const struct sbt_phases *p, int i, int d, int first,
+		      size_t n)
+{
+	for (int j = i + d; j >= first && j < p->nphases; j += d) {
+		if (p->ph[j].kind == SBT_PH_MACHINE)
+			return -1;
+		if (is_level(p, j, n))
+			return j;
+	}
+	return -1;
+}
+
+/* Short phases at the level the region holds around them are that
+ * level's pieces, cut apart by excursions, not excursions themselves:
+ * within min_shift of the long level before them, or after them at the
+ * run's start and end; across a step, those at the level before it.
+ * (Pieces of a new level before its first long phase: new_level_start.) */
+static void level_pieces(struct sbt_phases *p, int first, size_t n,
+			 double min_shift)
+{
+	for (int i = first; i < p->nphases; i++) {
+		if (p->ph[i].kind != SBT_PH_TRANSIENT)
+			continue;
+		int a = next_level(p, i, -1, first, n);
+		int b = next_level(p, i, +1, first, n);
+		if (a < 0 && b < 0)
+			continue;
+		double la = p->ph[a >= 0 ? a : b].level_ns;
+		double lb = p->ph[b >= 0 ? b : a].level_ns;
+		/* across a step, only the level before it (the pieces
+		 * after it are new_level_start's) */
+		if (fabs(lb - la) < min_shift ? fabs(p->ph[i].level_ns - la) <
+		    min_shift || fabs(p->ph[i].level_ns - lb) < min_shift :
+		    at_level(&p->ph[i], la, lb, min_shift))
+			p->ph[i].kind = SBT_PH_LEVEL;
+	}
+}
+
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 {
 	int k = p->nphases, first, last = -1;
@@ -358,39 +432,49 @@ void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift)
 	/* Excursions: phases holding less than SBT_PHASE_TRANS_FRAC of the
 	 * samples each.  A level of the run holds more; what holds less
 	 * left a level for a moment (an interrupt storm, a co-runner, a
-	 * frequency dip) or is the end of the run caught mid-way. */
+	 * frequency dip) or is the end of the run caught mid-way.  With no
+	 * level in the run at all, all are levels. */
+	int any_level = 0;
+	for (int i = first; i < k; i++)
+		any_level |= is_level(p, i, n);
+	for (int i = first; i < k && any_level; i++)
+		if (!is_level(p, i, n) && p->ph[i].kind != SBT_PH_MACHINE)
+			p->ph[i].kind = SBT_PH_TRANSIENT;
+	/* Steps: changes between consecutive levels, each dated where its
+	 * new level begins (new_level_start names the new level's short
+	 * pieces before its first long phase levels). */
 	for (int i = first; i < k; i++) {
-		if ((double)p->ph[i].n >= SBT_PHASE_TRANS_FRAC * (double)n ||
-		    p->ph[i].kind == SBT_PH_MACHINE)
-			continue;
-		double base = NAN;
-		for (int j = i - 1; j >= first && isnan(base); j--)
-			if (is_level(p, j, n))
-				base = p->ph[j].level_ns;
-		for (int j = i + 1; j < k && isnan(base); j++)
-			if (is_level(p, j, n))
-				base = p->ph[j].level_ns;
-		if (isnan(base))
-			continue;          /* no level at all: all are levels */
-		p->ph[i].kind = SBT_PH_TRANSIENT;
-		p->transient_n += p->ph[i].n;
-		if (i == first || p->ph[i - 1].kind != SBT_PH_TRANSIENT)
-			p->ntransients++;
-		double r = (p->ph[i].level_ns - base) / base;
-		if (fabs(r) > fabs(p->transient_max))
-			p->transient_max = r;
-	}
-	/* Steps: changes between consecutive levels. */
-	for (int i = first; i < k; i++) {
-		if (p->ph[i].kind != SBT_PH_LEVEL)
+		if (p->ph[i].kind != SBT_PH_LEVEL ||
+		    (any_level && !is_level(p, i, n)))
 			continue;
 		/* a change the machine made (machine.c) is not a step */
 		if (last >= 0 && !p->ph[i].machine &&
 		    fabs(p->ph[i].level_ns - p->ph[last].level_ns) >=
 		    min_shift) {
 			p->step_from_ns[p->nsteps] = p->ph[last].level_ns;
-			p->step[p->nsteps++] = i;
+			p->step[p->nsteps++] = new_level_start(p, last, i,
+							       min_shift);
 		}
 		last = i;
+	}
+	level_pieces(p, first, n, min_shift);
+	/* The excursions' size, from the level before them (after them
+	 * for those at the start). */
+	for (int i = first; i < k; i++) {
+		if (p->ph[i].kind != SBT_PH_TRANSIENT)
+			continue;
+		double base = NAN;
+		for (int j = i - 1; j >= first && isnan(base); j--)
+			if (p->ph[j].kind == SBT_PH_LEVEL)
+				base = p->ph[j].level_ns;
+		for (int j = i + 1; j < k && isnan(base); j++)
+			if (p->ph[j].kind == SBT_PH_LEVEL)
+				base = p->ph[j].level_ns;
+		p->transient_n += p->ph[i].n;
+		if (i == first || p->ph[i - 1].kind != SBT_PH_TRANSIENT)
+			p->ntransients++;
+		double r = (p->ph[i].level_ns - base) / base;
+		if (fabs(r) > fabs(p->transient_max))
+			p->transient_max = r;
 	}
 }

@@ -75,7 +75,10 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
  * warm-up; a phase holding less than SBT_PHASE_TRANS_FRAC of the samples
  * is a transient excursion from the levels around it; what is left are
  * levels, and each change between
- * neighbouring levels of at least min_shift_ns is a step. */
+ * neighbouring levels of at least min_shift_ns is a step, dated where its
+ * new level begins: short phases at the new level between excursions
+ * before the new level's first long phase are levels too, not
+ * transients. */
 void sbt_phase_classify(struct sbt_phases *p, size_t n, double min_shift_ns);
 
 #endif

@@ -165,11 +165,14 @@ def case_sleep():
     # A sleep can end without a switch: when the host stalls this vCPU
     # between the task's going to sleep and schedule() for longer than the
     # sleep, the timer has woken it already (seen once in CI: 1 of 100).
-    # A missing reading (-1) is the recorder's fault, never allowed.
+    # How often is the host's: the bound is one no machine reaches (half
+    # the sleeps), while a lost count would miss them all.  A missing
+    # reading (-1) is the recorder's fault, never allowed.
     few = [r['context-switches'] for r in rows
            if 0 <= float(r['context-switches']) < 1]
     none = [r for r in rows if float(r['context-switches']) < 0]
-    check(len(few) <= 5, '%d sleeps of 100 without a switch' % len(few))
+    check(len(few) <= 50, '%d sleeps of 100 without a switch (half at '
+          'most)' % len(few))
     check(not none, '%d sleeps without a reading' % len(none))
     check(all(float(r['cpu-migrations']) >= 0 for r in rows),
           'a sample without cpu-migrations')

@@ -5,6 +5,7 @@
   omp_test.py SBT_RUN LABELS detail
   omp_test.py SBT_RUN LABELS nested CC
   omp_test.py SBT_RUN LABELS unrecorded
+  omp_test.py SBT_RUN LABELS logged PLANTED30.log.gz EQUAL.log.gz
 
 Builds tests/openmp/omp_app.c with CC (clang: LLVM's libomp, recorded
 through OMPT; gcc: libgomp, recorded through its interposed entry
@@ -15,15 +16,16 @@ share EXTRA_PCT percent bigger, and checks `sbt-analyze --by thread
     barrier @ omp_app.c:L", L the line of the parallel pragma;
   - each with 200 samples on each of 4 threads, OpenMP threads 0-3, and
     the log's thread labels "omp 0" .. "omp 3";
-  - EXTRA_PCT > 0: OpenMP thread 3's share flagged slower, the verdict
-    naming it and the others' barrier wait (> 0); no other flagged
-    slower.  EXTRA_PCT 0: no share flagged.
-With `busy` a busy loop shares a cpu with the app throughout.  The
-imbalance planted is 30 %, not the issue's 5 %: 200 samples resolve a
-fraction of a percent, but equal shares of a 4-thread team on this 2-cpu
-VM differed by up to 5.2 % with a busy co-runner (the cores' speeds), so
-a share is flagged from 10 % on (analysis/score/groups.c); 30 % is far
-beyond both.
+  - EXTRA_PCT 900 (10 times the work): OpenMP thread 3's share flagged
+    slower by more than 100 %, the verdict naming it and the others'
+    barrier wait (> 0): a bound no machine reaches.  EXTRA_PCT 0: the
+    shares are printed, not judged.
+With `busy` a busy loop shares a cpu with the app throughout.
+`logged` judges two logs recorded once (data/README), deterministic on
+any machine: a 30 % imbalance (not the issue's 5 %: equal shares of a
+4-thread team on a 2-cpu VM differed by up to 5.2 % with a busy
+co-runner, so a share is flagged from 10 % on, analysis/score/groups.c)
+flags thread 3 alone, by more than 15 %; equal shares flag none.
 Exit 0 pass, 1 fail, 77 skip (no such compiler).
 """
 import json
@@ -207,6 +209,8 @@ def unrecorded(sbt_run):
 
 
 def main():
+    if sys.argv[3] == 'logged':
+        return logged(*sys.argv[4:6])
     if sys.argv[3] == 'unrecorded':
         return unrecorded(os.path.abspath(sys.argv[1]))
     if sys.argv[3] == 'detail':
@@ -272,14 +276,35 @@ def main():
     check(got == ['0', '1', '2', '3'], 'thread labels %s' % lab)
 
     shares = [g for g in omp if g['name'] == par]
+    if pct >= 900:
+        # 10 times the work on thread 3: no machine's speed or steadiness
+        # makes that read as less than twice the others' (they would
+        # have to run 5 times slower throughout).  Whether a planted
+        # 30 % is told, and equal shares are not, is judged on recorded
+        # logs (logged()).
+        judge_shares(shares, 1.0, others=False)
+    else:
+        print('note: shares here (not judged): %s'
+              % [(g.get('omp_thread'), g['flagged'], g['delta_rel'])
+                 for g in shares])
+    done()
+
+
+def judge_shares(shares, least, others=True):
+    """Thread 3's share flagged slower by more than `least`, named in its
+    verdict with the others' wait; others: no other share flagged; with
+    least 0: no share flagged."""
     slow = [g for g in shares if g['flagged'] and g['delta_ns'] > 0]
-    if pct > 0:
-        check([g.get('omp_thread') for g in slow] == [3],
+    if least > 0:
+        got = [g.get('omp_thread') for g in slow]
+        check(got == [3] if others else 3 in got,
               'flagged slower: OpenMP threads %s, want [3] (%s)'
-              % ([g.get('omp_thread') for g in slow],
-                 [(g.get('omp_thread'), g['delta_rel']) for g in shares]))
-        check(all(g['delta_rel'] > 0.15 for g in slow),
-              'thread 3 slower by %s' % [g['delta_rel'] for g in slow])
+              % (got, [(g.get('omp_thread'), g['delta_rel'])
+                       for g in shares]))
+        slow = [g for g in slow if g.get('omp_thread') == 3]
+        check(all(g['delta_rel'] > least for g in slow),
+              'thread 3 slower by %s (want > %g)'
+              % ([g['delta_rel'] for g in slow], least))
         for g in slow:
             check(re.search(r'OpenMP thread 3 is [0-9.]+ % slower',
                             g['verdict']) is not None, g['verdict'])
@@ -291,8 +316,33 @@ def main():
               'flagged with equal shares: %s'
               % [(g.get('omp_thread'), g['delta_rel']) for g in shares
                  if g['flagged']])
-    done()
 
+
+def logged(planted, equal):
+    """Two logs of omp_app (clang, libomp) recorded once with a busy loop
+    beside it (data/README): thread 3's share 30 % bigger is flagged,
+    alone, by more than 15 %; equal shares flag none."""
+    import gzip
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        for gz, least in ((planted, 0.15), (equal, 0)):
+            log = os.path.join(tmp, 'omp.log')
+            with gzip.open(gz, 'rb') as f, open(log, 'wb') as o:
+                shutil.copyfileobj(f, o)
+            a = subprocess.run([os.environ['SBT_ANALYZE'], '--by', 'thread',
+                                '--format', 'json', log],
+                               capture_output=True, text=True)
+            check(a.returncode == 0, '%s: sbt-analyze exit %d'
+                  % (os.path.basename(gz), a.returncode))
+            doc = json.loads(a.stdout)
+            shares = [g for g in doc['regions'] if g['api'] == 'openmp' and
+                      g['name'].startswith('omp parallel @ omp_app.c:')]
+            check(sorted(g.get('omp_thread', -1) for g in shares) ==
+                  [0, 1, 2, 3], '%s: 4 shares' % os.path.basename(gz))
+            judge_shares(shares, least)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
 
 if __name__ == '__main__':
     sys.exit(main())

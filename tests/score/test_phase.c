@@ -2,7 +2,8 @@
  * test_phase.c - phases over time (analysis/score/phase.c): a shift in the
  * middle of a run is found at the right time, stationary noise (skewed,
  * bimodal, quantized) gives none, shifts below t_diff are not reported,
- * an excursion and a warm-up are found and named, tiny and huge N work.
+ * an excursion and a warm-up are found and named, a step amid host
+ * slowdowns is dated where its new level begins, tiny and huge N work.
  */
 #include "phase.h"
 #include "verdict.h"
@@ -191,6 +192,102 @@ static void test_excursion_warmup(void)
 	free(x);
 }
 
+/* A +29 % step at mid-run (t = 100 ms), then short host slowdowns at the
+ * new level for a while, then steady: the new level begins at the step,
+ * and the stretches between the slowdowns, at the new level, are part of
+ * it, not transients.  The step is dated within 5 % of its true place;
+ * the slowdowns alone are the transients. */
+static void test_step_turbulence(void)
+{
+	size_t n = 40000, at = 20000;
+	/* host slowdowns after the step: [first, end) at a level */
+	static const struct { size_t lo, hi; double ns; } ex[] = {
+		{ 20400, 20600, 620 }, { 21000, 21300, 520 },
+		{ 21800, 22000, 700 }, { 22600, 22800, 560 },
+	};
+	size_t nex = sizeof ex / sizeof ex[0], ex_n = 0;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+
+	G.s = 15;
+	times(t, n, 5e3);                    /* 200 ms run, step at 100 ms */
+	for (size_t i = 0; i < n; i++) {
+		double base = i < at ? 300 : 387;
+		for (size_t e = 0; e < nex; e++)
+			if (i >= ex[e].lo && i < ex[e].hi)
+				base = ex[e].ns;
+		x[i] = gen_read(&G, base + noise(8), 10);
+	}
+	for (size_t e = 0; e < nex; e++)
+		ex_n += ex[e].hi - ex[e].lo;
+	CHECK(sbt_phase_detect(t, x, n, 20, &p) == 0, "rc");
+	sbt_phase_classify(&p, n, 20);
+	show("step amid turbulence", &p);
+	CHECK(p.nsteps == 1, "%d steps", p.nsteps);
+	if (p.nsteps == 1) {
+		const struct sbt_phase *s = &p.ph[p.step[0]];
+		CHECK(fabs(s->t_begin_ns - 100e6) <= 0.05 * 100e6,
+		      "step dated at %.2f ms, the new level began at 100 ms",
+		      s->t_begin_ns / 1e6);
+		CHECK(fabs(p.step_from_ns[0] - 308) < 10 &&
+		      fabs(s->level_ns - 395) < 15, "%g -> %g",
+		      p.step_from_ns[0], s->level_ns);
+	}
+	/* the slowdowns are the transients, the new level's pieces are not */
+	CHECK(p.ntransients == (int)nex, "%d transients", p.ntransients);
+	CHECK(p.transient_n >= ex_n - ex_n / 10 &&
+	      p.transient_n <= ex_n + ex_n / 10, "%zu transient samples, %zu "
+	      "in slowdowns", p.transient_n, ex_n);
+	for (int k = 0; k < p.nphases; k++)
+		if (p.ph[k].kind == SBT_PH_TRANSIENT)
+			CHECK(p.ph[k].level_ns > 480, "phase %d at %g ns called "
+			      "transient", k, p.ph[k].level_ns);
+	free(t);
+	free(x);
+}
+
+/* The same +29 % step, then host slowdowns every 1000 samples over the
+ * run's last tenth: the pieces between them, after the new level's last
+ * long phase, are that level's, not transients; only the slowdowns are.
+ * (More pieces than SBT_PHASE_MAX phases hold merge: a slowdown every
+ * 1500 samples through the whole second half dates the step 7.5 % late.) */
+static void test_step_late_slowdowns(void)
+{
+	size_t n = 40000, at = 20000, from = 36000;
+	double *t = alloc_n(n), *x = alloc_n(n);
+	struct sbt_phases p;
+
+	G.s = 16;
+	times(t, n, 5e3);
+	for (size_t i = 0; i < n; i++) {
+		double base = i < at ? 300 : 387;
+		if (i >= from && (i - from) % 1000 >= 800)
+			base = 600;
+		x[i] = gen_read(&G, base + noise(8), 10);
+	}
+	CHECK(sbt_phase_detect(t, x, n, 20, &p) == 0, "rc");
+	sbt_phase_classify(&p, n, 20);
+	show("step, late slowdowns", &p);
+	CHECK(p.nsteps == 1, "%d steps", p.nsteps);
+	if (p.nsteps == 1) {
+		const struct sbt_phase *s = &p.ph[p.step[0]];
+		CHECK(fabs(s->t_begin_ns - 100e6) <= 0.05 * 100e6,
+		      "step dated at %.2f ms, the new level began at 100 ms",
+		      s->t_begin_ns / 1e6);
+		CHECK(fabs(s->level_ns / p.step_from_ns[0] - 1.29) < 0.03,
+		      "%g -> %g", p.step_from_ns[0], s->level_ns);
+	}
+	CHECK(p.ntransients == 4 && p.transient_n >= 700 &&
+	      p.transient_n <= 900, "%d transients, %zu samples",
+	      p.ntransients, p.transient_n);
+	for (int k = 0; k < p.nphases; k++)
+		if (p.ph[k].kind == SBT_PH_TRANSIENT)
+			CHECK(p.ph[k].level_ns > 480, "phase %d at %g ns called "
+			      "transient", k, p.ph[k].level_ns);
+	free(t);
+	free(x);
+}
+
 static void test_edges(void)
 {
 	double t[3] = { 0, 1, 2 }, x[3] = { 5, 6, 7 };
@@ -238,6 +335,8 @@ int main(void)
 	test_stationary();
 	test_below_tdiff();
 	test_excursion_warmup();
+	test_step_turbulence();
+	test_step_late_slowdowns();
 	test_edges();
 	test_huge();
 	return h_done();

@@ -1,6 +1,6 @@
 /*
  * rank_app.c - an MPI app with one slow rank, for merging summaries:
- * every rank runs K "solve" regions (rank 2 does 3x the work in each)
+ * every rank runs K "solve" regions (rank 2 does 10x the work in each)
  * and K "halo" regions of equal work.  Usage: rank_app K
  */
 #include <mpi.h>
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	for (long i = 0; i < k; i++) {
 		SBT_MARKER_START("solve");
-		work(rank == 2 ? 600 : 200);
+		work(rank == 2 ? 2000 : 200);
 		SBT_MARKER_STOP("solve");
 		SBT_MARKER_START("halo");
 		work(100);

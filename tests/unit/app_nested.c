@@ -1,6 +1,7 @@
 /*
  * app_nested.c - a marked test app: T threads x N iterations of
  *   outer { inner { work } }   empty { }   heavy { more work }
+ * (inner 200 dependent multiply-adds, heavy 2000: far above a clock step)
  * plus ITERS empty "main" regions on the main thread first.
  * Usage: app_nested THREADS ITERS
  */
@@ -27,13 +28,13 @@ static void *run(void *arg)
 	for (int i = 0; i < iters; i++) {
 		SBT_MARKER_START("outer");
 		SBT_MARKER_START("inner");
-		x = spin(x, 20);
+		x = spin(x, 200);
 		SBT_MARKER_STOP("inner");
 		SBT_MARKER_STOP("outer");
 		SBT_MARKER_START("empty");
 		SBT_MARKER_STOP("empty");
 		SBT_MARKER_START("heavy");
-		x = spin(x, 400);
+		x = spin(x, 2000);
 		SBT_MARKER_STOP("heavy");
 	}
 	return (void *)x;

@@ -85,6 +85,11 @@ int main(int argc, char **argv)
 	const struct sbt_group *outer = find(&ds, &r, "outer"),
 		*inner = find(&ds, &r, "inner"), *empty = find(&ds, &r, "empty"),
 		*heavy = find(&ds, &r, "heavy");
+	/* Sizes that hold on any machine: an outer sample holds its inner
+	 * (one clock, read in order); inner's 200 and heavy's 2000 dependent
+	 * multiply-adds (>= 3 cycles each: >= 120 ns and 1.2 us at 5 GHz)
+	 * stand above an empty pair by more than a clock step (<= 20 ns)
+	 * and its noise. */
 	if (outer && inner && empty && heavy) {
 		CHECK(outer->st.min >= inner->st.min, "outer min %g < inner "
 		      "min %g", outer->st.min, inner->st.min);
