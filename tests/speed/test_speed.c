@@ -199,7 +199,7 @@ static void lone(void)
 	char *t = text(&ds, &r, SBT_BY_NONE);
 	const char *line = strstr(t, "processor: cpu 0 ran 4");
 	CHECK(line && strstr(t, "% slower from 40.0 to 60.0 ms (") &&
-	      strstr(t, " speed probes; region lone"),
+	      strstr(t, " probes; region lone"),
 	      "lone: report says\n%.400s", t);
 	/* the processor first: before the table */
 	CHECK(line && line < strstr(t, "region "),
