@@ -112,10 +112,21 @@ def share_at(a, log, t_ns, exe):
     return sum(1 for x in t if x < t_ns) / max(len(t), 1)
 
 
+# The OS's time named (faults, switches) is not a finding of the code's own.
+OS_KINDS = {"os_time", "os_spread"}
+
+
+def code_alarm(r):
+    """Whether a region's report alarms on something of the code's own."""
+    return any(f.get("alarm") and f["kind"] not in OS_KINDS
+               for f in r.get("finding_list", ())) \
+        if "finding_list" in r else bool(r["variation"])
+
+
 def judge(a, kind, gap_ns, share, planted, r, log, exe):
     """(found, why) for a planted cell; for controls found = alarm."""
     if kind in CONTROLS:
-        return bool(r["variation"]), r["verdict"]
+        return code_alarm(r), r["verdict"]
     if kind == "lonestep":
         st = r["steps"]
         return (len(st) == 1 and st[0]["to_ns"] > st[0]["from_ns"] and

@@ -367,7 +367,7 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			sbt_put(o, "%.0f%% of its spread", 100 * x->var_share);
 		if (x && isfinite(x->events) && isfinite(x->per_event_ns)) {
 			sbt_fmt_ns(a, sizeof a, x->per_event_ns);
-			sbt_put(o, ", %.0f faults x %s", x->events, a);
+			sbt_put(o, ", %.2g faults x %s", x->events, a);
 		}
 		break;
 	case SBT_CL_SLOW_GROUP:

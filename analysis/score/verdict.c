@@ -597,11 +597,13 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 		sbt_put(&c, "step at %s: %s -> %s (%+.1f %%)", at, a, b,
 		    100 * (ph->level_ns - m0) / m0);
 	}
-	/* modes within the threads, where they differ (decomp.c), else the
-	 * group's own */
+	/* modes within the threads, where they differ, and of what the OS
+	 * left (decomp.c): a fault count's levels are the OS's, not modes
+	 * of the code's own work; else the group's own */
 	const struct sbt_mode *md = s->modes;
 	int nm = s->nmodes;
-	if (dc->c[SBT_COMP_GROUPS].resolved && by == SBT_BY_NONE)
+	if ((dc->c[SBT_COMP_GROUPS].resolved && by == SBT_BY_NONE) ||
+	    dc->c[SBT_COMP_OS].resolved)
 		md = dc->modes, nm = dc->nmodes;
 	if (nm >= 2) {
 		double d = md[nm - 1].center_ns - md[0].center_ns;

@@ -125,7 +125,8 @@ def ex_acc(L):
 def ex_no_finding(L):
     if L.e.get("case") == "acc":
         return ex_acc(L)
-    bad = [(r["name"], r["verdict"]) for r in L.regions() if r["variation"]]
+    bad = [(r["name"], r["class"] + " " + r["size"]) for r in L.regions()
+           if accuracy.code_alarm(r)]
     return not bad, "; ".join("%s: %s" % b for b in bad)[:400]
 
 
