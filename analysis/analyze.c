@@ -12,6 +12,7 @@
  */
 #include "analyze.h"
 #include "afterprobe.h"
+#include "decomp.h"
 #include "groups.h"
 #include "machine.h"
 #include "totals.h"
@@ -299,13 +300,15 @@ static void phases(struct sbt_dataset *ds, const struct sbt_options *o,
 static void os_count(struct sbt_group_os *t, const struct sbt_source *src,
 		     const struct sbt_sample *s, int kept, int os_on)
 {
-	int hit = s->switches || s->faults;
+	int hit = s->switches || s->faults, c = sbt_os_class(s);
 
 	if (src->os_state != SBT_OS_ON)
 		return;
 	t->covered++;
 	t->interrupted += hit;
-	t->preempted += !!(s->flags & SBT_SF_PREEMPTED);
+	t->preempted += c == SBT_OSC_PREEMPTED;
+	t->yielded += c == SBT_OSC_YIELDED;
+	t->waited += c == SBT_OSC_WAITED;
 	t->switches += s->switches;
 	t->faults += s->faults;
 	t->lost += !!(s->flags & SBT_SF_OS_LOST);
@@ -412,10 +415,12 @@ static void after_probe(struct sbt_dataset *ds, struct sbt_group *g,
 }
 
 /* Filter and summarize one group, find its phases; sets up g->score's
- * metrics, and in `in` what score_group needs. */
+ * metrics, and in `in` what score_group needs.  leave_pre: its region's
+ * rule for its preempted samples (SBT_PRE_*, preempt_rule). */
 static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		     struct sbt_group *g, const uint32_t *idx,
-		     struct scratch *w, struct sbt_score_in *in, int inner)
+		     struct scratch *w, struct sbt_score_in *in, int inner,
+		     int leave_pre)
 {
 	double *v = w->v, *y = w->y;
 	uint8_t *keep = w->keep;
@@ -452,41 +457,29 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	g->quantum_ns = q;
 	g->cut = NAN;
 	memset(keep, 1, n);
-	double max_share = 0;            /* 0: no bound */
 	double median = NAN;
 	memset(g->dropped_by, 0, sizeof g->dropped_by);
 	if ((o->filters & SBT_F_OS) && n > 0) {
-		/* The bound for the pooled samples, for leaving out what the
-		 * kernel saw preempted (below). */
-		double floor = 0;
-		for (size_t i = 0; i < g->n; i++) {
-			const struct sbt_source *src =
-				&ds->sources[ds->s[idx[i]].source];
-			if (src->kernel_entry_ns > floor)
-				floor = src->kernel_entry_ns;
-		}
 		memcpy(w->t, v, n * sizeof *v);
 		median = sbt_quantile(w->t, n, 0.5);
-		max_share = sbt_os_max_share(median, floor > 0 ? floor :
-					     SBT_OS_FLOOR_DEFAULT, n);
 	}
 	if (n > 0)
 		drop_run(ds, o, g, n, q, median, cycles, w);
 	/* Write back flags and scores, compact the kept values.  With the
-	 * OS filter on, a sample the kernel saw preempted is left out
-	 * whatever the isolation forest said: that is no guess.  Unless
-	 * half or more were, or more than the OS can hit (the bound the
-	 * filter uses): then the region gives its cpu away itself (sched_yield
-	 * while waiting, as MPI progress loops do), and that is its time. */
+	 * OS filter on, a sample the kernel saw preempted (sbt_os_class) is
+	 * left out whatever the isolation forest said: that is no guess.
+	 * Unless its region was preempted in half its calls or more (a long
+	 * region, or one that shares its cpu all the time): then that is its
+	 * time, decided per region so that every view keeps the same. */
 	size_t j = 0, k = 0, ny = 0, npre = 0;
 	int os_on = (o->filters & SBT_F_OS) != 0;
 	for (size_t i = 0; i < g->n; i++)
-		npre += (ds->s[idx[i]].flags & (SBT_SF_PROBE |
-			 SBT_SF_PREEMPTED)) == SBT_SF_PREEMPTED;
-	int leave_out = os_on && 2 * npre < n &&
-			(max_share <= 0 || (double)npre <= max_share * (double)n);
+		npre += !(ds->s[idx[i]].flags & SBT_SF_PROBE) &&
+			sbt_os_class(&ds->s[idx[i]]) == SBT_OSC_PREEMPTED;
+	int leave_out = os_on && leave_pre == SBT_PRE_LEAVE;
 	memset(&g->os, 0, sizeof g->os);
 	g->os.kept_excess_ns = NAN;
+	g->os.keep_pre = leave_pre;
 	g->os.preempted_own = os_on && !leave_out && npre;
 	for (size_t i = 0; i < g->n; i++) {
 		struct sbt_sample *s = &ds->s[idx[i]];
@@ -495,7 +488,7 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (os_on && n > 0)
 			s->score = w->score[j];
 		os_count(&g->os, &ds->sources[s->source], s, keep[j], os_on);
-		if (leave_out && (s->flags & SBT_SF_PREEMPTED)) {
+		if (leave_out && sbt_os_class(s) == SBT_OSC_PREEMPTED) {
 			g->os.left_out++;
 			g->os.preempted_kept += keep[j];
 			keep[j] = 0;
@@ -600,6 +593,7 @@ struct pool {
 	const struct sbt_options *o;
 	struct sbt_result *res;
 	struct sbt_score_in *in;      /* per group, from run_group        */
+	const uint8_t *leave_pre;     /* per region: SBT_PRE_*            */
 	uint32_t *todo;               /* group indexes, largest first     */
 	struct scratch *w;            /* one per worker, lent (below)     */
 	uint8_t *lent;                /* per scratch, under mu            */
@@ -701,7 +695,7 @@ static void *work(void *arg)
 		if (p->stage == STAGE_GROUP)
 			rc = scratch_fit(w, g->n) ||
 			     run_group(p->ds, p->o, g, idx, w, &p->in[gi],
-				       p->inner);
+				       p->inner, p->leave_pre[g->region]);
 		else if (g->phases.warmup_n || g->phases.transient_n ||
 			 g->machine_n || g->speed_n || g->after_n)
 			rc = scratch_fit(w, g->n) ||
@@ -767,9 +761,85 @@ static int machine_witness(struct sbt_result *res)
 	return 0;
 }
 
+/* Per region: are its preempted samples left out (SBT_PRE_LEAVE)?  Not
+ * where half its calls or more were preempted (SBT_PRE_HALF: a long
+ * region, or one that shares its cpu all the time: that is its time), nor
+ * where more were than the OS can preempt (SBT_PRE_OWN, the bound the
+ * OS filter uses at the region's median: the region gives its cpu away
+ * itself, as MPI progress loops do with sched_yield).  Per region, not
+ * per group, so that a sample is classed the same in every view (--by).
+ * Only where some sample was preempted is a median taken. */
+static uint8_t *preempt_rule(const struct sbt_dataset *ds)
+{
+	size_t nr = ds->nregions ? ds->nregions : 1;
+	size_t *n = calloc(nr, sizeof *n), *pre = calloc(nr, sizeof *pre);
+	double *floor = calloc(nr, sizeof *floor), *v = NULL;
+	uint8_t *rule = malloc(nr);
+
+	if (!n || !pre || !floor || !rule)
+		goto oom;
+	for (size_t i = 0; i < ds->n; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		double f = ds->sources[s->source].kernel_entry_ns;
+		if (s->flags & (SBT_SF_PROBE | SBT_SF_BEFORE_RESET))
+			continue;
+		n[s->region]++;
+		pre[s->region] += sbt_os_class(s) == SBT_OSC_PREEMPTED;
+		if (f > floor[s->region])
+			floor[s->region] = f;
+	}
+	for (size_t r = 0; r < nr; r++) {
+		rule[r] = 2 * pre[r] < n[r] ? SBT_PRE_LEAVE : SBT_PRE_HALF;
+		if (rule[r] != SBT_PRE_LEAVE || !pre[r])
+			continue;
+		size_t m = 0;
+		free(v);
+		if (!(v = malloc(n[r] * sizeof *v)))
+			goto oom;
+		for (size_t i = 0; i < ds->n; i++)
+			if (ds->s[i].region == r && !(ds->s[i].flags &
+			    (SBT_SF_PROBE | SBT_SF_BEFORE_RESET)))
+				v[m++] = ds->s[i].ns;
+		double share = sbt_os_max_share(sbt_quantile(v, m, 0.5),
+						floor[r] > 0 ? floor[r] :
+						SBT_OS_FLOOR_DEFAULT, m);
+		if ((double)pre[r] > share * (double)m)
+			rule[r] = SBT_PRE_OWN;
+	}
+	free(n), free(pre), free(floor), free(v);
+	return rule;
+oom:
+	free(n), free(pre), free(floor), free(v), free(rule);
+	return NULL;
+}
+
+/* The steps of a region, or its levels over time (decomp.c), while the
+ * speed probes held (a usable timeline of its log, no shift near where
+ * it moved): what the probes cannot see, so the verdict says so
+ * (probe_blind). */
+static void probe_blind(struct sbt_result *res)
+{
+	double tol = 2e3 * (res->speed.cadence_us > 0 ?
+			    res->speed.cadence_us : 100);
+
+	for (size_t k = 0; k < res->ngroups; k++) {
+		struct sbt_group *g = &res->g[k];
+		const struct sbt_phases *p = &g->phases;
+		const struct sbt_comp_est *c = &g->decomp.c[SBT_COMP_TIME];
+		g->probe_blind = c->resolved && isfinite(c->t_ns) &&
+				 sbt_speed_covers(&res->speed, g->source,
+						  c->t_ns, tol) == 0;
+		for (int i = 0; i < p->nsteps && !g->probe_blind; i++)
+			g->probe_blind = sbt_speed_covers(&res->speed,
+				g->source, p->ph[p->step[i]].t_begin_ns,
+				tol) == 0;
+	}
+}
+
 int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		struct sbt_result *res)
 {
+	uint8_t *leave_pre = NULL;
 	struct gmap m = { 0 };
 	uint32_t *gid = NULL, *cnt = NULL;
 	struct sbt_score_in *in = NULL;
@@ -828,6 +898,9 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			g->key = key_of(ds, s, o->by);
 			g->others_wait_ns = g->others_wait_rel = NAN;
 			g->omp_thread = -1;
+			g->wait_slow_key = SBT_FIND_NOKEY;
+			g->wait_slow_ns = g->wait_others_ns = NAN;
+			g->wait_base_ns = NAN;
 		}
 	for (size_t k = 0; k < m.n; k++) {
 		res->g[k].first = cnt[k];
@@ -841,7 +914,10 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 
 	if (!(in = malloc((m.n ? m.n : 1) * sizeof *in)))
 		goto out;
-	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in };
+	if (!(leave_pre = preempt_rule(ds)))
+		goto out;
+	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in,
+			      .leave_pre = leave_pre };
 	/* The processor first: its shifts are nobody's code. */
 	if (sbt_after_probe_mark(ds, o->jobs) != 0 ||
 	    sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
@@ -857,12 +933,16 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		sbt_groups_compare(res, SBT_SCORE_EPS);
 	if (o->by == SBT_BY_THREAD)
 		sbt_groups_omp(res, ds);
+	sbt_groups_barriers(res, ds, o->by == SBT_BY_THREAD);
+	if (sbt_decomp_run(ds, o, res) != 0)
+		goto out;
+	probe_blind(res);
 	for (size_t k = 0; k < res->ngroups; k++)
-		sbt_verdict(&res->g[k], o->by);
+		sbt_verdict(&res->g[k], o);
 	rc = 0;
 out:
 	pool_end(&pool);
-	free(m.keys), free(m.val), free(cnt), free(in);
+	free(m.keys), free(m.val), free(cnt), free(in), free(leave_pre);
 	big_free(gid, ds->n * sizeof *gid);
 	if (rc != 0)
 		sbt_result_free(res);

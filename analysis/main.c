@@ -40,22 +40,31 @@ static const char usage[] =
 "Summarize sbtmark logs (or CSV samples from any tool) per region, after\n"
 "removing the timer's own cost and samples hit by OS noise.\n"
 "\n"
+"  -v, --verbose              text: per region the findings in time order,\n"
+"                             what was left out and why, the precision\n"
+"                             and the kernel's record; the full table,\n"
+"                             machine events and call sites\n"
+"  --explain REGION           text: that evidence for REGION alone\n"
+"  --width N                  text: lines of N columns (default: COLUMNS,\n"
+"                             else 100); long names are shortened in\n"
+"                             the middle\n"
 "  --by thread|cpu|rank|host|site\n"
 "                             one row per region and thread/cpu/rank/host\n"
 "                             or call site\n"
 "  --format NAME              the report on stdout: %s\n"
 "                             (default: text)\n"
-"  --html FILE                also write a self-contained HTML report with\n"
+"  --html FILE                write a self-contained HTML report with\n"
 "                             plots (histogram, CDF, samples over time,\n"
-"                             groups compared, call sites)\n"
+"                             groups compared, call sites); stdout gets\n"
+"                             a report only when --format asks for one\n"
 "  --spark                    text: a sparkline of each distribution\n"
 "  --sort total|name|median|calls|count\n"
 "                             order of the text table and the HTML\n"
 "                             summary, largest first (default: total,\n"
 "                             the time of all calls; CSV and JSON: name)\n"
-"  --trace FILE               also write the samples on a timeline (Chrome\n"
+"  --trace FILE               write the samples on a timeline (Chrome\n"
 "                             Trace Event JSON: open it in ui.perfetto.dev\n"
-"                             or chrome://tracing)\n"
+"                             or chrome://tracing); as --html for stdout\n"
 "  --trace-max N              at most N samples on it (default 1000000),\n"
 "                             taken evenly over time; 0: all\n"
 "  --filter LIST              the filters to apply, comma-separated, or\n"
@@ -67,6 +76,9 @@ static const char usage[] =
 "  --cost NS                  overhead to subtract instead of each log's\n"
 "                             t_e,std\n"
 "  --seed N                   isolation-forest seed (default: 1)\n"
+"  --min-share PCT[,RUN]      a finding flags a region only when it is at\n"
+"                             least PCT % of the region's time and RUN %\n"
+"                             of the run's (default: 1,0.5)\n"
 "  --dump FILE                write every sample as CSV (with score and\n"
 "                             kept flag); '-' for stdout\n"
 "  --input-format log|csv|summary\n"
@@ -113,8 +125,10 @@ static const char usage[] =
 "\n"
 "Examples:\n"
 "  sbt-analyze region.log\n"
+"  sbt-analyze -v region.log\n"
+"  sbt-analyze --explain solve region.log\n"
 "  sbt-analyze --by thread --format json region.log\n"
-"  sbt-analyze --html report.html --spark region.log\n"
+"  sbt-analyze --html report.html --format text region.log\n"
 "  sbt-analyze --by site region.log\n"
 "  sbt-analyze --by rank run-*.log\n"
 "  mpirun -np 64 sbt-analyze --summary sums/ run-*.log\n"
@@ -140,11 +154,50 @@ static int pick(const char *arg, const char *opt, const char *const *names)
 
 static const struct sbt_callsites *sites;   /* for --by site */
 
+/*
+ * What an analysis writes into the samples (their flags and scores), as
+ * the reader left them: sbt_analyze marks samples, so a second analysis
+ * of the same dataset (the HTML page's groups, then its regions, then
+ * the other reports') would start from the first one's marks and say
+ * other things of the same log.  Each analysis starts from these.
+ */
+struct marks {
+	uint32_t *flags;
+	float *score;
+	size_t n;
+};
+static struct marks pristine;           /* n == 0: one analysis only */
+
+static int marks_save(const struct sbt_dataset *ds, struct marks *m)
+{
+	m->flags = malloc((ds->n ? ds->n : 1) * sizeof *m->flags);
+	m->score = malloc((ds->n ? ds->n : 1) * sizeof *m->score);
+	if (!m->flags || !m->score) {
+		free(m->flags), free(m->score);
+		return -1;
+	}
+	for (size_t i = 0; i < ds->n; i++) {
+		m->flags[i] = ds->s[i].flags;
+		m->score[i] = ds->s[i].score;
+	}
+	m->n = ds->n;
+	return 0;
+}
+
+static void marks_restore(struct sbt_dataset *ds, const struct marks *m)
+{
+	for (size_t i = 0; i < m->n && i < ds->n; i++) {
+		ds->s[i].flags = m->flags[i];
+		ds->s[i].score = m->score[i];
+	}
+}
+
 static int analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		   int by_site, struct sbt_result *res)
 {
 	int rc;
 
+	marks_restore(ds, &pristine);
 	sbt_status("analyzing %zu samples of %zu regions%s", ds->n,
 		   ds->nregions, by_site ? " by call site" : "");
 	rc = by_site ? sbt_analyze_by_site(ds, o, sites, res)
@@ -170,7 +223,7 @@ static void box_grouping(const struct sbt_dataset *ds, enum sbt_by by,
 }
 
 /* The groups a per_region format compares, analyzed and captured as box
- * statistics before the per-region analysis re-marks the samples. */
+ * statistics. */
 static int box_groups(struct sbt_dataset *ds, const struct sbt_options *o,
 		      int by_site, const struct sbt_report_opts *ro,
 		      struct sbt_report_opts *gro, struct sbt_boxes *boxes)
@@ -232,6 +285,7 @@ struct cli {
 	const char *profile, *level, *html, *dump, *summary, *trace;
 	unsigned long long budget, trace_max;
 	int budget_set, symbols, quiet, by_site;
+	int format_set;                 /* --format given                 */
 	int at;                         /* argv[at] is --compare, 0: none */
 	int first;                      /* argv[first]: the first input   */
 };
@@ -243,6 +297,7 @@ static const struct option longopts[] = {
 	{ "os-filter", required_argument, 0, 'O' },
 	{ "cost", required_argument, 0, 'c' },
 	{ "seed", required_argument, 0, 's' },
+	{ "min-share", required_argument, 0, 'm' },
 	{ "dump", required_argument, 0, 'd' },
 	{ "input-format", required_argument, 0, 'i' },
 	{ "no-symbols", no_argument, 0, 'n' },
@@ -259,6 +314,9 @@ static const struct option longopts[] = {
 	{ "regions", required_argument, 0, 'R' },
 	{ "trace", required_argument, 0, 'T' },
 	{ "trace-max", required_argument, 0, 'X' },
+	{ "verbose", no_argument, 0, 'v' },
+	{ "explain", required_argument, 0, 'E' },
+	{ "width", required_argument, 0, 'W' },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, 'V' },
 	{ 0, 0, 0, 0 }
@@ -356,7 +414,7 @@ static void parse(int argc, char **argv, struct cli *c)
 			c->at = i;
 		else if (!strcmp(argv[i], "--"))
 			break;
-	while ((k = getopt_long(c->at ? c->at : argc, argv, "hVqj:", longopts,
+	while ((k = getopt_long(c->at ? c->at : argc, argv, "hVqvj:", longopts,
 				NULL)) != -1) {
 		switch (k) {
 		case 'b': {
@@ -367,7 +425,14 @@ static void parse(int argc, char **argv, struct cli *c)
 			c->ro.by_site = c->by_site;
 			break;
 		}
-		case 'f': c->ro.format = format(optarg); break;
+		case 'f': c->ro.format = format(optarg);
+			  c->format_set = 1;
+			  break;
+		case 'v': c->ro.verbose = 1; break;
+		case 'E': c->ro.explain = optarg; break;
+		case 'W': c->ro.width = (int)number("--width", "a number of "
+				"columns from 60 to 1000", 60, 1000, 1);
+			  break;
 		case 'F': c->o.filters = filters(optarg); break;
 		case 'O': c->o.os_method = pick(optarg, "--os-filter", osm);
 			  break;
@@ -404,6 +469,23 @@ static void parse(int argc, char **argv, struct cli *c)
 		case 'c': c->o.cost_ns = number("--cost",
 				"a non-negative number of ns", 0, INFINITY, 0);
 			  break;
+		case 'm': {
+			char *end;
+			errno = 0;
+			double a = strtod(optarg, &end), b = NAN;
+			if (*end == ',')
+				b = strtod(end + 1, &end);
+			if (errno || *end || !(a > 0 && a <= 100) ||
+			    (!isnan(b) && !(b > 0 && b <= 100))) {
+				fputs("sbt-analyze: --min-share wants PCT or "
+				      "PCT,RUN (percentages above 0)\n", stderr);
+				exit(2);
+			}
+			c->o.min_share = a / 100;
+			if (!isnan(b))
+				c->o.min_run_share = b / 100;
+			break;
+		}
 		case 's': {
 			char *end;
 			errno = 0;
@@ -513,10 +595,14 @@ static int run(struct cli *c, int argc, char **argv)
 
 	/* The reports asked for: stdout's, then the files'.  A per_region
 	 * format (the HTML page) is written first: the groups compared,
-	 * then the regions plotted, before the analysis the others want
-	 * re-marks the samples; they reuse its analysis when ungrouped. */
+	 * then the regions plotted; the others reuse its analysis when
+	 * ungrouped.  Each analysis starts from the samples as read
+	 * (pristine), so every report of a log says the same. */
+	/* --html and --trace write their files alone, unless --format
+	 * asks for stdout's report too. */
+	int to_stdout = c->format_set || !(c->html || c->trace);
 	struct output out[] = {
-		{ c->ro.format, "-" },
+		{ to_stdout ? c->ro.format : NULL, "-" },
 		{ c->html ? format("html") : NULL, c->html },
 		{ c->trace ? format("trace") : NULL, c->trace },
 		{ c->dump ? format("dump") : NULL, c->dump },
@@ -535,6 +621,11 @@ static int run(struct cli *c, int argc, char **argv)
 		if (out[i].fmt)
 			*(out[i].fmt->per_region ? &per : &rest) += 1;
 	ho.by = SBT_BY_NONE;
+	if (per && marks_save(&ds, &pristine) != 0) {
+		fputs("sbt-analyze: out of memory\n", stderr);
+		rc = -1;
+		per = rest = 0;
+	}
 	if (per) {
 		rc = box_groups(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
 		if (rc == 0)
@@ -549,6 +640,8 @@ static int run(struct cli *c, int argc, char **argv)
 	}
 	if (rc == 0 && rest && (!per || grouped))
 		rc = analyze(&ds, &c->o, c->by_site, &res);
+	free(pristine.flags), free(pristine.score);
+	pristine = (struct marks){ 0 };
 	sbt_status_done();
 	if (rc != 0) {
 		sbt_callsites_free(&cs);

@@ -145,7 +145,46 @@ struct sbt_file_header {
 	 * Zero in logs of recorders that predate it. */
 	uint32_t max_mb;
 	uint32_t thin_level;          /* live                                 */
+
+	/* Where the events' cpu numbers came from and how the clock was
+	 * read.  Zero in logs of recorders that predate them: TSC_AUX
+	 * taken on trust, rdtscp, the machine's cpus not said. */
+	uint32_t cpu_from;            /* enum sbt_cpu_from bits: what each
+					 thread's check chose (live)        */
+	uint32_t clock_read;          /* enum sbt_clock_read                  */
+	uint32_t ncpus;               /* cpus the machine has (configured):
+					 a cpu number >= ncpus is none      */
+	uint32_t reserved2;
+
+	/* What marking threads still paid for the log's memory (live): the
+	 * time they spent readying pages or growing the file themselves
+	 * when they took a chunk the preparer had not readied, and those
+	 * bytes.  The log's opening readies its first MiB; zero in logs of
+	 * recorders that predate it: not counted. */
+	uint64_t log_wait_ns;
+	uint64_t log_late_bytes;
 };
+
+/* Per thread, at its start, the recorder compares TSC_AUX (rdtscp's aux)
+ * with the kernel's getcpu().  Where they agree the events' aux is
+ * rdtscp's; where they disagree (a hypervisor leaves the host's value
+ * there) or there is no rdtscp, aux is the cpu the kernel's rseq area
+ * names, read outside the timed window (before START's clock read, after
+ * STOP's), or SBT_AUX_UNKNOWN.  Either way aux is node << 12 | cpu. */
+enum sbt_cpu_from {
+	SBT_CPU_FROM_AUX  = 1u << 0,  /* TSC_AUX, checked against getcpu()   */
+	SBT_CPU_FROM_RSEQ = 1u << 1,  /* the rseq area's cpu_id              */
+	SBT_CPU_FROM_NONE = 1u << 2,  /* neither: cpus unknown               */
+};
+
+enum sbt_clock_read {
+	SBT_READ_RDTSCP = 1,          /* lfence;rdtscp;lfence .. rdtscp;lfence*/
+	SBT_READ_RDTSC  = 2,          /* lfence;rdtsc;lfence at both ends:
+					 CPUID says no RDTSCP               */
+	SBT_READ_CNTVCT = 3,          /* Armv8: isb; mrs cntvct_el0           */
+};
+
+#define SBT_AUX_UNKNOWN 0xffffffffu   /* an event's aux: cpu unknown     */
 
 enum sbt_os_state {
 	SBT_OS_NONE        = 0,       /* not recorded (older recorder)        */

@@ -83,6 +83,16 @@ int sbt_marker_close(void) __attribute__((weak));
 #if defined(__x86_64__)
 #define SBT_HAVE_CLOCK 1
 
+/* The recorder's own build (SBT_CLOCK_HOOK) names these sbt_tscp_* and
+ * reads through preload/tsc.h, which picks per thread between them and a
+ * read without rdtscp, and where the cpu comes from.  The app's inline
+ * markers use them as they are: the recorder hands its fast path only to
+ * threads whose TSC_AUX it has checked. */
+#ifdef SBT_CLOCK_HOOK
+#define sbt_read_start sbt_tscp_start
+#define sbt_read_stop  sbt_tscp_stop
+#endif
+
 static inline uint64_t sbt_read_start(uint32_t *aux)
 {
 	uint32_t lo, hi;
@@ -98,6 +108,12 @@ static inline uint64_t sbt_read_stop(uint32_t *aux)
 			     : "=a"(lo), "=d"(hi), "=c"(*aux) :: "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
+
+#ifdef SBT_CLOCK_HOOK
+#undef sbt_read_start
+#undef sbt_read_stop
+#include "tsc.h"
+#endif
 
 /* Core cycles from a perf_event counter index (perf mmap page's index-1). */
 static inline uint64_t sbt_cycles_read(uint32_t counter)
@@ -272,6 +288,18 @@ static inline __attribute__((always_inline)) void sbt__leave(struct sbt_hot *t)
 #define SBT__END(t) __atomic_load_n(&(t)->end, __ATOMIC_RELAXED)
 #define SBT__BUSY(t) __atomic_load_n(&(t)->busy, __ATOMIC_RELAXED)
 
+/* Commit event e: t and aux, then the word that makes it an event (a
+ * reader, or a crash, never sees half of one).  Every writer of a
+ * finished event ends so, the recorder's too. */
+static inline __attribute__((always_inline)) void
+sbt__commit(struct sbt__ev *e, uint64_t t, uint32_t aux, uint32_t word)
+{
+	e->t = t;
+	e->aux = aux;
+	SBT__FENCE();
+	e->word = word;
+}
+
 #ifdef SBT_HAVE_CLOCK
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
  * thread t.  Returns 0, having changed nothing, when the recorder must do
@@ -297,7 +325,6 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 			goto refuse;
 	t->cur = e + 1;
 	e->word = word;
-	__builtin_prefetch(e + 32, 1);  /* lines ahead: fewer stalled stores */
 	t->stack[d].tag = tag;
 	t->stack[d].ev = e;
 	t->stack[d].word = word;
@@ -397,17 +424,22 @@ sbt__unskip_fast(struct sbt_hot *t, const char *tag)
 	return tag && sbt__unskip_at(t, tag, 0);
 }
 
+/* How far ahead of the STOP's event the log's line is asked for: 16
+ * pairs, 8 lines.  A line of the log is new memory; a thread that marks
+ * back to back would otherwise wait for each one (a miss to memory) at
+ * its first store. */
+#define SBT__AHEAD 32
+
 /* Append the STOP of the innermost open region (depth d, the next event
  * e: both checked by the caller, gate held) and release the gate.  Every
- * STOP's fast path ends here: the inline one and the recorder's by id. */
+ * STOP's fast path ends here: the inline one and the recorder's by id.
+ * The prefetch comes after the clock read, outside any window. */
 static inline __attribute__((always_inline)) void
 sbt__stop_commit(struct sbt_hot *t, uint32_t d, struct sbt__ev *e,
 		 uint64_t t1, uint32_t aux)
 {
-	e->t = t1;
-	e->aux = aux;
-	SBT__FENCE();                  /* the word commits the event       */
-	e->word = t->stack[d - 1].word + SBT__STOP_DELTA;
+	sbt__commit(e, t1, aux, t->stack[d - 1].word + SBT__STOP_DELTA);
+	__builtin_prefetch(e + SBT__AHEAD, 1);
 	t->cur = e + 1;
 	t->depth = d - 1;
 	sbt__leave(t);

@@ -2,6 +2,7 @@
  * config.c - read the table of config.h, once.
  */
 #include "config.h"
+#include "sample.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -82,6 +83,7 @@ void sbt_config_load(void)
 			if (v == SBT_CFG_QUIET)
 				sbt_diag_quiet((int)sbt_cfg_num[v]);
 		}
+	(void)sbt_sample_setup(cfg.text[SBT_CFG_SAMPLE]);
 }
 
 const char *sbt_cfg_text(enum sbt_cfg v) { return cfg.text[v]; }

@@ -54,7 +54,10 @@
 	X(NVTX_DOMAIN_PREFIX, "SBT_NVTX_DOMAIN_PREFIX", BOOL, 0, NULL, 0, 1, \
 	  "NVTX range names as domain/name")                                 \
 	X(OMP_DETAIL, "SBT_OMP_DETAIL", BOOL, 0, NULL, 0, 1,                 \
-	  "also OpenMP loops, sections, single and explicit tasks (OMPT)")
+	  "also OpenMP loops, sections, single and explicit tasks (OMPT)")   \
+	X(TEST_CLOCK, "SBT_TEST_CLOCK", STR, 0, NULL, 0, 0,                  \
+	  "for tests only: force the clock's other paths: aux-wrong, "       \
+	  "no-rdtscp, no-rseq (any of them, comma-separated)")
 
 enum sbt_cfg_type { SBT_CFG_STR, SBT_CFG_LONG, SBT_CFG_BOOL };
 

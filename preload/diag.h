@@ -27,19 +27,6 @@ SBT_HIDDEN void sbt_diag_attach(struct sbt_file_header *h);
 
 SBT_HIDDEN void sbt_diag_quiet(int quiet);
 
-/* Sparse recording (SBT_SAMPLE='solve:64,halo:8,*:1', spec: the
- * variable's text or NULL): parsed once at startup.  A malformed value is told once and ignored (every call
- * recorded).  Returns 1 when some region may be sampled. */
-SBT_HIDDEN int sbt_sample_setup(const char *spec);
-
-/* 1 when sbt_sample_setup() found a region to sample (the log is then
- * format version 3). */
-SBT_HIDDEN int sbt_sample_on(void);
-
-/* The mean gap N for region `name` (len bytes): one call in N on average
- * is recorded.  1: every call (no sampling). */
-SBT_HIDDEN uint32_t sbt_sample_gap(const char *name, size_t len);
-
 /* This process's rank and rank count from the launcher's variables (the
  * first launcher of format/launchers.h whose rank variable is
  * set).  Returns the rank variable's text, NULL (and -1, -1) when none. */

@@ -31,8 +31,10 @@ void sbt_header_fill(struct sbt_file_header *h,
 #if defined(__x86_64__)
 	h->arch = SBT_ARCH_X86_64;
 	h->flags = SBT_HF_CPU_AUX;
+	sbt_tsc_header(h);
 #else
 	h->arch = SBT_ARCH_AARCH64;
+	h->clock_read = SBT_READ_CNTVCT;
 #endif
 	if (forked)
 		h->flags |= SBT_HF_FORKED;

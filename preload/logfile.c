@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FIRST_GROW  (1u << 20)          /* first allocation step        */
@@ -49,6 +50,8 @@ struct sbt_logfile {
 	pthread_mutex_t grow_lock;
 	char path[PATH_MAX];
 };
+
+static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to);
 
 int sbt_log_expand(const char *pattern, char *out, size_t outlen)
 {
@@ -211,6 +214,10 @@ struct sbt_logfile *sbt_log_create(const char *pattern, size_t reserve)
 		sbt_warn("cannot allocate the log: %s", strerror(errno));
 		goto fail_map;
 	}
+	/* The preparer's first lookahead, readied as part of opening: the
+	 * first chunks of every thread are taken before it can run. */
+	populate(lf, 0, FIRST_GROW);
+	atomic_store(&lf->ready, FIRST_GROW);
 	memcpy(lf->base, SBT_LOG_MAGIC, 8);
 	placed = place(tmp, want, lf->path, sizeof lf->path);
 	if (placed < 0) {
@@ -299,27 +306,50 @@ uint64_t sbt_log_late(struct sbt_logfile *lf)
 	return atomic_load_explicit(&lf->late, memory_order_relaxed);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A taker waited for log memory from w0 on, `bytes` of it populated by
+ * itself: into the header, where the user sees it. */
+static void waited(struct sbt_logfile *lf, uint64_t w0, uint64_t bytes)
+{
+	struct sbt_file_header *h = sbt_log_header(lf);
+
+	atomic_fetch_add_explicit(&lf->late, bytes, memory_order_relaxed);
+	__atomic_fetch_add(&h->log_wait_ns, now_ns() - w0, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&h->log_late_bytes, bytes, __ATOMIC_RELAXED);
+}
+
 struct sbt_chunk *sbt_log_chunk(struct sbt_logfile *lf, uint32_t type,
 				size_t size, uint32_t thread, int32_t tid)
 {
 	uint64_t off = atomic_fetch_add(&lf->next, size);
-	uint64_t ready;
+	uint64_t ready, w0 = 0, late = 0;
 	struct sbt_chunk *c;
 
-	if (off + size > atomic_load_explicit(&lf->size, memory_order_acquire)
-	    && grow(lf, off + size) != 0) {
-		/* The range stays a hole of zeros; readers skip it. */
-		return NULL;
+	if (off + size > atomic_load_explicit(&lf->size, memory_order_acquire)) {
+		w0 = now_ns();
+		if (grow(lf, off + size) != 0) {
+			/* The range stays a hole of zeros; readers skip it. */
+			return NULL;
+		}
 	}
 	c = (struct sbt_chunk *)(lf->base + off);
 	/* What the preparer has not readied, the taker does. */
 	ready = atomic_load_explicit(&lf->ready, memory_order_acquire);
 	if (ready < off + size) {
+		late = off + size - (ready > off ? ready : off);
+		if (!w0)
+			w0 = now_ns();
 		populate(lf, ready > off ? ready : off, off + size);
-		atomic_fetch_add_explicit(&lf->late, off + size -
-					  (ready > off ? ready : off),
-					  memory_order_relaxed);
 	}
+	if (w0)
+		waited(lf, w0, late);
 	if (lf->on_low && ready < off + size + prep_ahead(off + size) / 2)
 		lf->on_low();
 	c->type = type;

@@ -17,6 +17,10 @@
  */
 #include "config.h"
 #include "recorder.h"
+#include "sample.h"
+#include "gate.h"
+#include "stop.h"
+#include "tickat.h"
 #include "cap.h"
 #include "clock.h"
 #include "counters.h"
@@ -25,7 +29,7 @@
 #include "logfile.h"
 #include "osevents.h"
 #include "prepare.h"
-#include "speed.h"
+#include "probe.h"
 #include "thread.h"
 
 #include <assert.h>
@@ -111,7 +115,7 @@ __attribute__((constructor)) static void sbt_setup(void)
 		g.inert = 1;
 	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
 	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
-	int sampling = sbt_sample_setup(sbt_cfg_text(SBT_CFG_SAMPLE));
+	int sampling = sbt_sample_on();  /* parsed with the configuration */
 	sbt_speed_setup();
 	sbt_prep_setup();
 	g.reserve = (size_t)sbt_cfg(SBT_CFG_LOG_MAX_MB) << 20;
@@ -195,13 +199,11 @@ static void os_drain_gated(struct sbt_thread *t)
 {
 	uint32_t was;
 
-	if (!t || (was = SBT__BUSY(&t->hot)) == 1)
+	if (!t || (was = sbt_gate(t)) == SBT_GATE_SHUT)
 		return;
-	__atomic_store_n(&t->hot.busy, 1, __ATOMIC_RELAXED);
-	SBT__FENCE();
+	sbt_gate_shut(t);
 	os_drain(t);
-	SBT__FENCE();
-	__atomic_store_n(&t->hot.busy, was, __ATOMIC_RELAXED);
+	sbt_gate_restore(t, was);
 }
 
 /* A thread's xorshift state (probe spacing, sampling gaps): the
@@ -263,6 +265,10 @@ struct sbt_thread *sbt_thread_attach(void)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED)
 		return NULL;
+#if defined(__x86_64__)
+	/* first: the clock's setup below reads it this thread's way */
+	(void)sbt_tsc_thread();
+#endif
 	pthread_mutex_lock(&g.lock);
 	clock_ready();
 	t->pmc = g.clk.cycles ? sbt_cycles_open() : -1;
@@ -272,7 +278,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->tid = (int32_t)syscall(SYS_gettid);
 	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
-	t->tick_gap = sbt_speed_period() ? 64 : 0;
+	sbt_tick_first(t, sbt_speed_period(g.clk.tick_hz));
 	t->omp_thread = -1;
 	t->next = g.threads;
 	if (g.threads)
@@ -345,13 +351,8 @@ void sbt_thread_limit(struct sbt_thread *t)
 	assert(t->hot.cur <= t->chunk_end);
 	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
 	end = t->probe_at ? t->probe_at : t->chunk_end;
-	/* The tick (speed.h): counted afresh in a new chunk. */
-	if (t->tick_gap && ((uintptr_t)t->tick_at <= (uintptr_t)t->chunk ||
-			    (uintptr_t)t->tick_at > (uintptr_t)t->chunk_end))
-		t->tick_at = t->hot.cur + (t->tick_gap < left ?
-					   t->tick_gap : left);
-	if (t->tick_gap && end && t->tick_at < end)
-		end = t->tick_at;
+	/* The tick (tickat.h): placed afresh in a new chunk. */
+	end = sbt_tick_limit(t, end, left);
 	/* The recorder sees every marker of a thread that counts cycles
 	 * or events, and after CLOSE; and, but for skipped calls, while
 	 * one is open.  (Atomic stores: CLOSE shuts `end` from another
@@ -371,9 +372,7 @@ void sbt_thread_limit(struct sbt_thread *t)
 				t->sites[i].ra = NULL;
 			t->thinned = thin;
 		}
-		__atomic_store_n(&t->hot.end_saved, end, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, t->hot.nskip ? NULL : end,
-				 __ATOMIC_RELAXED);
+		sbt_stop_at(t, end);
 		atomic_thread_fence(memory_order_seq_cst);
 		if ((uint32_t)sbt_cap_thinning() == thin)
 			break;
@@ -399,8 +398,7 @@ static void shut_all(void)
 		sched_yield();
 	}
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 	}
 	pthread_mutex_unlock(&g.lock);
 }
@@ -456,11 +454,10 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	if (!t->chunk)                 /* the thread's first in this log */
 		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
-	if (t->tick_from)               /* the tick's event count goes on */
-		t->tick_done += (uint32_t)(t->hot.cur - t->tick_from);
+	sbt_tick_chunk(t);              /* the tick's event count goes on */
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);
-	t->tick_from = t->hot.cur;
+	sbt_tick_chunk_from(t);
 	t->chunk_end = (struct sbt__ev *)((char *)c + c->size);
 	if (t->nreplay)
 		replay(t);
@@ -522,21 +519,19 @@ static void quiesce(void)
 	struct timespec t0, now;
 
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 	}
 	process_barrier();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (struct sbt_thread *t = g.threads; t; t = t->next) {
-		while (t != me && SBT__BUSY(&t->hot) == 1) {
+		while (t != me && sbt_gate(t) == SBT_GATE_SHUT) {
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			if ((now.tv_sec - t0.tv_sec) * 1000000000L +
 			    (now.tv_nsec - t0.tv_nsec) > 100000000L)
 				break;
 			sched_yield();
 		}
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 	}
 }
 
@@ -604,6 +599,9 @@ static void after_fork_child(void)
 	sbt_regions_attach(NULL);
 	sbt_diag_attach(NULL);
 	sbt_cap_attach(NULL);
+#if defined(__x86_64__)
+	sbt_tsc_header(NULL);
+#endif
 	if (t) {
 		t->nreplay = 0;
 		for (uint32_t i = 0; i < t->hot.depth; i++) {
@@ -617,15 +615,14 @@ static void after_fork_child(void)
 		}
 		t->chunk = NULL;
 		t->hot.cur = t->chunk_end = NULL;
-		__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);
 		/* skip counts live in the parent's log */
 		memset(t->hot.skip, 0, sizeof t->hot.skip);
-		__atomic_store_n(&t->hot.end_saved, NULL, __ATOMIC_RELAXED);
+		sbt_stop_shut(t);
 		t->index = 0;
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->rng = rng_seed(t->tid);      /* not the parent's draws */
 		t->chunk_size = FIRST_CHUNK;
-	t->tick_gap = sbt_speed_period() ? 64 : 0;
+	sbt_tick_first(t, sbt_speed_period(g.clk.tick_hz));
 		t->next = t->prev = NULL;
 		/* The inherited events watch the parent's thread. */
 		sbt_os_close(t->os);
@@ -658,17 +655,26 @@ static void after_fork_child(void)
 	}
 }
 
-/* api_omp.c: says whether an OpenMP runtime went unrecorded.  Weak:
- * the recorder does not depend on the APIs above it. */
-extern void sbt_omp_finish(void) __attribute__((weak, visibility("hidden")));
+/* What the APIs above the recorder want done at exit, before the log is
+ * finished (api_omp.c: whether an OpenMP runtime went unrecorded).  The
+ * recorder calls no API by name: they register.  Constructors only. */
+#define AT_EXIT_MAX 4
+static void (*at_exit_fn[AT_EXIT_MAX])(void);
+static int at_exit_n;
+
+void sbt_rec_at_exit(void (*fn)(void))
+{
+	if (at_exit_n < AT_EXIT_MAX)
+		at_exit_fn[at_exit_n++] = fn;
+}
 
 /* At exit, other threads may still be marking: the log is finished as
  * CLOSE finishes it, but stays open to them (their markers keep writing
  * into their chunks, below the end already recorded, harmlessly). */
 __attribute__((destructor)) static void sbt_fini(void)
 {
-	if (sbt_omp_finish)
-		sbt_omp_finish();
+	for (int i = 0; i < at_exit_n; i++)
+		at_exit_fn[i]();
 	os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)

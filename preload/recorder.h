@@ -123,6 +123,9 @@ SBT_HIDDEN extern int sbt_rec_skips;
 SBT_HIDDEN int sbt_rec_init(void);          /* open the log now          */
 SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */
 SBT_HIDDEN int sbt_rec_close(void);         /* finish; markers go inert  */
+/* fn runs at the process's exit, before the log is finished (from a
+ * constructor: the APIs above the recorder register what they need). */
+SBT_HIDDEN void sbt_rec_at_exit(void (*fn)(void));
 SBT_HIDDEN int sbt_rec_active(void);        /* 1 if recording            */
 SBT_HIDDEN int sbt_rec_inert(void);         /* 1: SBT_DISABLE, secure-exec */
 SBT_HIDDEN const char *sbt_rec_log_path(void); /* NULL until open       */

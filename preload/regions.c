@@ -12,6 +12,7 @@
  * (libunwind, when built with it), captured here, off any timed window.
  */
 #include "regions.h"
+#include "sample.h"
 #include "logfile.h"
 
 #include <dlfcn.h>
@@ -138,6 +139,16 @@ uint32_t sbt_regions_gap(sbt_id id)
 		return 1;
 	r = region_at(id);
 	return r && r->gap > 1 ? r->gap : 1;
+}
+
+unsigned sbt_regions_api(sbt_id id)
+{
+	struct region *r;
+
+	if (id >= atomic_load_explicit(&nregions, memory_order_acquire))
+		return SBT_API__N;
+	r = region_at(id);
+	return r ? r->api : SBT_API__N;
 }
 
 uint32_t sbt_regions_count(void)

@@ -52,6 +52,8 @@ int sbt_regions_readonly(const void *p, size_t len);
 
 /* Lock-free: the name of a region (NUL-terminated), or NULL. */
 const char *sbt_regions_name(sbt_id id);
+/* Lock-free: the region's api (enum sbt_api), SBT_API__N when unknown. */
+unsigned sbt_regions_api(sbt_id id);
 uint32_t sbt_regions_count(void);      /* highest id + 1 */
 
 /* Lock-free: the region's mean sampling gap (SBT_SAMPLE), 1 when every

@@ -28,7 +28,7 @@
  *   - hot.end is probe_at when that is set (and no reason above holds):
  *     the fast path stops there for the general path to probe.
  *   - hot.end <= tick_at when tick_at lies in the current chunk: the
- *     fast path stops there for sbt_speed_tick (speed.h); a tick_at
+ *     fast path stops there for sbt_speed_tick (tick.h); a tick_at
  *     outside it (a new chunk) is reset to hot.cur + tick_gap.
  */
 #ifndef SBT_THREAD_H
@@ -97,7 +97,7 @@ struct sbt_thread {
 	uint32_t chunk_size;           /* next chunk's size               */
 	uint64_t rng;                  /* xorshift state: probe spacing   */
 	struct sbt__ev *probe_at;      /* a probe is due from here on     */
-	struct sbt__ev *tick_at;       /* speed.h's tick is due from here */
+	struct sbt__ev *tick_at;       /* tick.h's tick is due from here  */
 	uint32_t tick_gap;             /* events between ticks, 0: none   */
 	uint32_t tick_done;            /* events since the last tick in
 					  earlier chunks                  */
@@ -132,6 +132,14 @@ struct sbt_thread {
 	struct sbt_name_slot names[SBT_CACHE_SLOTS];
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
 } __attribute__((aligned(64)));
+
+/* Commit a finished event of the log (sbtmark.h's sbt__commit: the
+ * layouts agree, hot.c checks). */
+static inline void sbt_ev_commit(struct sbt_event *e, uint64_t t,
+				 uint32_t aux, uint32_t word)
+{
+	sbt__commit((struct sbt__ev *)e, t, aux, word);
+}
 
 /* The calling thread's state, NULL before its first marker. */
 extern __thread struct sbt_thread *sbt_me

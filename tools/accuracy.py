@@ -112,10 +112,21 @@ def share_at(a, log, t_ns, exe):
     return sum(1 for x in t if x < t_ns) / max(len(t), 1)
 
 
+# The OS's time named (faults, switches) is not a finding of the code's own.
+OS_KINDS = {"os_time", "os_spread"}
+
+
+def code_alarm(r):
+    """Whether a region's report alarms on something of the code's own."""
+    return any(f.get("alarm") and f["kind"] not in OS_KINDS
+               for f in r.get("finding_list", ())) \
+        if "finding_list" in r else bool(r["variation"])
+
+
 def judge(a, kind, gap_ns, share, planted, r, log, exe):
     """(found, why) for a planted cell; for controls found = alarm."""
     if kind in CONTROLS:
-        return bool(r["variation"]), r["verdict"]
+        return code_alarm(r), r["verdict"]
     if kind == "lonestep":
         st = r["steps"]
         return (len(st) == 1 and st[0]["to_ns"] > st[0]["from_ns"] and
@@ -138,22 +149,34 @@ def judge(a, kind, gap_ns, share, planted, r, log, exe):
     return False, r["verdict"]
 
 
+def cells():
+    """Every planted cell as (kind, gap in units, share); the corpus
+    (tools/corpus.py) records the same cells."""
+    c = [("control", 0, 0.0)]
+    c += [("two", g, s) for g in GAPS for s in SHARES]
+    c += [("step", g, s) for g, s in STEPS]
+    c += [("lonestep", 8, 0.5), ("lonecontrol", 0, 0.0)]
+    return c
+
+
+def app_mode(kind):
+    """acc_app's MODE for a cell's kind."""
+    return {"control": "const", "lonestep": "step-alone",
+            "lonecontrol": "const-alone"}.get(kind, kind)
+
+
 def matrix(a, d, unit, loaded):
-    cells = [("control", 0, 0.0)]
-    cells += [("two", g, s) for g in GAPS for s in SHARES]
-    cells += [("step", g, s) for g, s in STEPS]
-    cells += [("lonestep", 8, 0.5), ("lonecontrol", 0, 0.0)]
+    todo = cells()
     if a.only:
-        cells = [c for c in cells if c[0] in a.only.split(",")]
+        todo = [c for c in todo if c[0] in a.only.split(",")]
     rows = []
     seed = 1000 if loaded else 1
     na = len(a.analyzers)
-    for kind, g, s in cells:
+    for kind, g, s in todo:
         hits, whys = [0] * na, [[] for _ in range(na)]
         for _ in range(a.reps):
             seed += 1
-            mode = {"control": "const", "lonestep": "step-alone",
-                    "lonecontrol": "const-alone"}.get(kind, kind)
+            mode = app_mode(kind)
             alone = mode.endswith("-alone")
             name = "%s-%s-%s-%s-%d" % ("loaded" if loaded else "quiet",
                                        kind, g, s, seed)

@@ -5,7 +5,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-sh tools/setup.sh || { echo "test: setup failed" >&2; exit 1; }
+sh tools/setup.sh --tests || { echo "test: setup failed" >&2; exit 1; }
 
 pass=0 fail=0 skip=0
 # run_suite NAME BUILD_DIR MESON_SETUP_ARGS MESON_TEST_ARGS

@@ -104,10 +104,16 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 /* ---- what both the parse and the merge compute ---------------------------- */
 
+/* The cpu of an event: never one the machine did not have (ncpus, when
+ * the header says it; older logs took TSC_AUX on trust). */
 static uint16_t ev_cpu(const struct ctx *c, uint32_t aux)
 {
-	return c->h.flags & SBT_HF_CPU_AUX ? (uint16_t)SBT_AUX_CPU(aux)
-					   : (uint16_t)SBT_CPU_UNKNOWN;
+	uint32_t cpu = SBT_AUX_CPU(aux);
+
+	if (!(c->h.flags & SBT_HF_CPU_AUX) || aux == SBT_AUX_UNKNOWN ||
+	    (c->h.ncpus && cpu >= c->h.ncpus))
+		return (uint16_t)SBT_CPU_UNKNOWN;
+	return (uint16_t)cpu;
 }
 
 static double t_of(const struct ctx *c, uint64_t t)
@@ -147,7 +153,8 @@ static void fill(const struct ctx *c, struct sbt_sample *s,
 	s->site = 0;
 	s->flags = (fl & SBT_RF_PROBE ? SBT_SF_PROBE : 0) |
 		   (fl & SBT_RF_CROSSED ? SBT_SF_CROSSED : 0);
-	if (s->cpu_start != s->cpu_stop && s->cpu_start != SBT_CPU_UNKNOWN)
+	if (s->cpu_start != s->cpu_stop && s->cpu_start != SBT_CPU_UNKNOWN &&
+	    s->cpu_stop != SBT_CPU_UNKNOWN)
 		s->flags |= SBT_SF_MIGRATED;
 	s->detour_ns = (float)((double)o->out * tns);
 	if (o->out)

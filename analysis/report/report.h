@@ -34,6 +34,10 @@ struct sbt_report_opts {
 	int filters;                  /* enum sbt_filters, as analyzed   */
 	double cost_ns;               /* < 0: each log's t_e,std         */
 	int spark;                    /* text: a sparkline per group     */
+	int verbose;                  /* text: the evidence per group    */
+	const char *explain;          /* text: the evidence of this region
+					 alone; NULL: none                */
+	int width;                    /* text: columns; 0: COLUMNS or 100 */
 	enum sbt_sort sort;           /* text and HTML tables            */
 	const struct sbt_callsites *cs; /* NULL: no call sites           */
 };

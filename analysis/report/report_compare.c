@@ -8,6 +8,7 @@
 #include "report_compare.h"
 #include "report_util.h"
 #include "verdict.h"
+#include "words.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -90,26 +91,90 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 	fputc('\n', f);
 }
 
+/* A comparison's direction in one word: slower or faster beyond what
+ * bounds it; else "no change" (beyond that bound, said beside it), or
+ * "not resolved" when the bound is SBT_WORDS_UNRESOLVED of the base's
+ * time or more: runs that cannot tell 10 % apart say nothing either way
+ * (as the class word "unresolved" of one run). */
+static const char *direction(const struct sbt_cmp_change *ch, double base)
+{
+	if (!isfinite(ch->delta_ns))
+		return "no samples";
+	if (ch->change)
+		return ch->change > 0 ? "slower" : "faster";
+	return base > 0 && ch->threshold_ns < SBT_WORDS_UNRESOLVED * base ?
+	       "no change" : "not resolved";
+}
+
+/* Name in exactly w columns, its middle cut to '~' when longer. */
+static void cmp_name(FILE *f, const struct sbt_cmp_row *r, int w)
+{
+	char b[300];
+	int n = snprintf(b, sizeof b, "%s%s%s", r->name,
+			 r->label[0] ? " " : "", r->label);
+
+	if (n <= w)
+		fprintf(f, "%-*s", w, b);
+	else
+		fprintf(f, "%.*s~%s", w / 2, b, b + n - (w - 1 - w / 2));
+}
+
+/* One line per region: base and new typical times, the change, its
+ * direction word and what bounds it; a changed distribution (modes,
+ * steps) on the line under it. */
 static void report_text(FILE *f, const struct sbt_cmp *c,
 			const struct sbt_cmp_side *b,
 			const struct sbt_cmp_side *n)
 {
-	char line[512], x[32], y[32];
+	char line[512], x[32], y[32], z[32];
+	int w = 6;
 
 	inputs_text(f, "base", b);
 	inputs_text(f, "new", n);
 	machine_line(line, sizeof line, c);
 	fprintf(f, "machine: %s\n\n", line);
 	for (size_t i = 0; i < c->nrows; i++) {
+		int k = (int)strlen(c->rows[i].name) + (c->rows[i].label[0] ?
+			(int)strlen(c->rows[i].label) + 1 : 0);
+		if (k > w)
+			w = k;
+	}
+	if (w > 30)
+		w = 30;
+	if (c->nrows)
+		fprintf(f, "%-*s %9s %9s %8s  %-12s  %s\n", w, "region", "base",
+			"new", "change", "", c->speed ? "bound (normalized by "
+			"the processor's speed)" : "bound");
+	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
-		fprintf(f, "%s%s%s: ", r->name, r->label[0] ? " " : "",
-			r->label);
-		if (r->side == 0 && r->b.n && r->n.n) {
-			sbt_fmt_ns(x, sizeof x, r->b.tm_ns);
-			sbt_fmt_ns(y, sizeof y, r->n.tm_ns);
-			fprintf(f, "%s -> %s, ", x, y);
+		const struct sbt_cmp_change *ch = judged(c, r);
+		double base = r->b.tm_ns;
+		cmp_name(f, r, w);
+		if (r->side || !r->b.n || !r->n.n) {
+			fprintf(f, " %9s %9s %8s  %s\n", "-", "-", "-",
+				r->verdict);
+			continue;
 		}
-		fprintf(f, "%s\n", r->verdict);
+		sbt_fmt_ns(x, sizeof x, r->b.tm_ns);
+		sbt_fmt_ns(y, sizeof y, r->n.tm_ns);
+		fprintf(f, " %9s %9s %+7.1f%%  %-12s  ", x, y, 100 * ch->rel,
+			direction(ch, base));
+		sbt_fmt_ns(z, sizeof z, ch->change ? ch->resolution_ns :
+			   ch->threshold_ns);
+		if (ch->change)
+			fprintf(f, "resolves %s", z);
+		else
+			fprintf(f, "within %s", z);
+		if (base > 0)
+			fprintf(f, " (%.2g %%)", 100 * (ch->change ?
+				ch->resolution_ns : ch->threshold_ns) / base);
+		fprintf(f, ", %s%s\n", sbt_cmp_bound_name(ch->bound),
+			r->tripped ? "; TRIPS the gate" : "");
+		struct sbt_strbuf o = { line, sizeof line, 0 };
+		line[0] = 0;
+		sbt_words_cmp_dist(&o, r);
+		if (line[0])
+			fprintf(f, "%*s  %s\n", w, "", line);
 	}
 	if (c->nrows == 0)
 		fprintf(f, "no regions on either side\n");

@@ -24,6 +24,7 @@
 #include "report_notes.h"
 #include "report_util.h"
 #include "verdict.h"
+#include "words.h"
 #include "sbtlog.h"
 
 #include <math.h>
@@ -158,8 +159,12 @@ static void inputs(FILE *f, const struct sbt_report_in *in)
 		sbt_html_str(f, s->is_csv ? "(CSV samples)" : s->exe);
 		fputs("</code></td><td>", f);
 		sbt_html_str(f, s->host);
-		fprintf(f, "</td><td class=\"n\">%d / %d</td><td>", s->pid,
-			s->rank);
+		if (s->rank >= 0)
+			fprintf(f, "</td><td class=\"n\">%d / rank %d</td><td>",
+				s->pid, s->rank);
+		else
+			fprintf(f, "</td><td class=\"n\">%d (no rank)</td><td>",
+				s->pid);
 		sbt_html_str(f, s->cpu_model);
 		fmt_ns(a, sizeof a, s->te_ns);
 		fmt_ns(b, sizeof b, s->te_p50_ns);
@@ -250,6 +255,58 @@ static void group_finding(FILE *f, const struct sbt_report_in *in,
 	sbt_html_str(f, line);
 }
 
+/* The class word and its size, as the text's one-line table says. */
+static void verdict_words(FILE *f, const struct sbt_group *g)
+{
+	char line[512];
+	struct sbt_strbuf o = { line, sizeof line, 0 };
+	int cl = sbt_group_class(g);
+
+	line[0] = 0;
+	sbt_words_size(&o, g, cl);
+	fprintf(f, "<b>%s</b> ", sbt_class_word(cl));
+	sbt_html_str(f, line);
+}
+
+/* What was left out, the precision and the kernel's record, as -v. */
+static void evidence_words(FILE *f, const struct sbt_report_in *in,
+			   const struct sbt_group *g)
+{
+	static const char *const label[3] = { "left out", "precision", "OS" };
+	struct sbt_leftout lo;
+	char line[1024];
+
+	sbt_group_leftout(in->ds, in->res, g, &lo);
+	for (int k = 0; k < 3; k++) {
+		struct sbt_strbuf o = { line, sizeof line, 0 };
+		line[0] = 0;
+		if (k == 0)
+			sbt_words_leftout(&o, &lo, 0);
+		else if (k == 1)
+			sbt_words_precision(&o, g);
+		else
+			sbt_words_os(&o, g);
+		if (!line[0])
+			continue;
+		fprintf(f, "<br>%s: ", label[k]);
+		sbt_html_str(f, line);
+	}
+}
+
+/* One finding in the list, named by its region when `named`. */
+static void finding_item(FILE *f, const struct sbt_report_in *in,
+			 const struct sbt_group *g, int named, const char *line)
+{
+	fputs("<li>", f);
+	if (named) {
+		fputs("<b>", f);
+		sbt_html_str(f, in->ds->regions[g->region].name);
+		fputs("</b>: ", f);
+	}
+	sbt_html_str(f, line);
+	fputs("</li>\n", f);
+}
+
 /* The findings of region group g, largest first: its own (steps with
  * their time, modes, spread) and its groups that differ (the boxes);
  * major ones, or with `minor` the minor ones.  How many were written. */
@@ -259,17 +316,35 @@ static int findings(FILE *f, const struct sbt_report_in *in,
 	const struct sbt_boxes *bx = in->boxes;
 	int n = 0;
 
+	char line[1024];
+	struct sbt_change ch[SBT_CHANGES_MAX];
+	int nch = sbt_group_changes(g, ch), steps = 0;
+
+	/* findings without a time (words.c), then the steps as the text's
+	 * -v says them: in time order, a step and its return one dip */
 	for (int k = 0; k < g->nfind; k++) {
 		if (g->find[k].minor != minor)
 			continue;
-		fputs("<li>", f);
-		if (named) {
-			fputs("<b>", f);
-			sbt_html_str(f, in->ds->regions[g->region].name);
-			fputs("</b>: ", f);
+		if (g->find[k].kind == SBT_FIND_STEP) {
+			steps++;
+			continue;
 		}
-		sbt_html_str(f, g->find[k].text);
-		fputs("</li>\n", f);
+		struct sbt_strbuf o = { line, sizeof line, 0 };
+		line[0] = 0;
+		sbt_words_finding(&o, g, &g->find[k], "this group");
+		finding_item(f, in, g, named, line);
+		n++;
+	}
+	for (int k = 0; steps && k < nch; k++) {
+		int big = fabs(ch[k].to_ns - ch[k].from_ns) >=
+			  SBT_MINOR_SHARE * fabs(ch[k].from_ns);
+		if ((ch[k].kind != SBT_CH_STEP && ch[k].kind != SBT_CH_DIP) ||
+		    big == minor)
+			continue;
+		struct sbt_strbuf o = { line, sizeof line, 0 };
+		line[0] = 0;
+		sbt_words_change(&o, g, &ch[k]);
+		finding_item(f, in, g, named, line);
 		n++;
 	}
 	for (size_t i = 0; bx && i < bx->n; i++) {
@@ -400,7 +475,7 @@ static void summary(FILE *f, const struct sbt_report_in *in,
 			b, c, d);
 		metric_source(f, &g->score);
 		fputs("</td><td>", f);
-		sbt_html_str(f, g->verdict);
+		verdict_words(f, g);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table></section>\n", f);
@@ -1033,7 +1108,8 @@ static int region(FILE *f, const struct sbt_report_in *in, size_t i,
 		}
 	}
 	fputs("<p class=\"verdict\">", f);
-	sbt_html_str(f, g->verdict);
+	verdict_words(f, g);
+	evidence_words(f, in, g);
 	sbt_plot_fmt(SBT_TICK_NS, g->total_ns, t, sizeof t);
 	fprintf(f, "</p><p class=\"legend\">total %s", t);
 	if (isfinite(g->share))
@@ -1042,9 +1118,10 @@ static int region(FILE *f, const struct sbt_report_in *in, size_t i,
 	if (g->nested && isfinite(g->excl_share))
 		fprintf(f, "; %.1f %% without the regions nested in it)",
 			100 * g->excl_share);
-	fprintf(f, "; %zu samples, %zu kept, %zu cut by the OS filter; "
+	fprintf(f, "; %zu %s, %zu kept, %zu cut by the OS filter; "
 		"t<sub>min</sub> %s, t<sub>diff</sub> %s from ", g->count,
-		g->kept, g->dropped, a, b);
+		sbt_plural(g->count, "sample", "samples"), g->kept, g->dropped,
+		a, b);
 	metric_source(f, &g->score);
 	fputs("</p>\n<div class=\"grid\">\n", f);
 	hist_plot(f, g, fig);
@@ -1125,10 +1202,12 @@ static int write_html(FILE *f, const struct sbt_report_in *in)
 	inputs(f, in);
 	if (sbt_result_sorted(in->ds, res, in->o, &sorted, perm) != 0)
 		goto out;
-	sbt_speed_html(f, in->ds, in->res);   /* the processor first */
+	/* the one-line verdicts first, as the text report; then the
+	 * processor's shifts and the findings in words, then the plots */
+	summary(f, in, &sorted, detail, perm);
+	sbt_speed_html(f, in->ds, in->res);
 	summary_findings(f, in, &sorted);
 	machine(f, in);
-	summary(f, in, &sorted, detail, perm);
 	if (ndetail < res->ngroups)
 		fprintf(f, "<p>Plots for the %zu regions with the most samples "
 			"(of %zu).</p>\n", ndetail, res->ngroups);

@@ -14,11 +14,13 @@
 #include "report_compare.h"
 #include "report_util.h"
 #include "verdict.h"
+#include "words.h"
 #include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 static void json_sources(FILE *f, const struct sbt_dataset *ds)
@@ -71,6 +73,53 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 	fputs("\n],\n", f);
 }
 
+/* A finding's data beyond its size (result.h, FINDINGS.md), as JSON
+ * members; the unknown ones left out. */
+/* The class word and its size, as the text table's row says them: one
+ * renderer (words.c) for every view. */
+static void json_class(FILE *f, const struct sbt_group *g)
+{
+	char size[512];
+	struct sbt_strbuf sb = { size, sizeof size, 0 };
+	int cl = sbt_group_class(g);
+
+	size[0] = 0;
+	sbt_words_size(&sb, g, cl);
+	fputs("\"class\": ", f);
+	sbt_json_str(f, sbt_class_word(cl));
+	fputs(", \"size\": ", f);
+	sbt_json_str(f, size);
+	fputs(", ", f);
+}
+
+static void json_finding_data(FILE *f, const struct sbt_finding *x)
+{
+	static const struct { const char *name; size_t off; } num[] = {
+		{ "time_share", offsetof(struct sbt_finding, time_share) },
+		{ "run_share", offsetof(struct sbt_finding, run_share) },
+		{ "var_share", offsetof(struct sbt_finding, var_share) },
+		{ "t_ns", offsetof(struct sbt_finding, t_ns) },
+		{ "per_event_ns", offsetof(struct sbt_finding, per_event_ns) },
+		{ "events", offsetof(struct sbt_finding, events) },
+		{ "per_switch_ns", offsetof(struct sbt_finding,
+					    per_switch_ns) },
+		{ "switches", offsetof(struct sbt_finding, switches) },
+		{ "resolution_ns", offsetof(struct sbt_finding,
+					    resolution_ns) },
+	};
+
+	for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
+		double v = *(const double *)(const void *)
+			   ((const char *)x + num[i].off);
+		if (isfinite(v))
+			sbt_json_num(f, num[i].name, v, 0);
+	}
+	if (x->key != SBT_FIND_NOKEY)
+		fprintf(f, "\"key\": %u, ", x->key);
+	fprintf(f, "\"count\": %zu, \"parts\": %d, \"alarm\": %s, ",
+		x->count, x->parts, x->alarm ? "true" : "false");
+}
+
 /* The findings and both resolutions of one group, as JSON members. */
 static void json_findings(FILE *f, const struct sbt_group *g)
 {
@@ -93,13 +142,12 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 		"%d, \"finding_list\": [", s->broad ? "true" : "false",
 		g->nfindings, g->nfind - g->nfindings);
 	for (int k = 0; k < g->nfind; k++) {
-		static const char *const kinds[] = { "step", "modes", "group",
-						     "broad" };
 		const struct sbt_finding *x = &g->find[k];
 		fprintf(f, "%s{\"kind\": \"%s\", ", k ? ", " : "",
-			kinds[x->kind]);
+			sbt_finding_kind_name(x->kind));
 		sbt_json_num(f, "size_ns", x->size_ns, 0);
 		sbt_json_num(f, "rel", x->rel, 0);
+		json_finding_data(f, x);
 		fprintf(f, "\"minor\": %s, \"text\": ", x->minor ? "true" :
 			"false");
 		sbt_json_str(f, x->text);
@@ -261,6 +309,7 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	fputs("], ", f);
 	sbt_json_num(f, "modes_assigned", s->assigned, 0);
 	json_findings(f, g);
+	json_class(f, g);
 	fputs("\"verdict\": ", f);
 	sbt_json_str(f, g->verdict);
 	fprintf(f, ", \"insitu\": {\"n\": %zu, \"screened\": %zu, ",

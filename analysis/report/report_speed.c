@@ -8,6 +8,7 @@
 #include "report_speed.h"
 #include "plot.h"
 #include "report_util.h"
+#include "words.h"
 #include "sbtlog.h"
 
 #include <math.h>
@@ -42,15 +43,17 @@ static void shift_text(FILE *f, const struct sbt_dataset *ds,
 			h->cpu != SBT_CPU_UNKNOWN ? " on " : " ");
 	if (h->thread != SBT_SPEED_ALL_THREADS && h->cpu != SBT_CPU_UNKNOWN)
 		fprintf(f, "cpu %u ", h->cpu);
-	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (speed probes",
-		100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster", a, b);
+	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (%zu probes",
+		100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster", a, b,
+		h->probes);
 	if (h->nregions) {
 		fputs("; region", f);
 		fputs(h->nregions > 1 ? "s " : " ", f);
 		for (int r = 0; r < h->nregions; r++)
 			fprintf(f, "%s%s", r ? ", " : "",
 				ds->regions[h->regions[r]].name);
-		fprintf(f, ": %zu samples left out", h->samples);
+		fprintf(f, ": %zu %s left out", h->samples,
+			sbt_plural(h->samples, "sample", "samples"));
 	}
 	if (h->regions_agree >= 0)
 		fputs(h->regions_agree ? "; the regions moved together: they "
@@ -82,12 +85,28 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 	else
 		fputs("processor: otherwise steady", f);
 	if (isfinite(sp->resolution_rel))
-		fprintf(f, " (%zu speed probes every %.0f us; they resolve "
-			"%.1f %%)\n", sp->probes, sp->cadence_us,
+		fprintf(f, " (%zu speed %s every %.0f us; they resolve "
+			"%.1f %%)\n", sp->probes,
+			sbt_plural(sp->probes, "probe", "probes"), sp->cadence_us,
 			100 * sp->resolution_rel);
 	else
-		fprintf(f, " (%zu speed probes: too few for a timeline)\n",
-			sp->probes);
+		fprintf(f, " (%zu speed %s: %s)\n", sp->probes,
+			sbt_plural(sp->probes, "probe", "probes"),
+			sp->unusable ? "none usable" :
+			"too few for a timeline");
+	if (sp->unusable)
+		fprintf(f, "processor: %zu probe timeline%s unusable for this "
+			"run: they resolve only %.0f %% (%s)\n", sp->unusable,
+			sp->unusable == 1 ? "" : "s", 100 * sp->unusable_rel,
+			sp->unusable_cause == SBT_SPEED_COARSE ?
+			"a probe lasts too few clock ticks" : "the probes "
+			"vary: timed on a busy memory system or a shared "
+			"core");
+	if (sp->ndisagree)
+		fprintf(f, "processor: probes disagree: %zu shift%s of the "
+			"probes left out, the regions there did not move "
+			"with them\n", sp->ndisagree,
+			sp->ndisagree == 1 ? "" : "s");
 	for (size_t u = 0; u < sp->nun; u++) {
 		const struct sbt_speed_unit *x = &sp->un[u];
 		if (!isfinite(x->delta_rel))
@@ -98,9 +117,10 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 		else
 			fputs(ds->sources[x->key].host, f);
 		fprintf(f, " probes %.1f %% %s than the others' median "
-			"(%zu probes; resolution %.1f %%)%s\n",
+			"(%zu %s; resolution %.1f %%)%s\n",
 			100 * fabs(x->delta_rel), x->delta_rel > 0 ? "slower" :
-			"faster", x->probes, 100 * x->resolution_rel,
+			"faster", x->probes, sbt_plural(x->probes, "probe",
+			"probes"), 100 * x->resolution_rel,
 			x->flagged ? ": a slower processor" : "");
 	}
 }

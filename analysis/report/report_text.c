@@ -1,8 +1,12 @@
 /*
- * report_text.c - the analysis for people, in a terminal of 100 columns:
- * the inputs, one table row per group, the verdicts (word-wrapped), the
- * call sites with their calling context, and with --spark a sparkline of
- * each group's distribution.
+ * report_text.c - the analysis for people, in a terminal (100 columns,
+ * or COLUMNS, or --width).  By default: the inputs, one line per group
+ * (its total, typical time, class word and size: words.h), at most three
+ * lines of context for the run and the command for more.  With -v: the
+ * processor's timeline, the full table, the machine's events, and per
+ * group the evidence (findings in time order, what was left out, the
+ * precision, the kernel's record), then the call sites; --explain REGION
+ * gives one region's evidence; --spark a sparkline per group.
  */
 #include "totals.h"
 #include "report_compare.h"
@@ -12,6 +16,7 @@
 #include "report_counters.h"
 #include "report_speed.h"
 #include "spark.h"
+#include "words.h"
 #include "stats.h"
 #include "sbtlog.h"
 
@@ -20,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COLS        100        /* the terminal we fit                    */
+#define COLS        100        /* the terminal we fit, unless told       */
 #define STACK_LINES 6          /* callers shown per site (JSON has all)  */
 #define SPARK_W     48
 
@@ -63,12 +68,14 @@ static void num(FILE *f, int w, double ns)
 	fprintf(f, " %*s", w, b);
 }
 
-/* Print s from column `col` on, breaking at spaces before COLS; later
+/* Print s from column `col` on, breaking at spaces before `cols`; later
  * lines start at column `indent`. */
-static void wrap(FILE *f, const char *s, int col, int indent)
+static void wrap(FILE *f, const char *s, int col, int indent, int cols)
 {
 	while (*s) {
-		int room = COLS - col, n = (int)strlen(s);
+		int room = cols - col, n = (int)strlen(s);
+		if (room < 10)
+			room = 10;
 		if (n > room) {
 			int cut = room;
 			while (cut > 0 && s[cut] != ' ')
@@ -85,21 +92,47 @@ static void wrap(FILE *f, const char *s, int col, int indent)
 	}
 }
 
-struct layout { int name_w, key_w, own; };
+/* The line's width: --width, else the terminal's COLUMNS, else COLS. */
+static int columns(const struct sbt_report_opts *o)
+{
+	const char *e = getenv("COLUMNS");
+	int c = e ? atoi(e) : 0;
+
+	if (o->width > 0)
+		return o->width;
+	return c >= 60 && c <= 1000 ? c : COLS;
+}
+
+struct layout {
+	int cols;                     /* the line's width                */
+	int name_w, key_w, own;
+	int short_name;               /* the one-line table's name width  */
+	const struct sbt_dataset *ds;
+	const struct sbt_result *res;
+};
 
 /* Columns of numbers: total share [own] count cut median CV p99 max
  * (min, std and the rest: CSV and JSON) */
 #define NUM_COLS(own) (70 + ((own) ? 7 : 0))
+/* The one-line table: total share typical, the class word, and at least
+ * this much room for its size. */
+#define SHORT_COLS (1 + 9 + 1 + 6 + 1 + 9 + 2 + 10 + 2)
+#define SIZE_ROOM  26
+
+static int name_len(const struct sbt_dataset *ds, const struct sbt_group *g)
+{
+	return (int)strlen(ds->regions[g->region].name);
+}
 
 static struct layout layout(const struct sbt_dataset *ds,
 			    const struct sbt_result *res,
 			    const struct sbt_report_opts *o)
 {
-	struct layout l = { 6, 0, 0 };
+	struct layout l = { columns(o), 6, 0, 0, 6, ds, res };
 	char key[300];
 
 	for (size_t i = 0; i < res->ngroups; i++) {
-		int n = (int)strlen(ds->regions[res->g[i].region].name);
+		int n = name_len(ds, &res->g[i]);
 		if (n > l.name_w) l.name_w = n;
 		l.own |= res->g[i].nested;
 		if (o->by || o->by_site) {
@@ -114,24 +147,69 @@ static struct layout layout(const struct sbt_dataset *ds,
 		if (l.key_w > 14) l.key_w = 14;
 	}
 	/* the numbers first; the names get what is left */
-	int room = COLS - 1 - NUM_COLS(l.own) - (l.key_w ? l.key_w + 1 : 0);
+	int kw = l.key_w ? l.key_w + 1 : 0;
+	int room = l.cols - 1 - NUM_COLS(l.own) - kw;
+	l.short_name = l.name_w;
+	if (l.short_name > l.cols - SHORT_COLS - SIZE_ROOM - kw)
+		l.short_name = l.cols - SHORT_COLS - SIZE_ROOM - kw;
+	if (l.short_name < 12)
+		l.short_name = 12;
 	if (l.name_w > room)
 		l.name_w = room;
+	if (l.name_w < 12)
+		l.name_w = 12;
 	return l;
 }
 
-/* Name (and key) of g in the layout's columns; longer names end in '~'. */
-static void name_cols(FILE *f, const struct sbt_dataset *ds,
-		      const struct sbt_group *g, const struct sbt_report_opts *o,
-		      const struct layout *l)
+/* Whether name cut to its first `head` and last `tail` characters could
+ * be another region's name of the result, cut alike. */
+static int ambiguous(const struct layout *l, const char *name, int head,
+		     int tail)
 {
-	const char *name = ds->regions[g->region].name;
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < l->ds->nregions; i++) {
+		const char *o = l->ds->regions[i].name;
+		size_t m = strlen(o);
+		if (!strcmp(o, name) || m < (size_t)(head + tail))
+			continue;
+		if (!strncmp(o, name, (size_t)head) &&
+		    !strcmp(o + m - (size_t)tail, name + n - (size_t)tail))
+			return 1;
+	}
+	return 0;
+}
+
+/* name in exactly w columns: whole, or its middle cut to '~' where that
+ * keeps it apart from the other names (a construct at the start, a
+ * file:line or an offset at the end), nearest the middle first. */
+static void fit(FILE *f, const struct layout *l, const char *name, int w)
+{
+	int n = (int)strlen(name), head = w / 2;
+
+	if (n <= w) {
+		fprintf(f, "%-*s", w, name);
+		return;
+	}
+	for (int d = 0; d < w; d++) {
+		int h = w / 2 + (d % 2 ? -(d + 1) / 2 : d / 2);
+		if (h >= 1 && h <= w - 2 && !ambiguous(l, name, h, w - 1 - h)) {
+			head = h;
+			break;
+		}
+	}
+	fprintf(f, "%.*s~%s", head, name, name + n - (w - 1 - head));
+}
+
+/* Name (and key) of g in the layout's columns. */
+static void name_w_cols(FILE *f, const struct sbt_dataset *ds,
+			const struct sbt_group *g,
+			const struct sbt_report_opts *o,
+			const struct layout *l, int w)
+{
 	char key[300];
 
-	if ((int)strlen(name) > l->name_w)
-		fprintf(f, "%.*s~", l->name_w - 1, name);
-	else
-		fprintf(f, "%-*s", l->name_w, name);
+	fit(f, l, ds->regions[g->region].name, w);
 	if (l->key_w) {
 		sbt_group_key(ds, g, o, key, sizeof key);
 		if ((int)strlen(key) > l->key_w)
@@ -139,6 +217,13 @@ static void name_cols(FILE *f, const struct sbt_dataset *ds,
 		else
 			fprintf(f, " %*s", l->key_w, key);
 	}
+}
+
+static void name_cols(FILE *f, const struct sbt_dataset *ds,
+		      const struct sbt_group *g, const struct sbt_report_opts *o,
+		      const struct layout *l)
+{
+	name_w_cols(f, ds, g, o, l, l->name_w);
 }
 
 /* Regions recorded sparsely (SBT_SAMPLE) or held in part (beyond the
@@ -249,29 +334,271 @@ static void table(FILE *f, const struct sbt_dataset *ds,
 	sampled(f, ds, res, o, l);
 }
 
-static void verdicts(FILE *f, const struct sbt_dataset *ds,
-		     const struct sbt_result *res,
-		     const struct sbt_report_opts *o, const struct layout *l)
-{
-	char buf[sizeof res->g->verdict + 256];  /* + metric and OS notes */
+/* ---- the one-line table --------------------------------------------------- */
 
-	fprintf(f, "\nverdicts (findings first; t_diff: the smallest difference "
-		"one sample tells apart,\n  t_min: the shortest region one "
-		"sample times to 1 %%):\n");
+/* A duration in 9 columns for the short table: "431 ns". */
+static void typical(FILE *f, double ns)
+{
+	char b[32];
+
+	sbt_fmt_ns(b, sizeof b, ns);
+	fprintf(f, " %9s", isfinite(ns) ? b : "-");
+}
+
+/* One line a group: name, total, share, typical time, class, size. */
+static void short_table(FILE *f, const struct sbt_dataset *ds,
+			const struct sbt_result *res,
+			const struct sbt_report_opts *o, const struct layout *l)
+{
+	int pre = l->short_name + (l->key_w ? l->key_w + 1 : 0);
+	char size[256];
+
+	fprintf(f, "\n%-*s", l->short_name, "region");
+	if (l->key_w)
+		fprintf(f, " %*s", l->key_w, sbt_by_name(o));
+	fprintf(f, " %9s %6s %9s  %-10s  %s\n", "total", "share", "typical",
+		"class", "size");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
-		fputs("  ", f);
-		name_cols(f, ds, g, o, l);
-		int n = snprintf(buf, sizeof buf, "%s [%s]", g->verdict,
-				 g->score.metric_source);
-		if (n > 0 && (size_t)n < sizeof buf &&
-		    (g->os.preempted || g->os.faults))
-			snprintf(buf + n, sizeof buf - (size_t)n,
-				 " OS: %zu preempted, %zu faults",
-				 g->os.preempted, g->os.faults);
-		fputc(' ', f);
-		wrap(f, buf, 3 + l->name_w + (l->key_w ? l->key_w + 1 : 0),
-		     6);
+		int cl = sbt_group_class(g);
+		struct sbt_strbuf sb = { size, sizeof size, 0 };
+		sbt_words_size(&sb, g, cl);
+		name_w_cols(f, ds, g, o, l, l->short_name);
+		total(f, g->total_ns);
+		share(f, g->share);
+		typical(f, g->st.median);
+		fprintf(f, "  %-10s  ", sbt_class_word(cl));
+		int room = l->cols - pre - SHORT_COLS;
+		if ((int)strlen(size) > room && room > 1)
+			fprintf(f, "%.*s~\n", room - 1, size);
+		else
+			fprintf(f, "%s\n", size);
+	}
+}
+
+/* ---- the run's context ----------------------------------------------------- */
+
+/* At most three lines: the processor's shifts, what was left out when
+ * that is much, the machine's events; each with what to do. */
+static void context(FILE *f, const struct sbt_dataset *ds,
+		    const struct sbt_result *res, const struct layout *l)
+{
+	const struct sbt_speed *sp = &res->speed;
+	struct sbt_leftout all = { 0 }, lo;
+	char line[1024];
+	int lines = 0;
+
+	for (size_t i = 0; i < res->ngroups; i++) {
+		sbt_group_leftout(ds, res, &res->g[i], &lo);
+		all.n += lo.n;
+		all.total += lo.total;
+		for (int w = 0; w < SBT_LEFT__N; w++)
+			all.by[w] += lo.by[w];
+	}
+	if (sp->nsh + sp->ncsh) {
+		const struct sbt_speed_shift *h = sp->nsh ? &sp->sh[0] :
+						  &sp->csh[0];
+		for (size_t k = 0; k < sp->nsh + sp->ncsh; k++) {
+			const struct sbt_speed_shift *x = k < sp->nsh ?
+				&sp->sh[k] : &sp->csh[k - sp->nsh];
+			if (x->samples > h->samples)
+				h = x;
+		}
+		size_t nsh = sp->nsh + sp->ncsh;
+		double t0 = isfinite(h->t0_ns) && h->t0_ns > 0 ? h->t0_ns : 0;
+		double t1 = isfinite(h->t1_ns) ? h->t1_ns : h->last_ns;
+		struct sbt_strbuf b = { line, sizeof line, 0 };
+		sbt_put(&b, "processor: ");
+		if (nsh > 1)
+			sbt_put(&b, "%zu shifts, largest ", nsh);
+		if (h->cpu != SBT_CPU_UNKNOWN)
+			sbt_put(&b, "cpu %u ", h->cpu);
+		/* h->samples: of the largest; the left-out line has all */
+		sbt_put(&b, "%.0f %% %s %.3g-%.3g ms%s: %zu %s out; %s",
+			100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster",
+			t0 / 1e6, t1 / 1e6, nsh > 1 ? "" : " (speed probes)",
+			h->samples, sbt_plural(h->samples, "sample", "samples"),
+			sbt_left_advice(SBT_LEFT_SPEED));
+		if (!lines++)
+			fputc('\n', f);
+		wrap(f, line, 0, 2, l->cols);
+	}
+	if (all.n && (double)all.total >= SBT_WORDS_LARGE * (double)all.n) {
+		struct sbt_strbuf b = { line, sizeof line, 0 };
+		int big = 0;
+		for (int w = 1; w < SBT_LEFT__N; w++)
+			if (all.by[w] > all.by[big])
+				big = w;
+		sbt_put(&b, "left out: ");
+		sbt_words_leftout(&b, &all, 1);
+		/* the processor's line said what to do about its share */
+		if (*sbt_left_advice(big) && !(big == SBT_LEFT_SPEED &&
+					       sp->nsh + sp->ncsh))
+			sbt_put(&b, " (%s: %s)", sbt_left_word(big),
+				sbt_left_advice(big));
+		if (!lines++)
+			fputc('\n', f);
+		wrap(f, line, 0, 2, l->cols);
+	}
+	if (res->nev) {
+		snprintf(line, sizeof line, "machine: %zu %s shared by regions "
+			 "at one instant, not the code's (-v lists them)",
+			 res->nev, sbt_plural(res->nev, "shift", "shifts"));
+		if (!lines++)
+			fputc('\n', f);
+		wrap(f, line, 0, 2, l->cols);
+	}
+}
+
+/* The command for more: this one with -v (its options that write
+ * files, quiet it or only set how many threads work left out: the
+ * report is the same whatever -j). */
+static void next(FILE *f, const struct sbt_report_in *in,
+		 const struct layout *l)
+{
+	char line[1024];
+	struct sbt_strbuf b = { line, sizeof line, 0 };
+	const char *me = in->argc > 0 ? strrchr(in->argv[0], '/') : NULL;
+
+	sbt_put(&b, "more: %s -v", me ? me + 1 : in->argc > 0 ?
+		in->argv[0] : "sbt-analyze");
+	for (int i = 1; i < in->argc; i++) {
+		const char *a = in->argv[i];
+		if (!strcmp(a, "-q") || !strcmp(a, "--quiet") ||
+		    (!strncmp(a, "-j", 2) && a[2]) ||
+		    !strncmp(a, "--jobs=", 7))
+			continue;
+		if (!strcmp(a, "--html") || !strcmp(a, "--trace") ||
+		    !strcmp(a, "--dump") || !strcmp(a, "--format") ||
+		    !strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(a, "--html=", 7) || !strncmp(a, "--trace=", 8) ||
+		    !strncmp(a, "--dump=", 7) || !strncmp(a, "--format=", 9))
+			continue;
+		sbt_put(&b, " %s", a);
+	}
+	sbt_put(&b, " (each region's evidence), or --explain REGION");
+	fputc('\n', f);
+	wrap(f, line, 0, 6, l->cols);
+}
+
+/* ---- the evidence, per group ----------------------------------------------- */
+
+/* "label" in 12 columns, then text wrapped under itself. */
+static void item(FILE *f, const struct layout *l, const char *label,
+		 const char *text)
+{
+	fprintf(f, "  %-11s ", label);
+	wrap(f, text, 14, 14, l->cols);
+}
+
+static void evidence(FILE *f, const struct sbt_dataset *ds,
+		     const struct sbt_result *res,
+		     const struct sbt_report_opts *o, const struct layout *l,
+		     const struct sbt_group *g)
+{
+	struct sbt_change ch[SBT_CHANGES_MAX];
+	struct sbt_leftout lo;
+	char line[2048], who[300], t[32], a[32];
+	struct sbt_strbuf b;
+	int cl = sbt_group_class(g), n;
+
+	who[0] = 0;
+	if (l->key_w)
+		sbt_group_key(ds, g, o, who, sizeof who);
+	fprintf(f, "\n%s%s%s%s: ", ds->regions[g->region].name,
+		who[0] ? " [" : "", who, who[0] ? "]" : "");
+	b = (struct sbt_strbuf){ line, sizeof line, 0 };
+	sbt_fmt_ns(a, sizeof a, g->st.median);
+	if (isfinite(g->total_ns)) {
+		sbt_fmt_ns(t, sizeof t, g->total_ns);
+		sbt_put(&b, "%s in all", t);
+		if (isfinite(g->share))
+			sbt_put(&b, ", %.1f %% of its threads' time", 100 *
+				g->share);
+		if (g->nested && isfinite(g->excl_share))
+			sbt_put(&b, " (own %.1f %%)", 100 * g->excl_share);
+		sbt_put(&b, "; ");
+	}
+	sbt_put(&b, "%zu %s, typical (median kept) %s; %s: ", g->count,
+		sbt_plural(g->count, "sample", "samples"), a,
+		sbt_class_word(cl));
+	sbt_words_size(&b, g, cl);
+	wrap(f, line, (int)strlen(ds->regions[g->region].name) + 2 +
+	     (who[0] ? (int)strlen(who) + 3 : 0), 2, l->cols);
+
+	/* findings without a time first, then the changes in time order */
+	snprintf(who, sizeof who, "this %s", l->key_w ?
+		 sbt_by_name(o) : "group");
+	if (o->by == SBT_BY_THREAD && g->omp_thread >= 0)
+		snprintf(who, sizeof who, "OpenMP thread %d", g->omp_thread);
+	for (int k = 0; k < g->nfind; k++) {
+		if (g->find[k].kind == SBT_FIND_STEP)
+			continue;
+		b = (struct sbt_strbuf){ line, sizeof line, 0 };
+		sbt_words_finding(&b, g, &g->find[k], who);
+		item(f, l, g->find[k].minor ? "minor" : "throughout", line);
+	}
+	n = sbt_group_changes(g, ch);
+	for (int k = 0; k < n; k++) {
+		char when[32];
+		b = (struct sbt_strbuf){ line, sizeof line, 0 };
+		sbt_words_change(&b, g, &ch[k]);
+		if (ch[k].kind == SBT_CH_TRANSIENTS)
+			snprintf(when, sizeof when, "transients");
+		else if (g->phases.untimed)
+			snprintf(when, sizeof when, "#%.0f", ch[k].t_ns);
+		else
+			snprintf(when, sizeof when, "%.2f ms", ch[k].t_ns / 1e6);
+		item(f, l, when, line);
+	}
+	if (!g->nfind && !n)
+		item(f, l, "findings", cl == SBT_CL_FEW ? "too few samples "
+		     "to judge" : "none of its own");
+
+	sbt_group_leftout(ds, res, g, &lo);
+	b = (struct sbt_strbuf){ line, sizeof line, 0 };
+	sbt_words_leftout(&b, &lo, 0);
+	item(f, l, "left out", line);
+	b = (struct sbt_strbuf){ line, sizeof line, 0 };
+	sbt_words_precision(&b, g);
+	item(f, l, "precision", line);
+	b = (struct sbt_strbuf){ line, sizeof line, 0 };
+	line[0] = 0;
+	sbt_words_os(&b, g);
+	if (line[0])
+		item(f, l, "OS", line);
+}
+
+/* The evidence of every group, or of --explain's region alone. */
+static void evidences(FILE *f, const struct sbt_dataset *ds,
+		      const struct sbt_result *res,
+		      const struct sbt_report_opts *o, const struct layout *l)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < res->ngroups; i++) {
+		const struct sbt_group *g = &res->g[i];
+		if (o->explain && strcmp(o->explain,
+					 ds->regions[g->region].name))
+			continue;
+		evidence(f, ds, res, o, l, g);
+		any = 1;
+	}
+	if (o->explain && !any)
+		fprintf(f, "\nno region named '%s'\n", o->explain);
+}
+
+/* What the symbolizer noted of the modules (a binary rebuilt after the
+ * run: names and lines may be wrong). */
+static void notes(FILE *f, const struct sbt_report_opts *o,
+		  const struct layout *l)
+{
+	for (size_t i = 0; o->cs && i < o->cs->nnotes; i++) {
+		fputs("  note: ", f);
+		wrap(f, o->cs->notes[i], 8, 8, l->cols);
 	}
 }
 
@@ -299,7 +626,7 @@ static void callsites(FILE *f, const struct sbt_dataset *ds,
 				 sbt_api_name(ds->regions[g->region].api),
 				 m ? m + 1 : c->at.module[0] ? c->at.module :
 				 "?");
-			fprintf(f, "%.*s\n", COLS - 2 - l->name_w -
+			fprintf(f, "%.*s\n", l->cols - 2 - l->name_w -
 				(l->key_w ? l->key_w + 1 : 0), line);
 			for (int s = 1; s < c->nstack && s <= STACK_LINES; s++) {
 				const struct sbt_symframe *fr = &c->stack[s];
@@ -316,15 +643,12 @@ static void callsites(FILE *f, const struct sbt_dataset *ds,
 				else
 					snprintf(line, sizeof line, "%s",
 						 fr->function);
-				fprintf(f, "%8s<- %.*s\n", "", COLS - 11, line);
+				fprintf(f, "%8s<- %.*s\n", "", l->cols - 11, line);
 			}
 		}
 		free(sc);
 	}
-	for (size_t i = 0; o->cs && i < o->cs->nnotes; i++) {
-		fputs("  note: ", f);
-		wrap(f, o->cs->notes[i], 8, 8);
-	}
+	notes(f, o, l);
 }
 
 static int utf8_locale(void)
@@ -398,14 +722,27 @@ static int write_text(FILE *f, const struct sbt_report_in *in)
 	struct layout l = layout(ds, res, o);
 
 	text_sources(f, ds);
-	sbt_speed_text(f, ds, res);     /* the processor's, before the code */
-	table(f, ds, res, o, &l);
-	if (o->spark)
-		sparks(f, ds, res, o, &l);
-	machine(f, ds, res);
-	sbt_cnt_text(f, ds, res, o);
-	verdicts(f, ds, res, o, &l);
-	callsites(f, ds, res, o, &l);
+	if (o->explain) {
+		evidences(f, ds, res, o, &l);
+	} else if (o->verbose) {
+		sbt_speed_text(f, ds, res); /* the processor's, before the code */
+		table(f, ds, res, o, &l);
+		if (o->spark)
+			sparks(f, ds, res, o, &l);
+		machine(f, ds, res);
+		sbt_cnt_text(f, ds, res, o);
+		evidences(f, ds, res, o, &l);
+		callsites(f, ds, res, o, &l);
+	} else {
+		short_table(f, ds, res, o, &l);
+		sampled(f, ds, res, o, &l);
+		notes(f, o, &l);
+		if (o->spark)
+			sparks(f, ds, res, o, &l);
+		sbt_cnt_text(f, ds, res, o);
+		context(f, ds, res, &l);
+		next(f, in, &l);
+	}
 	if (res == &sorted)
 		free(sorted.g);
 	return ferror(f) ? -1 : 0;

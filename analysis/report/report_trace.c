@@ -10,7 +10,15 @@
  * time their logs started (header start_unix_ns), when every input has
  * it; otherwise each starts at 0, and otherData says so.
  *
- * Times are microseconds with three decimals: each sample's start and
+ * A sample's slice runs from its START's clock read to its STOP's: its
+ * real times.  Where the recorder took the thread aside inside it (a
+ * speed probe, an in-situ probe, a drain of the kernel's events: the
+ * log's SPAN detours), that detour is a slice of its own, named
+ * "sbtmark" in category "recorder", nested where it ran; the sample's
+ * args keep its detour-free time ("ns") and what was taken out
+ * ("detour_ns").  Detours inside no shown sample are not shown.
+ *
+ * Times are microseconds with three decimals: each slice's start and
  * end are rounded to the nanosecond separately (rounding is monotone, so
  * order is kept) and printed exactly from the integer.  A sample that
  * starts inside another of its thread is nested in it; its end is then
@@ -42,10 +50,11 @@
 
 #define NEST_MAX 256             /* nesting depth the clamping follows */
 
-/* A sample shown: where, and its start and end in integer ns on the
+/* A slice shown: where, and its start and end in integer ns on the
  * trace's axis. */
 struct tev {
-	size_t   i;              /* sample index                          */
+	size_t   i;              /* sample index, or detour index         */
+	int      detour;         /* 1: i is into ds->detours              */
 	uint32_t source, thread;
 	int64_t  t0, t1;
 	int64_t  clamped;        /* ns cut off its end to fit its parent  */
@@ -162,7 +171,7 @@ static struct tev *choose(const struct sbt_dataset *ds,
 	*n = max && m > max ? max : m;
 	cand = malloc((m + 1) * sizeof *cand);
 	t = malloc((ds->n + 1) * sizeof *t);
-	ev = malloc((*n + 1) * sizeof *ev);
+	ev = malloc((*n + ds->ndetours + 1) * sizeof *ev);
 	if (!cand || !t || !ev) {
 		free(cand), free(t), free(ev);
 		return NULL;
@@ -183,18 +192,38 @@ static struct tev *choose(const struct sbt_dataset *ds,
 	for (size_t j = 0; j < *n; j++) {
 		const struct sbt_sample *s = &ds->s[cand[j]];
 		double a = t[cand[j]], b = a + (s->ns > 0 ? s->ns : 0);
-		ev[j] = (struct tev){ cand[j], s->source, s->thread,
+		b += (double)s->detour_ns;      /* its real end */
+		ev[j] = (struct tev){ cand[j], 0, s->source, s->thread,
 				      llround(a), llround(b), 0, 1 };
 		if (ev[j].t1 < ev[j].t0)
 			ev[j].t1 = ev[j].t0;
 	}
+	for (size_t k = 0; k < ds->ndetours; k++) {
+		const struct sbt_probe *d = &ds->detours[k];
+		double a = d->t_ns + ax->off[d->source];
+		ev[*n + k] = (struct tev){ k, 1, d->source, d->thread,
+					   llround(a), llround(a + d->ns), 0,
+					   1 };
+	}
 	free(cand), free(t);
-	qsort(ev, *n, sizeof *ev, cmp_track);
+	qsort(ev, *n + ds->ndetours, sizeof *ev, cmp_track);
 	return ev;
 }
 
+/* Keep the detours nest() placed inside a sample; n: what is left. */
+static size_t drop_loose(struct tev *ev, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (!ev[j].detour || ev[j].leaf >= 0)
+			ev[k++] = ev[j];
+	return k;
+}
+
 /* Nest each track's events: a child's end clamped to its parent's.
- * ev is sorted by cmp_track, so a parent comes before its children. */
+ * ev is sorted by cmp_track, so a parent comes before its children.  A
+ * detour is nobody's parent; one inside no sample gets leaf -1. */
 static void nest(struct tev *ev, size_t n)
 {
 	size_t st[NEST_MAX], d = 0;
@@ -210,13 +239,16 @@ static void nest(struct tev *ev, size_t n)
 			d--;
 		if (d) {
 			struct tev *p = &ev[st[d - 1]];
-			p->leaf = 0;
+			if (!ev[j].detour)
+				p->leaf = 0;
 			if (ev[j].t1 > p->t1) {
 				ev[j].clamped = ev[j].t1 - p->t1;
 				ev[j].t1 = p->t1;
 			}
+		} else if (ev[j].detour) {
+			ev[j].leaf = -1;
 		}
-		if (d < NEST_MAX)
+		if (d < NEST_MAX && !ev[j].detour)
 			st[d++] = j;
 	}
 }
@@ -285,6 +317,8 @@ static void put_sample(struct tw *w, const struct sbt_dataset *ds,
 	fputs(",\"args\":{", f);
 	fputs("\"ns\":", f);
 	fprintf(f, "%.1f", s->ns);
+	if (s->detour_ns > 0)
+		fprintf(f, ",\"detour_ns\":%.1f", (double)s->detour_ns);
 	if (s->cpu_start != SBT_CPU_UNKNOWN)
 		fprintf(f, ",\"cpu\":%u", s->cpu_start);
 	if (s->flags & SBT_SF_DROPPED)
@@ -310,6 +344,22 @@ static void put_sample(struct tw *w, const struct sbt_dataset *ds,
 	fputs("}}", f);
 }
 
+/* A recorder's detour inside a sample. */
+static void put_detour(struct tw *w, const struct sbt_dataset *ds,
+		       const struct axis *ax, const struct tev *e)
+{
+	FILE *f = w->f;
+	const struct sbt_probe *d = &ds->detours[e->i];
+
+	fprintf(ev_open(w), "{\"ph\":\"X\",\"name\":\"sbtmark\","
+		"\"cat\":\"recorder\",\"pid\":%d,\"tid\":%u,\"ts\":",
+		ax->pid[d->source], d->thread + 1);
+	put_us(f, e->t0);
+	fputs(",\"dur\":", f);
+	put_us(f, e->t1 - e->t0);
+	fprintf(f, ",\"args\":{\"detour_ns\":%.1f}}", d->ns);
+}
+
 /* SBT_EVENTS: per thread and event a counter track, each innermost
  * sample's count from its start to its end (leaves do not overlap). */
 static void put_counters(struct tw *w, const struct sbt_dataset *ds,
@@ -318,7 +368,7 @@ static void put_counters(struct tw *w, const struct sbt_dataset *ds,
 	FILE *f = w->f;
 
 	for (size_t j = 0; ds->cnt && j < n; j++) {
-		if (!ev[j].leaf)
+		if (!ev[j].leaf || ev[j].detour)
 			continue;
 		for (uint32_t k = 0; k < ds->cnt->ncol; k++) {
 			double v = sbt_cnt_get(ds, ev[j].i, k);
@@ -349,6 +399,8 @@ static void put_os(struct tw *w, const struct sbt_dataset *ds,
 
 	for (size_t j = 0; j < n; j++) {
 		const struct sbt_sample *s = &ds->s[ev[j].i];
+		if (ev[j].detour)
+			continue;
 		if (!ev[j].leaf || ds->sources[s->source].os_state != SBT_OS_ON ||
 		    !(s->switches || s->faults))
 			continue;
@@ -390,10 +442,12 @@ static void put_machine(struct tw *w, const struct sbt_dataset *ds,
 }
 
 static void put_other(FILE *f, const struct sbt_dataset *ds,
-		      const struct axis *ax, size_t held, size_t n)
+		      const struct axis *ax, size_t held, size_t n,
+		      size_t detours)
 {
 	fprintf(f, "\"otherData\":{\"generator\":\"sbt-analyze\","
-		"\"samples_held\":%zu,\"complete_events\":%zu,", held, n);
+		"\"samples_held\":%zu,\"complete_events\":%zu,"
+		"\"detour_events\":%zu,", held, n, detours);
 	if (n < held)
 		fprintf(f, "\"thinning\":\"%zu of %zu held samples shown, "
 			"one every %.2f in time order (--trace-max %zu)\",",
@@ -423,22 +477,27 @@ static int write_trace(FILE *f, const struct sbt_report_in *in)
 	struct axis ax = { 0 };
 	struct tw w = { f, 0 };
 	struct tev *ev = NULL;
-	size_t held, n;
+	size_t held, n, all;
 
 	if (axis_make(ds, &ax) != 0 ||
 	    !(ev = choose(ds, &ax, max, &held, &n))) {
 		free(ax.off), free(ax.pid);
 		return -1;
 	}
-	nest(ev, n);
+	nest(ev, n + ds->ndetours);
+	all = drop_loose(ev, n + ds->ndetours);
 	fputs("{\"displayTimeUnit\":\"ns\",\n", f);
-	put_other(f, ds, &ax, held, n);
+	put_other(f, ds, &ax, held, n, all - n);
 	fputs("\"traceEvents\":[\n", f);
-	put_meta(&w, ds, &ax, ev, n);
-	for (size_t j = 0; j < n; j++)
-		put_sample(&w, ds, &ax, &ev[j]);
-	put_counters(&w, ds, &ax, ev, n);
-	put_os(&w, ds, &ax, ev, n);
+	put_meta(&w, ds, &ax, ev, all);
+	for (size_t j = 0; j < all; j++) {
+		if (ev[j].detour)
+			put_detour(&w, ds, &ax, &ev[j]);
+		else
+			put_sample(&w, ds, &ax, &ev[j]);
+	}
+	put_counters(&w, ds, &ax, ev, all);
+	put_os(&w, ds, &ax, ev, all);
 	put_machine(&w, ds, res, &ax);
 	fputs("\n]}\n", f);
 	free(ev), free(ax.off), free(ax.pid);

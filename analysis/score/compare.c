@@ -561,6 +561,13 @@ static void row_both(struct sbt_cmp *c, struct sbt_cmp_row *r)
 		decide(r, r->b.tm_ns, nn, nn * c->speed_res, &r->norm);
 	}
 	distribution(r);
+	/* Apart beyond their populations while the probes read the same
+	 * speed: the probes time a register-only chain, so this is the
+	 * code's, or a slowdown they do not see (i33: say so). */
+	r->probe_blind = c->speed && fabs(r->raw.delta_ns) > r->pop_res_ns &&
+			 fabs(c->speed_ratio - 1) <= c->speed_res &&
+			 fabs(r->raw.rel) > c->speed_res;  /* they could
+							       have seen it */
 	/* The gate trips on a change both as measured and normalized: a
 	 * slower machine alone moves only the first, a probe that does not
 	 * follow this region's code (another unit, another phase) only the

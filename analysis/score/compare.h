@@ -73,6 +73,10 @@ struct sbt_cmp_row {
 	struct sbt_cmp_change norm;   /* by the processor's speed; valid
 					 when sbt_cmp.speed              */
 	int gated;                    /* --regions names it (or no list) */
+	int probe_blind;              /* changed beyond its populations
+					 while the speed probes of both
+					 sides agree: the code's, or a
+					 slowdown they do not see        */
 	int tripped;                  /* slower beyond --fail-if-slower  */
 	/* The distribution's changes (compare.c), in the order said: */
 	struct sbt_cmp_mode modes[2 * SBT_SCORE_MAX_MODES];

@@ -176,3 +176,124 @@ void sbt_groups_omp(struct sbt_result *res, const struct sbt_dataset *ds)
 		g->others_wait_rel = wait / (share + wait);
 	}
 }
+
+/* ---- barriers: the waiter is not the slow one ------------------------- */
+
+/* The region "omp parallel @ LOC" of barrier b ("omp barrier @ LOC"),
+ * or -1. */
+static long parallel_of(const struct sbt_dataset *ds, uint32_t b)
+{
+	static const char par[] = "omp parallel @ ", bar[] = "omp barrier @ ";
+	const struct sbt_region *g = &ds->regions[b];
+
+	if (g->api != SBT_API_OPENMP || strncmp(g->name, bar, sizeof bar - 1))
+		return -1;
+	for (size_t k = 0; k < ds->nregions; k++) {
+		const struct sbt_region *h = &ds->regions[k];
+		if (h->api == SBT_API_OPENMP &&
+		    !strncmp(h->name, par, sizeof par - 1) &&
+		    !strcmp(h->name + sizeof par - 1, g->name + sizeof bar - 1))
+			return (long)k;
+	}
+	return -1;
+}
+
+static int is_barrier(const struct sbt_dataset *ds, uint32_t r)
+{
+	static const char bar[] = "omp barrier @ ";
+	const struct sbt_region *g = &ds->regions[r];
+
+	return g->api == SBT_API_OPENMP &&
+	       !strncmp(g->name, bar, sizeof bar - 1);
+}
+
+/* Groups g[a..b) of one barrier region, one source src: the least
+ * waiting thread, the others' mean excess over its wait. */
+static void judge_waits(struct sbt_result *res, const struct sbt_dataset *ds,
+			size_t a, size_t b, uint32_t src)
+{
+	struct sbt_group *slow = NULL;
+	double sum = 0, var = 0;
+	size_t k = 0;
+
+	for (size_t i = a; i < b; i++) {
+		struct sbt_group *g = &res->g[i];
+		if (g->source != src || !isfinite(g->score.trim_mean_ns) ||
+		    !isfinite(g->score.trim_se_ns))
+			continue;
+		if (!slow || g->score.trim_mean_ns < slow->score.trim_mean_ns)
+			slow = g;
+	}
+	if (!slow)
+		return;
+	for (size_t i = a; i < b; i++) {
+		const struct sbt_group *g = &res->g[i];
+		if (g == slow || g->source != src ||
+		    !isfinite(g->score.trim_mean_ns) ||
+		    !isfinite(g->score.trim_se_ns))
+			continue;
+		sum += g->score.trim_mean_ns;
+		var += g->score.trim_se_ns * g->score.trim_se_ns;
+		k++;
+	}
+	if (!k)
+		return;
+	double others = sum / (double)k, se = sqrt(var) / (double)k;
+	double d = others - slow->score.trim_mean_ns;
+	double r = SBT_SCORE_Z * sqrt(slow->score.trim_se_ns *
+				      slow->score.trim_se_ns + se * se);
+	double q = slow->score.quantum_ns > 0 ? slow->score.quantum_ns : 0;
+	if (!(d > r && d >= q))
+		return;
+	long p = parallel_of(ds, slow->region);
+	struct sbt_group *pg = NULL;
+	for (size_t i = 0; p >= 0 && i < res->ngroups && !pg; i++)
+		if (res->g[i].region == (uint32_t)p &&
+		    res->g[i].source == src && res->g[i].key == slow->key)
+			pg = &res->g[i];
+	double base = others_mean(res, (uint32_t)p, src, slow->key);
+	if (pg && isfinite(pg->score.trim_mean_ns))
+		base = pg->score.trim_mean_ns;
+	for (size_t i = a; i < b; i++) {
+		struct sbt_group *g = &res->g[i];
+		if (g->source != src)
+			continue;
+		g->wait_slow_key = slow->key;
+		g->wait_slow_ns = slow->score.trim_mean_ns;
+		g->wait_others_ns = d;
+		g->wait_base_ns = base;
+		g->delta_resolution_ns = r;
+	}
+	if (pg) {
+		pg->wait_slow_key = slow->key;
+		pg->wait_slow_ns = slow->score.trim_mean_ns;
+		pg->wait_others_ns = d;
+		pg->wait_base_ns = base;
+	}
+}
+
+void sbt_groups_barriers(struct sbt_result *res, const struct sbt_dataset *ds,
+			 int by_thread)
+{
+	for (size_t a = 0, b; a < res->ngroups; a = b) {
+		for (b = a; b < res->ngroups &&
+		     res->g[b].region == res->g[a].region; b++)
+			;
+		int bar = is_barrier(ds, res->g[a].region);
+		for (size_t i = a; i < b; i++) {
+			res->g[i].barrier = bar;
+			if (bar)
+				res->g[i].flagged = 0;  /* a wait is no work */
+		}
+		if (!bar || !by_thread)
+			continue;
+		for (size_t i = a; i < b; i++) {
+			size_t j;
+			for (j = a; j < i && res->g[j].source !=
+			     res->g[i].source; j++)
+				;
+			if (j == i)     /* each source once */
+				judge_waits(res, ds, a, b, res->g[i].source);
+		}
+	}
+}

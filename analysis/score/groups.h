@@ -16,4 +16,12 @@ void sbt_groups_compare(struct sbt_result *res, double eps);
  * (omp_thread).  After sbt_groups_compare. */
 void sbt_groups_omp(struct sbt_result *res, const struct sbt_dataset *ds);
 
+/* Barriers judged as waits (groups.c): marks every group of an OpenMP
+ * barrier region (g->barrier); by thread (by_thread), the thread that
+ * waits least at each barrier is the slow one: its parallel region's
+ * group and the barrier's groups get wait_* (result.h), and no barrier
+ * group is flagged as slower for waiting.  After sbt_groups_omp. */
+void sbt_groups_barriers(struct sbt_result *res, const struct sbt_dataset *ds,
+			 int by_thread);
+
 #endif

@@ -7,6 +7,7 @@
 #ifndef SBT_RESULT_H
 #define SBT_RESULT_H
 
+#include "counters.h"
 #include "dataset.h"
 #include "drop.h"
 #include "filter.h"
@@ -34,7 +35,31 @@ struct sbt_options {
 	const char *profile_label;    /* "profile:l3"                   */
 	int prefer_profile;           /* the user named the cache level */
 	int jobs;                     /* threads; 0: one per core       */
+	/* An alarm needs at least this share of the region's time and of
+	 * the run's (--min-share); 0: SBT_MINOR_SHARE, SBT_MIN_RUN_SHARE. */
+	double min_share, min_run_share;
 };
+
+enum { SBT_PRE_LEAVE, SBT_PRE_HALF, SBT_PRE_OWN };
+
+/* The OS's class of one sample (struct sbt_group_os), from the kernel's
+ * record alone: the same in every view. */
+enum sbt_os_class { SBT_OSC_NONE, SBT_OSC_PREEMPTED, SBT_OSC_YIELDED,
+		    SBT_OSC_WAITED };
+/* More switches than this a ms, preempted: yields, not the scheduler's
+ * slices (a slice lasts a ms or more). */
+#define SBT_OS_YIELD_RATE 2.0
+static inline int sbt_os_class(const struct sbt_sample *s)
+{
+	if (!s->switches)
+		return SBT_OSC_NONE;
+	if (!(s->flags & SBT_SF_PREEMPTED))
+		return SBT_OSC_WAITED;
+	if (s->switches >= 2 && (double)s->switches >
+	    SBT_OS_YIELD_RATE * (s->ns > 0 ? s->ns : 0) * 1e-6)
+		return SBT_OSC_YIELDED;
+	return SBT_OSC_PREEMPTED;
+}
 
 /* What filter_cost subtracts from a sample of src, the filters and cost
  * as given (--filter, --cost): nothing with the filter off, else the
@@ -65,7 +90,20 @@ struct sbt_group_os {
 	size_t left_out;              /* preempted, so left out (with
 					 the OS filter on)              */
 	size_t preempted_kept;        /* ... of which the filter kept   */
-	int    preempted_own;         /* too many to be the OS's: kept  */
+	int    preempted_own;         /* it has preempted samples, and
+					 its region keeps them (keep_pre) */
+	int    keep_pre;              /* its region's rule (the same in
+					 every view): 0 preempted samples
+					 left out; SBT_PRE_HALF kept, half
+					 its calls or more were;
+					 SBT_PRE_OWN kept, more than the
+					 OS preempts (sbt_os_max_share):
+					 the region gives its cpu away */
+	/* One class per sample, the same in every view (sbt_os_class):
+	 * preempted (one switch while runnable: the OS's), yielded (gave
+	 * the cpu away while runnable, again and again: its own), waited
+	 * (switched out of its own accord: its own). */
+	size_t yielded, waited;
 	/* filter agreement (with the OS filter on) */
 	size_t cut;                   /* samples the filter cut         */
 	size_t cut_interrupted;       /* ... that the kernel interrupted*/
@@ -76,19 +114,137 @@ struct sbt_group_os {
 };
 
 /* One finding of a group (verdict.c), with its size: how far it moves
- * the region's time.  A finding under SBT_MINOR_SHARE of the region's
- * typical time is minor: resolved, yet not what a person chases first. */
-#define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 3)  /* steps, modes, group, broad */
+ * the region's time.  Findings are data: every field below is what a
+ * renderer needs to say it (FINDINGS.md gives each kind's fields); text
+ * is the verdict's own clause, kept for the reports that still print it.
+ * A finding is an alarm (the region is flagged) only where it is both
+ * resolved and large enough: at least min_share of the region's time
+ * and min_run_share of the run's (struct sbt_options); the others are
+ * descriptions (minor).  Spread components and the OS's share of the
+ * time come from the region's decomposition (decomp.c): the same in
+ * every group of a region, whatever --by. */
+#define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 12 + SBT_CNT_COLS) /* steps, modes,
+					 group, broad, the decomposition's */
 #define SBT_VERDICT_FINDINGS 6                /* said in the verdict      */
-#define SBT_MINOR_SHARE  0.01
-enum sbt_finding_kind { SBT_FIND_STEP, SBT_FIND_MODES, SBT_FIND_GROUP,
-			SBT_FIND_BROAD };
+#define SBT_MINOR_SHARE  0.01                 /* min_share's default      */
+#define SBT_MIN_RUN_SHARE 0.005               /* min_run_share's default  */
+#define SBT_FEW_SAMPLES  10                   /* fewer: nothing alarmed   */
+#define SBT_FIND_NOKEY   UINT32_MAX
+enum sbt_finding_kind {
+	SBT_FIND_STEP,        /* a lasting change of level at t_ns          */
+	SBT_FIND_MODES,       /* parts distinct modes (within groups)        */
+	SBT_FIND_GROUP,       /* this group (--by) differs from the others   */
+	SBT_FIND_BROAD,       /* spread beyond the timer's that the
+				 decomposition could not split (no samples
+				 to decompose); never with fewer than
+				 SBT_FEW_SAMPLES                         */
+	SBT_FIND_OS_TIME,     /* the OS's share of a call's time: events a
+				 call x their cost on this machine         */
+	SBT_FIND_OS_SPREAD,   /* spread component: calls with more faults /
+				 switches took longer (the fitted cost)    */
+	SBT_FIND_PROCESSOR,   /* spread component: calls while the speed
+				 probes saw the processor off speed        */
+	SBT_FIND_GROUPS,      /* spread component: a steady offset between
+				 the region's threads                      */
+	SBT_FIND_TIME,        /* spread component: levels over the run
+				 (steps, phases, warm-up)                  */
+	SBT_FIND_UNEXPLAINED, /* spread nothing recorded explains: said,
+				 never an alarm                            */
+	SBT_FIND_FEW,         /* too few samples to judge anything          */
+	SBT_FIND_WAIT,        /* a barrier's waits: the slow thread (key)
+				 and what the others wait for it           */
+	SBT_FIND_PROBE_BLIND, /* the level moved, the speed probes did not:
+				 the code's, or a slowdown they cannot see
+				 (memory, front end, an SMT sibling)       */
+	SBT_FIND_COUNTER,     /* spread component: calls with more of one
+				 counted event (SBT_EVENTS: key its column
+				 in ds->cnt) took longer                   */
+	SBT_FIND__N
+};
 struct sbt_finding {
 	int    kind;                  /* enum sbt_finding_kind           */
-	double size_ns;               /* the shift or spread             */
+	double size_ns;               /* its size (FINDINGS.md per kind) */
 	double rel;                   /* size_ns / the typical time      */
-	int    minor;                 /* rel < SBT_MINOR_SHARE           */
+	int    minor;                 /* not an alarm: too small, not
+					 resolved, or a description     */
+	int    alarm;                 /* !minor: flags the region        */
+	double time_share;            /* of the region's time it adds (a
+					 call's mean over its fastest
+					 level); NAN: not a time       */
+	double run_share;             /* time_share x the region's share
+					 of its threads' time; NAN      */
+	double var_share;             /* of the region's variance; NAN   */
+	double t_ns;                  /* where in time it begins; NAN    */
+	uint32_t key;                 /* the group it names (thread, or
+					 --by's key); SBT_FIND_NOKEY     */
+	size_t count;                 /* samples it concerns             */
+	int    parts;                 /* modes, groups or levels; 0      */
+	double per_event_ns;          /* OS: cost of one fault; COUNTER:
+					 of one event; NAN               */
+	double events;                /* OS: faults a call; COUNTER: its
+					 events a call; NAN              */
+	double per_switch_ns;         /* OS: cost of one switch; NAN     */
+	double switches;              /* OS: switches a call; NAN        */
+	double resolution_ns;         /* smallest size the data resolve
+					 for it; NAN: unknown           */
 	char   text[200];             /* the clause, as the verdict says */
+};
+
+/* The name of a finding kind for data formats: "step", "os_time", ... */
+const char *sbt_finding_kind_name(int kind);
+
+/* A region's time and spread taken apart (decomp.c): of the time, the
+ * OS's part; of the variance around the median, the components in the
+ * order they are taken out (each from what the ones before left), then
+ * what is left.  Computed once per region on its samples (not probes;
+ * not those left out as preempted), so the same in every group of it.
+ * A component not resolved is not claimed: its var_share is 0. */
+enum sbt_comp { SBT_COMP_OS, SBT_COMP_COUNTERS, SBT_COMP_PROC,
+		SBT_COMP_TIME, SBT_COMP_GROUPS, SBT_COMP_MODES, SBT_COMP_REST,
+		SBT_NCOMP };
+enum sbt_cost_from { SBT_COST_NONE, SBT_COST_REGION, SBT_COST_RUN };
+struct sbt_comp_est {
+	int    resolved;              /* significant at SBT_SCORE_Z      */
+	double var_share;             /* of var_ns2, 0..1                */
+	double size_ns;               /* OS: sd of its fitted time; PROC:
+					 in - out of the windows; TIME,
+					 GROUPS: highest - lowest level;
+					 MODES: first to last; REST: its
+					 robust sd                      */
+	double time_ns;               /* mean a call adds over its fastest
+					 level (REST: NAN)              */
+	double resolution_ns;         /* smallest size resolved          */
+	uint32_t key;                 /* GROUPS: the slowest thread      */
+	uint32_t key_lo;              /* GROUPS: the fastest thread      */
+	double t_ns;                  /* TIME: where the highest level
+					 begins                          */
+	size_t count;                 /* samples it concerns             */
+	int    parts;                 /* levels, groups, modes           */
+};
+struct sbt_decomp {
+	size_t n;                     /* samples decomposed              */
+	double median_ns, mean_ns;
+	double region_share;          /* of its threads' time; NAN       */
+	double var_ns2;               /* mean square about the mean      */
+	/* the OS's part of a call's time */
+	double faults, switches;      /* a call's mean counts            */
+	int    os_counts_vary;        /* counts differ between calls     */
+	double fault_cost_ns, fault_cost_se_ns;   /* NAN: unknown        */
+	double switch_cost_ns, switch_cost_se_ns; /* NAN: unknown        */
+	int    fault_cost_from, switch_cost_from; /* enum sbt_cost_from  */
+	double os_time_ns;            /* a call's, from the known costs  */
+	struct sbt_comp_est c[SBT_NCOMP];
+	/* counters (SBT_EVENTS), by dataset column (COUNTERS): a call's
+	 * mean count, the time one event costs (NAN: not resolved) and its
+	 * share of the variance */
+	double cnt_mean[SBT_CNT_COLS], cnt_cost_ns[SBT_CNT_COLS];
+	double cnt_share[SBT_CNT_COLS];
+	/* modes within groups (MODES, when GROUPS is resolved) */
+	struct sbt_mode modes[SBT_SCORE_MAX_MODES];
+	int nmodes;
+	/* for the fault cost pooled over the run (decomp.c) */
+	double sxy_f, sxx_f, see_f;   /* within-region sums              */
+	size_t dof_f;
 };
 
 struct sbt_group {
@@ -138,6 +294,20 @@ struct sbt_group {
 	 * of their time in the region (share + wait).  NAN otherwise. */
 	double others_wait_ns, others_wait_rel;
 	int    omp_thread;            /* its OpenMP thread number, -1   */
+	/* Barriers judged as waits (groups.c): `barrier` its region is an
+	 * OpenMP barrier (any --by).  By thread: the thread that waits
+	 * least at the barrier (wait_slow_key) is the slow one, the others
+	 * wait wait_others_ns more (their mean) than its wait_slow_ns; set
+	 * on that thread's parallel region and on the barrier's groups,
+	 * where resolved; else wait_slow_key SBT_FIND_NOKEY. */
+	int    barrier;
+	uint32_t wait_slow_key;
+	double wait_slow_ns, wait_others_ns;
+	double wait_base_ns;          /* the parallel region's typical
+					 time, what the wait is a share of */
+	/* Its level moved (a step) while the speed probes held (i33):
+	 * what the probes cannot see (analyze.c). */
+	int    probe_blind;
 	/* How much of the run it took (totals.c). */
 	double total_ns;              /* inclusive: every call's time,
 					 a cut sample at the median     */
@@ -145,6 +315,10 @@ struct sbt_group {
 	double thread_ns;             /* time of the threads it ran on  */
 	double share, excl_share;     /* total_ns, excl_ns / thread_ns  */
 	int    nested;                /* other regions ran inside it    */
+	size_t excl_clamped;          /* calls whose nested regions' time
+					 exceeded their own: children
+					 clamped to the parent's time   */
+	struct sbt_decomp decomp;     /* its region's (decomp.c)        */
 	int    nfindings;             /* major findings (not minor)     */
 	int    nfind;                 /* all findings in find[]: major
 					 by size, then minor by size    */

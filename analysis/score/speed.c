@@ -24,8 +24,17 @@
  *      shift; neighbouring shifted levels of one sign are one shift.  Its
  *      window runs from midway between the last normal probe and its
  *      first to midway between its last and the next normal one (the
- *      run's ends for the first and last level): the samples that started
- *      in it are the processor's.
+ *      run's ends for the first and last level), but no further than
+ *      SBT_SPEED_REACH typical probe gaps beyond its outer probes: a
+ *      claim reaches as far as the probes saw.  The samples that
+ *      started in it are the processor's;
+ *   5. a timeline that resolves coarser than SBT_SPEED_USABLE claims
+ *      nothing (counted, with its likely cause);
+ *   6. a shift must agree with the regions it claims: their time in its
+ *      window against just around it, on its thread (cpu), moved its
+ *      way beyond their resolution, for most of its samples; where they
+ *      did not, the probes disagree with the code's own witness, and
+ *      the shift is dropped (counted: "probes disagree").
  *
  * Per cpu: where several threads shared a cpu, or threads migrated
  * across cpus, the probes of every thread there, pooled in time order,
@@ -118,6 +127,20 @@ static unsigned main_cpu(const struct sbt_probe *p, size_t a, size_t b)
 	return cand;
 }
 
+/* The median gap between the times t[0..n) (ascending); 0 when n < 2. */
+static double typical_gap(const double *t, size_t n)
+{
+	double *g, m;
+
+	if (n < 2 || !(g = malloc((n - 1) * sizeof *g)))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		g[i - 1] = t[i] - t[i - 1];
+	m = median_of(g, n - 1);
+	free(g);
+	return m;
+}
+
 /* One thread's (or cpu's) probes p[0..n), in time order: its timeline
  * and shifts, into d.  w: scratch of 2n doubles. */
 static int timeline(struct sbt_speed *sp, struct dest *d,
@@ -126,7 +149,7 @@ static int timeline(struct sbt_speed *sp, struct dest *d,
 {
 	struct sbt_speed_thread th = {
 		p[0].source, d->cpu ? SBT_SPEED_ALL_THREADS : p[0].thread,
-		p[0].cpu, n, NAN, NAN, NAN, 0 };
+		p[0].cpu, n, NAN, NAN, NAN, 0, SBT_SPEED_OK };
 	double *t = w, *v = w + n, q = ds->sources[p[0].source].quantum_ns;
 	struct sbt_phases ph;
 	int normal = 0;
@@ -171,6 +194,14 @@ static int timeline(struct sbt_speed *sp, struct dest *d,
 				 th.sd_rel / sqrt((double)SBT_PHASE_MIN_SEG));
 	if (!isfinite(th.resolution_rel))
 		th.resolution_rel = res;
+	if (th.resolution_rel > SBT_SPEED_USABLE) {
+		th.unusable = 0.5 * q / th.normal_ns / sqrt((double)
+			      SBT_PHASE_MIN_SEG) * SPEED_Z * sqrt(2.0) >
+			      SBT_SPEED_USABLE ? SBT_SPEED_COARSE :
+			      SBT_SPEED_NOISY;
+		goto done;
+	}
+	double gap = typical_gap(t, n);
 	for (int k = 0; k < ph.nphases; k++) {
 		double rel = ph.ph[k].level_ns / th.normal_ns - 1;
 		if (!(fabs(rel) > th.resolution_rel))
@@ -194,8 +225,11 @@ static int timeline(struct sbt_speed *sp, struct dest *d,
 			.cpu = d->cpu ? th.cpu : main_cpu(p, a, b),
 			.nthreads = threads_in(p, a, b), .rel = sum / (double)np,
 			.probes = np,
-			.t0_ns = a ? 0.5 * (t[a - 1] + t[a]) : -INFINITY,
-			.t1_ns = b < n ? 0.5 * (t[b - 1] + t[b]) : INFINITY,
+			.t0_ns = fmax(a ? 0.5 * (t[a - 1] + t[a]) : -INFINITY,
+				      t[a] - SBT_SPEED_REACH * gap),
+			.t1_ns = fmin(b < n ? 0.5 * (t[b - 1] + t[b]) :
+				      INFINITY, t[b - 1] + SBT_SPEED_REACH * gap),
+			.regions_moved = -1,
 			.first_ns = t[a], .last_ns = t[b - 1],
 		};
 		if (push_shift(d, &sh) != 0)
@@ -209,9 +243,16 @@ done:
 			return -1;
 		*d->th = nt;
 		(*d->th)[(*d->nth)++] = th;
-		if (isfinite(th.resolution_rel) &&
-		    !(th.resolution_rel <= sp->resolution_rel))
+		if (th.unusable) {
+			sp->unusable++;
+			if (!(th.resolution_rel <= sp->unusable_rel)) {
+				sp->unusable_rel = th.resolution_rel;
+				sp->unusable_cause = th.unusable;
+			}
+		} else if (isfinite(th.resolution_rel) &&
+			   !(th.resolution_rel <= sp->resolution_rel)) {
 			sp->resolution_rel = th.resolution_rel;
+		}
 	}
 	return 0;
 }
@@ -284,6 +325,116 @@ static void mark(struct sbt_dataset *ds, struct sbt_speed *sp)
 		if (c)
 			count(c, x);
 	}
+}
+
+/* ---- do the regions agree? -------------------------------------------- */
+
+static int in_scope(const struct sbt_sample *x, const struct sbt_speed_shift *h,
+		    int cpu)
+{
+	return x->source == h->source && !(x->flags & (SBT_SF_PROBE |
+	       SBT_SF_CALIB | SBT_SF_RESET | SBT_SF_BEFORE_RESET)) &&
+	       (cpu ? x->cpu_start == h->cpu : x->thread == h->thread);
+}
+
+/* Trimmed mean and its error of the values of slot r in v/tag[0..n);
+ * w scratch.  The count, or 0. */
+static size_t slot_mean(const double *v, const uint8_t *tag, size_t n, int r,
+			double *w, double *m, double *se)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (tag[i] == r)
+			w[k++] = v[i];
+	if (k < 10 || sbt_sort_doubles(w, k) != 0)
+		return 0;
+	sbt_trimmed_mean(w, k, m, se);
+	return k;
+}
+
+/* Did the regions of shift h (its first SBT_SPEED_MAX_REGIONS) move its
+ * way in its window, against as long a stretch on each side?  1 most of
+ * its samples' regions did, 0 they did not, -1 none can tell.  v, w:
+ * scratch of ds->n doubles; tag of ds->n bytes. */
+static int regions_moved(const struct sbt_dataset *ds,
+			 const struct sbt_speed_shift *h, int cpu, double *v,
+			 double *w, uint8_t *tag)
+{
+	uint32_t reg[SBT_SPEED_MAX_REGIONS];
+	int nr = 0;
+	size_t n = 0;
+	double span = h->t1_ns - h->t0_ns;
+	double agree = 0, against = 0;
+
+	if (!isfinite(span))
+		return -1;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < ds->n; i++) {
+			const struct sbt_sample *x = &ds->s[i];
+			int inside = x->t_ns >= h->t0_ns && x->t_ns < h->t1_ns;
+			int r;
+			if (!in_scope(x, h, cpu) || inside != !pass ||
+			    x->t_ns < h->t0_ns - span ||
+			    x->t_ns >= h->t1_ns + span)
+				continue;
+			for (r = 0; r < nr && reg[r] != x->region; r++)
+				;
+			if (r == nr) {
+				if (pass || nr == SBT_SPEED_MAX_REGIONS)
+					continue;
+				reg[nr++] = x->region;
+			}
+			v[n] = x->ns;
+			tag[n++] = (uint8_t)(r + (pass ? SBT_SPEED_MAX_REGIONS
+						       : 0));
+		}
+	for (int r = 0; r < nr; r++) {
+		double mi, si, mo, so;
+		size_t ki = slot_mean(v, tag, n, r, w, &mi, &si);
+		size_t ko = slot_mean(v, tag, n, r + SBT_SPEED_MAX_REGIONS, w,
+				      &mo, &so);
+		if (!ki || !ko || !(mo > 0))
+			continue;
+		double rel = mi / mo - 1;
+		double res = SPEED_Z * sqrt(si * si + so * so) / mo;
+		if ((h->rel > 0 ? rel : -rel) > res)
+			agree += (double)ki;
+		else
+			against += (double)ki;
+	}
+	if (agree + against == 0)
+		return -1;
+	return agree >= against;
+}
+
+/* Drop the shifts of sh[0..*n) whose regions did not move (counted). */
+static int check_shifts(const struct sbt_dataset *ds, struct sbt_speed *sp,
+			struct sbt_speed_shift *sh, size_t *n, int cpu)
+{
+	double *v = NULL, *w = NULL;
+	uint8_t *tag = NULL;
+	size_t k = 0;
+
+	if (!*n)
+		return 0;
+	v = malloc((ds->n ? ds->n : 1) * sizeof *v);
+	w = malloc((ds->n ? ds->n : 1) * sizeof *w);
+	tag = malloc(ds->n ? ds->n : 1);
+	if (!v || !w || !tag) {
+		free(v), free(w), free(tag);
+		return -1;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		sh[i].regions_moved = regions_moved(ds, &sh[i], cpu, v, w, tag);
+		if (sh[i].regions_moved == 0)
+			sp->ndisagree++;
+		else
+			sh[k++] = sh[i];
+	}
+	*n = k;
+	free(v), free(w), free(tag);
+	return 0;
 }
 
 /* Whether the cpu of probes p[a..b) (one source, one cpu) needs its own
@@ -407,7 +558,7 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 	double *w = NULL;
 
 	memset(sp, 0, sizeof *sp);
-	sp->resolution_rel = NAN;
+	sp->resolution_rel = sp->unusable_rel = NAN;
 	sp->by = by_unit;
 	for (size_t i = 0; i < ds->n; i++)
 		ds->s[i].flags &= ~(uint32_t)SBT_SF_SPEED;
@@ -437,6 +588,9 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 		goto oom;
 	free(w);
 	w = NULL;
+	if (check_shifts(ds, sp, sp->sh, &sp->nsh, 0) != 0 ||
+	    check_shifts(ds, sp, sp->csh, &sp->ncsh, 1) != 0)
+		goto oom;
 	mark(ds, sp);
 	if (by_unit && units(ds, sp, by_unit) != 0)
 		goto oom;
@@ -454,7 +608,7 @@ void sbt_speed_free(struct sbt_speed *sp)
 	free(sp->th), free(sp->sh), free(sp->un);
 	free(sp->ct), free(sp->csh);
 	memset(sp, 0, sizeof *sp);
-	sp->resolution_rel = NAN;
+	sp->resolution_rel = sp->unusable_rel = NAN;
 }
 
 int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
@@ -462,11 +616,12 @@ int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
 {
 	int timeline = 0;
 
+	/* an unusable timeline tells nothing either way */
 	for (size_t i = 0; i < sp->nth; i++)
-		timeline |= sp->th[i].source == src &&
+		timeline |= sp->th[i].source == src && !sp->th[i].unusable &&
 			    isfinite(sp->th[i].normal_ns);
 	for (size_t i = 0; i < sp->nct; i++)
-		timeline |= sp->ct[i].source == src &&
+		timeline |= sp->ct[i].source == src && !sp->ct[i].unusable &&
 			    isfinite(sp->ct[i].normal_ns);
 	if (!timeline)
 		return -1;

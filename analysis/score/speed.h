@@ -24,6 +24,11 @@
 #include "dataset.h"
 
 #define SBT_SPEED_MIN_PROBES 60     /* a thread with fewer: no timeline */
+#define SBT_SPEED_USABLE 0.10       /* a timeline resolving coarser than
+				       this says nothing of the run      */
+#define SBT_SPEED_REACH 2           /* a window reaches this many probe
+				       gaps beyond its outer probes, no
+				       further: claimed where probed     */
 #define SBT_SPEED_MAX_REGIONS 8
 
 #define SBT_SPEED_ALL_THREADS UINT32_MAX  /* a cpu's timeline: its threads */
@@ -47,7 +52,15 @@ struct sbt_speed_shift {
 					 (regions moving together) in its
 					 window 1, none 0, -1 cannot tell
 					 (fewer than two regions in it)  */
+	int regions_moved;            /* its regions' time in the window
+					 moved its way beyond their
+					 resolution: 1, did not 0 (such a
+					 shift is dropped: sbt_speed's
+					 ndisagree), -1 cannot tell      */
 };
+
+/* Why a timeline is unusable (resolution coarser than SBT_SPEED_USABLE). */
+enum sbt_speed_cause { SBT_SPEED_OK, SBT_SPEED_NOISY, SBT_SPEED_COARSE };
 
 /* A thread's timeline, or a cpu's (thread SBT_SPEED_ALL_THREADS). */
 struct sbt_speed_thread {
@@ -58,6 +71,12 @@ struct sbt_speed_thread {
 	double sd_rel;                /* probes' robust spread / normal   */
 	double resolution_rel;        /* smallest shift a level resolves  */
 	int nlevels;                  /* levels the detector found        */
+	int unusable;                 /* enum sbt_speed_cause: coarser than
+					 SBT_SPEED_USABLE, no shift from it:
+					 NOISY the probes' own spread (a
+					 busy memory system, a shared
+					 core), COARSE the clock's quantum
+					 against a probe's length        */
 };
 
 /* One cpu or host, against the others (--by cpu, --by host). */
@@ -74,7 +93,13 @@ struct sbt_speed {
 	size_t probes;
 	double cadence_us;            /* of the first source with probes  */
 	uint32_t ops;
-	double resolution_rel;        /* the coarsest thread's            */
+	double resolution_rel;        /* the coarsest usable thread's     */
+	size_t unusable;              /* timelines too coarse to use      */
+	double unusable_rel;          /* the coarsest of them; NAN        */
+	int unusable_cause;           /* enum sbt_speed_cause, its        */
+	size_t ndisagree;             /* shifts dropped: their regions did
+					 not move their way ("probes
+					 disagree")                      */
 	struct sbt_speed_thread *th;  size_t nth;
 	struct sbt_speed_shift *sh;   size_t nsh;
 	/* Per cpu, where its probes tell more than its threads' do: cpus
@@ -96,7 +121,7 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 void sbt_speed_free(struct sbt_speed *sp);
 
 /* Whether a shift of source `src` covers t_ns, within tol_ns: 1 yes, 0
- * no, -1 when that source's thread has no timeline. */
+ * no, -1 when that source has no usable timeline. */
 int sbt_speed_covers(const struct sbt_speed *sp, uint32_t src,
 		     double t_ns, double tol_ns);
 

@@ -68,6 +68,8 @@ struct totals {
 	const uint32_t *gid;          /* sample -> group, UINT32_MAX: none */
 	double *tot, *ex;             /* per group                         */
 	int *nested;                  /* per group                         */
+	size_t *clamped;              /* per group: calls whose children
+					 took more than their own time    */
 };
 
 static double end_of(const struct sbt_sample *s)
@@ -125,10 +127,21 @@ static void thread_walk(struct totals *t, uint32_t *th, size_t n,
 	for (size_t k = 0; k < n; k++) {
 		uint32_t p = th[k], g = t->gid[p];
 		double w = 1 + (double)s[p].skipped, b = s[p].t_ns;
+		double kids = 0, own;
 		while (sp && s[st[sp - 1]].t_ns >= b) {
-			t->ex[g] -= w * eff(t, st[--sp]);
+			kids += eff(t, st[--sp]);
 			t->nested[g] = 1;
 		}
+		/* a parent counted at its median (cut), or with the cost
+		 * taken out once where its children had it taken out each,
+		 * can be shorter than they: its own time is then none, not
+		 * less than none */
+		own = eff(t, p);
+		if (kids > own) {
+			kids = fmax(own, 0);
+			t->clamped[g]++;
+		}
+		t->ex[g] -= w * kids;
 		st[sp++] = p;
 	}
 }
@@ -244,6 +257,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	uint32_t *cnt = NULL, *mark = NULL, *st = NULL, *bcnt = NULL;
 	double *t0 = NULL, *t1 = NULL, *tot = NULL, *ex = NULL, *part = NULL;
 	int *nested = NULL;
+	size_t *clamped = NULL;
 	size_t nth, sz = ds->n + 1, ng = res->ngroups + 1;
 	int rc = -1;
 
@@ -264,10 +278,11 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    !(mark = malloc((nth + 1) * sizeof *mark)) ||
 	    !(tot = calloc(ng, sizeof *tot)) ||
 	    !(ex = calloc(ng, sizeof *ex)) ||
-	    !(nested = calloc(ng, sizeof *nested)))
+	    !(nested = calloc(ng, sizeof *nested)) ||
+	    !(clamped = calloc(ng, sizeof *clamped)))
 		goto out;
 	gid[ds->n] = UINT32_MAX;
-	struct totals t = { ds, o, res, gid, tot, ex, nested };
+	struct totals t = { ds, o, res, gid, tot, ex, nested, clamped };
 	struct pass p = { .t = &t, .base = base, .n = ds->n, .nb = nb,
 			  .ng = ng, .nth = nth + 1, .part = part,
 			  .bcnt = bcnt, .t0 = t0, .t1 = t1, .by = by,
@@ -318,6 +333,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 		g->total_ns = tot[k];
 		g->excl_ns = ex[k];
 		g->nested = nested[k];
+		g->excl_clamped = clamped[k];
 		g->thread_ns = span;
 		g->share = span > 0 ? tot[k] / span : NAN;
 		g->excl_share = span > 0 ? ex[k] / span : NAN;
@@ -325,7 +341,8 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	rc = 0;
 out:
 	free(t0), free(t1), free(mark), free(cnt), free(base);
-	free(tot), free(ex), free(nested), free(bcnt), free(part);
+	free(tot), free(ex), free(nested), free(clamped), free(bcnt);
+	free(part);
 	big_free(gid, sz * sizeof *gid);
 	big_free(by, sz * sizeof *by);
 	big_free(st, sz * sizeof *st);

@@ -1,21 +1,25 @@
 /*
  * verdict.c - every sentence the analysis says of a region, and the
- * findings' fields the reports print beside it (g->find: kind, size,
- * share, minor).  The scoring files compute numbers; this one alone puts
- * them in words, so a sentence is changed in one place.
+ * findings' data the reports render (g->find: kind, sizes, shares, time,
+ * thread, counts, resolution; FINDINGS.md).  The scoring files compute
+ * numbers; this one alone turns them into findings and words, so a
+ * sentence is changed in one place.
  *
- * A group's verdict: what was found first, then what the timer can
- * resolve.  Findings: steps over time, modes, a group that differs from
- * the others (--by), a spread broader than the timer's noise; ranked by
- * size (how far each moves the region's time), those under 1 % of the
- * typical time listed after the others as minor: a 0.1 % shift that 10^4
- * samples resolve is real, yet not what a person chases first.  Then
- * the shifts it shared with other regions (the machine's, machine.c), the
- * warm-up and transient excursions (named, not alarms: a warm-up is the
- * process's, an excursion is short and returns).  Precision comes
- * last and never hides a finding: "too short to time to 1 %" is about a
- * single sample, while a population of N samples resolves shifts of its
- * typical time far below t_diff (score.c: the two resolutions).
+ * A group's findings: steps over time, modes (within its threads, where
+ * they differ), a group that differs from the others (--by), a barrier's
+ * waits, and its region's decomposition (decomp.c): the OS's share of its
+ * time, its spread's components, what nothing recorded explains.  A
+ * finding is an alarm only where it is resolved and large enough: a
+ * share of the region's time and of the run's (--min-share); a region of
+ * fewer than SBT_FEW_SAMPLES samples has none.  Descriptions (the
+ * unexplained spread, the processor's, what the probes cannot see) are
+ * said, never alarmed.  Alarms come first, then the findings too small to
+ * chase, then the descriptions; then the shifts it shared with other
+ * regions, the warm-up and transient excursions, what was left out.
+ * Precision comes last and never hides a finding: "too short to time to
+ * 1 %" is about a single sample, while a population of N samples
+ * resolves shifts of its typical time far below t_diff (score.c: the two
+ * resolutions).
  *
  * Also the machine's shifts (machine.c) and a comparison's rows
  * (compare.c finds the changes, sbt_cmp_verdict says them).
@@ -221,21 +225,6 @@ static const char *by_word(enum sbt_by by)
 	}
 }
 
-static void modes(struct sbt_strbuf *o, const struct sbt_score *s, double d)
-{
-	char a[32], c[32];
-
-	sbt_fmt_ns(a, sizeof a, d);
-	sbt_put(o, "%d modes %s %s (", s->nmodes, a,
-	    s->nmodes == 2 ? "apart" : "from first to last");
-	for (int m = 0; m < s->nmodes; m++) {
-		sbt_fmt_ns(c, sizeof c, s->modes[m].center_ns);
-		sbt_put(o, "%s%s %.0f %%", m ? ", " : "", c,
-		    100 * s->modes[m].share);
-	}
-	sbt_put(o, ")");
-}
-
 static void precision(struct sbt_strbuf *o, const struct sbt_score *s)
 {
 	char a[32], b[32], c[32];
@@ -262,7 +251,7 @@ static void machine(struct sbt_strbuf *o, const struct sbt_group *g)
 	const struct sbt_phases *p = &g->phases;
 	int shown = 0;
 
-	sbt_put(o, "; with the machine, not the code:");
+	sbt_put(o, "; shared with the other regions, not its own:");
 	if (!g->machine_changes) {
 		sbt_put(o, " the other regions ran shifted during %zu of its "
 		    "samples, left out", g->machine_n);
@@ -286,7 +275,8 @@ static void machine(struct sbt_strbuf *o, const struct sbt_group *g)
 }
 
 /* A new finding of g of `size_ns` against a typical time `typ_ns`: the
- * writer of its clause (empty when g->find is full). */
+ * writer of its clause (empty when g->find is full).  Its data beyond
+ * the size are the caller's to set; alarm() decides whether it flags. */
 static struct sbt_strbuf finding(struct sbt_group *g, int kind, double size_ns,
 			  double typ_ns)
 {
@@ -295,24 +285,77 @@ static struct sbt_strbuf finding(struct sbt_group *g, int kind, double size_ns,
 	if (g->nfind == SBT_MAX_FINDINGS)
 		return (struct sbt_strbuf){ NULL, 0, 0 };
 	x = &g->find[g->nfind++];
+	memset(x, 0, sizeof *x);
 	x->kind = kind;
 	x->size_ns = size_ns;
 	x->rel = typ_ns > 0 ? size_ns / typ_ns : NAN;
-	x->minor = isfinite(x->rel) && x->rel < SBT_MINOR_SHARE;
-	x->text[0] = 0;
+	x->time_share = x->run_share = x->var_share = x->t_ns = NAN;
+	x->per_event_ns = x->events = x->resolution_ns = NAN;
+	x->per_switch_ns = x->switches = NAN;
+	x->key = SBT_FIND_NOKEY;
+	x->minor = 1;
 	return (struct sbt_strbuf){ x->text, sizeof x->text, 0 };
 }
 
-/* Major findings first, each part largest first (stable: a tie keeps
+static struct sbt_finding *last(struct sbt_group *g)
+{
+	return &g->find[g->nfind - 1];
+}
+
+/* The alarm: a resolved finding that is large enough - `share` of the
+ * region's time (its time_share, else its rel) at least min_share, and
+ * that times the region's share of its threads' time at least
+ * min_run_share (where known).  Nothing flags a region of too few
+ * samples. */
+static void alarm(struct sbt_group *g, struct sbt_finding *x,
+		  const struct sbt_options *o, int few)
+{
+	double ms = o && o->min_share > 0 ? o->min_share : SBT_MINOR_SHARE;
+	double mr = o && o->min_run_share > 0 ? o->min_run_share :
+		    SBT_MIN_RUN_SHARE;
+	double sh = isfinite(x->time_share) ? x->time_share : fabs(x->rel);
+	double rs = g->decomp.region_share;
+
+	x->run_share = isfinite(rs) ? sh * rs : NAN;
+	x->alarm = !few && sh >= ms && !(x->run_share < mr);
+	x->minor = !x->alarm;
+}
+
+/* A description, not a size to judge: what is left unexplained, the
+ * processor's, too few samples, what the probes cannot see. */
+static int describes(const struct sbt_finding *x)
+{
+	return x->kind == SBT_FIND_UNEXPLAINED ||
+	       x->kind == SBT_FIND_PROCESSOR || x->kind == SBT_FIND_FEW ||
+	       x->kind == SBT_FIND_PROBE_BLIND;
+}
+
+/* 0 an alarm, 1 too small (minor), 2 a description. */
+static int tier(const struct sbt_finding *x)
+{
+	return x->alarm ? 0 : describes(x) ? 2 : 1;
+}
+
+/* How much of the region's time a finding moves: its time_share, else
+ * its size against the typical time; 0 unknown. */
+static double weight(const struct sbt_finding *x)
+{
+	double w = isfinite(x->time_share) ? x->time_share : fabs(x->rel);
+
+	return isfinite(w) ? w : 0;
+}
+
+/* Alarms first, then the minor ones, then the descriptions, each part
+ * largest first, by the share of the time it moves (stable: a tie keeps
  * the order found). */
 static void rank(struct sbt_group *g)
 {
 	for (int i = 1; i < g->nfind; i++) {
 		struct sbt_finding x = g->find[i];
 		int j = i;
-		while (j > 0 && (g->find[j - 1].minor > x.minor ||
-				 (g->find[j - 1].minor == x.minor &&
-				  g->find[j - 1].size_ns < x.size_ns))) {
+		while (j > 0 && (tier(&g->find[j - 1]) > tier(&x) ||
+				 (tier(&g->find[j - 1]) == tier(&x) &&
+				  weight(&g->find[j - 1]) < weight(&x)))) {
 			g->find[j] = g->find[j - 1];
 			j--;
 		}
@@ -320,44 +363,269 @@ static void rank(struct sbt_group *g)
 	}
 }
 
-void sbt_verdict(struct sbt_group *g, enum sbt_by by)
+static void modes_of(struct sbt_strbuf *o, const struct sbt_mode *md, int nm)
 {
+	char a[32], c[32];
+	double d = md[nm - 1].center_ns - md[0].center_ns;
+
+	sbt_fmt_ns(a, sizeof a, d);
+	sbt_put(o, "%d modes %s %s (", nm, a, nm == 2 ? "apart" :
+		"from first to last");
+	for (int m = 0; m < nm; m++) {
+		sbt_fmt_ns(c, sizeof c, md[m].center_ns);
+		sbt_put(o, "%s%s %.0f %%", m ? ", " : "", c,
+			100 * md[m].share);
+	}
+	sbt_put(o, ")");
+}
+
+/* The decomposition's findings (decomp.c): the OS's time, the spread's
+ * components, what is left. */
+static void components(struct sbt_group *g, const struct sbt_options *o,
+		       int few, int steps_said)
+{
+	enum sbt_by by = o ? o->by : SBT_BY_NONE;
+	const struct sbt_decomp *d = &g->decomp;
+	const struct sbt_comp_est *c;
+	double mean = d->mean_ns;
+	char a[32], b[32];
+
+	if (d->n < SBT_FEW_SAMPLES)
+		return;
+	/* each counted event that carries time, with its cost */
+	for (int j = 0; j < SBT_CNT_COLS; j++) {
+		if (!isfinite(d->cnt_cost_ns[j]))
+			continue;
+		double t = d->cnt_cost_ns[j] * d->cnt_mean[j];
+		struct sbt_strbuf w = finding(g, SBT_FIND_COUNTER,
+					      d->cnt_cost_ns[j], mean);
+		struct sbt_finding *x = last(g);
+		x->key = (uint32_t)j;
+		x->per_event_ns = d->cnt_cost_ns[j];
+		x->events = d->cnt_mean[j];
+		x->var_share = d->cnt_share[j];
+		x->count = d->n;
+		x->time_share = mean > 0 ? t / mean : NAN;
+		alarm(g, x, o, few);
+		sbt_fmt_ns(b, sizeof b, d->cnt_cost_ns[j]);
+		sbt_put(&w, "counter %d: calls with more of its events took "
+			"longer (%s an event), %.0f %% of the spread", j, b,
+			100 * d->cnt_share[j]);
+	}
+	/* the OS's time, where it is worth a word: min_share of a call */
+	if (isfinite(d->os_time_ns) && mean > 0 && d->os_time_ns >=
+	    (o && o->min_share > 0 ? o->min_share : SBT_MINOR_SHARE) * mean) {
+		struct sbt_strbuf t = finding(g, SBT_FIND_OS_TIME,
+					      d->os_time_ns, mean);
+		struct sbt_finding *x = last(g);
+		x->time_share = mean > 0 ? d->os_time_ns / mean : NAN;
+		x->per_event_ns = d->fault_cost_ns;
+		x->events = d->faults;
+		x->per_switch_ns = d->switch_cost_ns;
+		x->switches = d->switches;
+		x->count = d->n;
+		x->resolution_ns = SBT_SCORE_Z * hypot(d->fault_cost_se_ns *
+				   d->faults, d->switch_cost_se_ns *
+				   d->switches);
+		if (!isfinite(x->resolution_ns))
+			x->resolution_ns = NAN;
+		alarm(g, x, o, few);
+		sbt_fmt_ns(a, sizeof a, d->os_time_ns);
+		sbt_put(&t, "the OS's: ");
+		if (isfinite(d->fault_cost_ns) && d->faults > 0) {
+			sbt_fmt_ns(b, sizeof b, d->fault_cost_ns);
+			sbt_put(&t, "%.0f faults a call (%s each%s)", d->faults,
+				b, d->fault_cost_from == SBT_COST_RUN ?
+				", the run's" : "");
+		}
+		if (isfinite(d->switch_cost_ns) && d->switches > 0) {
+			sbt_fmt_ns(b, sizeof b, d->switch_cost_ns);
+			sbt_put(&t, "%s%.2g switches a call (%s each)",
+				isfinite(d->fault_cost_ns) && d->faults > 0 ?
+				" and " : "", d->switches, b);
+		}
+		sbt_put(&t, " = %s, %.0f %% of its time", a,
+			100 * x->time_share);
+	}
+	static const int kind[SBT_NCOMP] = {
+		[SBT_COMP_OS] = SBT_FIND_OS_SPREAD,
+		[SBT_COMP_COUNTERS] = -1,   /* by column, below */
+		[SBT_COMP_PROC] = SBT_FIND_PROCESSOR,
+		[SBT_COMP_TIME] = SBT_FIND_TIME,
+		[SBT_COMP_GROUPS] = SBT_FIND_GROUPS,
+		[SBT_COMP_MODES] = -1,      /* MODES, in sbt_verdict */
+		[SBT_COMP_REST] = SBT_FIND_UNEXPLAINED,
+	};
+	for (int j = 0; j < SBT_NCOMP; j++) {
+		c = &d->c[j];
+		if (kind[j] < 0 || !c->resolved || !(c->var_share > 0))
+			continue;
+		/* a spread under min_share of the time: steady, unsaid */
+		if (j == SBT_COMP_REST && !(c->size_ns >= (o && o->min_share >
+		    0 ? o->min_share : SBT_MINOR_SHARE) * d->median_ns))
+			continue;
+		if (j == SBT_COMP_TIME && steps_said)
+			continue;       /* its steps say it */
+		struct sbt_strbuf t = finding(g, kind[j], fabs(c->size_ns),
+					      d->median_ns);
+		struct sbt_finding *x = last(g);
+		x->var_share = c->var_share;
+		x->time_share = mean > 0 && isfinite(c->time_ns) ?
+				c->time_ns / mean : NAN;
+		x->t_ns = c->t_ns;
+		x->key = c->key;
+		x->count = c->count;
+		x->parts = c->parts;
+		x->resolution_ns = c->resolution_ns;
+		sbt_fmt_ns(a, sizeof a, fabs(c->size_ns));
+		switch (kind[j]) {
+		case SBT_FIND_OS_SPREAD:
+			/* the costs this region's own counts fitted */
+			if (d->fault_cost_from == SBT_COST_REGION)
+				x->per_event_ns = d->fault_cost_ns,
+				x->events = d->faults;
+			if (d->switch_cost_from == SBT_COST_REGION)
+				x->per_switch_ns = d->switch_cost_ns,
+				x->switches = d->switches;
+			alarm(g, x, o, few);
+			sbt_put(&t, "the OS's: calls with more %s took longer "
+				"(", isfinite(x->per_event_ns) ?
+				(isfinite(x->per_switch_ns) ? "faults and "
+				 "switches" : "faults") : "switches");
+			if (isfinite(x->per_event_ns)) {
+				sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+				sbt_put(&t, "%s a fault", b);
+			}
+			if (isfinite(x->per_switch_ns)) {
+				sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
+				sbt_put(&t, "%s%s a switch",
+					isfinite(x->per_event_ns) ? ", " : "",
+					b);
+			}
+			sbt_put(&t, "), %.0f %% of the spread",
+				100 * c->var_share);
+			break;
+		case SBT_FIND_PROCESSOR:
+			/* the processor's: not the code's to chase */
+			sbt_put(&t, "the processor's: %zu calls %s %s while its "
+				"speed was off, %.0f %% of the spread",
+				c->count, a, c->size_ns > 0 ? "slower" :
+				"faster", 100 * c->var_share);
+			break;
+		case SBT_FIND_TIME:
+			alarm(g, x, o, few || g->phases.warmup_n ||
+			      g->phases.ntransients);
+			sbt_put(&t, "over time: levels %s apart, %.0f %% of "
+				"the spread", a, 100 * c->var_share);
+			break;
+		case SBT_FIND_GROUPS:
+			if (by == SBT_BY_THREAD) {
+				/* each thread's own finding says it */
+				g->nfind--;
+				break;
+			}
+			if (g->barrier) {
+				/* a barrier's waits: the thread that waits
+				 * least is the slow one */
+				x->kind = SBT_FIND_WAIT;
+				x->key = c->key_lo;
+				alarm(g, x, o, few);
+				sbt_put(&t, "thread %u waits least: the slow "
+					"one; the others wait up to %s more "
+					"for it", c->key_lo, a);
+				break;
+			}
+			alarm(g, x, o, few);
+			sbt_put(&t, "thread %u %s slower than the fastest, "
+				"%.0f %% of the spread", c->key, a,
+				100 * c->var_share);
+			break;
+		default:                /* what is left: said, not alarmed */
+			x->rel = d->median_ns > 0 ? c->size_ns / d->median_ns
+						  : NAN;
+			x->time_share = NAN;
+			sbt_put(&t, "varies +-%.2g %% call to call, unexplained "
+				"(%.0f %% of the spread)", 100 * x->rel,
+				100 * c->var_share);
+			break;
+		}
+	}
+}
+
+void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
+{
+	enum sbt_by by = opt ? opt->by : SBT_BY_NONE;
 	const struct sbt_score *s = &g->score;
 	const struct sbt_phases *p = &g->phases;
+	const struct sbt_decomp *dc = &g->decomp;
 	struct sbt_strbuf o = { g->verdict, sizeof g->verdict, 0 };
 	char line[512], a[32], b[32];
 	int f = 0;
+	int few = s->n < SBT_FEW_SAMPLES || dc->n < SBT_FEW_SAMPLES;
 
 	g->verdict[0] = 0;
+	g->nfind = 0;
 	if (s->n == 0 || s->resolvable < 0) {
 		sbt_score_verdict(s, g->verdict, sizeof g->verdict);
-		g->nfindings = g->nfind = 0;
+		g->nfindings = 0;
+		if (s->n && s->n < SBT_FEW_SAMPLES) {
+			finding(g, SBT_FIND_FEW, NAN, NAN);
+			last(g)->count = s->n;
+		}
 		return;
 	}
 	/* the findings, each with its size, into g->find */
-	g->nfind = 0;
+	if (few) {
+		struct sbt_strbuf c = finding(g, SBT_FIND_FEW, NAN, NAN);
+		last(g)->count = s->n;
+		sbt_put(&c, "too few samples to judge (%zu)", s->n);
+	}
 	for (int k = 0; k < p->nsteps; k++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k];
 		char at[32];
 		struct sbt_strbuf c = finding(g, SBT_FIND_STEP,
 				       fabs(ph->level_ns - m0), m0);
+		struct sbt_finding *x = last(g);
+		x->t_ns = ph->t_begin_ns;
+		x->count = ph->n;
+		x->resolution_ns = s->min_shift_ns;
+		alarm(g, x, opt, few);
 		sbt_fmt_ns(a, sizeof a, m0);
 		sbt_fmt_ns(b, sizeof b, ph->level_ns);
 		sbt_phase_when(p, p->step[k], 0, at, sizeof at);
 		sbt_put(&c, "step at %s: %s -> %s (%+.1f %%)", at, a, b,
 		    100 * (ph->level_ns - m0) / m0);
 	}
-	if (s->nmodes >= 2) {
-		double d = s->modes[s->nmodes - 1].center_ns -
-			   s->modes[0].center_ns;
+	/* modes within the threads, where they differ, and of what the OS
+	 * left (decomp.c): a fault count's levels are the OS's, not modes
+	 * of the code's own work; else the group's own */
+	const struct sbt_mode *md = s->modes;
+	int nm = s->nmodes;
+	if ((dc->c[SBT_COMP_GROUPS].resolved && by == SBT_BY_NONE) ||
+	    dc->c[SBT_COMP_OS].resolved)
+		md = dc->modes, nm = dc->nmodes;
+	if (nm >= 2) {
+		double d = md[nm - 1].center_ns - md[0].center_ns;
 		struct sbt_strbuf c = finding(g, SBT_FIND_MODES, d, s->median_ns);
-		modes(&c, s, d);
+		struct sbt_finding *x = last(g);
+		x->parts = nm;
+		x->count = s->n;
+		x->resolution_ns = s->min_shift_ns;
+		if (md == dc->modes)
+			x->var_share = dc->c[SBT_COMP_MODES].var_share;
+		alarm(g, x, opt, few);
+		modes_of(&c, md, nm);
 	}
 	if (g->flagged) {
 		struct sbt_strbuf c = finding(g, SBT_FIND_GROUP, fabs(g->delta_ns),
 				       fabs(g->delta_ns / g->delta_rel));
+		struct sbt_finding *x = last(g);
 		char who[48];
+		x->key = g->key;
+		x->count = g->kept;
+		x->resolution_ns = g->delta_resolution_ns;
+		alarm(g, x, opt, few);
 		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
 		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
 		if (by == SBT_BY_THREAD && g->omp_thread >= 0)
@@ -373,13 +641,28 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 			    "of the region)", a, 100 * g->others_wait_rel);
 		}
 	}
-	if (s->broad && s->nmodes < 2) {
-		/* by the extremes, or by the share outside one window */
+	if (isfinite(g->wait_slow_ns) && g->wait_slow_key != SBT_FIND_NOKEY) {
+		/* a barrier: the thread that waits least is the slow one */
+		struct sbt_strbuf c = finding(g, SBT_FIND_WAIT,
+				       g->wait_others_ns, g->wait_base_ns);
+		struct sbt_finding *x = last(g);
+		x->key = g->wait_slow_key;
+		x->resolution_ns = g->delta_resolution_ns;
+		x->time_share = x->rel;
+		alarm(g, x, opt, few);
+		sbt_fmt_ns(a, sizeof a, g->wait_others_ns);
+		sbt_put(&c, "thread %u is the slow one: it waits least here, "
+			"the others wait %s more for it", g->wait_slow_key, a);
+	}
+	if (s->broad && s->nmodes < 2 && !few && dc->n == 0) {
+		/* by the extremes, or by the share outside one window; only
+		 * where there was nothing to decompose */
 		double w = sbt_score_window(s);
 		int wide = s->excess_ns > w;
 		struct sbt_strbuf c = finding(g, SBT_FIND_BROAD, wide ?
 				       s->excess_ns : s->variation_ns - w,
 				       s->median_ns);
+		alarm(g, last(g), opt, few);
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);
 		sbt_fmt_ns(b, sizeof b, wide ? s->excess_ns : w);
 		if (wide)
@@ -390,31 +673,62 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 			    "outside any %s window (one workload's readings "
 			    "fall in one)", a, 100 * s->outside, b);
 	}
+	/* time's levels are said by the steps, the warm-up, the
+	 * excursions or the machine's shifts where those found them */
+	components(g, opt, few, p->nsteps || p->warmup_n || p->ntransients ||
+		   g->machine_changes || g->machine_n);
+	if (g->probe_blind) {
+		struct sbt_strbuf c = finding(g, SBT_FIND_PROBE_BLIND, NAN, NAN);
+		sbt_put(&c, "the speed probes (a register-only chain's compute "
+			"speed) did not move: the code's, or a slowdown they "
+			"do not see (memory, front end, an SMT sibling)");
+	}
 	rank(g);
 	g->nfindings = 0;
 	for (int k = 0; k < g->nfind; k++)
 		g->nfindings += !g->find[k].minor;
-	if (g->nfind && !g->nfindings)
-		sbt_put(&o, "no variation of %.0f %% or more; ",
-		    100 * SBT_MINOR_SHARE);
+	double ms = opt && opt->min_share > 0 ? opt->min_share :
+		    SBT_MINOR_SHARE;
+	int said = 0;
 	for (int k = 0; k < g->nfind; k++) {
 		const struct sbt_finding *x = &g->find[k];
-		if (k == SBT_VERDICT_FINDINGS) {
+		if (said == SBT_VERDICT_FINDINGS) {
 			/* the rest in the reports' lists: the verdict keeps
 			 * room for what follows */
 			sbt_put(&o, "; %d more finding%s (the findings list)",
 			    g->nfind - k, g->nfind - k == 1 ? "" : "s");
 			break;
 		}
-		if (x->minor && (k == 0 || !g->find[k - 1].minor))
-			sbt_put(&o, "%sminor (under %.0f %% of its time): ",
-			    k && g->find[k - 1].text[0] ? "; " : "",
-			    100 * SBT_MINOR_SHARE);
-		else if (k)
-			sbt_put(&o, "%s", x->minor ? ", " : "; ");
+		/* the processor's is said below, with what was left out */
+		if (!x->text[0] || x->kind == SBT_FIND_PROCESSOR)
+			continue;
+		int first = k == 0 || tier(&g->find[k - 1]) != tier(x);
+		if (tier(x) == 1 && first) {
+			/* small for the region, or for the run */
+			int run = 0;
+			for (int j = k; j < g->nfind && tier(&g->find[j]) == 1;
+			     j++)
+				run |= weight(&g->find[j]) >= ms;
+			if (!g->nfindings && !run)
+				sbt_put(&o, "%sno variation of %.0f %% or more",
+				    said ? "; " : "", 100 * ms);
+			else if (!g->nfindings)
+				sbt_put(&o, "%snothing large for the run",
+				    said ? "; " : "");
+			sbt_put(&o, "; minor (under %.0f %% of its time", 100 *
+			    ms);
+			if (run)
+				sbt_put(&o, " or %.2g %% of the run's", 100 *
+				    (opt && opt->min_run_share > 0 ?
+				     opt->min_run_share : SBT_MIN_RUN_SHARE));
+			sbt_put(&o, "): ");
+		} else if (said) {
+			sbt_put(&o, "%s", tier(x) == 1 ? ", " : "; ");
+		}
 		sbt_put(&o, "%s", x->text);
+		said++;
 	}
-	f = g->nfind;
+	f = g->nfindings;
 	/* the alarm: something worth chasing was found */
 	g->score.variation = g->nfindings > 0;
 	/* a handful of samples left out is not worth a clause (JSON has
@@ -422,9 +736,9 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 	int shared = g->machine_changes ||
 		     (double)g->machine_n >= 1e-3 * (double)g->count;
 	int slowed = (double)g->speed_n >= 1e-3 * (double)g->count;
-	if (f == 0)
-		sbt_put(&o, shared || slowed ? "no variation of its own" :
-		    "no variation found");
+	if (f == 0 && (!said || shared || slowed))
+		sbt_put(&o, "%s%s", said ? "; " : "", shared || slowed ?
+		    "no variation of its own" : "no variation found");
 	if (slowed)
 		sbt_put(&o, "; the processor's, not the code: %zu samples while "
 		    "its speed was off (speed probes), left out", g->speed_n);
@@ -442,15 +756,39 @@ void sbt_verdict(struct sbt_group *g, enum sbt_by by)
 		sbt_put(&o, "; %s", line);
 	}
 	if (g->os.preempted_own)
-		sbt_put(&o, "; %zu samples gave the cpu away while runnable, more "
-		    "than the OS preempts: kept as the region's own (yields, "
-		    "waits)", g->os.preempted);
+		sbt_put(&o, g->os.keep_pre == SBT_PRE_OWN ? "; %zu samples gave "
+		    "the cpu away while runnable, more often than the OS "
+		    "preempts: kept as the region's own (yields)" : "; %zu "
+		    "samples preempted, in half its region's calls or more: "
+		    "kept (its time holds the OS's)", g->os.preempted);
+	if (g->os.yielded)
+		sbt_put(&o, "; %zu samples gave the cpu away again and again "
+		    "while runnable: kept as the region's own (yields)",
+		    g->os.yielded);
 	if (g->os.left_out)
 		sbt_put(&o, "; %zu sample%s the OS preempted left out (the "
 		    "kernel's record)", g->os.left_out,
 		    g->os.left_out == 1 ? "" : "s");
 	sbt_put(&o, ". ");
 	precision(&o, s);
+}
+
+const char *sbt_finding_kind_name(int kind)
+{
+	static const char *const name[SBT_FIND__N] = {
+		[SBT_FIND_STEP] = "step", [SBT_FIND_MODES] = "modes",
+		[SBT_FIND_GROUP] = "group", [SBT_FIND_BROAD] = "broad",
+		[SBT_FIND_OS_TIME] = "os_time",
+		[SBT_FIND_OS_SPREAD] = "os_spread",
+		[SBT_FIND_PROCESSOR] = "processor",
+		[SBT_FIND_GROUPS] = "groups", [SBT_FIND_TIME] = "time",
+		[SBT_FIND_UNEXPLAINED] = "unexplained",
+		[SBT_FIND_FEW] = "few_samples", [SBT_FIND_WAIT] = "wait",
+		[SBT_FIND_PROBE_BLIND] = "probes_blind",
+		[SBT_FIND_COUNTER] = "counter",
+	};
+
+	return kind >= 0 && kind < SBT_FIND__N ? name[kind] : "?";
 }
 
 /* ---- the machine's shifts ---------------------------------------------- */
@@ -473,14 +811,18 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 	for (int r = 0; r < e->nregions && r < SBT_MACHINE_MAX_REGIONS; r++)
 		sbt_put(o, "%s%s", r ? ", " : "",
 			ds->regions[e->regions[r]].name);
-	sbt_put(o, "%s): the machine, not the code", e->nregions >
-		SBT_MACHINE_MAX_REGIONS ? ", ..." : "");
-	if (probes > 0)
-		sbt_put(o, "; the speed probes agree");
-	else if (probes == 0)
-		sbt_put(o, "; the speed probes held, the two witnesses "
-			"disagree: not the core's speed (memory, or the code "
-			"itself)");
+	sbt_put(o, "%s)", e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." :
+		"");
+	/* one claim: where the probes held, the witnesses disagree on
+	 * whose it is, and the event says no more than they can */
+	if (probes == 0)
+		sbt_put(o, " together; the speed probes held: not the core's "
+			"compute speed (a register-only chain), so the code's "
+			"or a slowdown they do not see (memory, front end, an "
+			"SMT sibling)");
+	else
+		sbt_put(o, ": the machine, not the code%s", probes > 0 ?
+			"; the speed probes agree" : "");
 }
 
 /* ---- a comparison's rows ------------------------------------------------ */
@@ -593,6 +935,10 @@ void sbt_cmp_verdict(const struct sbt_cmp *c, struct sbt_cmp_row *r)
 		    r->b.all_kept && r->n.all_kept ? "their" : "its");
 	if (r->dist[0])
 		sbt_put(&o, "; %s", r->dist);
+	if (r->probe_blind)
+		sbt_put(&o, "; the speed probes (a register-only chain's "
+		    "compute speed) did not move: the code's, or a slowdown "
+		    "they do not see (memory, front end, an SMT sibling)");
 	if (r->tripped)
 		sbt_put(&o, "; TRIPS the gate (slower than %g %%)", c->co.fail_pct);
 }

@@ -9,9 +9,10 @@
 #include "result.h"
 #include "strbuf.h"
 
-/* Compose g->verdict from its score, phases and flag (verdict.c): the
- * findings in g->find ranked by size, major before minor. */
-void sbt_verdict(struct sbt_group *g, enum sbt_by by);
+/* Compose g->verdict from its score, phases, flag and decomposition
+ * (verdict.c): the findings in g->find, their data and alarms (o's
+ * shares; o NULL: the defaults), ranked by size, alarms first. */
+void sbt_verdict(struct sbt_group *g, const struct sbt_options *o);
 
 /* The clause of a group that differs from the others of its region:
  * "WHO is 5.2 % slower than the others' median (SIZE; resolution RES)",

@@ -52,13 +52,17 @@ struct build {
 };
 
 /* Module m's note, once per (source, module): duplicates of the same
- * text (one binary in several logs) are merged by dedupe_notes. */
+ * text (one binary in several logs) are merged by dedupe_notes.  The
+ * recorder's own library gets none: its frames are ours, not the
+ * user's code, and how it was built tells the user nothing. */
 static int add_note(struct build *b, struct sbt_callsites *cs, uint32_t src,
 		    long m, const char *path, const char *note)
 {
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char buf[600];
 
-	if (m < 0 || (size_t)m >= b->ds->sources[src].nmodules)
+	if (m < 0 || (size_t)m >= b->ds->sources[src].nmodules ||
+	    !strncmp(base, "libsbtmark.so", 13))
 		return 0;
 	if (!b->noted[src] &&
 	    !(b->noted[src] = calloc(b->ds->sources[src].nmodules, 1)))

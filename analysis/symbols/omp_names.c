@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "<construct> @ file:line" for OpenMP region r in buf; 0, or -1 when it
- * is not such a region or its address has no line. */
+/* "<construct> @ file:line" for OpenMP region r in buf, or without a
+ * line table "<construct> @ function (module+0x...)" where the symbol
+ * table names the function: the offset kept, as one function can hold
+ * several constructs.  0, or -1 when it is not such a region or its
+ * address has neither. */
 static int line_name(const struct sbt_dataset *ds, size_t r,
 		     struct sbt_symsess **ss, char *buf, size_t len)
 {
@@ -31,6 +34,11 @@ static int line_name(const struct sbt_dataset *ds, size_t r,
 	 * construct's body was inlined (clang's outlined
 	 * .omp_outlined._debug__ into .omp_outlined.) */
 	f = &a.f[0];
+	if ((!f->file[0] || f->line <= 0) && f->function[0]) {
+		snprintf(buf, len, "%.*s @ %s (%s)", (int)(at - g->name),
+			 g->name, f->function, at + 3);
+		return 0;
+	}
 	if (!f->file[0] || f->line <= 0)
 		return -1;
 	file = strrchr(f->file, '/') ? strrchr(f->file, '/') + 1 : f->file;

@@ -96,9 +96,12 @@ const struct sbt_omp_site *sbt_omp_site(unsigned kind, const void *ra)
 static void fork_lock(void) { pthread_mutex_lock(&table_lock); }
 static void fork_unlock(void) { pthread_mutex_unlock(&table_lock); }
 
+/* sbt_omp_finish (below) runs at exit: registered, the recorder knows
+ * no API by name. */
 __attribute__((constructor)) static void omp_setup(void)
 {
 	pthread_atfork(fork_lock, fork_unlock, fork_unlock);
+	sbt_rec_at_exit(sbt_omp_finish);
 }
 
 int sbt_omp_level(void)

@@ -6,7 +6,8 @@
  * symbols as libcaliper 2.x (include/caliper/cali.h, common/cali_types.h),
  * and the macros below expand to the same calls as Caliper's
  * cali_macros.h does (written from its documented expansions).  Under
- * the preload, libsbtmark.so answers every one of these calls.
+ * the preload, libsbtmark.so records each of these calls and passes it
+ * on to the library.
  */
 #ifndef CALI_STANDIN_H
 #define CALI_STANDIN_H

@@ -10,6 +10,9 @@
  * then the main thread: custom/x 3 times through the attribute API, and
  * the misuse: an end never begun, two regions ended crossed, a loop end
  * with no loop, a safe end naming the wrong value (refused), a NULL name.
+ * cali_init() comes first, once (the loop macro would call it from both
+ * threads at once).  Prints what the library's answers were (the ids and
+ * names it handed out), which must not change under the preload.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -49,7 +52,9 @@ int main(void)
 {
 	pthread_t th[2];
 	cali_id_t custom;
+	const char *name;
 
+	cali_init();
 	for (int i = 0; i < 2; i++)
 		pthread_create(&th[i], NULL, run, NULL);
 	for (int i = 0; i < 2; i++)
@@ -59,6 +64,10 @@ int main(void)
 				       CALI_ATTR_NESTED);
 	if (cali_find_attribute("custom") != custom)
 		puts("find_attribute disagrees");
+	name = cali_attribute_name(custom);
+	printf("custom: id %llu, name %s, loop id %llu\n",
+	       (unsigned long long)custom, name ? name : "(none)",
+	       (unsigned long long)cali_loop_attr_id);
 	for (int i = 0; i < 3; i++) {
 		cali_begin_string(custom, "x");
 		if (i == 2)

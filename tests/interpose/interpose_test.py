@@ -253,19 +253,107 @@ def itt_runtime(tmp, which, sbt_run, srcdir):
     return 0
 
 
+def standin_calls(path):
+    """Each thread's calls as a stand-in library logged them
+    (standin_log.h), in order; the threads' sequences sorted."""
+    per = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                t, call = line.rstrip('\n').split(' ', 1)
+                per.setdefault(t, []).append(call)
+    return sorted(per.values())
+
+
+def same_calls(prog, tmp, env=None):
+    """Run prog without and with the preload, each time logging what
+    reaches the stand-in libraries: every call, in order, with the same
+    arguments, and the same answers printed.  The preloaded run's log."""
+    plain = os.path.join(tmp, 'plain.calls')
+    p = subprocess.run([prog], cwd=tmp, env=dict(
+        os.environ, STANDIN_LOG=plain, **(env or {})),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        timeout=60)
+    if p.returncode != 0 or 'done' not in p.stdout:
+        fail('without the preload: %s' % p.stderr)
+    pre = os.path.join(tmp, 'pre.calls')
+    log, out = run_app([prog], tmp, dict(env or {}, STANDIN_LOG=pre))
+    want, got = standin_calls(plain), standin_calls(pre)
+    n = sum(len(c) for c in want)
+    if n < 20:
+        fail('the stand-ins saw %d calls without the preload' % n)
+    if got != want:
+        fail('calls that reached the stand-ins under the preload differ:'
+             '\n got %s\nwant %s' % (got, want))
+    if out != p.stdout:
+        fail('the app got other answers under the preload:\n%s\n'
+             'without it:\n%s' % (out, p.stdout))
+    print('ok   %d calls reached the stand-ins, in order, same arguments, '
+          'same answers' % n)
+    return log, out
+
+
+def forward(tmp, prog):
+    """LIKWID and PAPI-HL, C and Fortran: recorded, and passed on.  The
+    LIKWID stand-in plays an active liblikwid (likwid-perfctr -m's
+    variables set): its GetRegion answers stand."""
+    log, _ = same_calls(prog, tmp, {
+        'LIKWID_MODE': '1', 'LIKWID_EVENTS': 'CLOCK', 'LIKWID_THREADS': '0',
+        'LIKWID_FILEPATH': os.path.join(tmp, 'likwid.out')})
+    expect(log, {('lk', 'likwid'): [4], ('lk_inner', 'likwid'): [4],
+                 ('lk_thread', 'likwid'): [3], ('f_lk', 'likwid'): [2],
+                 ('pp', 'papi-hl'): [3], ('f_pp', 'papi-hl'): [2]},
+           {'stop_without_start': 2})
+    return 0
+
+
+def likwid_omp(tmp, prog):
+    """START and STOP in two parallel regions: no crossed_nesting."""
+    log, _ = run_app([prog], tmp, {'OMP_NUM_THREADS': '2'})
+    expect(log, {('x', 'likwid'): [320, 320],
+                 ('omp parallel', 'openmp'): [1, 1, 320, 320, 320, 320],
+                 ('omp barrier', 'openmp'): [1, 1, 320, 320, 320, 320]})
+    return 0
+
+
+def run_says(tmp, sbt_run):
+    """Where a runtime loads one tool and ours replaces the user's,
+    sbt-run says so before the run starts; nothing when none was named."""
+    env = dict(os.environ, INTEL_LIBITTNOTIFY64='/opt/vtune/libitt.so',
+               NVTX_INJECTION64_PATH='/opt/nsys/libinj.so',
+               OMP_TOOL_LIBRARIES='/opt/tool/libompt.so')
+    p = subprocess.run([sbt_run, '-o', os.path.join(tmp, 'r.log'), '--',
+                        'sh', '-c', 'echo RUN >&2'], env=env, cwd=tmp,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=60)
+    err = p.stderr
+    for what in ('INTEL_LIBITTNOTIFY64 was /opt/vtune/libitt.so',
+                 'NVTX_INJECTION64_PATH was /opt/nsys/libinj.so',
+                 'OMP_TOOL_LIBRARIES is /opt/tool/libompt.so'):
+        if what not in err or err.index(what) > err.index('RUN'):
+            fail('sbt-run does not say %r before the run:\n%s'
+                 % (what, err))
+    for v in ('INTEL_LIBITTNOTIFY64', 'NVTX_INJECTION64_PATH',
+              'OMP_TOOL_LIBRARIES'):
+        env.pop(v)
+    p = subprocess.run([sbt_run, '-o', os.path.join(tmp, 'q.log'), '--',
+                        'true'], env=env, cwd=tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    if ' was ' in p.stderr or 'OMP_TOOL' in p.stderr:
+        fail('sbt-run warns of nothing named: ' + p.stderr)
+    print('ok   sbt-run names the tools it replaces, before the run')
+    return 0
+
+
 def caliper(tmp, prog):
-    """The stand-in library is linked, the preload answers every call:
+    """The stand-in library is linked: the preload records every call
+    and passes it on (in order, same arguments, the library's answers);
     counts exact per thread, nesting kept, misuse counted."""
     sys.path.insert(0, os.path.join(os.path.dirname(
         os.path.abspath(__file__)), '..', 'common'))
     from sbttest import dump_samples, uncontained
     env = {'CALI_STANDIN_REPORT': '1'}
-    p = subprocess.run([prog], cwd=tmp, env=dict(os.environ, **env),
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=60)
-    if 'cali-standin: 0 calls' in p.stderr or 'done' not in p.stdout:
-        fail('without the preload the stand-in is not called: ' + p.stderr)
-    log, out = run_app([prog], tmp, env)
+    log, out = same_calls(prog, tmp, env)
     if 'done' not in out or 'disagrees' in out:
         fail('app output: ' + out)
     c = lambda n: (n, 'caliper')                           # noqa: E731
@@ -276,14 +364,6 @@ def caliper(tmp, prog):
                  c('kernel/k1'): steps, c('custom/x'): [3],
                  c('a'): [1], c('b'): [1]},
            {'stop_without_start': 3, 'crossed_nesting': 1, 'bad_name': 1})
-    # run as a separate process: the stand-in's report comes at its exit
-    p = subprocess.run([prog], cwd=tmp, env=dict(
-        os.environ, LD_PRELOAD=os.environ['SBT_LIB'],
-        SBT_OUTPUT=os.path.join(tmp, 'again.log'), **env),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        timeout=60)
-    if 'cali-standin: 0 calls' not in p.stderr:
-        fail('calls reached the stand-in under the preload: ' + p.stderr)
     rows = dump_samples(log, tmp)
     for child, parent in [('main', 'run'), ('loop/steps', 'main'),
                           ('iteration#steps', 'loop/steps'),
@@ -299,7 +379,8 @@ def caliper(tmp, prog):
     return 0
 
 
-CASES = {'caliper': caliper, 'likwid-c-example': likwid_c_example,
+CASES = {'caliper': caliper, 'forward': forward, 'likwid-omp': likwid_omp,
+         'sbt-run-says': run_says, 'likwid-c-example': likwid_c_example,
          'likwid-f-example': likwid_f_example,
          'likwid-nest': likwid_nest, 'papi': papi, 'itt': itt,
          'nvtx': nvtx, 'mixed': mixed, 'itt-all': itt_all,

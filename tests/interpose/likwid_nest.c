@@ -4,8 +4,9 @@
  * symbols called the way gfortran calls them (blank-padded, hidden
  * length, literal and writable buffers).
  *
- * Links the real liblikwid; the preload must take over every call (the
- * real library would return -EFAULT without likwid-perfctr).  Exits 0
+ * Links no liblikwid (its symbols weak here, -DSBT_NO_LIB): the preload
+ * alone answers every call, as it does when no library follows it (with
+ * one it passes each call on: fwd_app.c).  Exits 0
  * when every return value the app sees is right; interpose_test.py then
  * checks the log.  Expected log (one thread):
  *   outer 5, inner 15, reset_me 2 (1 before the RESET, 2 after: the
@@ -30,6 +31,24 @@ void likwid_markerstopregion_(const char *tag, int len);
 void likwid_markerresetregion_(const char *tag, int len);
 void likwid_markergetregion_(const char *tag, int *nev, double *ev,
 			     double *time, int *count, int len);
+
+#ifdef SBT_NO_LIB
+#pragma weak likwid_markerInit
+#pragma weak likwid_markerThreadInit
+#pragma weak likwid_markerRegisterRegion
+#pragma weak likwid_markerStartRegion
+#pragma weak likwid_markerStopRegion
+#pragma weak likwid_markerResetRegion
+#pragma weak likwid_markerGetRegion
+#pragma weak likwid_markerClose
+#pragma weak likwid_markerinit_
+#pragma weak likwid_markerthreadinit_
+#pragma weak likwid_markerregisterregion_
+#pragma weak likwid_markerstartregion_
+#pragma weak likwid_markerstopregion_
+#pragma weak likwid_markerresetregion_
+#pragma weak likwid_markergetregion_
+#endif
 
 
 static volatile double sink;

@@ -9,7 +9,9 @@ and checks each region's "callsites": function, file, line (the line of
 the source marked "SITE: <region>"), module, exact counts and the stack.
 
 Cases: pie, dlopen, stripped, rebuilt, lambda, fortran, three, omp,
-many-names (20,000 regions at one site), many-sites (5,000 sites).
+many-names (20,000 regions at one site), many-sites (5,000 sites),
+omp_nog (OpenMP regions of a program without a line table: named by
+function and offset, every text row told apart at 100 columns).
 Exit 0 ok, 1 failed, 77 skipped (no compiler / library for the case).
 """
 import json, os, re, shutil, subprocess, sys, tempfile
@@ -251,6 +253,37 @@ def case_omp(d, src, cc):
                                                               c['stack']))
 
 
+def case_omp_nog(d, src, cc):
+    path = os.path.join(src, 'omp_pragmas.c')
+    p = sh(cc + ['-O2', '-fopenmp', path, '-o', 'omp_pragmas'], d, ok=False)
+    if p.returncode != 0:
+        print('SKIP: no OpenMP (%s)' % p.stderr.strip()[:200],
+              file=sys.stderr)
+        sys.exit(SKIP)
+    os.environ['OMP_NUM_THREADS'] = '2'
+    log = run(['./omp_pragmas'], d)
+    doc = analyze(log)
+    names = [r['name'] for r in doc['regions']
+             if r['name'].startswith('omp parallel @ ')]
+    want = re.compile(r'^omp parallel @ (main|triad[.\w]*) '
+                      r'\(omp_pragmas\+0x[0-9a-f]+\)$')
+    if len(names) != 4 or not all(want.match(n) for n in names):
+        fail('omp_nog: want 4 regions by function and offset: %r' % names)
+    if sum(1 for n in names if ' @ main ' in n) != 3:
+        fail('omp_nog: three of them in main: %r' % names)
+    # the text table tells every row apart in 100 columns
+    p = sh([os.environ['SBT_ANALYZE'], '-q', '--width', '100', log], d)
+    lines = p.stdout.splitlines()
+    i = next(k for k, l in enumerate(lines) if l.startswith('region '))
+    rows = []
+    for l in lines[i + 1:]:
+        if not l.strip():
+            break
+        rows.append(l[:lines[i].index('total') - 5].rstrip())  # %9s
+    if len(rows) != len(set(rows)) or any(len(l) > 100 for l in lines):
+        fail('omp_nog: rows not told apart in 100 columns:\n' + p.stdout)
+
+
 def case_many_names(d, src, cc):
     path = os.path.join(src, 'many_names.c')
     sh(cc + ['-g', '-O1', '-DSBT_MARKER', '-I', MARKERS, path, '-o',
@@ -312,7 +345,7 @@ def case_many_sites(d, src, cc):
 
 CASES = {'pie': 'cc', 'dlopen': 'cc', 'stripped': 'cc', 'rebuilt': 'cc',
          'lambda': 'cxx', 'fortran': 'fc', 'three': 'cc', 'omp': 'cc',
-         'many_names': 'cc', 'many_sites': 'cc'}
+         'many_names': 'cc', 'many_sites': 'cc', 'omp_nog': 'cc'}
 
 
 def main():

@@ -129,7 +129,9 @@ def svg_outside(svg):
 
 
 def analyze(log, html, *args):
-    p = subprocess.run([ANALYZE, '-q', '--html', html, *args, log],
+    # the page, and the text report beside it (--format asks for it)
+    p = subprocess.run([ANALYZE, '-q', '--html', html, '--format', 'text',
+                        *args, log],
                        capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit('FAIL: sbt-analyze exited %d: %s' % (p.returncode,
@@ -227,8 +229,8 @@ def case_machine(gen, d):
     html = os.path.join(d, 'm.html')
     subprocess.run([gen, log, '1', '30000', '0', '1000', 'machine'],
                    check=True)
-    text = subprocess.run([ANALYZE, log], capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run([ANALYZE, '-v', log], capture_output=True,
+                          text=True, check=True).stdout
     said = re.findall(r'^  (at .*: the machine, not the code.*)$', text, re.M)
     check(len(said) == 2, 'text: the shift and its return as machine '
           'events: %r' % said)

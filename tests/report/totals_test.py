@@ -14,7 +14,7 @@ demo: the bundled demo recorded for real (step encloses compute and
   bimodal): step's inclusive time is its exclusive time plus compute's
   and bimodal's, within one quantum per call.
 minor: a thread 0.5 % slower (20 ns in 4 us: resolved, under 1 %) is a
-  minor finding in text, JSON (minor flag) and HTML (listed apart); one
+  minor finding in text -v, JSON (minor flag) and HTML (listed apart); one
   5 % slower is a major one.
 """
 import csv, io, json, os, re, subprocess, sys, tempfile
@@ -85,8 +85,12 @@ def case_nested(gen, d):
     # text: totals first, sorted by total; --sort changes the order
     text = analyze(log)
     head = next(l for l in text.splitlines() if l.startswith('region'))
+    check(head.split()[1:3] == ['total', 'share'],
+          'text columns lead with total, share: %r' % head)
+    full = analyze(log, '-v')
+    head = next(l for l in full.splitlines() if l.startswith('region'))
     check(head.split()[1:4] == ['total', 'share', 'own'],
-          'text columns lead with total, share, own: %r' % head)
+          '-v: the full table leads with total, share, own: %r' % head)
     check(first_rows(text) == ['outer', 'inner'], 'by total: %r'
           % first_rows(text))
     check(first_rows(analyze(log, '--sort', 'name')) == ['inner', 'outer'],
@@ -100,7 +104,7 @@ def case_nested(gen, d):
           '%d %r' % (p.returncode, p.stderr.strip()))
     # HTML: the summary's total and shares
     html = os.path.join(d, 'n.html')
-    analyze(log, '--html', html)
+    analyze(log, '--html', html, '--format', 'text')
     page = open(html).read()
     check('<th title="the time of all its calls">total</th>' in page and
           '33.3 %' in page and '20.0 %' in page, 'HTML totals and shares')
@@ -138,11 +142,16 @@ def case_minor(gen, d):
                                   '(under 1 % of its time): this thread'),
           'verdict: ' + g['verdict'])
     check(g['variation'] is False, 'no alarm for a minor finding')
-    text = ' '.join(analyze(log, '--by', 'thread').split())   # unwrapped
-    check('minor (under 1 % of its time): this thread is 0.5 % slower'
-          in text, 'text: minor, after the others')
+    text = ' '.join(analyze(log, '-v', '--by', 'thread').split())  # unwrapped
+    check('minor this thread is 0.5 % slower than the others' in text,
+          '-v: the minor finding, labelled minor')
+    row = [l for l in analyze(log, '--by', 'thread').splitlines()
+           if l.startswith('outer') and ' 3 ' in l]
+    check(len(row) == 1 and ' steady ' in row[0],
+          'the one-line table: thread 3 steady (a minor finding is no '
+          'alarm): %r' % row)
     html = os.path.join(d, 'm.html')
-    analyze(log, '--html', html)
+    analyze(log, '--html', html, '--format', 'text')
     page = open(html).read()
     top = page.split('<section id="findings">')[1]
     major, minor = top.split('<details>')[0], top.split('<details>')[1]

@@ -6,8 +6,8 @@
 A region whose time moves through 12 levels (CSV input, no timing) has a
 dozen findings.  The verdict says the largest SBT_VERDICT_FINDINGS (6) of
 them, then how many more there are, and still ends with what the timer
-resolves; the text report prints it whole, with the metric's source after
-it; JSON lists every finding.
+resolves; JSON lists every finding, and the text report's -v every step
+in time order (a step and its return on one line).
 """
 import os, random, re, sys, tempfile
 
@@ -37,10 +37,16 @@ def main():
               'and how many more: %s' % v)
         check(re.search(r'timed to 1 %|cannot be timed', v) is not None,
               'it ends with the precision clause: ...%s' % v[-120:])
-        text = analyze(csv)
-        flat = ' '.join(text.split())
-        check(' '.join(v.split()) + ' [' in flat,
-              'the text report prints it whole, then the metric')
+        # -v: every step, in time order, a step and its return one line
+        text = analyze(csv, '-v')
+        steps = sum(1 for f in g['finding_list'] if f['kind'] == 'step')
+        ones = re.findall(r'^  ([\d.]+) ms +step ', text, re.M)
+        twos = re.findall(r'^  ([\d.]+) ms +(?:dip|bump) ', text, re.M)
+        check(len(ones) + 2 * len(twos) == steps,
+              '-v: all %d steps (%d alone, %d folded pairs)' %
+              (steps, len(ones), len(twos)))
+        at = [float(x) for x in re.findall(r'^  ([\d.]+) ms ', text, re.M)]
+        check(at == sorted(at) and len(at) > 1, '-v: in time order %r' % at)
     done()
 
 

@@ -9,6 +9,12 @@
   trace_test.py machine           a machine-wide shift (synthetic CSV) as
                                   a process-wide instant
   trace_test.py crossed           overlapping samples clamped, and said
+  trace_test.py detours APP       probes every 10 us inside nested
+                                  regions: every slice at its real
+                                  times, 1000 of 1000 children inside
+                                  their parents, each detour its own
+                                  slice inside the samples it was taken
+                                  out of
 
 Checked for every trace: it parses as JSON; complete events = the held
 samples (--dump, probes left out) or --trace-max; each track's events in
@@ -70,11 +76,16 @@ def tracks(doc):
 
 def well_formed(doc, want_x):
     ev = doc['traceEvents']
-    xs = [e for e in ev if e['ph'] == 'X']
+    xs = [e for e in ev if e['ph'] == 'X' and e['cat'] != 'recorder']
     check(len(xs) == want_x, 'complete events %d, want %d'
           % (len(xs), want_x))
     check(doc['otherData']['complete_events'] == len(xs),
           'otherData says how many')
+    dx = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'recorder']
+    check(doc["otherData"].get("detour_events") == len(dx) and
+          all(e['name'] == 'sbtmark' for e in dx),
+          'otherData says how many detours (%d), each named sbtmark'
+          % len(dx))
     bad_order = bad_nest = 0
     leaves = {}
     for key, evs in tracks(doc).items():
@@ -174,6 +185,56 @@ def case_os(tmp, region_app):
           'an OS instant per faulting touch (%d)' % len(faults))
 
 
+def case_detours(tmp, region_app):
+    # 250 "outer" x 4 "inner", probes every 10 us of marking
+    log = record([region_app, 'nested', '250'], tmp, 'detours.log',
+                 {'SBT_SPEED_US': '10'})
+    held = dump_samples(log, tmp)
+    doc = trace(tmp, [log])
+    well_formed(doc, len(held))
+    xs = [e for e in doc['traceEvents'] if e['ph'] == 'X']
+    dx = [e for e in xs if e['cat'] == 'recorder']
+    smp = [e for e in xs if e['cat'] != 'recorder']
+    inner = [e for e in smp if e['name'] == 'inner']
+    outer = [(ns(e['ts']), ns(e['ts']) + ns(e['dur'])) for e in smp
+             if e['name'] == 'outer']
+    inside = sum(1 for e in inner
+                 if any(a <= ns(e['ts']) and
+                        ns(e['ts']) + ns(e['dur']) <= b for a, b in outer))
+    check(len(inner) == 1000 and inside == 1000,
+          '%d of %d children inside their parents' % (inside, len(inner)))
+    check(not any('clamped_ns' in e['args'] for e in smp),
+          'no slice clamped to fit: every one at its real times')
+    taken = [e for e in smp if e['args'].get('detour_ns', 0) > 0]
+    check(len(dx) > 0 and len(taken) > 0,
+          '%d detours shown, %d samples had one taken out'
+          % (len(dx), len(taken)))
+    # a sample's slice is its detour-free time plus what was taken out
+    off = [e for e in smp if abs(ns(e['dur']) - round(
+        e['args']['ns'] + e['args'].get('detour_ns', 0))) > 2]
+    check(not off, 'each slice lasts ns + detour_ns (%d do not)' % len(off))
+    # every detour inside each sample it was taken out of: its enclosing
+    # slices on the track hold it whole
+    by_track = {}
+    for e in smp:
+        by_track.setdefault((e['pid'], e['tid']), []).append(
+            (ns(e['ts']), ns(e['ts']) + ns(e['dur'])))
+    loose = [e for e in dx if not any(
+        a <= ns(e['ts']) and ns(e['ts']) + ns(e['dur']) <= b
+        for a, b in by_track.get((e['pid'], e['tid']), []))]
+    check(not loose, 'every detour inside a sample (%d not)' % len(loose))
+    # the detours a sample holds add up to what it says was taken out
+    bad = 0
+    for e in taken:
+        a, b = ns(e['ts']), ns(e['ts']) + ns(e['dur'])
+        got = sum(ns(d['dur']) for d in dx if d['pid'] == e['pid'] and
+                  d['tid'] == e['tid'] and a <= ns(d['ts']) and
+                  ns(d['ts']) + ns(d['dur']) <= b)
+        bad += abs(got - e['args']['detour_ns']) > 2 + 0.001 * got
+    check(bad == 0, 'each sample\'s detour slices sum to its detour_ns '
+          '(%d do not)' % bad)
+
+
 def case_machine(tmp):
     rnd = random.Random(5)
     csv = os.path.join(tmp, 'm.csv')
@@ -227,7 +288,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix='sbt-trace-')
     try:
         {'demo': case_demo, 'two': case_two, 'os': case_os,
-         'machine': case_machine, 'crossed': case_crossed}[case](tmp, *args)
+         'machine': case_machine, 'crossed': case_crossed,
+         'detours': case_detours}[case](tmp, *args)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()

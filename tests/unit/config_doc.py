@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""config_doc.py - the README's and sbtmark(7)'s environment tables say what
-the recorder's configuration table (preload/config.h) does.
+"""config_doc.py - doc/environment.md's and sbtmark(7)'s environment tables
+say what the recorder's configuration table (preload/config.h) does.
 
-  config_doc.py CONFIG_TABLE README.md sbtmark.7
+  config_doc.py CONFIG_TABLE doc/environment.md sbtmark.7
 
 Every variable of the table is documented in both, and nothing documented
 there as the recorder's is missing from it; a number's or switch's default
-in the README is the table's (unless its default is outside its range,
+in environment.md is the table's (unless its default is outside its range,
 which means 'off': then any words), a text's default is quoted."""
 import re
 import subprocess
@@ -28,13 +28,14 @@ check(len(table) >= 10, 'the table has %d variables' % len(table))
 
 text = open(readme).read()
 env = text[text.index('## Environment'):]
-env = env[:env.index('\n## ', 5)]
+end = env.find('\n## ', 5)      # the next section, or the page's end
+env = env if end < 0 else env[:end]
 rows = {}
 for m in re.finditer(r'^\| `(SBT_[A-Z_]+)` \|(.*)\|([^|]*)\|$', env, re.M):
     rows[m.group(1)] = (m.group(2).strip(), m.group(3).strip())
 documented = set(rows) - NOT_RECORDER
 check(documented == set(table),
-      'README: documented %s, not in the table %s' %
+      'environment.md: documented %s, not in the table %s' %
       (sorted(set(table) - documented), sorted(documented - set(table))))
 for name, f in table.items():
     if name not in rows:
@@ -45,7 +46,7 @@ for name, f in table.items():
     else:
         d, lo = int(f[1]), int(f[2])
         ok = default == str(d) if lo <= d else not default.isdigit()
-    check(ok, 'README: %s default %r, the table says %s' %
+    check(ok, 'environment.md: %s default %r, the table says %s' %
           (name, default, f[1] if len(f) > 1 else ''))
 
 mant = open(man).read()

@@ -4,7 +4,17 @@ includes only headers of its own stage or of stages before it:
 
     base < read < filter < score < symbols < report < analysis/ (the top)
 
-  layers.py ANALYSIS_DIR
+  layers.py ANALYSIS_DIR [PRELOAD_DIR]
+
+The recorder (PRELOAD_DIR) is layered too, by file (PRELOAD_LAYERS):
+
+    diag < config < log, regions and the other services < recorder
+    (threads, their gate and stop point) < fast path (hot.h) < hot (the
+    marker paths, their ticks) < api/ (the interposed APIs)
+
+and a file includes no header of a later layer and calls no function a
+file of a later layer defines (the recorder calls no API by name: they
+register).
 
 Also: no two headers include each other, directly or around a loop; and
 no two files call into each other, directly or around a loop (a call of
@@ -65,7 +75,7 @@ for h in sorted(edges):
           (h, '' if c is None else ': ' + ' -> '.join(c)))
 
 # Calls between files.
-DEF = re.compile(r'^(?!static)[a-z][\w \*]*?\b(sbt_\w+)\(', re.M)
+DEF = re.compile(r'^(?!static|extern)[a-z][\w \*]*?\b(sbt_\w+)\(', re.M)
 CALL = re.compile(r'\b(sbt_\w+)\s*\(')
 COMMENT = re.compile(r'/\*.*?\*/', re.S)
 code, defined = {}, {}
@@ -89,4 +99,82 @@ for n in sorted(edges):
         loops.append(c)
 check(not loops, 'no call loop between files%s' %
       ''.join('; ' + ' -> '.join(c) for c in loops))
+
+# diag first: config tells a bad value through diag's warnings.
+PRELOAD_LAYERS = [
+    ('diag', ['diag.c', 'diag.h']),
+    ('config', ['config.c', 'config.h', 'sample.c', 'sample.h']),
+    ('services', ['logfile.c', 'logfile.h', 'prepare.c', 'prepare.h',
+                  'regions.c', 'regions.h', 'clock.c', 'clock.h', 'tsc.c',
+                  'tsc.h', 'header.c', 'header.h', 'cap.c', 'cap.h',
+                  'osevents.c', 'osevents.h', 'evname.c', 'evname.h',
+                  'counters.c', 'counters.h', 'probe.c', 'probe.h']),
+    ('recorder', ['recorder.c', 'recorder.h', 'thread.h', 'gate.h',
+                  'stop.h', 'tickat.h']),
+    ('fast path', ['hot.h']),
+    ('hot', ['hot.c', 'markers.c', 'tick.c', 'tick.h', 'path.c', 'path.h',
+             'sparse.c', 'sparse.h', 'readback.c',
+             'readback.h']),
+    ('api', ['api/*']),
+]
+
+
+def preload(top):
+    layer = {}
+    for i, (_, names) in enumerate(PRELOAD_LAYERS):
+        for n in names:
+            layer[n] = i
+    files = []
+    for d in ('', 'api'):
+        for f in sorted(os.listdir(os.path.join(top, d) if d else top)):
+            if f.endswith(('.c', '.h')):
+                rel = os.path.join(d, f) if d else f
+                files.append(rel)
+    for rel in files:
+        check(rel in layer or rel.startswith('api/'),
+              'preload/%s has a layer' % rel)
+    lay = lambda rel: layer.get(rel, len(PRELOAD_LAYERS) - 1)  # noqa
+    hname = {os.path.basename(r): r for r in files if r.endswith('.h')}
+    code, defined, bad = {}, {}, []
+    for rel in files:
+        text = open(os.path.join(top, rel)).read()
+        for inc in INC.findall(text):
+            h = hname.get(os.path.basename(inc))
+            if h and lay(h) > lay(rel):
+                bad.append('%s (%s) includes %s (%s)' % (
+                    rel, PRELOAD_LAYERS[lay(rel)][0], h,
+                    PRELOAD_LAYERS[lay(h)][0]))
+        if rel.endswith('.c'):
+            code[rel] = COMMENT.sub('', text)
+            for f in DEF.findall(code[rel]):
+                defined.setdefault(f, rel)
+    check(len(defined) > 100, 'preload: %d functions defined in %d files' %
+          (len(defined), len(code)))
+    for rel, text in code.items():
+        for f in sorted(set(CALL.findall(text))):
+            d = defined.get(f)
+            if d and lay(d) > lay(rel):
+                bad.append('%s (%s) calls %s of %s (%s)' % (
+                    rel, PRELOAD_LAYERS[lay(rel)][0], f, d,
+                    PRELOAD_LAYERS[lay(d)][0]))
+    check(not bad, 'preload: nothing reaches up a layer%s' %
+          ''.join('; ' + b for b in bad))
+    # nor do two files of a layer call each other, around a loop
+    global edges
+    edges = {}
+    for rel, text in code.items():
+        for f in CALL.findall(text):
+            if defined.get(f, rel) != rel:
+                edges.setdefault(rel, set()).add(defined[f])
+    seen, loops = set(), []
+    for n in sorted(edges):
+        c = cycle_from(n, [n], seen)
+        if c and c not in loops:
+            loops.append(c)
+    check(not loops, 'preload: no call loop between files%s' %
+          ''.join('; ' + ' -> '.join(c) for c in loops))
+
+
+if len(sys.argv) > 2:
+    preload(sys.argv[2])
 sys.exit(done())

@@ -2,8 +2,11 @@
  * test_logfile.c - the log's space readied ahead (preload/logfile.c's
  * sbt_log_prepare, the preparer thread's step), driven by hand so that
  * nothing depends on when a thread runs:
- *   - a chunk taken before any preparation is faulted in by its taker
- *     (counted late); one taken inside readied space costs it nothing;
+ *   - the first MiB is readied when the log opens: a chunk there costs
+ *     its taker nothing;
+ *   - a chunk past what was readied is faulted in by its taker (counted
+ *     late, and in the header: the bytes and the time it took); one taken
+ *     inside readied space costs it nothing;
  *   - readied space is allocated and mapped (the pages present in our page
  *     tables before anyone touched them), and reads as zeros;
  *   - the preparer is called for when less than half of its lead is left;
@@ -61,32 +64,51 @@ int main(void)
 		return h_done();
 	sbt_log_on_low(lf, low);
 
-	/* nothing readied yet: the taker faults its chunk in, and calls */
+	struct sbt_file_header *h = sbt_log_header(lf);
+
+	/* the first MiB readied at open: mapped, and free to its taker */
+	CHECK(present((char *)h + (512u << 10)) == 1,
+	      "the first MiB not readied at open");
 	c = sbt_log_chunk(lf, SBT_CHUNK_EVENTS, 64u << 10, 0, 1);
-	CHECK(c && sbt_log_late(lf) == 64u << 10, "unprepared chunk: %llu "
-	      "late bytes, want 65536", (unsigned long long)sbt_log_late(lf));
+	CHECK(c && sbt_log_late(lf) == 0 && h->log_wait_ns == 0 &&
+	      h->log_late_bytes == 0, "a chunk in the first MiB: %llu late "
+	      "bytes, header %llu ns %llu bytes, want 0",
+	      (unsigned long long)sbt_log_late(lf),
+	      (unsigned long long)h->log_wait_ns,
+	      (unsigned long long)h->log_late_bytes);
+	CHECK(lows == 0, "the preparer was called %d times, want 0", lows);
+
+	/* past it, nothing readied: the taker faults in the 68 KiB beyond
+	 * the first MiB, counted (bytes, time), and calls */
+	c = sbt_log_chunk(lf, SBT_CHUNK_EVENTS, 1u << 20, 0, 1);
+	CHECK(c && sbt_log_late(lf) == 68u << 10 &&
+	      h->log_late_bytes == 68u << 10 && h->log_wait_ns > 0,
+	      "unprepared chunk: %llu late bytes, header %llu ns %llu bytes, "
+	      "want 69632", (unsigned long long)sbt_log_late(lf),
+	      (unsigned long long)h->log_wait_ns,
+	      (unsigned long long)h->log_late_bytes);
 	CHECK(lows == 1, "the preparer was called %d times, want 1", lows);
 
 	while (sbt_log_prepare(lf))
 		steps++;
 	CHECK(steps >= 1, "sbt_log_prepare readied nothing");
 	/* readied: mapped before any write, zeros */
-	char *next = (char *)c + (64u << 10);
+	char *next = (char *)c + (1u << 20);
 	CHECK(present(next) == 1 && present(next + (512u << 10)) == 1,
 	      "readied pages not mapped (%d %d)", present(next),
 	      present(next + (512u << 10)));
 	c = sbt_log_chunk(lf, SBT_CHUNK_EVENTS, 256u << 10, 0, 1);
 	CHECK(c && (char *)c == next, "chunks not contiguous");
-	CHECK(sbt_log_late(lf) == 64u << 10, "a readied chunk's taker "
-	      "faulted %llu bytes in", (unsigned long long)sbt_log_late(lf) -
-	      (64u << 10));
+	CHECK(sbt_log_late(lf) == 68u << 10 && h->log_late_bytes == 68u << 10,
+	      "a readied chunk's taker faulted %llu bytes in",
+	      (unsigned long long)sbt_log_late(lf) - (68u << 10));
 	CHECK(c && all_zero(c + 1, (256u << 10) - sizeof *c),
 	      "readied chunk not zero");
-	/* 1 MiB lead readied from 68 KiB: 324 KiB taken, over half left */
+	/* lead readied to 2180 KiB from 1092: 1348 taken, over half left */
 	CHECK(lows == 1, "preparer called with its lead over half left");
 	c = sbt_log_chunk(lf, SBT_CHUNK_EVENTS, 512u << 10, 0, 1);
-	CHECK(c && sbt_log_late(lf) == 64u << 10 && lows == 2,
-	      "under half left: late %llu, calls %d (want 65536, 2)",
+	CHECK(c && sbt_log_late(lf) == 68u << 10 && lows == 2,
+	      "under half left: late %llu, calls %d (want 69632, 2)",
 	      (unsigned long long)sbt_log_late(lf), lows);
 	while (sbt_log_prepare(lf))
 		;
@@ -94,7 +116,7 @@ int main(void)
 	/* finished: no more preparing, the file ends at its last chunk */
 	sbt_log_finish(lf);
 	CHECK(sbt_log_prepare(lf) == 0, "prepared after finish");
-	off_t want = 4096 + (64 << 10) + (256 << 10) + (512 << 10);
+	off_t want = 4096 + (64 << 10) + (1 << 20) + (256 << 10) + (512 << 10);
 	CHECK(file_size("a.log") == want, "finished a.log: %lld bytes, "
 	      "want %lld", (long long)file_size("a.log"), (long long)want);
 	sbt_log_abandon(lf);

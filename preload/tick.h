@@ -1,13 +1,9 @@
 /*
- * speed.h - the processor's own speed, measured in situ, and the thread's
- * periodic off-window chores (SBT_SPEED_US).
+ * tick.h - a recording thread's periodic off-window chores.
  *
- * Every recording thread, about every SBT_SPEED_US microseconds of its
- * marking (default 100, 0: no probes), times a fixed register-only
- * workload between the same serialized clock reads as a region and
- * writes it as a SPEED event (format/sbtlog.h).  The same moments drain
- * the thread's kernel-event ring when it is past half full, so that it
- * never fills between chunk changes.
+ * The same moments that take a speed probe (probe.h) drain the thread's
+ * kernel-event ring when it is past half full, so that it never fills
+ * between chunk changes.
  *
  * The work rides on marker calls that already left the inline fast path:
  * the fast path stops at t->tick_at (thread.h), an event count chosen
@@ -22,27 +18,13 @@
  * thread left the application, so that the analyzer can leave out the
  * calls right after, which meet a branch predictor the detour stirred.
  */
-#ifndef SBT_SPEED_H
-#define SBT_SPEED_H
+#ifndef SBT_TICK_H
+#define SBT_TICK_H
 
 #include <stdint.h>
 #include "diag.h"
 
 struct sbt_thread;
-
-/* Read SBT_SPEED_US (constructor time). */
-SBT_HIDDEN void sbt_speed_setup(void);
-
-/* Wall ticks between a thread's ticks, 0 when no tick is needed (no
- * probes and no kernel events).  Valid once tick_hz is known. */
-SBT_HIDDEN uint64_t sbt_speed_period(void);
-
-/* The probe's META SPEED entry into a freshly opened log (none when off). */
-SBT_HIDDEN void sbt_speed_meta(void);
-
-/* One timed run of the workload: its duration in wall ticks, *t0 and
- * *aux the first read's. */
-SBT_HIDDEN uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux);
 
 /* A detour inside open regions, from `a` (wall ticks of a clock read at
  * its start) to a clock read now, as a SPEED event flagged SBT_SPEED_SPAN

@@ -1,0 +1,722 @@
+/*
+ * words.c - a group's analysis in words (words.h): the class, its size,
+ * the changes over time, each finding, what was left out, the precision
+ * and the kernel's record.  Numbers come from the group's data; the
+ * words are made here, once, for every report that says them.
+ */
+#include "words.h"
+#include "compare.h"
+#include "verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *sbt_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+const char *sbt_class_word(int cl)
+{
+	static const char *const w[SBT_CL__N] = {
+		"steady", "modes", "step", "phases", "slow group",
+		"fast group", "broad", "processor", "unresolved", "too few",
+		"OS", "finding" };
+
+	return cl >= 0 && cl < SBT_CL__N ? w[cl] : "?";
+}
+
+/* ---- changes over time -------------------------------------------------- */
+
+/* The steps in time order: phase index, level before, level after. */
+struct step { int phase; double from, to; };
+
+static int steps_in_order(const struct sbt_phases *p, struct step *st)
+{
+	int n = 0;
+
+	for (int k = 0; k < p->nsteps && k < SBT_PHASE_MAX; k++) {
+		struct step x = { p->step[k], p->step_from_ns[k],
+				  p->ph[p->step[k]].level_ns };
+		int j = n++;
+		while (j > 0 && st[j - 1].phase > x.phase) {
+			st[j] = st[j - 1];
+			j--;
+		}
+		st[j] = x;
+	}
+	return n;
+}
+
+static double phase_t(const struct sbt_phases *p, int k, int end)
+{
+	if (p->untimed)
+		return (double)(end ? p->ph[k].first + p->ph[k].n - 1 :
+				p->ph[k].first);
+	return end ? p->ph[k].t_end_ns : p->ph[k].t_begin_ns;
+}
+
+static void put_change(struct sbt_change *ch, int *n, struct sbt_change c)
+{
+	int j = (*n)++;
+
+	while (j > 0 && ch[j - 1].t_ns > c.t_ns) {
+		ch[j] = ch[j - 1];
+		j--;
+	}
+	ch[j] = c;
+}
+
+int sbt_group_changes(const struct sbt_group *g, struct sbt_change *ch)
+{
+	const struct sbt_phases *p = &g->phases;
+	struct step st[SBT_PHASE_MAX];
+	int ns = steps_in_order(p, st), n = 0;
+
+	for (int k = 0; k < ns; k++) {
+		struct sbt_change c = { .kind = SBT_CH_STEP,
+			.t_ns = phase_t(p, st[k].phase, 0),
+			.from_ns = st[k].from,
+			.to_ns = st[k].to,
+			.rel = st[k].from != 0 ? st[k].to / st[k].from - 1 : 0 };
+		/* a step whose next one brings the level more than half
+		 * way back, the other way: one dip (or bump), net change */
+		if (k + 1 < ns) {
+			double d1 = st[k].to - st[k].from;
+			double d2 = st[k + 1].to - st[k + 1].from;
+			double back = st[k + 1].to - st[k].from;
+			if (d1 * d2 < 0 && fabs(back) < 0.5 * fabs(d1)) {
+				c.kind = SBT_CH_DIP;
+				c.t_end_ns = phase_t(p, st[k + 1].phase, 0);
+				c.back_ns = st[k + 1].to;
+				c.net_rel = st[k].from != 0 ?
+					    back / st[k].from : 0;
+				k++;
+			}
+		}
+		put_change(ch, &n, c);
+	}
+	if (p->warmup_n) {
+		int w = 0;
+		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
+			w++;
+		struct sbt_change c = { .kind = SBT_CH_WARMUP,
+			.t_ns = phase_t(p, 0, 0),
+			.t_end_ns = w > 0 ? phase_t(p, w - 1, 1) : NAN,
+			.from_ns = p->ph[0].level_ns,
+			.to_ns = w < p->nphases ? p->ph[w].level_ns : NAN,
+			.n = p->warmup_n };
+		put_change(ch, &n, c);
+	}
+	if (p->ntransients) {
+		int first = -1;
+		for (int k = 0; k < p->nphases && first < 0; k++)
+			if (p->ph[k].kind == SBT_PH_TRANSIENT)
+				first = k;
+		struct sbt_change c = { .kind = SBT_CH_TRANSIENTS,
+			.t_ns = first >= 0 ? phase_t(p, first, 0) : 0,
+			.rel = p->transient_max,
+			.n = p->transient_n, .count = p->ntransients };
+		put_change(ch, &n, c);
+	}
+	return n;
+}
+
+void sbt_changes_count(const struct sbt_change *ch, int n, int *steps,
+		       int *dips)
+{
+	*steps = *dips = 0;
+	for (int k = 0; k < n; k++) {
+		*steps += ch[k].kind == SBT_CH_STEP;
+		*dips += ch[k].kind == SBT_CH_DIP;
+	}
+}
+
+/* A place in the run: "61.2 ms", or "sample 4000" without times. */
+static void when(char *b, size_t len, const struct sbt_group *g, double t)
+{
+	if (g->phases.untimed)
+		snprintf(b, len, "sample %.0f", t);
+	else if (t >= 1e9)
+		snprintf(b, len, "%.2f s", t / 1e9);
+	else if (t >= 1e6)
+		snprintf(b, len, "%.2f ms", t / 1e6);
+	else
+		snprintf(b, len, "%.1f us", t / 1e3);
+}
+
+void sbt_words_change(struct sbt_strbuf *o, const struct sbt_group *g,
+		      const struct sbt_change *c)
+{
+	const struct sbt_phases *p = &g->phases;
+	char t[32], t2[32], a[32], b[32], r[32];
+
+	when(t, sizeof t, g, c->t_ns);
+	sbt_fmt_ns(a, sizeof a, c->from_ns);
+	sbt_fmt_ns(b, sizeof b, c->to_ns);
+	switch (c->kind) {
+	case SBT_CH_STEP:
+		sbt_put(o, "step %+.1f %% at %s: %s -> %s", 100 * c->rel, t,
+			a, b);
+		break;
+	case SBT_CH_DIP:
+		when(t2, sizeof t2, g, c->t_end_ns);
+		sbt_fmt_ns(r, sizeof r, c->back_ns);
+		sbt_put(o, "%s %+.1f %% from %s to %s: %s -> %s, back to %s "
+			"(net %+.1f %%)", c->to_ns < c->from_ns ? "dip" : "bump",
+			100 * (c->from_ns != 0 ? c->to_ns / c->from_ns - 1 : 0),
+			t, t2, a, b, r, 100 * c->net_rel);
+		break;
+	case SBT_CH_WARMUP:
+		when(t2, sizeof t2, g, c->t_end_ns);
+		sbt_put(o, "warm-up until %s: %s, then %s (%zu %s)", t2, a, b,
+			c->n, sbt_plural(c->n, "sample", "samples"));
+		break;
+	case SBT_CH_TRANSIENTS: {
+		int shown = 0;
+		sbt_put(o, "%d transient %s (%zu %s, up to %+.0f %%), "
+			"returned each time: at", c->count,
+			sbt_plural((size_t)c->count, "excursion", "excursions"),
+			c->n, sbt_plural(c->n, "sample", "samples"),
+			100 * c->rel);
+		for (int k = 0; k < p->nphases; k++)
+			if (p->ph[k].kind == SBT_PH_TRANSIENT &&
+			    (k == 0 || p->ph[k - 1].kind != SBT_PH_TRANSIENT)) {
+				if (shown++ == 6) {
+					sbt_put(o, " ...");
+					break;
+				}
+				when(t2, sizeof t2, g, phase_t(p, k, 0));
+				sbt_put(o, "%s %s", shown > 1 ? "," : "", t2);
+			}
+		break;
+	}
+	}
+}
+
+/* ---- the class and its size -------------------------------------------- */
+
+/* The largest finding that is not minor, or NULL. */
+static const struct sbt_finding *major(const struct sbt_group *g)
+{
+	for (int k = 0; k < g->nfind; k++)
+		if (!g->find[k].minor)
+			return &g->find[k];
+	return NULL;
+}
+
+/* A group's first finding of a kind, NULL when it has none. */
+static const struct sbt_finding *kind_of(const struct sbt_group *g, int kind)
+{
+	for (int k = 0; k < g->nfind; k++)
+		if (g->find[k].kind == kind)
+			return &g->find[k];
+	return NULL;
+}
+
+/* The spread nothing recorded explains, when said: a description. */
+static const struct sbt_finding *unexplained(const struct sbt_group *g)
+{
+	return kind_of(g, SBT_FIND_UNEXPLAINED);
+}
+
+static int processor_share_large(const struct sbt_group *g)
+{
+	return g->count && (double)g->speed_n >=
+		SBT_WORDS_LARGE * (double)g->count;
+}
+
+int sbt_group_class(const struct sbt_group *g)
+{
+	const struct sbt_score *s = &g->score;
+	const struct sbt_finding *x = major(g);
+
+	if (s->n < SBT_WORDS_FEW)
+		return SBT_CL_FEW;
+	/* The processor's part, left out, outweighs the largest alarm: a
+	 * region that mostly followed the processor is the processor's. */
+	const struct sbt_finding *p = kind_of(g, SBT_FIND_PROCESSOR);
+	if (x && p && processor_share_large(g) && p->var_share > x->var_share)
+		return SBT_CL_PROCESSOR;
+	if (x) {
+		switch (x->kind) {
+		case SBT_FIND_STEP: {
+			struct sbt_change ch[SBT_CHANGES_MAX];
+			int steps, dips, n = sbt_group_changes(g, ch);
+			sbt_changes_count(ch, n, &steps, &dips);
+			return steps == 1 && dips == 0 ? SBT_CL_STEP :
+			       SBT_CL_PHASES;
+		}
+		case SBT_FIND_MODES: return SBT_CL_MODES;
+		case SBT_FIND_GROUP:
+			return g->delta_ns > 0 ? SBT_CL_SLOW_GROUP :
+			       SBT_CL_FAST_GROUP;
+		case SBT_FIND_BROAD: return SBT_CL_BROAD;
+		case SBT_FIND_OS_TIME:
+		case SBT_FIND_OS_SPREAD: return SBT_CL_OS;
+		case SBT_FIND_PROCESSOR: return SBT_CL_PROCESSOR;
+		case SBT_FIND_GROUPS:
+		case SBT_FIND_WAIT:  return SBT_CL_SLOW_GROUP;
+		case SBT_FIND_TIME:  return SBT_CL_PHASES;
+		case SBT_FIND_FEW:   return SBT_CL_FEW;
+		default:             return SBT_CL_OTHER;
+		}
+	}
+	if (processor_share_large(g))
+		return SBT_CL_PROCESSOR;
+	if (s->resolvable < 0 || !isfinite(s->shift_resolution_ns) ||
+	    s->shift_resolution_ns > SBT_WORDS_UNRESOLVED * s->median_ns)
+		return SBT_CL_UNRESOLVED;
+	return SBT_CL_STEADY;
+}
+
+/* "60 ns 75 % | 240 ns 25 %, 4.0x apart": the largest mode and the
+ * largest of those at least MODES_APART from it (else the next largest),
+ * in time order, and how many there are when more. */
+#define MODES_APART 0.10
+static void modes_size(struct sbt_strbuf *o, const struct sbt_score *s)
+{
+	int a = 0, b = -1, near = -1;
+	char x[32], y[32];
+
+	for (int m = 0; m < s->nmodes; m++)
+		if (s->modes[m].share > s->modes[a].share)
+			a = m;
+	for (int m = 0; m < s->nmodes; m++) {
+		int *into = fabs(s->modes[m].center_ns - s->modes[a].center_ns) >=
+			    MODES_APART * s->modes[a].center_ns ? &b : &near;
+		if (m != a && (*into < 0 ||
+			       s->modes[m].share > s->modes[*into].share))
+			*into = m;
+	}
+	if (b < 0)
+		b = near >= 0 ? near : a;
+	if (b < a) {
+		int t = a;
+		a = b, b = t;
+	}
+	sbt_fmt_ns(x, sizeof x, s->modes[a].center_ns);
+	sbt_fmt_ns(y, sizeof y, s->modes[b].center_ns);
+	sbt_put(o, "%s %.0f%% | %s %.0f%%", x, 100 * s->modes[a].share, y,
+		100 * s->modes[b].share);
+	if (s->modes[a].center_ns > 0) {
+		double r = s->modes[b].center_ns / s->modes[a].center_ns;
+		sbt_put(o, r < 10 ? ", %.2fx" : ", %.0fx", r);
+	}
+	if (s->nmodes > 2)
+		sbt_put(o, " (%d modes)", s->nmodes);
+	else
+		sbt_put(o, " apart");
+}
+
+/* The largest change of the group's time, sized. */
+static void changes_size(struct sbt_strbuf *o, const struct sbt_group *g)
+{
+	struct sbt_change ch[SBT_CHANGES_MAX];
+	int n = sbt_group_changes(g, ch), steps, dips, big = -1;
+	char t[32];
+
+	sbt_changes_count(ch, n, &steps, &dips);
+	for (int k = 0; k < n; k++)
+		if ((ch[k].kind == SBT_CH_STEP || ch[k].kind == SBT_CH_DIP) &&
+		    (big < 0 || fabs(ch[k].to_ns - ch[k].from_ns) >
+		     fabs(ch[big].to_ns - ch[big].from_ns)))
+			big = k;
+	if (big < 0)
+		return;
+	when(t, sizeof t, g, ch[big].t_ns);
+	if (steps == 1 && dips == 0) {
+		sbt_put(o, "%+.1f %% at %s", 100 * ch[big].rel, t);
+		return;
+	}
+	if (ch[big].kind == SBT_CH_DIP)
+		sbt_put(o, "%s %+.1f %% at %s", ch[big].to_ns < ch[big].from_ns ?
+			"dip" : "bump", 100 * (ch[big].to_ns /
+			ch[big].from_ns - 1), t);
+	else
+		sbt_put(o, "%+.1f %% at %s", 100 * ch[big].rel, t);
+	if (steps + dips > 1)
+		sbt_put(o, ", %d changes", steps + dips);
+}
+
+void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
+{
+	const struct sbt_score *s = &g->score;
+	const struct sbt_finding *x = major(g);
+	char a[32];
+
+	switch (cl) {
+	case SBT_CL_MODES:
+		modes_size(o, s);
+		break;
+	case SBT_CL_STEP:
+	case SBT_CL_PHASES:
+		if (x && x->kind == SBT_FIND_TIME) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "levels %s apart, %.0f%% of spread", a,
+				100 * x->var_share);
+			break;
+		}
+		changes_size(o, g);
+		break;
+	case SBT_CL_OS:
+		if (x && x->kind == SBT_FIND_OS_TIME)
+			sbt_put(o, "%.0f%% of its time", 100 * x->time_share);
+		else if (x)
+			sbt_put(o, "%.0f%% of its spread", 100 * x->var_share);
+		if (x && isfinite(x->events) && isfinite(x->per_event_ns)) {
+			sbt_fmt_ns(a, sizeof a, x->per_event_ns);
+			sbt_put(o, ", %.2g faults x %s", x->events, a);
+		}
+		break;
+	case SBT_CL_SLOW_GROUP:
+	case SBT_CL_FAST_GROUP:
+		if (x && x->kind == SBT_FIND_WAIT) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "thread %u slow, others wait %s", x->key, a);
+			break;
+		}
+		if (x && x->kind == SBT_FIND_GROUPS) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "thread %u +%s, %.0f%% of spread", x->key, a,
+				100 * x->var_share);
+			break;
+		}
+		/* against the others' median */
+		sbt_put(o, "%+.1f%%", 100 * g->delta_rel);
+		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
+			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
+			sbt_put(o, ", others wait %s", a);
+		}
+		break;
+	case SBT_CL_BROAD:          /* beyond the timer's own noise */
+		sbt_fmt_ns(a, sizeof a, x ? x->size_ns : s->variation_ns);
+		sbt_put(o, "spread +%s", a);
+		if (x && isfinite(x->rel))
+			sbt_put(o, x->rel >= 10 ? ", %.0fx" :
+				", %.0f%%", x->rel >= 10 ? x->rel : 100 * x->rel);
+		break;
+	case SBT_CL_PROCESSOR:
+		if (x && x->kind == SBT_FIND_PROCESSOR) {
+			sbt_put(o, "%.0f%% of its spread", 100 * x->var_share);
+			break;
+		}
+		sbt_put(o, "%.0f%% of samples left out",
+			100 * (double)g->speed_n / (double)g->count);
+		break;
+	case SBT_CL_FEW:
+		sbt_put(o, "%zu %s", s->n, sbt_plural(s->n, "sample",
+						      "samples"));
+		break;
+	case SBT_CL_OTHER:
+		sbt_put(o, "kind %d: ", x ? x->kind : -1);
+		/* fall through */
+	default:                /* steady, unresolved: what it resolves */
+		if (cl == SBT_CL_OTHER && x) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "%s (%.1f %%)", a, 100 * x->rel);
+		} else if (unexplained(g) && isfinite(unexplained(g)->rel)) {
+			sbt_put(o, "varies +-%.2g%% call to call, unexplained",
+				100 * unexplained(g)->rel);
+		} else if (isfinite(s->shift_resolution_ns)) {
+			sbt_fmt_ns(a, sizeof a, s->shift_resolution_ns);
+			/* the population's: its typical time's shifts */
+			sbt_put(o, "resolves shifts of %s", a);
+			if (s->median_ns > 0)
+				sbt_put(o, " (%.2g%%)", 100 *
+					s->shift_resolution_ns / s->median_ns);
+		} else {
+			sbt_put(o, "no resolution");
+		}
+	}
+}
+
+/* ---- one finding -------------------------------------------------------- */
+
+void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
+		       const struct sbt_finding *x, const char *who)
+{
+	const struct sbt_score *s = &g->score;
+	char a[32], b[32];
+
+	switch (x->kind) {
+	case SBT_FIND_MODES:
+		sbt_put(o, "%d modes:", s->nmodes);
+		for (int m = 0; m < s->nmodes; m++) {
+			sbt_fmt_ns(a, sizeof a, s->modes[m].center_ns);
+			sbt_put(o, "%s %s %.0f %%", m ? " |" : "", a,
+				100 * s->modes[m].share);
+		}
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "; %s from first to last", a);
+		break;
+	case SBT_FIND_GROUP:
+		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
+		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
+		sbt_put(o, "%s is %.1f %% %s than the others' median (%s; the "
+			"two populations resolve %s)", who,
+			100 * fabs(g->delta_rel),
+			g->delta_ns > 0 ? "slower" : "faster", a, b);
+		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
+			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
+			sbt_put(o, "; the others wait %s at each barrier (%.1f "
+				"%% of their time in it)", a,
+				100 * g->others_wait_rel);
+		}
+		break;
+	case SBT_FIND_BROAD:
+		sbt_fmt_ns(a, sizeof a, s->variation_ns);
+		sbt_fmt_ns(b, sizeof b, x->size_ns);
+		sbt_put(o, "broad: spread %s, %s more than the timer's own "
+			"noise explains; no distinct modes", a, b);
+		if (s->broad && !(s->excess_ns > x->size_ns))
+			sbt_put(o, " (%.0f %% of the samples outside any one "
+				"workload's window)", 100 * s->outside);
+		break;
+	case SBT_FIND_STEP:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "a change of level by %s", a);
+		break;
+	case SBT_FIND_OS_TIME:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+		sbt_put(o, "the OS's part of a call: %.0f page faults a call x "
+			"%s each = %s, %.0f %% of its time", x->events, b, a,
+			100 * x->time_share);
+		break;
+	case SBT_FIND_OS_SPREAD:
+		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+		sbt_put(o, "calls with more faults or switches took longer (%s "
+			"an event): %.0f %% of its spread", b,
+			100 * x->var_share);
+		break;
+	case SBT_FIND_PROCESSOR:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "the processor's: %zu calls differ by %s while its "
+			"speed was off, %.0f %% of its spread", x->count, a,
+			100 * x->var_share);
+		break;
+	case SBT_FIND_GROUPS:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "thread %u %s slower than the fastest, %.0f %% of "
+			"its spread", x->key, a, 100 * x->var_share);
+		break;
+	case SBT_FIND_WAIT:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "thread %u waits least at the barrier: the slow one; "
+			"the others wait up to %s more for it", x->key, a);
+		break;
+	case SBT_FIND_TIME:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "levels over the run %s apart, %.0f %% of its "
+			"spread", a, 100 * x->var_share);
+		break;
+	case SBT_FIND_COUNTER:
+		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+		sbt_put(o, "calls with more of counted event %u took longer (%s "
+			"an event, %.3g a call): %.0f %% of its spread", x->key,
+			b, x->events, 100 * x->var_share);
+		break;
+	case SBT_FIND_UNEXPLAINED:
+		sbt_put(o, "varies +-%.2g %% call to call (robust sd), "
+			"unexplained by what was recorded", 100 * x->rel);
+		break;
+	case SBT_FIND_FEW:
+		sbt_put(o, "too few samples to judge");
+		break;
+	case SBT_FIND_PROBE_BLIND:
+		sbt_put(o, "its level moved, the speed probes did not: the "
+			"code's, or a slowdown they cannot see (memory, front "
+			"end, an SMT sibling)");
+		break;
+	default:
+		sbt_fmt_ns(a, sizeof a, x->size_ns);
+		sbt_put(o, "finding of kind %d: size %s", x->kind, a);
+	}
+	if (isfinite(x->rel))
+		sbt_put(o, " [%.1f %% of its time%s]", 100 * x->rel,
+			x->minor ? ", minor" : "");
+}
+
+/* ---- what was left out -------------------------------------------------- */
+
+const char *sbt_left_name(int why)
+{
+	static const char *const w[SBT_LEFT__N] = {
+		"cut as OS noise", "the processor off speed",
+		"other regions shifted with it", "beside a recorder probe",
+		"in warm-up or transients" };
+
+	return why >= 0 && why < SBT_LEFT__N ? w[why] : "?";
+}
+
+const char *sbt_left_word(int why)
+{
+	static const char *const w[SBT_LEFT__N] = {
+		"OS noise", "processor", "machine", "probes", "transients" };
+
+	return why >= 0 && why < SBT_LEFT__N ? w[why] : "?";
+}
+
+const char *sbt_left_advice(int why)
+{
+	switch (why) {
+	case SBT_LEFT_CUT:
+		return "a quieter machine, pinned threads";
+	case SBT_LEFT_SPEED:
+	case SBT_LEFT_MACHINE:
+		return "pin threads to idle cpus";
+	case SBT_LEFT_PROBE:
+		return "raise SBT_PROBE_PERIOD and SBT_SPEED_US";
+	default:
+		return "";
+	}
+}
+
+void sbt_group_leftout(const struct sbt_dataset *ds,
+		       const struct sbt_result *res, const struct sbt_group *g,
+		       struct sbt_leftout *lo)
+{
+	static const uint32_t flag[SBT_LEFT__N] = {
+		SBT_SF_DROPPED, SBT_SF_SPEED, SBT_SF_MACHINE,
+		SBT_SF_AFTER_PROBE, SBT_SF_TRANSIENT };
+
+	memset(lo, 0, sizeof *lo);
+	for (size_t i = g->first; i < g->first + g->n && i < res->norder;
+	     i++) {
+		uint32_t f = ds->s[res->order[i]].flags;
+		if (f & (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET |
+			 SBT_SF_BEFORE_RESET))
+			continue;
+		lo->n++;
+		for (int w = 0; w < SBT_LEFT__N; w++)
+			if (f & flag[w]) {
+				lo->by[w]++;
+				lo->total++;
+				break;
+			}
+	}
+}
+
+void sbt_words_leftout(struct sbt_strbuf *o, const struct sbt_leftout *lo,
+		       int brief)
+{
+	int order[SBT_LEFT__N];
+
+	if (!lo->total) {
+		sbt_put(o, "nothing of %zu %s", lo->n,
+			sbt_plural(lo->n, "sample", "samples"));
+		return;
+	}
+	for (int w = 0; w < SBT_LEFT__N; w++) {  /* largest first */
+		int j = w;
+		while (j > 0 && lo->by[order[j - 1]] < lo->by[w]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = w;
+	}
+	sbt_put(o, "%.1f %% of %zu %s", 100 * (double)lo->total /
+		(double)lo->n, lo->n, sbt_plural(lo->n, "sample", "samples"));
+	if (!brief)
+		sbt_put(o, " (%zu)", lo->total);
+	sbt_put(o, ":");
+	for (int k = 0; k < SBT_LEFT__N && lo->by[order[k]]; k++)
+		sbt_put(o, "%s %s %.2g %%", k ? "," : "",
+			brief ? sbt_left_word(order[k]) :
+			sbt_left_name(order[k]),
+			100 * (double)lo->by[order[k]] / (double)lo->n);
+}
+
+/* ---- precision, the kernel's record ------------------------------------- */
+
+void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g)
+{
+	const struct sbt_score *s = &g->score;
+	char a[32], b[32], c[32];
+
+	if (s->resolvable < 0) {
+		sbt_put(o, "unknown: no profile, too few probes and no clock "
+			"quantum");
+		return;
+	}
+	sbt_fmt_ns(a, sizeof a, s->t_diff_ns);
+	sbt_fmt_ns(b, sizeof b, s->t_min_ns);
+	sbt_put(o, "one sample tells apart %s (t_diff%s) and times a region "
+		"of %s or more to 1 %% (t_min; this one is %s)", a,
+		strcmp(s->metric_source, "quantum") ? "" :
+		", the clock's quantum only", b,
+		s->resolvable ? "longer" : "shorter");
+	if (isfinite(s->shift_resolution_ns)) {
+		sbt_fmt_ns(c, sizeof c, s->shift_resolution_ns);
+		sbt_put(o, "; its %zu kept %s resolve a shift of their typical "
+			"time of %s (99.9 %%)", s->n,
+			sbt_plural(s->n, "sample", "samples"), c);
+	}
+	if (!strcmp(s->metric_source, "in-situ"))
+		sbt_put(o, "; t_diff and t_min from in-situ probes");
+	else if (!strcmp(s->metric_source, "quantum"))
+		sbt_put(o, "; t_diff from the clock's quantum alone");
+	else
+		sbt_put(o, "; t_diff and t_min from %s", s->metric_source);
+}
+
+void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g)
+{
+	const struct sbt_group_os *x = &g->os;
+
+	if (!x->covered)
+		return;
+	sbt_put(o, "of %zu %s the kernel watched: %zu preempted, %zu "
+		"interrupted; %zu context %s, %zu page %s", x->covered,
+		sbt_plural(x->covered, "sample", "samples"), x->preempted,
+		x->interrupted, x->switches,
+		sbt_plural(x->switches, "switch", "switches"), x->faults,
+		sbt_plural(x->faults, "fault", "faults"));
+	if (x->left_out)
+		sbt_put(o, "; %zu preempted left out", x->left_out);
+	if (x->preempted_own)
+		sbt_put(o, "; gave the cpu away more often than the OS "
+			"preempts: kept as its own (yields, waits)");
+	if (x->lost)
+		sbt_put(o, "; %zu near lost events (counts may be low)",
+			x->lost);
+}
+
+/* ---- a comparison's distribution ---------------------------------------- */
+
+void sbt_words_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r)
+{
+	const char *sep = "";
+	char c[32];
+
+	for (int i = 0; i < r->nmodes; i++, sep = "; ") {
+		const struct sbt_cmp_mode *m = &r->modes[i];
+		sbt_fmt_ns(c, sizeof c, m->center_ns);
+		if (m->kind == SBT_CMP_MODE_NEW)
+			sbt_put(o, "%sa mode appeared at %s (%.0f %%)", sep, c,
+				100 * m->share_n);
+		else if (m->kind == SBT_CMP_MODE_GONE)
+			sbt_put(o, "%sthe mode at %s (%.0f %%) vanished", sep,
+				c, 100 * m->share_b);
+		else
+			sbt_put(o, "%smode at %s: share %.0f %% -> %.0f %%",
+				sep, c, 100 * m->share_b, 100 * m->share_n);
+	}
+	if (r->steps > 0 && r->n.g) {
+		struct sbt_change ch[SBT_CHANGES_MAX];
+		int n = sbt_group_changes(r->n.g, ch), said = 0;
+		for (int k = 0; k < n; k++) {
+			if (ch[k].kind != SBT_CH_STEP && ch[k].kind != SBT_CH_DIP)
+				continue;
+			sbt_put(o, "%s%s", said ? "; " : sep,
+				said ? "" : "in the new run: ");
+			said++;
+			sbt_words_change(o, r->n.g, &ch[k]);
+		}
+	} else if (r->steps < 0 && r->b.g) {
+		sbt_put(o, "%sthe base run's step%s gone", sep,
+			r->b.g->phases.nsteps > 1 ? "s are" : " is");
+	}
+}

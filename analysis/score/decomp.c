@@ -1,0 +1,895 @@
+/*
+ * decomp.c - whose is a region's time, and whose its spread.
+ *
+ * Of its time: the OS's part of a call, its mean page faults and
+ * switches times what one costs on this machine.  The cost is measured
+ * where it can be: a robust fit of the region's times on its counts,
+ * where the counts vary from call to call; else the same fit pooled over
+ * the regions of the run whose counts do vary (each region about its own
+ * centre, so that regions of different work do not pass for a cost).
+ * The log holds no cost the recorder measured, so where no region's
+ * counts vary the cost, and the OS's time, stay unknown.
+ *
+ * Of its spread, the sum of squares about the mean (each effect is
+ * estimated robustly, by trimmed means and a Huber fit; the accounting
+ * is the analysis of variance's, whose parts add up), taken apart in
+ * turn, each component fitted on what the ones before left:
+ *   OS       a robust (Huber) fit of the time on the faults and switches
+ *            of each call: the calls with more events took longer;
+ *   COUNTERS the same on each event SBT_EVENTS counted (but clocks and
+ *            cycles, which are the time itself), one at a time: the
+ *            time one more cache miss, branch miss, ... costs;
+ *   PROC     the calls while the speed probes saw the processor off its
+ *            speed against the others (speed.c's windows);
+ *   TIME     levels over the run: the calls cut into up to 16 spans of
+ *            equal count in time order, each span's trimmed mean;
+ *   GROUPS   a steady offset between its threads (trimmed means);
+ *   MODES    distinct modes of what is left (score.c's finder), found
+ *            within the groups: two threads 5 % apart that are each
+ *            bimodal make two modes and a group offset, not four modes;
+ *   REST     what nothing recorded explains: the code's own variation,
+ *            or a cause that was not recorded.
+ * A component is claimed only where it is resolved: its size beyond
+ * SBT_SCORE_Z of its standard error and at least the smallest finding
+ * (sbt_min_shift); it is taken out only then and only when that lowers
+ * the sum of squares, so the shares are >= 0 and sum to 1.  Means are
+ * 10 %-trimmed (they move continuously on a quantized clock, and one
+ * stray call cannot move them).  Everything is in the samples' order in
+ * the dataset, whatever the grouping: the same for every --by.
+ */
+#include "decomp.h"
+#include "score.h"
+#include "sort.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HUBER_K     1.345   /* 95 % efficiency at the normal          */
+#define IRLS_ROUNDS 8
+#define TIME_BINS   16
+#define TIME_MIN    30      /* calls a span at least                  */
+#define TIME_Z      4.42    /* 99.9 % over the 120 pairs of 16 spans  */
+
+/* Median of v[0..n), which it sorts; NAN when empty. */
+static double med(double *v, size_t n)
+{
+	if (!n || sbt_sort_doubles(v, n) != 0)
+		return NAN;
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Sum of squares of r[0..n) about their mean: what taking a group's
+ * offset out always lowers (the analysis of variance's identity), where
+ * about the median a skewed region's would rise. */
+static double ss_mean(const double *r, size_t n)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += r[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (r[i] - m) * (r[i] - m);
+	return ss;
+}
+
+/* 1.4826 MAD of r[0..n) about their median; w scratch. */
+static double mad_sd(const double *r, size_t n, double *w)
+{
+	double m;
+
+	memcpy(w, r, n * sizeof *w);
+	m = med(w, n);
+	for (size_t i = 0; i < n; i++)
+		w[i] = fabs(r[i] - m);
+	return 1.4826 * med(w, n);
+}
+
+/* Trimmed mean and its standard error of w[0..n) (sorted here). */
+static void tmean(double *w, size_t n, double *m, double *se)
+{
+	*m = *se = NAN;
+	if (n && sbt_sort_doubles(w, n) == 0)
+		sbt_trimmed_mean(w, n, m, se);
+}
+
+/* ---- the OS: a robust fit on the counts ---------------------------------- */
+
+/* Invert the m x m matrix a (m <= 3) into v.  0, or -1 when singular. */
+static int invert(int m, double a[3][3], double v[3][3])
+{
+	double t[3][6];
+
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < 2 * m; j++)
+			t[i][j] = j < m ? a[i][j] : (j - m == i);
+	for (int c = 0; c < m; c++) {
+		int p = c;
+		for (int r = c + 1; r < m; r++)
+			if (fabs(t[r][c]) > fabs(t[p][c]))
+				p = r;
+		if (!(fabs(t[p][c]) > 1e-12 * (fabs(a[c][c]) + 1e-300)))
+			return -1;
+		for (int j = 0; j < 2 * m; j++) {
+			double x = t[c][j];
+			t[c][j] = t[p][j], t[p][j] = x;
+		}
+		double d = t[c][c];
+		for (int j = 0; j < 2 * m; j++)
+			t[c][j] /= d;
+		for (int r = 0; r < m; r++) {
+			double f = t[r][c];
+			if (r == c || f == 0)
+				continue;
+			for (int j = 0; j < 2 * m; j++)
+				t[r][j] -= f * t[c][j];
+		}
+	}
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++)
+			v[i][j] = t[i][m + j];
+	return 0;
+}
+
+/* Huber fit of y on an intercept and the k <= 2 columns x[]: b[0] the
+ * intercept, b[1..k] the slopes, se[] their standard errors (the robust
+ * scale times the weighted design's inverse).  w, e: scratch of n.  0,
+ * or -1 when the columns are collinear. */
+static int huber(const double *y, const double *const *x, int k, size_t n,
+		 double *b, double *se, double *w, double *e, double *scr)
+{
+	double a[3][3], v[3][3], sigma = 0;
+	int m = k + 1;
+
+	for (size_t i = 0; i < n; i++)
+		w[i] = 1;
+	for (int round = 0; round < IRLS_ROUNDS; round++) {
+		double xy[3] = { 0 };
+		memset(a, 0, sizeof a);
+		for (size_t i = 0; i < n; i++) {
+			double row[3] = { 1, k > 0 ? x[0][i] : 0,
+					  k > 1 ? x[1][i] : 0 };
+			for (int p = 0; p < m; p++) {
+				xy[p] += w[i] * row[p] * y[i];
+				for (int q = 0; q < m; q++)
+					a[p][q] += w[i] * row[p] * row[q];
+			}
+		}
+		if (invert(m, a, v) != 0)
+			return -1;
+		for (int p = 0; p < m; p++) {
+			b[p] = 0;
+			for (int q = 0; q < m; q++)
+				b[p] += v[p][q] * xy[q];
+		}
+		for (size_t i = 0; i < n; i++)
+			e[i] = y[i] - b[0] - (k > 0 ? b[1] * x[0][i] : 0) -
+			       (k > 1 ? b[2] * x[1][i] : 0);
+		sigma = mad_sd(e, n, scr);
+		if (!(sigma > 0)) {
+			double s2 = 0;
+			for (size_t i = 0; i < n; i++)
+				s2 += e[i] * e[i];
+			sigma = sqrt(s2 / (double)n);
+		}
+		if (!(sigma > 0))
+			break;          /* an exact fit */
+		for (size_t i = 0; i < n; i++)
+			w[i] = fabs(e[i]) <= HUBER_K * sigma ? 1 :
+			       HUBER_K * sigma / fabs(e[i]);
+	}
+	/* (X'WX)^-1 scaled by the robust variance, for a weighted design
+	 * whose weights sum to about n */
+	double sw = 0;
+	for (size_t i = 0; i < n; i++)
+		sw += w[i];
+	for (int p = 0; p < m; p++)
+		se[p] = sigma * sqrt(fmax(0, v[p][p]) * sw / (double)n);
+	return 0;
+}
+
+struct work {
+	double *r, *w, *e, *u;        /* residuals and scratch, n each */
+	double *ts;                   /* times, sorted with ix          */
+	uint32_t *ix;
+};
+
+/* Within-region least squares of y on the faults alone, for the cost
+ * pooled over the run. */
+static void pool_sums(const struct sbt_decomp_in *in, struct sbt_decomp *d)
+{
+	double fm = 0, ym = 0, sxy = 0, sxx = 0, syy = 0;
+	size_t n = in->n;
+
+	for (size_t i = 0; i < n; i++)
+		fm += in->f[i], ym += in->y[i];
+	fm /= (double)n, ym /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double a = in->f[i] - fm, c = in->y[i] - ym;
+		sxy += a * c, sxx += a * a, syy += c * c;
+	}
+	if (!(sxx > 0) || n < 3)
+		return;
+	d->sxy_f = sxy, d->sxx_f = sxx;
+	d->see_f = fmax(0, syy - sxy * sxy / sxx);
+	d->dof_f = n - 2;
+}
+
+/* The OS component and the region's own costs. */
+static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+		    struct work *k, double ss0)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_OS];
+	const double *col[2], *all[2] = { in->f, in->sw };
+	double lo[2], b[3], se[3];
+	int which[2], m = 0;
+	size_t n = in->n;
+
+	if (!in->f)
+		return;
+	for (int j = 0; j < 2; j++) {
+		double mn = INFINITY, mx = -INFINITY, sum = 0;
+		for (size_t i = 0; i < n; i++) {
+			mn = fmin(mn, all[j][i]), mx = fmax(mx, all[j][i]);
+			sum += all[j][i];
+		}
+		if (j == 0)
+			d->faults = sum / (double)n;
+		else
+			d->switches = sum / (double)n;
+		if (mx > mn) {
+			d->os_counts_vary = 1;
+			lo[m] = mn, which[m] = j, col[m++] = all[j];
+		}
+	}
+	if (d->os_counts_vary && in->f)
+		pool_sums(in, d);
+	while (m > 0 && huber(in->y, col, m, n, b, se, k->w, k->e, k->u) != 0)
+		m--;                    /* collinear: faults alone */
+	if (m == 0)
+		return;
+	int res[2] = { 0, 0 };
+	for (int j = 0; j < m; j++) {
+		res[j] = b[j + 1] > 0 && b[j + 1] > SBT_SCORE_Z * se[j + 1];
+		if (!res[j])
+			continue;
+		if (which[j] == 0) {
+			d->fault_cost_ns = b[j + 1];
+			d->fault_cost_se_ns = se[j + 1];
+			d->fault_cost_from = SBT_COST_REGION;
+		} else {
+			d->switch_cost_ns = b[j + 1];
+			d->switch_cost_se_ns = se[j + 1];
+			d->switch_cost_from = SBT_COST_REGION;
+		}
+		c->parts++;
+	}
+	if (!c->parts)
+		return;
+	double sum = 0, sq = 0;
+	for (size_t i = 0; i < n; i++) {
+		double os = 0;
+		for (int j = 0; j < m; j++)
+			if (res[j])
+				os += b[j + 1] * (col[j][i] - lo[j]);
+		k->r[i] = in->y[i] - os;
+		sum += os, sq += os * os;
+		c->count += os > 0;
+	}
+	double ss1 = ss_mean(k->r, n);
+	if (!(ss1 < ss0)) {             /* explains nothing: not taken out */
+		memcpy(k->r, in->y, n * sizeof *k->r);
+		c->parts = 0;
+		c->count = 0;
+		return;
+	}
+	c->resolved = 1;
+	c->var_share = (ss0 - ss1) / ss0;
+	c->time_ns = sum / (double)n;
+	c->size_ns = sqrt(fmax(0, sq / (double)n - c->time_ns * c->time_ns));
+	c->resolution_ns = SBT_SCORE_Z * (which[0] == 0 && res[0] ? se[1] :
+					  se[m]);
+}
+
+/* ---- counted events ---------------------------------------------------- */
+
+/* A column that counts time (cycles, clocks): it explains the time by
+ * being it. */
+static int is_clock(const char *name)
+{
+	return strstr(name, "cycles") || strstr(name, "clock") ||
+	       strstr(name, "time");
+}
+
+static double take_out(struct work *k, size_t n, const double *off, double ss,
+		       struct sbt_comp_est *c, double ss0);
+
+static double counters_part(const struct sbt_decomp_in *in,
+			    struct sbt_decomp *d, struct work *k, double ss,
+			    double ss0)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_COUNTERS];
+	size_t n = in->n;
+	double *y = NULL, *x = NULL, *sc = NULL, best = 0;
+
+	if (!in->cnt || !in->ncol)
+		return ss;
+	y = malloc(n * sizeof *y), x = malloc(n * sizeof *x);
+	sc = malloc(n * sizeof *sc);
+	for (uint32_t j = 0; y && x && sc && j < in->ncol; j++) {
+		size_t m = 0;
+		double lo = INFINITY, hi = -INFINITY, sum = 0, b[3], se[3];
+		const double *col[1] = { x };
+		if (!in->use[j])
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			double v = in->cnt[i * in->ncol + j];
+			if (!isfinite(v))
+				continue;
+			y[m] = k->r[i], x[m++] = v, sum += v;
+			lo = fmin(lo, v), hi = fmax(hi, v);
+		}
+		if (!m)
+			continue;
+		d->cnt_mean[j] = sum / (double)m;
+		/* most calls counted, and counts that differ */
+		if (m < SBT_FEW_SAMPLES || 10 * m < 9 * n || !(hi > lo) ||
+		    huber(y, col, 1, m, b, se, k->w, k->e, sc) != 0 ||
+		    !(b[1] > 0 && b[1] > SBT_SCORE_Z * se[1]))
+			continue;
+		struct sbt_comp_est one = { 0 };
+		double before = ss;
+		for (size_t i = 0; i < n; i++) {
+			double v = in->cnt[i * in->ncol + j];
+			k->u[i] = isfinite(v) ? b[1] * (v - lo) : 0;
+		}
+		double t = 0;
+		for (size_t i = 0; i < n; i++)
+			t += k->u[i];
+		memcpy(k->ts, k->u, n * sizeof *k->ts);
+		ss = take_out(k, n, k->ts, ss, &one, ss0);
+		if (!(ss < before))
+			continue;
+		d->cnt_cost_ns[j] = b[1];
+		d->cnt_share[j] = one.var_share;
+		c->resolved = 1;
+		c->parts++;
+		c->var_share += one.var_share;
+		c->time_ns = (isfinite(c->time_ns) ? c->time_ns : 0) +
+			     t / (double)n;
+		if (one.var_share > best) {
+			best = one.var_share;
+			c->key = j;
+			c->size_ns = b[1];
+			c->resolution_ns = SBT_SCORE_Z * se[1];
+		}
+	}
+	free(y), free(x), free(sc);
+	return ss;
+}
+
+/* ---- the processor, time, groups ---------------------------------------- */
+
+/* Take a resolved offset out: r[i] -= off[i]; kept only when the sum of
+ * squares falls.  Returns the new sum of squares, or ss when not kept
+ * (r restored). */
+static double take_out(struct work *k, size_t n, const double *off, double ss,
+		       struct sbt_comp_est *c, double ss0)
+{
+	for (size_t i = 0; i < n; i++)
+		k->r[i] -= off[i];
+	double s1 = ss_mean(k->r, n);
+	if (!(s1 < ss)) {
+		for (size_t i = 0; i < n; i++)
+			k->r[i] += off[i];
+		c->resolved = 0;
+		return ss;
+	}
+	c->var_share = (ss - s1) / ss0;
+	return s1;
+}
+
+static double proc_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+			struct work *k, double min_shift, double ss, double ss0)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_PROC];
+	size_t n = in->n, a = 0, b = 0;
+	double ma, sa, mb, sb;
+
+	if (!in->sp)
+		return ss;
+	for (size_t i = 0; i < n; i++)
+		if (in->sp[i])
+			k->w[a++] = k->r[i];
+		else
+			k->u[b++] = k->r[i];
+	if (a < SBT_FEW_SAMPLES || b < SBT_FEW_SAMPLES)
+		return ss;
+	tmean(k->w, a, &ma, &sa);
+	tmean(k->u, b, &mb, &sb);
+	double dlt = ma - mb, res = SBT_SCORE_Z * sqrt(sa * sa + sb * sb);
+	c->size_ns = dlt;
+	c->count = a;
+	c->resolution_ns = res;
+	c->parts = 2;
+	if (!(fabs(dlt) > res && fabs(dlt) >= min_shift))
+		return ss;
+	c->resolved = 1;
+	c->time_ns = dlt > 0 ? dlt * (double)a / (double)n :
+		     -dlt * (double)b / (double)n;
+	for (size_t i = 0; i < n; i++)
+		k->e[i] = in->sp[i] ? dlt : 0;
+	return take_out(k, n, k->e, ss, c, ss0);
+}
+
+/* A shift rounded to the clock's quantum: an offset taken out keeps the
+ * readings on their lattice (the mode finder reads ticks). */
+static double on_lattice(double x, double q)
+{
+	return q > 0 ? q * round(x / q) : x;
+}
+
+static double time_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+			struct work *k, double min_shift, double q, double ss,
+			double ss0)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_TIME];
+	size_t n = in->n;
+	double lvl[TIME_BINS], se[TIME_BINS];
+	int nb = (int)(n / TIME_MIN), hi = 0, lo = 0;
+
+	if (!in->t || nb < 2)
+		return ss;
+	if (nb > TIME_BINS)
+		nb = TIME_BINS;
+	for (size_t i = 0; i < n; i++)
+		k->ts[i] = in->t[i], k->ix[i] = (uint32_t)i;
+	if (sbt_sort_keyed(k->ts, k->ix, n) != 0)
+		return ss;
+	for (int bi = 0; bi < nb; bi++) {
+		size_t a = (size_t)bi * n / (size_t)nb;
+		size_t z = (size_t)(bi + 1) * n / (size_t)nb;
+		for (size_t i = a; i < z; i++)
+			k->w[i - a] = k->r[k->ix[i]];
+		tmean(k->w, z - a, &lvl[bi], &se[bi]);
+		if (lvl[bi] > lvl[hi]) hi = bi;
+		if (lvl[bi] < lvl[lo]) lo = bi;
+	}
+	double dlt = lvl[hi] - lvl[lo];
+	double res = TIME_Z * sqrt(se[hi] * se[hi] + se[lo] * se[lo]);
+	c->size_ns = dlt;
+	c->resolution_ns = res;
+	c->parts = nb;
+	c->t_ns = in->t[k->ix[(size_t)hi * n / (size_t)nb]];
+	if (!(dlt > res && dlt >= min_shift))
+		return ss;
+	c->resolved = 1;
+	double sum = 0;
+	for (int bi = 0; bi < nb; bi++) {
+		size_t a = (size_t)bi * n / (size_t)nb;
+		size_t z = (size_t)(bi + 1) * n / (size_t)nb;
+		double off = on_lattice(lvl[bi] - lvl[lo], q);
+		for (size_t i = a; i < z; i++)
+			k->e[k->ix[i]] = off;
+		sum += off * (double)(z - a);
+		c->count += off > 0 ? z - a : 0;
+	}
+	c->time_ns = sum / (double)n;
+	return take_out(k, n, k->e, ss, c, ss0);
+}
+
+static const uint64_t *cmp_key;
+
+static int cmp_by_key(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (cmp_key[x] != cmp_key[y])
+		return cmp_key[x] < cmp_key[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+#define MAX_GROUPS 256
+
+static double group_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+			 struct work *k, double min_shift, double q, double ss,
+			 double ss0)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_GROUPS];
+	size_t n = in->n, from[MAX_GROUPS + 1];
+	double lvl[MAX_GROUPS], se[MAX_GROUPS];
+	int ng = 0, hi = -1, lo = -1;
+
+	if (!in->key)
+		return ss;
+	for (size_t i = 0; i < n; i++)
+		k->ix[i] = (uint32_t)i;
+	cmp_key = in->key;
+	qsort(k->ix, n, sizeof *k->ix, cmp_by_key);
+	for (size_t a = 0, z; a < n; a = z) {
+		for (z = a + 1; z < n && in->key[k->ix[z]] ==
+		     in->key[k->ix[a]]; z++)
+			;
+		if (ng == MAX_GROUPS)
+			return ss;      /* too many to weigh: not claimed */
+		from[ng] = a;
+		from[ng + 1] = z;
+		for (size_t i = a; i < z; i++)
+			k->w[i - a] = k->r[k->ix[i]];
+		if (z - a >= SBT_FEW_SAMPLES)
+			tmean(k->w, z - a, &lvl[ng], &se[ng]);
+		else
+			lvl[ng] = se[ng] = NAN;
+		if (isfinite(lvl[ng])) {
+			if (hi < 0 || lvl[ng] > lvl[hi]) hi = ng;
+			if (lo < 0 || lvl[ng] < lvl[lo]) lo = ng;
+		}
+		ng++;
+	}
+	if (hi < 0 || hi == lo)
+		return ss;
+	double dlt = lvl[hi] - lvl[lo];
+	double res = SBT_SCORE_Z * sqrt(se[hi] * se[hi] + se[lo] * se[lo]);
+	c->size_ns = dlt;
+	c->resolution_ns = res;
+	c->parts = ng;
+	c->key = (uint32_t)(in->key[k->ix[from[hi]]] & 0xffffffffu);
+	c->key_lo = (uint32_t)(in->key[k->ix[from[lo]]] & 0xffffffffu);
+	if (!(dlt > res && dlt >= min_shift))
+		return ss;
+	c->resolved = 1;
+	double sum = 0;
+	for (int g = 0; g < ng; g++) {
+		double off = isfinite(lvl[g]) ? on_lattice(lvl[g] - lvl[lo], q)
+					      : 0;
+		for (size_t i = from[g]; i < from[g + 1]; i++)
+			k->e[k->ix[i]] = off;
+		sum += off * (double)(from[g + 1] - from[g]);
+		c->count += off > 0 ? from[g + 1] - from[g] : 0;
+	}
+	c->time_ns = sum / (double)n;
+	return take_out(k, n, k->e, ss, c, ss0);
+}
+
+/* ---- modes, and what is left --------------------------------------------- */
+
+static int modes_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+		      struct work *k, double min_shift, double ss, double ss0,
+		      double *t_diff)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_MODES];
+	struct sbt_score_in si = in->score;
+	struct sbt_score s;
+	size_t n = in->n;
+
+	memcpy(k->w, k->r, n * sizeof *k->w);
+	if (sbt_sort_doubles(k->w, n) != 0)
+		return -1;
+	si.sorted = 1;
+	si.min_shift_ns = min_shift;
+	if (sbt_score_group(k->w, n, in->probes, in->np, &si, &s) != 0)
+		return -1;
+	*t_diff = s.t_diff_ns;
+	if (s.nmodes < 2)
+		return 0;
+	d->nmodes = s.nmodes;
+	memcpy(d->modes, s.modes, sizeof d->modes);
+	c->parts = s.nmodes;
+	c->size_ns = s.modes[s.nmodes - 1].center_ns - s.modes[0].center_ns;
+	c->resolution_ns = s.min_shift_ns;
+	c->time_ns = 0;
+	for (int m = 1; m < s.nmodes; m++)
+		c->time_ns += s.modes[m].share * (s.modes[m].center_ns -
+						  s.modes[0].center_ns);
+	c->resolved = 1;
+	/* each call to its nearest mode, that mode's offset out */
+	for (size_t i = 0; i < n; i++) {
+		int best = 0;
+		for (int m = 1; m < s.nmodes; m++)
+			if (fabs(k->r[i] - s.modes[m].center_ns) <
+			    fabs(k->r[i] - s.modes[best].center_ns))
+				best = m;
+		k->e[i] = s.modes[best].center_ns - s.modes[0].center_ns;
+		c->count += best > 0;
+	}
+	take_out(k, n, k->e, ss, c, ss0);
+	return 0;
+}
+
+static void rest_part(struct sbt_decomp *d, struct work *k, size_t n,
+		      double ss0, double t_diff, double q)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_REST];
+	double share = 1;
+
+	for (int j = 0; j < SBT_COMP_REST; j++)
+		share -= d->c[j].var_share;
+	c->var_share = ss0 > 0 ? fmax(0, share) : 0;
+	c->size_ns = mad_sd(k->r, n, k->w);
+	c->time_ns = NAN;
+	c->count = n;
+	/* resolved: its p1..p99 wider than the timer's own t_diff */
+	memcpy(k->w, k->r, n * sizeof *k->w);
+	if (sbt_sort_doubles(k->w, n) != 0)
+		return;
+	double lo = k->w[(size_t)floor(0.01 * (double)(n - 1))];
+	double hi = k->w[(size_t)ceil(0.99 * (double)(n - 1))];
+	c->resolution_ns = (isfinite(t_diff) ? t_diff : 0) + (q > 0 ? q : 0);
+	c->resolved = hi - lo > c->resolution_ns && c->size_ns > 0;
+}
+
+int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
+{
+	size_t n = in->n;
+	struct work k = { 0 };
+	struct sbt_score m;
+	double q = in->score.quantum_ns, t_diff = NAN;
+	int rc = -1;
+
+	memset(d, 0, sizeof *d);
+	d->n = n;
+	d->median_ns = d->mean_ns = d->os_time_ns = NAN;
+	d->fault_cost_ns = d->fault_cost_se_ns = NAN;
+	d->switch_cost_ns = d->switch_cost_se_ns = NAN;
+	d->faults = d->switches = NAN;
+	for (int j = 0; j < SBT_CNT_COLS; j++)
+		d->cnt_mean[j] = d->cnt_cost_ns[j] = d->cnt_share[j] = NAN;
+	for (int j = 0; j < SBT_NCOMP; j++) {
+		d->c[j].key = d->c[j].key_lo = SBT_FIND_NOKEY;
+		d->c[j].t_ns = d->c[j].size_ns = d->c[j].time_ns = NAN;
+		d->c[j].resolution_ns = NAN;
+	}
+	if (!n)
+		return 0;
+	k.r = malloc(n * sizeof *k.r);
+	k.w = malloc(n * sizeof *k.w);
+	k.e = malloc(n * sizeof *k.e);
+	k.u = malloc(n * sizeof *k.u);
+	k.ts = malloc(n * sizeof *k.ts);
+	k.ix = malloc(n * sizeof *k.ix);
+	if (!k.r || !k.w || !k.e || !k.u || !k.ts || !k.ix)
+		goto out;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += in->y[i];
+	d->mean_ns = sum / (double)n;
+	memcpy(k.w, in->y, n * sizeof *k.w);
+	d->median_ns = med(k.w, n);
+	double ss0 = ss_mean(in->y, n);
+	d->var_ns2 = ss0 / (double)n;
+	memcpy(k.r, in->y, n * sizeof *k.r);
+	if (in->f) {
+		double fs = 0, ss = 0;
+		for (size_t i = 0; i < n; i++)
+			fs += in->f[i], ss += in->sw ? in->sw[i] : 0;
+		d->faults = fs / (double)n;
+		d->switches = ss / (double)n;
+	}
+	if (n < SBT_FEW_SAMPLES) {      /* too few to take apart */
+		rc = 0;
+		goto out;
+	}
+	/* the smallest finding: as the groups' scores have it */
+	memcpy(k.w, in->y, n * sizeof *k.w);
+	if (sbt_sort_doubles(k.w, n) != 0)
+		goto out;
+	struct sbt_score_in si = in->score;
+	si.sorted = 1;
+	if (sbt_score_metrics(k.w, n, in->probes, in->np, &si, &m) != 0)
+		goto out;
+	double min_shift = sbt_min_shift(m.t_diff_ns, d->median_ns,
+					 m.quantum_ns, SBT_SCORE_EPS);
+	if (!isfinite(min_shift))
+		min_shift = fmax(SBT_SCORE_EPS * fabs(d->median_ns), q);
+	if (q <= 0)
+		q = m.quantum_ns;
+	if (!(ss0 > 0)) {
+		d->c[SBT_COMP_REST].var_share = 0;
+		rc = 0;
+		goto out;
+	}
+	os_part(in, d, &k, ss0);
+	double ss = ss_mean(k.r, n);
+	ss = counters_part(in, d, &k, ss, ss0);
+	ss = proc_part(in, d, &k, min_shift, ss, ss0);
+	ss = time_part(in, d, &k, min_shift, q, ss, ss0);
+	ss = group_part(in, d, &k, min_shift, q, ss, ss0);
+	if (modes_part(in, d, &k, min_shift, ss, ss0, &t_diff) != 0)
+		goto out;
+	rest_part(d, &k, n, ss0, t_diff, q);
+	rc = 0;
+out:
+	if (rc == 0)
+		sbt_decomp_cost(d, 0);
+	free(k.r), free(k.w), free(k.e), free(k.u), free(k.ts), free(k.ix);
+	return rc;
+}
+
+/* The OS's time of a call from the costs known. */
+static void os_time(struct sbt_decomp *d)
+{
+	double t = 0;
+	int known = 0;
+
+	if (d->faults > 0 && isfinite(d->fault_cost_ns))
+		t += d->faults * d->fault_cost_ns, known = 1;
+	if (d->switches > 0 && isfinite(d->switch_cost_ns))
+		t += d->switches * d->switch_cost_ns, known = 1;
+	d->os_time_ns = known ? t : NAN;
+}
+
+void sbt_decomp_cost(struct sbt_decomp *d, size_t n)
+{
+	double sxy = 0, sxx = 0, see = 0, cost = NAN, se = NAN;
+	size_t dof = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (d[i].sxx_f > 0) {
+			sxy += d[i].sxy_f, sxx += d[i].sxx_f;
+			see += d[i].see_f, dof += d[i].dof_f;
+		}
+	if (sxx > 0 && dof > 0) {
+		double b = sxy / sxx, s = sqrt(see / (double)dof / sxx);
+		if (b > 0 && b > SBT_SCORE_Z * s)
+			cost = b, se = s;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (d[i].fault_cost_from != SBT_COST_REGION && isfinite(cost)) {
+			d[i].fault_cost_ns = cost;
+			d[i].fault_cost_se_ns = se;
+			d[i].fault_cost_from = SBT_COST_RUN;
+		}
+	if (n == 0)
+		os_time(d);
+	for (size_t i = 0; i < n; i++)
+		os_time(&d[i]);
+}
+
+/* ---- every region of a result -------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int counted(const struct sbt_sample *s)
+{
+	return !(s->flags & (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET |
+			     SBT_SF_BEFORE_RESET));
+}
+
+struct bufs {
+	uint32_t *ix;
+	double *y, *f, *sw, *t, *pr, *cnt;
+	uint8_t *sp;
+	uint64_t *key;
+};
+
+/* Region groups g[a..b): gather, decompose into *d. */
+static int one_region(const struct sbt_dataset *ds,
+		      const struct sbt_options *o, const struct sbt_result *res,
+		      size_t a, size_t b, struct bufs *u, struct sbt_decomp *d)
+{
+	size_t m = 0, n = 0, np = 0;
+	uint32_t nc = ds->cnt ? ds->cnt->ncol : 0;   /* counted events */
+	int os = 1, one_src = 1;
+	double q = 0, floor_ns = 0;
+
+	for (size_t k = a; k < b; k++)
+		for (size_t j = 0; j < res->g[k].n; j++)
+			u->ix[m++] = res->order[res->g[k].first + j];
+	qsort(u->ix, m, sizeof *u->ix, cmp_u32);
+	/* as analyze.c leaves them out: its rule, per region */
+	int leave = (o->filters & SBT_F_OS) &&
+		    res->g[a].os.keep_pre == SBT_PRE_LEAVE;
+	for (size_t i = 0; i < m; i++) {
+		const struct sbt_sample *s = &ds->s[u->ix[i]];
+		const struct sbt_source *src = &ds->sources[s->source];
+		double cost = sbt_cost_of(o, src);
+		if (src->quantum_ns > q)
+			q = src->quantum_ns;
+		if (src->kernel_entry_ns > floor_ns)
+			floor_ns = src->kernel_entry_ns;
+		if (s->flags & SBT_SF_PROBE) {
+			u->pr[np++] = s->ns - cost;
+			continue;
+		}
+		if (!counted(s) || (leave && sbt_os_class(s) ==
+				    SBT_OSC_PREEMPTED))
+			continue;
+		os &= src->os_state == SBT_OS_ON;
+		one_src &= s->source == ds->s[u->ix[0]].source;
+		u->y[n] = s->ns - cost;
+		u->f[n] = s->faults;
+		u->sw[n] = s->switches;
+		u->t[n] = s->t_ns;
+		u->sp[n] = !!(s->flags & SBT_SF_SPEED);
+		u->key[n] = (uint64_t)s->source << 32 | s->thread;
+		for (uint32_t k = 0; k < nc; k++)
+			u->cnt[n * nc + k] = sbt_cnt_get(ds, u->ix[i], k);
+		n++;
+	}
+	struct sbt_decomp_in in = {
+		.y = u->y, .f = os ? u->f : NULL, .sw = os ? u->sw : NULL,
+		.t = one_src ? u->t : NULL, .sp = u->sp, .key = u->key,
+		.cnt = nc ? u->cnt : NULL, .ncol = nc,
+		.n = n, .probes = u->pr, .np = np,
+		.score = {
+			.quantum_ns = q,
+			.profile_t_min_ns = o->profile_t_min_ns,
+			.profile_t_diff_ns = o->profile_t_diff_ns,
+			.profile_label = o->profile_label,
+			.os_floor_ns = floor_ns,
+			.prefer = o->prefer_profile ? SBT_PREFER_PROFILE :
+				  SBT_PREFER_INSITU,
+			.noise_spread_ns = -1,
+		},
+	};
+	for (uint32_t k = 0; k < nc && k < SBT_CNT_COLS; k++)
+		in.use[k] = !is_clock(ds->cnt->name[k]);
+	return sbt_decomp_region(&in, d);
+}
+
+int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
+		   struct sbt_result *res)
+{
+	struct bufs u = { 0 };
+	struct sbt_decomp *d = NULL;
+	size_t big = 1, nr = 0;
+	int rc = -1;
+
+	for (size_t a = 0, b; a < res->ngroups; a = b) {
+		size_t m = 0;
+		for (b = a; b < res->ngroups &&
+		     res->g[b].region == res->g[a].region; b++)
+			m += res->g[b].n;
+		if (m > big)
+			big = m;
+		nr++;
+	}
+	u.ix = malloc(big * sizeof *u.ix);
+	u.y = malloc(big * sizeof *u.y);
+	u.f = malloc(big * sizeof *u.f);
+	u.sw = malloc(big * sizeof *u.sw);
+	u.t = malloc(big * sizeof *u.t);
+	u.pr = malloc(big * sizeof *u.pr);
+	u.sp = malloc(big);
+	u.key = malloc(big * sizeof *u.key);
+	u.cnt = malloc(big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1) *
+		       sizeof *u.cnt);
+	d = calloc(nr ? nr : 1, sizeof *d);
+	if (!u.ix || !u.y || !u.f || !u.sw || !u.t || !u.pr || !u.sp ||
+	    !u.key || !u.cnt || !d)
+		goto out;
+	nr = 0;
+	for (size_t a = 0, b; a < res->ngroups; a = b) {
+		for (b = a; b < res->ngroups &&
+		     res->g[b].region == res->g[a].region; b++)
+			;
+		if (one_region(ds, o, res, a, b, &u, &d[nr++]) != 0)
+			goto out;
+	}
+	sbt_decomp_cost(d, nr);
+	nr = 0;
+	for (size_t a = 0, b; a < res->ngroups; a = b, nr++) {
+		double tot = 0, span = 0;
+		for (b = a; b < res->ngroups &&
+		     res->g[b].region == res->g[a].region; b++)
+			if (isfinite(res->g[b].total_ns) &&
+			    res->g[b].thread_ns > 0)
+				tot += res->g[b].total_ns,
+				span += res->g[b].thread_ns;
+		d[nr].region_share = span > 0 ? tot / span : NAN;
+		for (size_t k = a; k < b; k++)
+			res->g[k].decomp = d[nr];
+	}
+	rc = 0;
+out:
+	free(u.ix), free(u.y), free(u.f), free(u.sw), free(u.t), free(u.pr);
+	free(u.sp), free(u.key), free(u.cnt), free(d);
+	return rc;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""cpu_test.py - every sample's cpu is one the thread really ran on.
+
+  cpu_test.py RAPP
+
+A machine may keep TSC_AUX true (this one, most likely) or not (a guest
+whose kernel believes RDTSCP absent: rdtscp then returns the host's cpu),
+and CPUID may or may not name RDTSCP.  SBT_TEST_CLOCK forces the paths a
+machine does not need; each run pins three marking threads to one cpu
+(taskset), so the only true cpu is that one:
+  default            cpus all the pinned one; header: TSC_AUX or rseq
+  aux-wrong          TSC_AUX disagrees with getcpu(): cpus from rseq
+  aux-wrong,no-rseq  ... and no rseq: every cpu unknown, none made up
+  no-rdtscp          lfence;rdtsc;lfence (header), cpus from rseq
+  no-rdtscp,no-rseq  ... every cpu unknown
+and each run's empty pair (t_e) is above zero and below 1 ms: the clock
+advances and is read in one piece.  Then the analyzer on a log whose
+events name cpus the machine lacks (TSC_AUX of a host): such a cpu is
+unknown, and a sample is flagged migrated only between two true cpus.
+Environment: SBT_LIB, SBT_ANALYZE.  Exit 0 pass, 1 fail.
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from sbttest import check, done, dump_samples, preloaded  # noqa: E402
+
+# struct sbt_file_header offsets (format/sbtlog.h)
+H_TICK_HZ, H_TE_MIN, H_END_OFFSET, H_CPU_FROM = 32, 128, 976, 1064
+AUX, RSEQ, NONE = 1, 2, 4                 # enum sbt_cpu_from
+RDTSCP, RDTSC = 1, 2                      # enum sbt_clock_read
+CHUNK_MAGIC, EVENTS = 0x43544253, 4
+THREADS, PAIRS = 3, 500
+
+
+def header(log):
+    with open(log, 'rb') as f:
+        b = f.read(4096)
+    hz, = struct.unpack_from('<Q', b, H_TICK_HZ)
+    te_min, te_p50 = struct.unpack_from("<QQ", b, H_TE_MIN)
+    cpu_from, clock_read, ncpus = struct.unpack_from('<III', b, H_CPU_FROM)
+    return dict(hz=hz, te_min=te_min, te_p50=te_p50, cpu_from=cpu_from,
+                clock_read=clock_read, ncpus=ncpus)
+
+
+def run(rapp, tmp, cpu, force):
+    log = os.path.join(tmp, 'cpu-%s.log' % (force or 'default'))
+    env = preloaded(log, test_clock=force)
+    p = subprocess.run(['taskset', '-c', str(cpu), rapp, 'threads',
+                        str(THREADS), str(PAIRS)], env=env,
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0 and os.path.exists(log),
+          '%s: recorded (%s)' % (force or 'default', p.stderr.strip()))
+    return log
+
+
+def events(log):
+    """(offset, word, aux) of every event, in file order."""
+    with open(log, 'rb') as f:
+        data = f.read()
+    end = 4096 + struct.unpack_from('<Q', data, H_END_OFFSET)[0]
+    off, out = 4096, []
+    while off + 64 <= min(end, len(data)):
+        magic, typ, size = struct.unpack_from('<IIQ', data, off)
+        if magic != CHUNK_MAGIC or size < 64:
+            off = (off // 4096 + 1) * 4096
+            continue
+        if typ == EVENTS:
+            for e in range(off + 64, off + size, 16):
+                _, word, aux = struct.unpack_from('<QII', data, e)
+                if not word:
+                    break
+                out.append((e, word, aux))
+        off += size
+    return out
+
+
+def cpus_of(rows):
+    return sorted({(r['cpu_start'], r['cpu_stop']) for r in rows})
+
+
+def main():
+    rapp = sys.argv[1]
+    allowed = sorted(os.sched_getaffinity(0))
+    cpu = allowed[-1]
+    ncpus = os.sysconf('SC_NPROCESSORS_CONF')
+    tmp = tempfile.mkdtemp(prefix='sbt-cpu-')
+    want_rows = THREADS * PAIRS
+    cases = [  # force, cpu_from bits allowed, clock_read, cpus known
+        (None, (AUX, RSEQ), RDTSCP, True),
+        ('aux-wrong', (RSEQ,), RDTSCP, True),
+        ('aux-wrong,no-rseq', (NONE,), RDTSCP, False),
+        ('no-rdtscp', (RSEQ,), RDTSC, True),
+        ('no-rdtscp,no-rseq', (NONE,), RDTSC, False),
+    ]
+    for force, froms, read, known in cases:
+        name = force or 'default'
+        log = run(rapp, tmp, cpu, force)
+        h = header(log)
+        check(h['cpu_from'] in froms, '%s: header cpu_from %d, want one of %s'
+              % (name, h['cpu_from'], froms))
+        check(h['clock_read'] == read, '%s: header clock_read %d, want %d'
+              % (name, h['clock_read'], read))
+        check(h['ncpus'] == ncpus, '%s: header ncpus %d, the machine %d'
+              % (name, h['ncpus'], ncpus))
+        ns = lambda t: t * 1e9 / h['hz']  # noqa: E731
+        check(0 < h['te_min'] and ns(h['te_p50']) < 1e6,
+              '%s: the empty pair %.0f ticks min, %.1f ns median: the clock '
+              'advances, read in one piece' % (name, h['te_min'],
+                                                ns(h['te_p50'])))
+        rows = [r for r in dump_samples(log, tmp) if r['region'] == 't']
+        want = {(str(cpu), str(cpu))} if known else {('-1', '-1')}
+        check(len(rows) == want_rows and set(cpus_of(rows)) == want,
+              '%s: %d samples of %d, (cpu_start, cpu_stop) %s, want %s'
+              % (name, len(rows), want_rows, cpus_of(rows), sorted(want)))
+        check(not any(r['migrated'] == '1' for r in rows),
+              '%s: none flagged migrated' % name)
+
+    # The analyzer: cpus beyond the header's count are unknown; a sample
+    # is migrated only between two true cpus.  STOP events alternately
+    # name cpu 116 (a host's) and cpu 0; STARTs keep the pinned cpu's.
+    log = run(rapp, tmp, cpu, 'aux-wrong')
+    with open(log, 'r+b') as f:
+        f.seek(H_CPU_FROM + 8)
+        f.write(struct.pack('<I', max(cpu + 1, 2)))
+        k = 0
+        for off, word, aux in events(log):
+            if word >> 28 == 2:                 # STOP
+                f.seek(off + 12)
+                f.write(struct.pack('<I', 116 if k % 2 == 0 else 0))
+                k += 1
+    rows = [r for r in dump_samples(log, tmp) if r['region'] == 't']
+    host = [r for r in rows if r['cpu_stop'] == '-1']
+    zero = [r for r in rows if r['cpu_stop'] == '0']
+    check(len(rows) == want_rows and len(host) + len(zero) == len(rows) and
+          abs(len(host) - len(zero)) <= len(rows) // 4,
+          'patched: %d samples, %d stop on cpu 116 read as unknown, %d on '
+          'cpu 0 (none on another)' % (len(rows), len(host), len(zero)))
+    check(not any(r['migrated'] == '1' for r in host),
+          'patched: a cpu unknown at STOP is no migration')
+    check(cpu == 0 or all(r['migrated'] == '1' for r in zero),
+          'patched: cpu %d to cpu 0 is one' % cpu)
+    text = subprocess.run([os.environ['SBT_ANALYZE'], '--by', 'cpu',
+                           '--no-symbols', log], capture_output=True,
+                          text=True, timeout=120).stdout
+    check('116' not in text, 'patched: --by cpu names no cpu 116')
+    done()
+
+
+main()
