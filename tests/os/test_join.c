@@ -245,13 +245,19 @@ int main(void)
 	sbt_result_free(&r);
 
 	/* Without the OS filter nothing is left out: the tenth that took
-	 * 300 ns longer shows as a second mode. */
+	 * 300 ns longer is the OS's part of the spread (its switches), not
+	 * a second mode of the code's own. */
 	o.filters = SBT_F_COST;
 	rc = sbt_analyze(&ds, &o, &r);
 	st = rc == 0 ? find(&ds, &r, "steady") : NULL;
-	CHECK(st && st->os.left_out == 0 && st->kept == N &&
-	      strncmp(st->verdict, "no variation", 12) != 0,
-	      "steady, kernel's record unused: %s",
+	int os_part = 0, modes = 0;
+	for (int k = 0; st && k < st->nfind; k++) {
+		os_part |= st->find[k].kind == SBT_FIND_OS_SPREAD &&
+			   st->find[k].var_share >= 0.9;
+		modes |= st->find[k].kind == SBT_FIND_MODES;
+	}
+	CHECK(st && st->os.left_out == 0 && st->kept == N && os_part &&
+	      !modes, "steady, kernel's record unused: %s",
 	      st ? st->verdict : "(none)");
 	if (rc == 0)
 		sbt_result_free(&r);
