@@ -481,7 +481,7 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 	case SBT_FIND_OS_TIME:
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-		sbt_put(o, "the OS's part of a call: %.0f page faults a call x "
+		sbt_put(o, "the OS's part of a call: %.2g page faults a call x "
 			"%s each = %s, %.0f %% of its time", x->events, b, a,
 			100 * x->time_share);
 		break;
