@@ -656,7 +656,8 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 		sum += in->y[i];
 	d->mean_ns = sum / (double)n;
 	memcpy(k.w, in->y, n * sizeof *k.w);
-	d->median_ns = med(k.w, n);
+	d->median_ns = med(k.w, n);     /* k.w: y sorted, kept for below */
+	int sorted = !isnan(d->median_ns);
 	double ss0 = ss_mean(in->y, n);
 	d->var_ns2 = ss0 / (double)n;
 	memcpy(k.r, in->y, n * sizeof *k.r);
@@ -671,10 +672,13 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 		rc = 0;
 		goto out;
 	}
-	/* the smallest finding: as the groups' scores have it */
-	memcpy(k.w, in->y, n * sizeof *k.w);
-	if (sbt_sort_doubles(k.w, n) != 0)
-		goto out;
+	/* the smallest finding: as the groups' scores have it (on y
+	 * sorted: med() left it in k.w; sorted again only if it could not) */
+	if (!sorted) {
+		memcpy(k.w, in->y, n * sizeof *k.w);
+		if (sbt_sort_doubles(k.w, n) != 0)
+			goto out;
+	}
 	struct sbt_score_in si = in->score;
 	si.sorted = 1;
 	if (sbt_score_metrics(k.w, n, in->probes, in->np, &si, &m) != 0)
