@@ -38,6 +38,7 @@
  * the dataset, whatever the grouping: the same for every --by.
  */
 #include "decomp.h"
+#include "bigmem.h"
 #include "score.h"
 #include "sort.h"
 #include "stats.h"
@@ -643,12 +644,12 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 	}
 	if (!n)
 		return 0;
-	k.r = malloc(n * sizeof *k.r);
-	k.w = malloc(n * sizeof *k.w);
-	k.e = malloc(n * sizeof *k.e);
-	k.u = malloc(n * sizeof *k.u);
-	k.ts = malloc(n * sizeof *k.ts);
-	k.ix = malloc(n * sizeof *k.ix);
+	k.r = big_alloc(n * sizeof *k.r);
+	k.w = big_alloc(n * sizeof *k.w);
+	k.e = big_alloc(n * sizeof *k.e);
+	k.u = big_alloc(n * sizeof *k.u);
+	k.ts = big_alloc(n * sizeof *k.ts);
+	k.ix = big_alloc(n * sizeof *k.ix);
 	if (!k.r || !k.w || !k.e || !k.u || !k.ts || !k.ix)
 		goto out;
 	double sum = 0;
@@ -707,7 +708,9 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 out:
 	if (rc == 0)
 		sbt_decomp_cost(d, 0);
-	free(k.r), free(k.w), free(k.e), free(k.u), free(k.ts), free(k.ix);
+	big_free(k.r, n * sizeof *k.r), big_free(k.w, n * sizeof *k.w);
+	big_free(k.e, n * sizeof *k.e), big_free(k.u, n * sizeof *k.u);
+	big_free(k.ts, n * sizeof *k.ts), big_free(k.ix, n * sizeof *k.ix);
 	return rc;
 }
 
@@ -786,7 +789,11 @@ static int one_region(const struct sbt_dataset *ds,
 	for (size_t k = a; k < b; k++)
 		for (size_t j = 0; j < res->g[k].n; j++)
 			u->ix[m++] = res->order[res->g[k].first + j];
-	qsort(u->ix, m, sizeof *u->ix, cmp_u32);
+	int sorted = 1;         /* one group's order is ascending already */
+	for (size_t i = 1; i < m && sorted; i++)
+		sorted = u->ix[i - 1] < u->ix[i];
+	if (!sorted)
+		qsort(u->ix, m, sizeof *u->ix, cmp_u32);
 	/* as analyze.c leaves them out: its rule, per region */
 	int leave = (o->filters & SBT_F_OS) &&
 		    res->g[a].os.keep_pre == SBT_PRE_LEAVE;
@@ -855,16 +862,16 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 			big = m;
 		nr++;
 	}
-	u.ix = malloc(big * sizeof *u.ix);
-	u.y = malloc(big * sizeof *u.y);
-	u.f = malloc(big * sizeof *u.f);
-	u.sw = malloc(big * sizeof *u.sw);
-	u.t = malloc(big * sizeof *u.t);
-	u.pr = malloc(big * sizeof *u.pr);
-	u.sp = malloc(big);
-	u.key = malloc(big * sizeof *u.key);
-	u.cnt = malloc(big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1) *
-		       sizeof *u.cnt);
+	size_t ncnt = big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1);
+	u.ix = big_alloc(big * sizeof *u.ix);
+	u.y = big_alloc(big * sizeof *u.y);
+	u.f = big_alloc(big * sizeof *u.f);
+	u.sw = big_alloc(big * sizeof *u.sw);
+	u.t = big_alloc(big * sizeof *u.t);
+	u.pr = big_alloc(big * sizeof *u.pr);
+	u.sp = big_alloc(big);
+	u.key = big_alloc(big * sizeof *u.key);
+	u.cnt = big_alloc(ncnt * sizeof *u.cnt);
 	d = calloc(nr ? nr : 1, sizeof *d);
 	if (!u.ix || !u.y || !u.f || !u.sw || !u.t || !u.pr || !u.sp ||
 	    !u.key || !u.cnt || !d)
@@ -893,7 +900,10 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 	rc = 0;
 out:
-	free(u.ix), free(u.y), free(u.f), free(u.sw), free(u.t), free(u.pr);
-	free(u.sp), free(u.key), free(u.cnt), free(d);
+	big_free(u.ix, big * sizeof *u.ix), big_free(u.y, big * sizeof *u.y);
+	big_free(u.f, big * sizeof *u.f), big_free(u.sw, big * sizeof *u.sw);
+	big_free(u.t, big * sizeof *u.t), big_free(u.pr, big * sizeof *u.pr);
+	big_free(u.sp, big), big_free(u.key, big * sizeof *u.key);
+	big_free(u.cnt, ncnt * sizeof *u.cnt), free(d);
 	return rc;
 }
