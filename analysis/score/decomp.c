@@ -621,10 +621,13 @@ static void rest_part(struct sbt_decomp *d, struct work *k, size_t n,
 	c->resolved = hi - lo > c->resolution_ns && c->size_ns > 0;
 }
 
-int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
+/* sbt_decomp_region in k's arrays (of in->n each at least, or NULL:
+ * out of memory). */
+static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+		     struct work *kp)
 {
 	size_t n = in->n;
-	struct work k = { 0 };
+	struct work k = *kp;
 	struct sbt_score m;
 	double q = in->score.quantum_ns, t_diff = NAN;
 	int rc = -1;
@@ -644,12 +647,6 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 	}
 	if (!n)
 		return 0;
-	k.r = big_alloc(n * sizeof *k.r);
-	k.w = big_alloc(n * sizeof *k.w);
-	k.e = big_alloc(n * sizeof *k.e);
-	k.u = big_alloc(n * sizeof *k.u);
-	k.ts = big_alloc(n * sizeof *k.ts);
-	k.ix = big_alloc(n * sizeof *k.ix);
 	if (!k.r || !k.w || !k.e || !k.u || !k.ts || !k.ix)
 		goto out;
 	double sum = 0;
@@ -708,9 +705,36 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 out:
 	if (rc == 0)
 		sbt_decomp_cost(d, 0);
-	big_free(k.r, n * sizeof *k.r), big_free(k.w, n * sizeof *k.w);
-	big_free(k.e, n * sizeof *k.e), big_free(k.u, n * sizeof *k.u);
-	big_free(k.ts, n * sizeof *k.ts), big_free(k.ix, n * sizeof *k.ix);
+	return rc;
+}
+
+static int work_alloc(struct work *k, size_t n)
+{
+	k->r = big_alloc(n * sizeof *k->r);
+	k->w = big_alloc(n * sizeof *k->w);
+	k->e = big_alloc(n * sizeof *k->e);
+	k->u = big_alloc(n * sizeof *k->u);
+	k->ts = big_alloc(n * sizeof *k->ts);
+	k->ix = big_alloc(n * sizeof *k->ix);
+	return k->r && k->w && k->e && k->u && k->ts && k->ix ? 0 : -1;
+}
+
+static void work_free(struct work *k, size_t n)
+{
+	big_free(k->r, n * sizeof *k->r), big_free(k->w, n * sizeof *k->w);
+	big_free(k->e, n * sizeof *k->e), big_free(k->u, n * sizeof *k->u);
+	big_free(k->ts, n * sizeof *k->ts), big_free(k->ix, n * sizeof *k->ix);
+}
+
+int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
+{
+	struct work k = { 0 };
+
+	if (in->n)
+		(void)work_alloc(&k, in->n);    /* NULLs: decompose() says */
+	int rc = decompose(in, d, &k);
+	if (in->n)
+		work_free(&k, in->n);
 	return rc;
 }
 
@@ -770,6 +794,7 @@ static int counted(const struct sbt_sample *s)
 }
 
 struct bufs {
+	struct work k;                /* decompose()'s, of `big` each   */
 	uint32_t *ix;
 	double *y, *f, *sw, *t, *pr, *cnt;
 	uint8_t *sp;
@@ -842,7 +867,7 @@ static int one_region(const struct sbt_dataset *ds,
 	};
 	for (uint32_t k = 0; k < nc && k < SBT_CNT_COLS; k++)
 		in.use[k] = !is_clock(ds->cnt->name[k]);
-	return sbt_decomp_region(&in, d);
+	return decompose(&in, d, &u->k);
 }
 
 int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
@@ -873,8 +898,8 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 	u.key = big_alloc(big * sizeof *u.key);
 	u.cnt = big_alloc(ncnt * sizeof *u.cnt);
 	d = calloc(nr ? nr : 1, sizeof *d);
-	if (!u.ix || !u.y || !u.f || !u.sw || !u.t || !u.pr || !u.sp ||
-	    !u.key || !u.cnt || !d)
+	if (work_alloc(&u.k, big) != 0 || !u.ix || !u.y || !u.f || !u.sw ||
+	    !u.t || !u.pr || !u.sp || !u.key || !u.cnt || !d)
 		goto out;
 	nr = 0;
 	for (size_t a = 0, b; a < res->ngroups; a = b) {
@@ -905,5 +930,6 @@ out:
 	big_free(u.t, big * sizeof *u.t), big_free(u.pr, big * sizeof *u.pr);
 	big_free(u.sp, big), big_free(u.key, big * sizeof *u.key);
 	big_free(u.cnt, ncnt * sizeof *u.cnt), free(d);
+	work_free(&u.k, big);
 	return rc;
 }
