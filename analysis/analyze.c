@@ -636,10 +636,17 @@ static int pool_start(struct pool *p, int jobs)
 	return 0;
 }
 
-static void pool_end(struct pool *p)
+/* The groups' scratch given back (bigmem.h keeps it for what follows:
+ * fresh pages cost a fault and the kernel's zeroing each). */
+static void pool_drop(struct pool *p)
 {
 	for (int i = 0; p->w && i < p->nw; i++)
 		scratch_free(&p->w[i]);
+}
+
+static void pool_end(struct pool *p)
+{
+	pool_drop(p);
 	free(p->w), free(p->todo), free(p->lent);
 	if (p->mu_made)
 		pthread_mutex_destroy(&p->mu);
@@ -927,6 +934,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	    machine_witness(res) != 0 ||
 	    pool_run(&pool, STAGE_RESCORE) || sbt_totals(ds, o, res) != 0)
 		goto out;
+	pool_drop(&pool);
 	cmp_ds = ds;
 	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
 	if (o->by != SBT_BY_NONE)

@@ -38,6 +38,7 @@
  * the dataset, whatever the grouping: the same for every --by.
  */
 #include "decomp.h"
+#include "bigmem.h"
 #include "score.h"
 #include "sort.h"
 #include "stats.h"
@@ -620,10 +621,13 @@ static void rest_part(struct sbt_decomp *d, struct work *k, size_t n,
 	c->resolved = hi - lo > c->resolution_ns && c->size_ns > 0;
 }
 
-int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
+/* sbt_decomp_region in k's arrays (of in->n each at least, or NULL:
+ * out of memory). */
+static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+		     struct work *kp)
 {
 	size_t n = in->n;
-	struct work k = { 0 };
+	struct work k = *kp;
 	struct sbt_score m;
 	double q = in->score.quantum_ns, t_diff = NAN;
 	int rc = -1;
@@ -643,12 +647,6 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 	}
 	if (!n)
 		return 0;
-	k.r = malloc(n * sizeof *k.r);
-	k.w = malloc(n * sizeof *k.w);
-	k.e = malloc(n * sizeof *k.e);
-	k.u = malloc(n * sizeof *k.u);
-	k.ts = malloc(n * sizeof *k.ts);
-	k.ix = malloc(n * sizeof *k.ix);
 	if (!k.r || !k.w || !k.e || !k.u || !k.ts || !k.ix)
 		goto out;
 	double sum = 0;
@@ -656,7 +654,8 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 		sum += in->y[i];
 	d->mean_ns = sum / (double)n;
 	memcpy(k.w, in->y, n * sizeof *k.w);
-	d->median_ns = med(k.w, n);
+	d->median_ns = med(k.w, n);     /* k.w: y sorted, kept for below */
+	int sorted = !isnan(d->median_ns);
 	double ss0 = ss_mean(in->y, n);
 	d->var_ns2 = ss0 / (double)n;
 	memcpy(k.r, in->y, n * sizeof *k.r);
@@ -671,10 +670,13 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 		rc = 0;
 		goto out;
 	}
-	/* the smallest finding: as the groups' scores have it */
-	memcpy(k.w, in->y, n * sizeof *k.w);
-	if (sbt_sort_doubles(k.w, n) != 0)
-		goto out;
+	/* the smallest finding: as the groups' scores have it (on y
+	 * sorted: med() left it in k.w; sorted again only if it could not) */
+	if (!sorted) {
+		memcpy(k.w, in->y, n * sizeof *k.w);
+		if (sbt_sort_doubles(k.w, n) != 0)
+			goto out;
+	}
 	struct sbt_score_in si = in->score;
 	si.sorted = 1;
 	if (sbt_score_metrics(k.w, n, in->probes, in->np, &si, &m) != 0)
@@ -703,7 +705,36 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
 out:
 	if (rc == 0)
 		sbt_decomp_cost(d, 0);
-	free(k.r), free(k.w), free(k.e), free(k.u), free(k.ts), free(k.ix);
+	return rc;
+}
+
+static int work_alloc(struct work *k, size_t n)
+{
+	k->r = big_alloc(n * sizeof *k->r);
+	k->w = big_alloc(n * sizeof *k->w);
+	k->e = big_alloc(n * sizeof *k->e);
+	k->u = big_alloc(n * sizeof *k->u);
+	k->ts = big_alloc(n * sizeof *k->ts);
+	k->ix = big_alloc(n * sizeof *k->ix);
+	return k->r && k->w && k->e && k->u && k->ts && k->ix ? 0 : -1;
+}
+
+static void work_free(struct work *k, size_t n)
+{
+	big_free(k->r, n * sizeof *k->r), big_free(k->w, n * sizeof *k->w);
+	big_free(k->e, n * sizeof *k->e), big_free(k->u, n * sizeof *k->u);
+	big_free(k->ts, n * sizeof *k->ts), big_free(k->ix, n * sizeof *k->ix);
+}
+
+int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)
+{
+	struct work k = { 0 };
+
+	if (in->n)
+		(void)work_alloc(&k, in->n);    /* NULLs: decompose() says */
+	int rc = decompose(in, d, &k);
+	if (in->n)
+		work_free(&k, in->n);
 	return rc;
 }
 
@@ -763,6 +794,7 @@ static int counted(const struct sbt_sample *s)
 }
 
 struct bufs {
+	struct work k;                /* decompose()'s, of `big` each   */
 	uint32_t *ix;
 	double *y, *f, *sw, *t, *pr, *cnt;
 	uint8_t *sp;
@@ -782,7 +814,11 @@ static int one_region(const struct sbt_dataset *ds,
 	for (size_t k = a; k < b; k++)
 		for (size_t j = 0; j < res->g[k].n; j++)
 			u->ix[m++] = res->order[res->g[k].first + j];
-	qsort(u->ix, m, sizeof *u->ix, cmp_u32);
+	int sorted = 1;         /* one group's order is ascending already */
+	for (size_t i = 1; i < m && sorted; i++)
+		sorted = u->ix[i - 1] < u->ix[i];
+	if (!sorted)
+		qsort(u->ix, m, sizeof *u->ix, cmp_u32);
 	/* as analyze.c leaves them out: its rule, per region */
 	int leave = (o->filters & SBT_F_OS) &&
 		    res->g[a].os.keep_pre == SBT_PRE_LEAVE;
@@ -831,7 +867,7 @@ static int one_region(const struct sbt_dataset *ds,
 	};
 	for (uint32_t k = 0; k < nc && k < SBT_CNT_COLS; k++)
 		in.use[k] = !is_clock(ds->cnt->name[k]);
-	return sbt_decomp_region(&in, d);
+	return decompose(&in, d, &u->k);
 }
 
 int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
@@ -851,19 +887,19 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 			big = m;
 		nr++;
 	}
-	u.ix = malloc(big * sizeof *u.ix);
-	u.y = malloc(big * sizeof *u.y);
-	u.f = malloc(big * sizeof *u.f);
-	u.sw = malloc(big * sizeof *u.sw);
-	u.t = malloc(big * sizeof *u.t);
-	u.pr = malloc(big * sizeof *u.pr);
-	u.sp = malloc(big);
-	u.key = malloc(big * sizeof *u.key);
-	u.cnt = malloc(big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1) *
-		       sizeof *u.cnt);
+	size_t ncnt = big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1);
+	u.ix = big_alloc(big * sizeof *u.ix);
+	u.y = big_alloc(big * sizeof *u.y);
+	u.f = big_alloc(big * sizeof *u.f);
+	u.sw = big_alloc(big * sizeof *u.sw);
+	u.t = big_alloc(big * sizeof *u.t);
+	u.pr = big_alloc(big * sizeof *u.pr);
+	u.sp = big_alloc(big);
+	u.key = big_alloc(big * sizeof *u.key);
+	u.cnt = big_alloc(ncnt * sizeof *u.cnt);
 	d = calloc(nr ? nr : 1, sizeof *d);
-	if (!u.ix || !u.y || !u.f || !u.sw || !u.t || !u.pr || !u.sp ||
-	    !u.key || !u.cnt || !d)
+	if (work_alloc(&u.k, big) != 0 || !u.ix || !u.y || !u.f || !u.sw ||
+	    !u.t || !u.pr || !u.sp || !u.key || !u.cnt || !d)
 		goto out;
 	nr = 0;
 	for (size_t a = 0, b; a < res->ngroups; a = b) {
@@ -889,7 +925,11 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 	rc = 0;
 out:
-	free(u.ix), free(u.y), free(u.f), free(u.sw), free(u.t), free(u.pr);
-	free(u.sp), free(u.key), free(u.cnt), free(d);
+	big_free(u.ix, big * sizeof *u.ix), big_free(u.y, big * sizeof *u.y);
+	big_free(u.f, big * sizeof *u.f), big_free(u.sw, big * sizeof *u.sw);
+	big_free(u.t, big * sizeof *u.t), big_free(u.pr, big * sizeof *u.pr);
+	big_free(u.sp, big), big_free(u.key, big * sizeof *u.key);
+	big_free(u.cnt, ncnt * sizeof *u.cnt), free(d);
+	work_free(&u.k, big);
 	return rc;
 }
