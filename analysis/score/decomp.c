@@ -748,6 +748,14 @@ static void os_time(struct sbt_decomp *d)
 		t += d->faults * d->fault_cost_ns, known = 1;
 	if (d->switches > 0 && isfinite(d->switch_cost_ns))
 		t += d->switches * d->switch_cost_ns, known = 1;
+	/* A part larger than the whole call by more than the call's own
+	 * spread could make it (10 %): the costs (often the run's, fitted
+	 * on other regions) do not fit this one, so nothing is claimed.
+	 * Within that, the part is at most the whole. */
+	if (known && t > 1.1 * d->mean_ns)
+		known = 0;
+	else if (known && t > d->mean_ns)
+		t = d->mean_ns;
 	d->os_time_ns = known ? t : NAN;
 }
 
