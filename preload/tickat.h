@@ -36,7 +36,11 @@ static inline void sbt_tick_chunk_from(struct sbt_thread *t)
 }
 
 /* The fast path's end `end` stopped at the tick, placed afresh when it
- * lies outside the current chunk (`left` events remain there). */
+ * lies outside the current chunk (`left` events remain there).  A tick
+ * that a START inside open regions met (tick_in) stays due at once: the
+ * next STOP must write its span while the regions it lies in are still
+ * open, as the reader takes a span out of the samples open when it
+ * meets it. */
 static inline struct sbt__ev *sbt_tick_limit(struct sbt_thread *t,
 					     struct sbt__ev *end, size_t left)
 {
@@ -44,7 +48,8 @@ static inline struct sbt__ev *sbt_tick_limit(struct sbt_thread *t,
 		return end;
 	if ((uintptr_t)t->tick_at <= (uintptr_t)t->chunk ||
 	    (uintptr_t)t->tick_at > (uintptr_t)t->chunk_end)
-		t->tick_at = t->hot.cur + (t->tick_gap < left ? t->tick_gap :
+		t->tick_at = t->tick_in ? t->hot.cur :
+			     t->hot.cur + (t->tick_gap < left ? t->tick_gap :
 					   left);
 	return end && t->tick_at < end ? t->tick_at : end;
 }
