@@ -265,8 +265,12 @@ int sbt_group_class(const struct sbt_group *g)
 	}
 	if (processor_share_large(g))
 		return SBT_CL_PROCESSOR;
+	/* A region shorter than a clock step is judged at the step: its
+	 * typical time is below what the clock tells, not unresolved. */
+	double typ = s->median_ns > g->quantum_ns || !isfinite(g->quantum_ns) ?
+		     s->median_ns : g->quantum_ns;
 	if (s->resolvable < 0 || !isfinite(s->shift_resolution_ns) ||
-	    s->shift_resolution_ns > SBT_WORDS_UNRESOLVED * s->median_ns)
+	    s->shift_resolution_ns > SBT_WORDS_UNRESOLVED * typ)
 		return SBT_CL_UNRESOLVED;
 	return SBT_CL_STEADY;
 }
@@ -420,6 +424,13 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			sbt_put(o, "varies +-%.2g%% call to call, unexplained",
 				100 * unexplained(g)->rel);
 		} else if (isfinite(s->shift_resolution_ns)) {
+			if (s->median_ns < g->quantum_ns) {
+				sbt_fmt_ns(a, sizeof a, g->quantum_ns);
+				sbt_put(o, "under the %s clock step; ", a);
+				sbt_fmt_ns(a, sizeof a, s->shift_resolution_ns);
+				sbt_put(o, "resolves %s", a);
+				break;
+			}
 			sbt_fmt_ns(a, sizeof a, s->shift_resolution_ns);
 			/* the population's: its typical time's shifts */
 			sbt_put(o, "resolves shifts of %s", a);

@@ -34,7 +34,7 @@ CLASSES = [('steady', 'steady', ()), ('modes', 'modes', ()),
            ('step', 'step', ()), ('dip', 'phases', ()),
            ('group', 'slow group', ('--by', 'thread')),
            ('processor', 'processor', ()), ('unresolved', 'unresolved', ()),
-           ('few', 'too few', ())]
+           ('few', 'too few', ()), ('tiny', 'steady', ())]
 WORDS = {'steady', 'modes', 'step', 'phases', 'slow group', 'fast group',
          'broad', 'processor', 'unresolved', 'too few', 'OS'}
 # what each kind of finding makes of a region's class word

@@ -16,6 +16,7 @@
  *   unresolved 40 calls of 15 ns: the clock's quantum (10 ns) is most of
  *              it, and 40 samples cannot tell 10 % of it
  *   few        5 calls
+ *   tiny       20000 calls of 3 ns: under the clock's step, still steady
  *
  * usage: gen_class DIR   (writes DIR/<class>.log for each)
  */
@@ -44,6 +45,8 @@ static double work(const char *c, int th, int i, struct gen *g)
 		return th ? 520 : 400;
 	if (!strcmp(c, "unresolved"))
 		return 15;
+	if (!strcmp(c, "tiny"))
+		return 3;
 	if (!strcmp(c, "processor"))
 		return i >= 8000 && i < 12000 ? 700 : 500;
 	return 500;
@@ -84,6 +87,7 @@ int main(int argc, char **argv)
 		{ "step", 1, 0, N }, { "dip", 1, 0, N },
 		{ "group", 2, 0, N }, { "processor", 1, 1, N },
 		{ "unresolved", 1, 0, 40 }, { "few", 1, 0, 5 },
+		{ "tiny", 1, 0, N },
 	};
 
 	if (argc != 2) {
