@@ -146,6 +146,13 @@ struct sbt_source {
 	 * thin_at_ns[0] = 0) on.  Samples are held equalized to level K. */
 	uint32_t max_mb, thin_level;
 	double   thin_at_ns[SBT_THIN_MAX + 1];
+	/* How the recorder read the machine (format/sbtlog.h; 0: a log
+	 * that predates them): where cpu numbers came from (enum
+	 * sbt_cpu_from bits), the clock's instruction (enum
+	 * sbt_clock_read), the machine's cpus; what marking threads paid
+	 * for the log's memory themselves. */
+	uint32_t cpu_from, clock_read, ncpus;
+	uint64_t log_wait_ns, log_late_bytes;
 	/* module map, for symbolizing call sites */
 	struct sbt_module {
 		uint64_t base, lo, hi;

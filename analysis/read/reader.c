@@ -143,6 +143,9 @@ static void fill_source(struct ctx *c)
 		 sizeof h->os_note);
 	s->os_pages = h->os_pages;
 	s->max_mb = h->max_mb;
+	s->cpu_from = h->cpu_from, s->clock_read = h->clock_read;
+	s->ncpus = h->ncpus;
+	s->log_wait_ns = h->log_wait_ns, s->log_late_bytes = h->log_late_bytes;
 	s->thin_level = h->thin_level < SBT_THIN_MAX ? h->thin_level
 						     : SBT_THIN_MAX;
 	for (uint32_t k = 1; k <= SBT_THIN_MAX; k++)

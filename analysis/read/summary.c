@@ -217,6 +217,14 @@ static void put_detour_places(struct out *o, const struct sbt_dataset *ds,
 			put_u32(o, ds->detours[i].thread);
 }
 
+/* Version 6: how the recorder read the machine (sbt_source). */
+static void put_recorder(struct out *o, const struct sbt_source *s)
+{
+	put_u32(o, s->cpu_from), put_u32(o, s->clock_read);
+	put_u32(o, s->ncpus);
+	put_u64(o, s->log_wait_ns), put_u64(o, s->log_late_bytes);
+}
+
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 		      uint32_t src, char *err, size_t errlen)
 {
@@ -274,6 +282,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	put_threads(&o, &ds->sources[src]);
 	put_detours(&o, ds);
 	put_detour_places(&o, ds, src);
+	put_recorder(&o, &ds->sources[src]);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -711,6 +720,15 @@ static int get_detours(struct in *in, struct sbt_dataset *part)
 	return in->why ? -1 : 0;
 }
 
+/* Version 6: put_recorder. */
+static int get_recorder(struct in *in, struct sbt_source *s)
+{
+	s->cpu_from = get_u32(in), s->clock_read = get_u32(in);
+	s->ncpus = get_u32(in);
+	s->log_wait_ns = get_u64(in), s->log_late_bytes = get_u64(in);
+	return in->why ? -1 : 0;
+}
+
 /* Version 5: the detours' places (put_detour_places). */
 static int get_detour_places(struct in *in, struct sbt_dataset *part)
 {
@@ -860,7 +878,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	    (in->version >= 2 && get_speed(in, part) != 0) ||
 	    (in->version >= 3 && get_threads(in, src) != 0) ||
 	    (in->version >= 4 && get_detours(in, part) != 0) ||
-	    (in->version >= 5 && get_detour_places(in, part) != 0))
+	    (in->version >= 5 && get_detour_places(in, part) != 0) ||
+	    (in->version >= 6 && get_recorder(in, src) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

@@ -52,6 +52,19 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 		sbt_json_str(f, s->os_note);
 		fprintf(f, ", \"os_lost\": %llu, ",
 			(unsigned long long)s->os_lost);
+		fprintf(f, "\"clock_read\": \"%s\", \"cpu_from\": [%s%s%s%s"
+			"%s], \"ncpus\": %u, \"log_wait_ns\": %llu, "
+			"\"log_late_bytes\": %llu, ",
+			sbt_clock_read_name(s->clock_read),
+			s->cpu_from & SBT_CPU_FROM_AUX ? "\"tsc_aux\"" : "",
+			s->cpu_from & SBT_CPU_FROM_AUX &&
+			s->cpu_from & ~SBT_CPU_FROM_AUX ? ", " : "",
+			s->cpu_from & SBT_CPU_FROM_RSEQ ? "\"rseq\"" : "",
+			s->cpu_from & SBT_CPU_FROM_RSEQ &&
+			s->cpu_from & SBT_CPU_FROM_NONE ? ", " : "",
+			s->cpu_from & SBT_CPU_FROM_NONE ? "\"unknown\"" : "",
+			s->ncpus, (unsigned long long)s->log_wait_ns,
+			(unsigned long long)s->log_late_bytes);
 		fprintf(f, "\"max_mb\": %u, \"thin_level\": %u, "
 			"\"thin_events\": [", s->max_mb, s->thin_level);
 		for (uint32_t k = 1; k <= s->thin_level; k++)

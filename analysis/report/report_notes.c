@@ -26,6 +26,48 @@ static void os_lost_note(FILE *f, const struct sbt_source *s, const char *pre)
 	fputc('\n', f);
 }
 
+/* The source's span: its first sample's start to its last one's end. */
+static double source_span_ns(const struct sbt_dataset *ds, size_t i)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t k = 0; k < ds->n; k++)
+		if (ds->s[k].source == i) {
+			const struct sbt_sample *x = &ds->s[k];
+			lo = x->t_ns < lo ? x->t_ns : lo;
+			hi = x->t_ns + x->ns > hi ? x->t_ns + x->ns : hi;
+		}
+	return hi > lo ? hi - lo : 0;
+}
+
+/* How the recorder read this machine, where it is not the usual way:
+ * cpu numbers not from TSC_AUX, a clock without rdtscp; and log memory
+ * the marking threads readied themselves when that cost them 1 % of
+ * their time or more (outside any window, but the app's time: JSON
+ * always has it). */
+static void recorder_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
+			   const char *pre)
+{
+	const struct sbt_source *s = &ds->sources[i];
+	uint32_t c = s->cpu_from;
+
+	if (c & (SBT_CPU_FROM_RSEQ | SBT_CPU_FROM_NONE))
+		fprintf(f, "%scpus: %s (TSC_AUX did not name the cpu on %s)\n",
+			pre, c & SBT_CPU_FROM_NONE ? c & SBT_CPU_FROM_RSEQ ?
+			"from the kernel's rseq area, unknown on some threads" :
+			"unknown" : "from the kernel's rseq area",
+			c & SBT_CPU_FROM_AUX ? "some threads" : "this machine");
+	if (s->clock_read == SBT_READ_RDTSC)
+		fprintf(f, "%sclock: lfence; rdtsc (CPUID lists no RDTSCP)\n",
+			pre);
+	if (s->log_wait_ns && (double)s->log_wait_ns >= 0.01 *
+	    source_span_ns(ds, i) * (s->nthreads ? s->nthreads : 1))
+		fprintf(f, "%slog memory: marking threads readied %.1f MiB "
+			"themselves, %.3f ms (the preparer was behind)\n", pre,
+			(double)s->log_late_bytes / (1 << 20),
+			(double)s->log_wait_ns * 1e-6);
+}
+
 void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
 		      const char *pre)
 {
@@ -52,6 +94,7 @@ void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
 	else if (s->max_mb)
 		fprintf(f, "%sSBT_MAX_MB %u: not reached, nothing thinned\n",
 			pre, s->max_mb);
+	recorder_notes(f, ds, i, pre);
 	sbt_cnt_text_source(f, ds, i, pre);
 	if (s->warning[0])
 		fprintf(f, "%swarning: %s\n", pre, s->warning);

@@ -30,6 +30,16 @@ const char *sbt_os_state_name(uint32_t state)
 	}
 }
 
+const char *sbt_clock_read_name(uint32_t how)
+{
+	switch (how) {
+	case SBT_READ_RDTSCP: return "rdtscp";
+	case SBT_READ_RDTSC:  return "rdtsc";
+	case SBT_READ_CNTVCT: return "cntvct";
+	default:              return "not recorded";
+	}
+}
+
 const char *sbt_api_name(unsigned api)
 {
 	return api < SBT_API__N ? api_names[api] : "?";

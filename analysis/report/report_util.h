@@ -16,6 +16,10 @@ extern const char *const sbt_counter_names[];  /* by enum sbt_counter;
  * "unavailable", "not recorded". */
 const char *sbt_os_state_name(uint32_t state);
 
+/* The clock's instruction (enum sbt_clock_read): "rdtscp", "rdtsc",
+ * "cntvct", or "not recorded" (a log that predates it). */
+const char *sbt_clock_read_name(uint32_t how);
+
 /* "thread", "cpu", ... or "site"; "" when ungrouped. */
 const char *sbt_by_name(const struct sbt_report_opts *o);
 

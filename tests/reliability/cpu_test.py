@@ -14,11 +14,14 @@ machine does not need; each run pins three marking threads to one cpu
   no-rdtscp          lfence;rdtsc;lfence (header), cpus from rseq
   no-rdtscp,no-rseq  ... every cpu unknown
 and each run's empty pair (t_e) is above zero and below 1 ms: the clock
-advances and is read in one piece.  Then the analyzer on a log whose
+advances and is read in one piece.  The report says what the header
+does: the text's note on where cpus came from and how the clock was read
+(none on the default path), JSON's clock_read, cpu_from and ncpus.  Then the analyzer on a log whose
 events name cpus the machine lacks (TSC_AUX of a host): such a cpu is
 unknown, and a sample is flagged migrated only between two true cpus.
 Environment: SBT_LIB, SBT_ANALYZE.  Exit 0 pass, 1 fail.
 """
+import json
 import os
 import struct
 import subprocess
@@ -79,6 +82,37 @@ def events(log):
     return out
 
 
+def said(log, name, h):
+    """The text's notes and JSON's source fields follow the header."""
+    ana = os.environ['SBT_ANALYZE']
+    text = subprocess.run([ana, '--no-symbols', log], capture_output=True,
+                          text=True, timeout=120).stdout
+    head = [ln for ln in text.splitlines() if ln.startswith('#')]
+    cpus = [ln for ln in head if ln.startswith('#   cpus:')]
+    clock = [ln for ln in head if ln.startswith('#   clock: lfence; rdtsc')]
+    cf = h['cpu_from']
+    want_cpus = ('unknown' if cf == NONE else 'rseq' if cf == RSEQ else
+                 None if cf == AUX else 'any')
+    check((not cpus if want_cpus is None else want_cpus == 'any' or
+           (len(cpus) == 1 and want_cpus in cpus[0])),
+          '%s: the text says where cpus came from: %s' % (name, cpus))
+    check(len(clock) == (h['clock_read'] == RDTSC),
+          '%s: the text names the clock read only without rdtscp: %s'
+          % (name, clock))
+    doc = json.loads(subprocess.run([ana, '--format', 'json',
+                                     '--no-symbols', log],
+                                    capture_output=True, text=True,
+                                    timeout=120).stdout)
+    src = doc['sources'][0]
+    names = {AUX: 'tsc_aux', RSEQ: 'rseq', NONE: 'unknown'}
+    check(src['clock_read'] == {RDTSCP: 'rdtscp', RDTSC: 'rdtsc'}[
+              h['clock_read']] and
+          set(src['cpu_from']) == {v for k, v in names.items() if cf & k}
+          and src['ncpus'] == h['ncpus'] and src['log_wait_ns'] >= 0,
+          '%s: JSON clock_read %s, cpu_from %s, ncpus %s' %
+          (name, src['clock_read'], src['cpu_from'], src['ncpus']))
+
+
 def cpus_of(rows):
     return sorted({(r['cpu_start'], r['cpu_stop']) for r in rows})
 
@@ -119,6 +153,7 @@ def main():
               % (name, len(rows), want_rows, cpus_of(rows), sorted(want)))
         check(not any(r['migrated'] == '1' for r in rows),
               '%s: none flagged migrated' % name)
+        said(log, name, h)
 
     # The analyzer: cpus beyond the header's count are unknown; a sample
     # is migrated only between two true cpus.  STOP events alternately
