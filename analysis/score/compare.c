@@ -217,7 +217,12 @@ static void label_of(const struct sbt_dataset *ds, const struct sbt_group *g,
 
 	switch (by) {
 	case SBT_BY_THREAD: snprintf(buf, len, "thread %u", g->key); break;
-	case SBT_BY_CPU:    snprintf(buf, len, "cpu %u", g->key); break;
+	case SBT_BY_CPU:        /* 0xffff: the dataset's unknown cpu */
+		if (g->key == 0xffff)
+			snprintf(buf, len, "cpu unknown");
+		else
+			snprintf(buf, len, "cpu %u", g->key);
+		break;
 	case SBT_BY_RANK:
 		if (src->rank >= 0)
 			snprintf(buf, len, "rank %d", src->rank);
