@@ -32,7 +32,36 @@
 /* Lost kernel events, and what to set: the recorder drains its rings
  * at marker calls, so a loss means one marker-free stretch (a long
  * region) outran the ring; four times the pages holds four times it. */
-static void text_sources(FILE *f, const struct sbt_dataset *ds)
+/* A log's first line within `cols`: the program by its file name when
+ * its path does not fit, then the log's path cut in its middle ('~'). */
+static void source_line(FILE *f, const struct sbt_source *s, int cols)
+{
+	char tail[160], path[4096];
+	const char *exe = s->exe, *b = strrchr(s->exe, '/');
+	int n;
+
+	if (s->rank >= 0)
+		snprintf(tail, sizeof tail, " pid %d rank %d on %s, %u thread%s",
+			 s->pid, s->rank, s->host, s->nthreads,
+			 s->nthreads == 1 ? "" : "s");
+	else
+		snprintf(tail, sizeof tail, " pid %d on %s, %u thread%s",
+			 s->pid, s->host, s->nthreads,
+			 s->nthreads == 1 ? "" : "s");
+	n = 4 + (int)(strlen(s->path) + strlen(exe) + strlen(tail));
+	if (n > cols && b && b[1])
+		n -= (int)(++b - exe), exe = b;
+	snprintf(path, sizeof path, "%s", s->path);
+	int len = (int)strlen(path), cut = n - cols;
+	if (cut > 0 && len - cut >= 12) {   /* keep both ends readable */
+		int head = (len - cut - 1) / 2, keep = len - cut - 1 - head;
+		path[head] = '~';
+		memmove(path + head + 1, path + len - keep, (size_t)keep + 1);
+	}
+	fprintf(f, "# %s: %s%s\n", path, exe, tail);
+}
+
+static void text_sources(FILE *f, const struct sbt_dataset *ds, int cols)
 {
 	for (size_t i = 0; i < ds->nsources; i++) {
 		const struct sbt_source *s = &ds->sources[i];
@@ -40,11 +69,7 @@ static void text_sources(FILE *f, const struct sbt_dataset *ds)
 			fprintf(f, "# %s: CSV samples\n", s->path);
 			continue;
 		}
-		fprintf(f, "# %s: %s pid %d", s->path, s->exe, s->pid);
-		if (s->rank >= 0)
-			fprintf(f, " rank %d", s->rank);
-		fprintf(f, " on %s, %u thread%s\n", s->host, s->nthreads,
-			s->nthreads == 1 ? "" : "s");
+		source_line(f, s, cols);
 		fprintf(f, "#   clock %.4f GHz, quantum %.1f ns, t_e,std %.1f "
 			"ns (p50 %.1f, p99.9 %.1f); %s\n", 1.0 / s->tick_ns,
 			s->quantum_ns, s->te_ns, s->te_p50_ns, s->te_p999_ns,
@@ -721,7 +746,7 @@ static int write_text(FILE *f, const struct sbt_report_in *in)
 		res = &sorted;
 	struct layout l = layout(ds, res, o);
 
-	text_sources(f, ds);
+	text_sources(f, ds, l.cols);
 	if (o->explain) {
 		evidences(f, ds, res, o, &l);
 	} else if (o->verbose) {
