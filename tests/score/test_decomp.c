@@ -2,7 +2,8 @@
  * test_decomp.c - whose variation it is (analysis/score/decomp.c and the
  * alarms of verdict.c), on synthetic datasets with planted causes, each
  * alone: the OS's faults with varying counts and with one fixed count,
- * two threads 5 % apart that are each bimodal, a processor slowdown with
+ * two threads 5 % apart that are each bimodal (and two that differ only
+ * in their long mode), a processor slowdown with
  * enough probes inside and with too few, a barrier whose second thread
  * works 3 % longer, a stationary spread nothing explains, a region of
  * two samples; and the bookkeeping of item 5: one OS class per sample in
@@ -255,6 +256,49 @@ static void test_threads_bimodal(void)
 		      t0 ? t0->score.nmodes : 0);
 		sbt_result_free(&rt);
 	}
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 3b. Two threads that differ only in their long mode (300 ns 75 %
+ * alike, 1150 ns against 1200 ns 25 %): no one offset takes that out,
+ * so the groups are weighed mode by mode: two modes, in the row too, and
+ * the difference the second thread's, not a third mode. */
+static void test_threads_per_mode(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 14;
+	begin(&ds, 1);
+	uint32_t a = region(&ds, "work", 0);
+	for (size_t i = 0; i < 20000; i++) {
+		uint32_t th = i % 2;
+		double w = gen_unif(&G) < 0.75 ? 300 : th ? 1200 : 1150;
+		sample(&ds, a, th, 2000.0 * (double)i,
+		       floor(w + 2 * gen_norm(&G)), 0);
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *g = group(&ds, &r, "work", SBT_FIND_NOKEY);
+	if (!g) {
+		CHECK(0, "no group");
+		return;
+	}
+	show(&ds, g);
+	const struct sbt_decomp *d = &g->decomp;
+	const struct sbt_comp_est *c = &d->c[SBT_COMP_GROUPS];
+	CHECK(d->nmodes == 2 && g->score.nmodes == 2 &&
+	      fabs(g->score.modes[0].share - 0.75) < 0.02,
+	      "modes: %d in the decomposition, %d in the row", d->nmodes,
+	      g->score.nmodes);
+	CHECK(c->resolved && c->key == 1 && c->var_share > 0 &&
+	      fabs(c->time_ns - 0.5 * 0.25 * 50) < 3,
+	      "groups: resolved %d thread %u, %.1f ns a call", c->resolved,
+	      c->key, c->time_ns);
+	CHECK(fabs(d->modes[1].center_ns - d->modes[0].center_ns - 850) < 5,
+	      "the modes %.0f ns apart", d->modes[1].center_ns -
+	      d->modes[0].center_ns);
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
 }
@@ -658,6 +702,7 @@ int main(void)
 	test_faults_vary();
 	test_faults_fixed();
 	test_threads_bimodal();
+	test_threads_per_mode();
 	test_processor();
 	test_barrier();
 	test_unexplained_and_few();
