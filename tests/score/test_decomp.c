@@ -4,7 +4,8 @@
  * alone: the OS's faults with varying counts and with one fixed count,
  * two threads 5 % apart that are each bimodal (and two that differ only
  * in their long mode), a processor slowdown with
- * enough probes inside and with too few, a barrier whose second thread
+ * enough probes inside and with too few (and one over a thread that made
+ * few calls there, that moved or held), a barrier whose second thread
  * works 3 % longer, a stationary spread nothing explains, a region of
  * two samples; and the bookkeeping of item 5: one OS class per sample in
  * every view, exclusive time never below zero; a step the speed probes
@@ -377,6 +378,80 @@ static void test_processor(void)
 	      "samples", named, marked);
 }
 
+/* 4b. The processor 40 % slower over the last 20 ms, where its thread
+ * made few calls (6 of each of two regions): too few for any region to
+ * be judged alone, or for a phase of its own that machine.c could see
+ * shift with the other's.  Their calls ranked among their regions' own
+ * around the window say whether they moved: moved, the shift is kept and
+ * the coincidence is "cannot tell", not "disagree"; unmoved, the
+ * probes disagree with the code and the shift is dropped. */
+static void processor_sparse(int moved, struct sbt_result *r,
+			     struct sbt_dataset *ds)
+{
+	struct sbt_source *src;
+
+	G.s = 15;
+	src = begin(ds, 1);
+	src->speed_ops = 100;
+	src->speed_cadence_us = 667;
+	uint32_t a = region(ds, "a", 0), b = region(ds, "b", 0);
+	double w0 = 80e6, w1 = 100e6;
+	for (double t = 0; t < w0; t += 500e3) {
+		uint32_t x = (uint64_t)(t / 500e3) % 2 ? b : a;
+		sample(ds, x, 0, t, floor((x == a ? 300 : 500) +
+					  2 * gen_unif(&G)), 0);
+	}
+	for (int k = 0; k < 12; k++) {
+		uint32_t x = k % 2 ? b : a;
+		double f = moved ? 1.4 : 1;
+		sample(ds, x, 0, w0 + (k + 0.5) * (w1 - w0) / 12,
+		       floor((x == a ? 300 : 500) * f + 2 * gen_unif(&G)), 0);
+	}
+	for (int k = 0; k < 30; k++) {
+		struct sbt_probe p = { .t_ns = w0 + (k + 0.5) * (w1 - w0) / 30,
+				       .ns = floor(840 + 3 * gen_unif(&G)),
+				       .cpu = 0 };
+		if (sbt_ds_probe(ds, &p) != 0)
+			exit(2);
+	}
+	for (double t = 0; t < w0; t += 667e3) {
+		struct sbt_probe p = { .t_ns = t, .ns = floor(600 + 3 *
+				       gen_unif(&G)), .cpu = 0 };
+		if (sbt_ds_probe(ds, &p) != 0)
+			exit(2);
+	}
+	if (analyze(ds, SBT_BY_NONE, r) != 0)
+		exit(2);
+	printf("sparse (%s): %zu shifts, %zu disagree", moved ? "moved" :
+	       "held", r->speed.nsh, r->speed.ndisagree);
+	if (r->speed.nsh)
+		printf("; moved %d, regions %d, witnesses %d, agree %d",
+		       r->speed.sh[0].regions_moved, r->speed.sh[0].nregions,
+		       r->speed.sh[0].witness_regions,
+		       r->speed.sh[0].regions_agree);
+	printf("\n");
+}
+
+static void test_processor_sparse(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	processor_sparse(1, &r, &ds);
+	const struct sbt_speed_shift *h = r.speed.nsh ? &r.speed.sh[0] : NULL;
+	CHECK(r.speed.nsh == 1 && h->regions_moved == 1 &&
+	      h->nregions == 2 && h->witness_regions == 0 &&
+	      h->regions_agree == -1, "moved: the shift kept, its "
+	      "coincidence not told");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+	processor_sparse(0, &r, &ds);
+	CHECK(r.speed.nsh == 0 && r.speed.ndisagree == 1,
+	      "held: the shift dropped as the probes' disagreement");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 /* 5. A barrier after thread 1 works 3 % longer: thread 1 is the slow
  * one; thread 0 waits, and is never "slower" for it. */
 static void test_barrier(void)
@@ -704,6 +779,7 @@ int main(void)
 	test_threads_bimodal();
 	test_threads_per_mode();
 	test_processor();
+	test_processor_sparse();
 	test_barrier();
 	test_unexplained_and_few();
 	test_os_class_and_excl();
