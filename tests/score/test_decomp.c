@@ -1,7 +1,8 @@
 /*
  * test_decomp.c - whose variation it is (analysis/score/decomp.c and the
  * alarms of verdict.c), on synthetic datasets with planted causes, each
- * alone: the OS's faults with varying counts and with one fixed count,
+ * alone: the OS's faults with varying counts and with one fixed count
+ * (and a fixed count whose cost at the run's rate exceeds the call),
  * two threads 5 % apart that are each bimodal (and two that differ only
  * in their long mode), a processor slowdown with
  * enough probes inside and with too few (and one over a thread that made
@@ -213,6 +214,61 @@ static void test_faults_fixed(void)
 	CHECK(x && !x->alarm && x->var_share > 0.9 &&
 	      fabs(x->rel - 0.1) < 0.015, "unexplained +-%.3f",
 	      x ? x->rel : NAN);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 2b. The run's fault cost (11 us, from a region whose counts vary)
+ * applied to regions whose calls take less than their faults would:
+ * 10 faults a call in calls of 20 us (110 us claimed, 550 %: the cost
+ * does not fit them, nothing is claimed), and in calls of 105 us (110
+ * us, 105 %: within the call's own spread, claimed as the whole call at
+ * most).  The OS's time of a call is never more than the call. */
+static void test_faults_bounded(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	const double call[2] = { 20e3, 105e3 };
+	const char *name[2] = { "short", "near" };
+
+	G.s = 16;
+	begin(&ds, 1);
+	for (int c = 0; c < 2; c++) {
+		uint32_t a = region(&ds, name[c], 0);
+		for (size_t i = 0; i < 2000; i++)
+			sample(&ds, a, 0, 1e9 * c + 400e3 * (double)i,
+			       floor(call[c] * (1 + 0.01 * gen_norm(&G))), 10);
+	}
+	varying_faults(&ds, region(&ds, "calib", 0), 4000, 3e10);
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	for (int c = 0; c < 2; c++) {
+		const struct sbt_group *g = group(&ds, &r, name[c],
+						  SBT_FIND_NOKEY);
+		if (!g) {
+			CHECK(0, "no group %s", name[c]);
+			continue;
+		}
+		show(&ds, g);
+		const struct sbt_decomp *d = &g->decomp;
+		const struct sbt_finding *x = find(g, SBT_FIND_OS_TIME);
+		CHECK(d->fault_cost_from == SBT_COST_RUN &&
+		      fabs(d->fault_cost_ns - 11000) < 220,
+		      "%s: the run's cost %.0f (from %d)", name[c],
+		      d->fault_cost_ns, d->fault_cost_from);
+		CHECK(!x || (x->size_ns <= d->mean_ns && x->time_share <= 1),
+		      "%s: OS time %.4g ns of a %.4g ns call", name[c],
+		      x ? x->size_ns : NAN, d->mean_ns);
+		if (c == 0)
+			CHECK(isnan(d->os_time_ns) && !x, "short: %.4g ns "
+			      "claimed of a %.4g ns call", d->os_time_ns,
+			      d->mean_ns);
+		else
+			CHECK(d->os_time_ns == d->mean_ns && x &&
+			      fabs(x->time_share - 1) < 1e-9, "near: %.4g ns "
+			      "claimed of a %.4g ns call", d->os_time_ns,
+			      d->mean_ns);
+	}
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
 }
@@ -776,6 +832,7 @@ int main(void)
 {
 	test_faults_vary();
 	test_faults_fixed();
+	test_faults_bounded();
 	test_threads_bimodal();
 	test_threads_per_mode();
 	test_processor();
