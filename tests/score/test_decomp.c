@@ -6,7 +6,8 @@
  * two threads 5 % apart that are each bimodal (and two that differ only
  * in their long mode), a processor slowdown with
  * enough probes inside and with too few (and one over a thread that made
- * few calls there, that moved or held), a barrier whose second thread
+ * few calls there, that moved or held), a machine change four regions
+ * keep and a fifth comes back from, a barrier whose second thread
  * works 3 % longer, a stationary spread nothing explains, a region of
  * two samples; and the bookkeeping of item 5: one OS class per sample in
  * every view, exclusive time never below zero; a step the speed probes
@@ -508,6 +509,42 @@ static void test_processor_sparse(void)
 	sbt_ds_free(&ds);
 }
 
+/* 4c. The machine 30 % faster from 50 ms on, for five regions of one
+ * thread; one of them (e) goes back to its old level at 75 ms, on its
+ * own.  The event's regions vote: four kept the change, one came back,
+ * so the machine kept it, and the four name no step of their own. */
+static void test_machine_vote(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	const char *name[5] = { "a", "b", "c", "d", "e" };
+	uint32_t reg[5];
+
+	G.s = 17;
+	begin(&ds, 1);
+	for (int j = 0; j < 5; j++)
+		reg[j] = region(&ds, name[j], 0);
+	for (size_t i = 0; i < 5000; i++) {
+		double t = 20e3 * (double)i;
+		int j = (int)(i % 5);
+		double f = t >= 50e6 && !(j == 4 && t >= 75e6) ? 0.7 : 1;
+		sample(&ds, reg[j], 0, t, floor((300 + 40 * j) * f +
+						 2 * gen_unif(&G)), 0);
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	CHECK(r.nev >= 1, "no machine event");
+	for (int j = 0; j < 4; j++) {
+		const struct sbt_group *g = group(&ds, &r, name[j],
+						  SBT_FIND_NOKEY);
+		CHECK(g && !find(g, SBT_FIND_STEP) && g->machine_changes >= 1,
+		      "%s: a step of its own (%d machine changes)", name[j],
+		      g ? g->machine_changes : -1);
+	}
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 /* 5. A barrier after thread 1 works 3 % longer: thread 1 is the slow
  * one; thread 0 waits, and is never "slower" for it. */
 static void test_barrier(void)
@@ -837,6 +874,7 @@ int main(void)
 	test_threads_per_mode();
 	test_processor();
 	test_processor_sparse();
+	test_machine_vote();
 	test_barrier();
 	test_unexplained_and_few();
 	test_os_class_and_excl();
