@@ -626,7 +626,9 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 		x->resolution_ns = s->min_shift_ns;
 		if (md == dc->modes)
 			x->var_share = dc->c[SBT_COMP_MODES].var_share;
-		alarm(g, x, opt, few);
+		/* a barrier's modes are its waits (which thread came last:
+		 * the others' work), said by its wait finding: not an alarm */
+		alarm(g, x, opt, few || g->barrier);
 		modes_of(&c, md, nm);
 	}
 	if (g->flagged) {

@@ -8,7 +8,8 @@
  * enough probes inside and with too few (and one over a thread that made
  * few calls there, that moved or held), a machine change four regions
  * keep and a fifth comes back from, a barrier whose second thread
- * works 3 % longer, a stationary spread nothing explains, a region of
+ * works 3 % longer (and one where either comes last), a stationary
+ * spread nothing explains, a region of
  * two samples; and the bookkeeping of item 5: one OS class per sample in
  * every view, exclusive time never below zero; a step the speed probes
  * did not see, probes too noisy to use, a comparison whose probes did
@@ -605,6 +606,49 @@ static void test_barrier(void)
 	sbt_ds_free(&ds);
 }
 
+/* 5b. A barrier where either thread comes last, at random: each
+ * thread's waits are bimodal (30 ns or 330 ns), no thread is the slow
+ * one.  The barrier's modes are the others' work, not its own: said, not
+ * an alarm; the parallel region's modes (10.0 us or 10.3 us) are its
+ * code's and alarm. */
+static void test_barrier_modes(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 18;
+	begin(&ds, 1);
+	uint32_t par = region(&ds, "omp parallel @ y.c:20", SBT_API_OPENMP);
+	uint32_t bar = region(&ds, "omp barrier @ y.c:20", SBT_API_OPENMP);
+	for (size_t i = 0; i < 3000; i++) {
+		double t = 20000.0 * (double)i;
+		int last = gen_unif(&G) < 0.5;
+		double w[2] = { 10000 + 300 * !last, 10000 + 300 * last };
+		for (uint32_t th = 0; th < 2; th++) {
+			double x = w[th] + 2 * gen_norm(&G);
+			sample(&ds, par, th, t, floor(x), 0);
+			sample(&ds, bar, th, t + x, floor(10300 - w[th] + 30 +
+			       5 * gen_unif(&G)), 0);
+		}
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *b = group(&ds, &r, "omp barrier @ y.c:20",
+					  SBT_FIND_NOKEY);
+	const struct sbt_group *p = group(&ds, &r, "omp parallel @ y.c:20",
+					  SBT_FIND_NOKEY);
+	if (b)
+		show(&ds, b);
+	const struct sbt_finding *x = find(b, SBT_FIND_MODES);
+	CHECK(b && x && !x->alarm && b->nfindings == 0,
+	      "barrier: its waits' modes alarm (%d alarms)",
+	      b ? b->nfindings : -1);
+	x = find(p, SBT_FIND_MODES);
+	CHECK(x && x->alarm, "parallel region: its modes not named");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 /* 6. A stationary +-7 % spread with no evidence: described, unexplained,
  * not an alarm; 7. a region of two samples: too few, never broad. */
 static void test_unexplained_and_few(void)
@@ -876,6 +920,7 @@ int main(void)
 	test_processor_sparse();
 	test_machine_vote();
 	test_barrier();
+	test_barrier_modes();
 	test_unexplained_and_few();
 	test_os_class_and_excl();
 	test_probes();
