@@ -1008,7 +1008,11 @@ static int one_region(const struct sbt_dataset *ds,
 		one_src &= s->source == ds->s[u->ix[0]].source;
 		u->y[n] = s->ns - cost;
 		u->f[n] = s->faults;
-		u->sw[n] = s->switches;
+		/* the OS's switches are its preemptions; a call that
+		 * waited or yielded gave the cpu away itself (sbt_os_class,
+		 * the same class as every view's) */
+		u->sw[n] = sbt_os_class(s) == SBT_OSC_PREEMPTED ?
+			   s->switches : 0;
 		u->t[n] = s->t_ns;
 		u->sp[n] = !!(s->flags & SBT_SF_SPEED);
 		u->key[n] = (uint64_t)s->source << 32 | s->thread;

@@ -2,7 +2,8 @@
  * test_decomp.c - whose variation it is (analysis/score/decomp.c and the
  * alarms of verdict.c), on synthetic datasets with planted causes, each
  * alone: the OS's faults with varying counts and with one fixed count
- * (and a fixed count whose cost at the run's rate exceeds the call),
+ * (and a fixed count whose cost at the run's rate exceeds the call, and
+ * calls that waited, which are not the OS's),
  * two threads 5 % apart that are each bimodal (and two that differ only
  * in their long mode), a processor slowdown with
  * enough probes inside and with too few (and one over a thread that made
@@ -271,6 +272,37 @@ static void test_faults_bounded(void)
 			      "claimed of a %.4g ns call", d->os_time_ns,
 			      d->mean_ns);
 	}
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 2c. A few calls that switched out of their own accord (a wait, not
+ * preempted: sbt_os_class WAITED) and took 40 us instead of 1 us: the
+ * code's own wait, not the OS's time; no cost a switch is fitted. */
+static void test_waits_not_os(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 19;
+	begin(&ds, 1);
+	uint32_t a = region(&ds, "waits", 0);
+	for (size_t i = 0; i < 3000; i++) {
+		int w = i % 500 == 7;
+		struct sbt_sample *x = sample(&ds, a, 0, 50e3 * (double)i,
+					      floor((w ? 40e3 : 1e3) +
+						    5 * gen_norm(&G)), 0);
+		x->switches = (uint16_t)w;
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *g = group(&ds, &r, "waits", SBT_FIND_NOKEY);
+	if (g)
+		show(&ds, g);
+	CHECK(g && g->os.waited == 6 && !find(g, SBT_FIND_OS_TIME) &&
+	      !find(g, SBT_FIND_OS_SPREAD) &&
+	      g->decomp.switch_cost_from == SBT_COST_NONE,
+	      "waits given to the OS");
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
 }
@@ -914,6 +946,7 @@ int main(void)
 	test_faults_vary();
 	test_faults_fixed();
 	test_faults_bounded();
+	test_waits_not_os();
 	test_threads_bimodal();
 	test_threads_per_mode();
 	test_processor();
