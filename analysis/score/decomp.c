@@ -634,8 +634,9 @@ static int group_modes(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	struct sbt_mode (*gm)[SBT_SCORE_MAX_MODES] = NULL;
 	int ng, m = 0, ref = -1, used = 0, rc = -1;
 
-	if (!in->key || s->nmodes < 2 || by_group(in, k, from, &ng) != 0 ||
-	    ng < 2)
+	/* group_part named the slowest and fastest (their levels differ) */
+	if (!in->key || s->nmodes < 2 || !isfinite(c->size_ns) ||
+	    by_group(in, k, from, &ng) != 0 || ng < 2)
 		return 0;
 	if (!(gm = malloc((size_t)ng * sizeof *gm)))
 		return -1;
