@@ -233,21 +233,25 @@ static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	if (!in->f)
 		return;
 	for (int j = 0; j < 2; j++) {
-		double mn = INFINITY, mx = -INFINITY, sum = 0;
-		for (size_t i = 0; i < n; i++) {
-			mn = fmin(mn, all[j][i]), mx = fmax(mx, all[j][i]);
-			sum += all[j][i];
-		}
+		double mn = INFINITY, sum = 0;
+		size_t above = 0;
+		for (size_t i = 0; i < n; i++)
+			mn = fmin(mn, all[j][i]), sum += all[j][i];
+		for (size_t i = 0; i < n; i++)
+			above += all[j][i] > mn;
 		if (j == 0)
 			d->faults = sum / (double)n;
 		else
 			d->switches = sum / (double)n;
-		if (mx > mn) {
+		/* counts that vary in a handful of calls cannot tell their
+		 * cost from whatever else those calls met (two calls with a
+		 * fault and a stall of the host once fitted 7 ms a fault) */
+		if (above >= SBT_FEW_SAMPLES) {
 			d->os_counts_vary = 1;
 			lo[m] = mn, which[m] = j, col[m++] = all[j];
 		}
 	}
-	if (d->os_counts_vary && in->f)
+	if (m && which[0] == 0)
 		pool_sums(in, d);
 	while (m > 0 && huber(in->y, col, m, n, b, se, k->w, k->e, k->u) != 0)
 		m--;                    /* collinear: faults alone */
@@ -990,6 +994,9 @@ static int one_region(const struct sbt_dataset *ds,
 	/* as analyze.c leaves them out: its rule, per region */
 	int leave = (o->filters & SBT_F_OS) &&
 		    res->g[a].os.keep_pre == SBT_PRE_LEAVE;
+	/* preempted more often than the OS preempts: the region gives
+	 * its cpu away itself, and the report says so (preempted_own) */
+	int own = res->g[a].os.keep_pre == SBT_PRE_OWN;
 	for (size_t i = 0; i < m; i++) {
 		const struct sbt_sample *s = &ds->s[u->ix[i]];
 		const struct sbt_source *src = &ds->sources[s->source];
@@ -1011,9 +1018,10 @@ static int one_region(const struct sbt_dataset *ds,
 		u->f[n] = s->faults;
 		/* the OS's switches are its preemptions; a call that
 		 * waited or yielded gave the cpu away itself (sbt_os_class,
-		 * the same class as every view's) */
-		u->sw[n] = sbt_os_class(s) == SBT_OSC_PREEMPTED ?
-			   s->switches : 0;
+		 * the same class as every view's), as did a region whose
+		 * preemptions are its own */
+		u->sw[n] = sbt_os_class(s) == SBT_OSC_PREEMPTED &&
+			   !own ? s->switches : 0;
 		u->t[n] = s->t_ns;
 		u->sp[n] = !!(s->flags & SBT_SF_SPEED);
 		u->key[n] = (uint64_t)s->source << 32 | s->thread;

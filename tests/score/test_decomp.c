@@ -3,7 +3,8 @@
  * alarms of verdict.c), on synthetic datasets with planted causes, each
  * alone: the OS's faults with varying counts and with one fixed count
  * (and a fixed count whose cost at the run's rate exceeds the call, and
- * calls that waited, which are not the OS's),
+ * calls that waited, which are not the OS's; a fault in 3 calls, and
+ * preemptions a region makes its own, which tell no OS cost),
  * two threads 5 % apart that are each bimodal (and two that differ only
  * in their long mode), a processor slowdown with
  * enough probes inside and with too few (and one over a thread that made
@@ -303,6 +304,52 @@ static void test_waits_not_os(void)
 	      !find(g, SBT_FIND_OS_SPREAD) &&
 	      g->decomp.switch_cost_from == SBT_COST_NONE,
 	      "waits given to the OS");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 2d. The OS's cost is fitted only where counts vary in enough calls:
+ * 3 calls of 3000 with a fault that met a 5 ms stall of the host (5 ms
+ * a fault, were it fitted) give no cost; and a region preempted in a
+ * third of its calls, more often than the OS preempts (the report keeps
+ * them as its own: preempted_own), gives its switches to no OS. */
+static void test_os_support(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 20;
+	begin(&ds, 1);
+	uint32_t a = region(&ds, "stalled", 0), b = region(&ds, "own", 0);
+	for (size_t i = 0; i < 3000; i++) {
+		int f = i % 1000 == 3;
+		sample(&ds, a, 0, 50e3 * (double)i, floor((f ? 5e6 : 1e3) +
+		       5 * gen_norm(&G)), (unsigned)f);
+	}
+	for (size_t i = 0; i < 3000; i++) {
+		int p = i % 3 == 1;
+		struct sbt_sample *x = sample(&ds, b, 0, 2e9 + 50e3 *
+					      (double)i, floor((p ? 40e3 :
+					      1e3) + 5 * gen_norm(&G)), 0);
+		x->switches = (uint16_t)p;
+		if (p)
+			x->flags |= SBT_SF_PREEMPTED;
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *g = group(&ds, &r, "stalled", SBT_FIND_NOKEY);
+	if (g)
+		show(&ds, g);
+	CHECK(g && g->decomp.fault_cost_from == SBT_COST_NONE &&
+	      !find(g, SBT_FIND_OS_TIME) && !find(g, SBT_FIND_OS_SPREAD),
+	      "3 faulting calls fitted %.4g ns a fault",
+	      g ? g->decomp.fault_cost_ns : NAN);
+	g = group(&ds, &r, "own", SBT_FIND_NOKEY);
+	if (g)
+		show(&ds, g);
+	CHECK(g && g->os.preempted_own && !find(g, SBT_FIND_OS_TIME) &&
+	      !find(g, SBT_FIND_OS_SPREAD) && g->decomp.switches == 0,
+	      "its own preemptions given to the OS");
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
 }
@@ -947,6 +994,7 @@ int main(void)
 	test_faults_fixed();
 	test_faults_bounded();
 	test_waits_not_os();
+	test_os_support();
 	test_threads_bimodal();
 	test_threads_per_mode();
 	test_processor();
