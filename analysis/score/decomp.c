@@ -616,6 +616,42 @@ static int aligned(const struct sbt_mode *gm, size_t ng,
 	return 1;
 }
 
+/* Whether two neighbouring pooled modes s are held by different groups
+ * (each by two thirds of its calls or more): only then can the groups'
+ * own modes merge them, and only then are they sought (a search a group
+ * costs what the pooled one does). */
+static int split_by_group(const struct work *k, const size_t *from, int ng,
+			  const struct sbt_score *s)
+{
+	size_t tot[SBT_SCORE_MAX_MODES] = { 0 };
+	size_t best[SBT_SCORE_MAX_MODES] = { 0 };
+	int who[SBT_SCORE_MAX_MODES];
+	int nm = s->nmodes;
+
+	for (int g = 0; g < ng; g++) {
+		size_t c[SBT_SCORE_MAX_MODES] = { 0 };
+		for (size_t i = from[g]; i < from[g + 1]; i++) {
+			double r = k->r[k->ix[i]];
+			int b = 0;
+			for (int m = 1; m < nm; m++)
+				if (fabs(r - s->modes[m].center_ns) <
+				    fabs(r - s->modes[b].center_ns))
+					b = m;
+			c[b]++;
+		}
+		for (int m = 0; m < nm; m++) {
+			tot[m] += c[m];
+			if (c[m] > best[m])
+				best[m] = c[m], who[m] = g;
+		}
+	}
+	for (int m = 0; m + 1 < nm; m++)
+		if (best[m] && best[m + 1] && who[m] != who[m + 1] &&
+		    3 * best[m] >= 2 * tot[m] && 3 * best[m + 1] >= 2 * tot[m + 1])
+			return 1;
+	return 0;
+}
+
 /* The groups, mode by mode.  A thread on a slower core is slower in
  * each of its modes by as much as the mode is long (5 %: 10 ns on a
  * 300 ns mode, 50 ns on a 1.1 us one), which no one offset takes out:
@@ -640,7 +676,8 @@ static int group_modes(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 
 	/* group_part named the slowest and fastest (their levels differ) */
 	if (!in->key || s->nmodes < 2 || !isfinite(c->size_ns) ||
-	    by_group(in, k, from, &ng) != 0 || ng < 2)
+	    by_group(in, k, from, &ng) != 0 || ng < 2 ||
+	    !split_by_group(k, from, ng, s))
 		return 0;
 	if (!(gm = malloc((size_t)ng * sizeof *gm)))
 		return -1;
