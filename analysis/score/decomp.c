@@ -23,7 +23,9 @@
  *            speed against the others (speed.c's windows);
  *   TIME     levels over the run: the calls cut into up to 16 spans of
  *            equal count in time order, each span's trimmed mean;
- *   GROUPS   a steady offset between its threads (trimmed means);
+ *   GROUPS   a steady offset between its threads (trimmed means), and
+ *            where the threads differ mode by mode, each thread's modes
+ *            against the fastest thread's (group_modes);
  *   MODES    distinct modes of what is left (score.c's finder), found
  *            within the groups: two threads 5 % apart that are each
  *            bimodal make two modes and a group offset, not four modes;
@@ -231,21 +233,25 @@ static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	if (!in->f)
 		return;
 	for (int j = 0; j < 2; j++) {
-		double mn = INFINITY, mx = -INFINITY, sum = 0;
-		for (size_t i = 0; i < n; i++) {
-			mn = fmin(mn, all[j][i]), mx = fmax(mx, all[j][i]);
-			sum += all[j][i];
-		}
+		double mn = INFINITY, sum = 0;
+		size_t above = 0;
+		for (size_t i = 0; i < n; i++)
+			mn = fmin(mn, all[j][i]), sum += all[j][i];
+		for (size_t i = 0; i < n; i++)
+			above += all[j][i] > mn;
 		if (j == 0)
 			d->faults = sum / (double)n;
 		else
 			d->switches = sum / (double)n;
-		if (mx > mn) {
+		/* counts that vary in a handful of calls cannot tell their
+		 * cost from whatever else those calls met (two calls with a
+		 * fault and a stall of the host once fitted 7 ms a fault) */
+		if (above >= SBT_FEW_SAMPLES) {
 			d->os_counts_vary = 1;
 			lo[m] = mn, which[m] = j, col[m++] = all[j];
 		}
 	}
-	if (d->os_counts_vary && in->f)
+	if (m && which[0] == 0)
 		pool_sums(in, d);
 	while (m > 0 && huber(in->y, col, m, n, b, se, k->w, k->e, k->u) != 0)
 		m--;                    /* collinear: faults alone */
@@ -494,40 +500,53 @@ static int cmp_by_key(const void *a, const void *b)
 
 #define MAX_GROUPS 256
 
+/* k->ix: the samples by group (key), from[0..*ng] where each begins.
+ * -1 when there are more than MAX_GROUPS (too many to weigh). */
+static int by_group(const struct sbt_decomp_in *in, struct work *k,
+		    size_t *from, int *ng)
+{
+	size_t n = in->n;
+
+	for (size_t i = 0; i < n; i++)
+		k->ix[i] = (uint32_t)i;
+	cmp_key = in->key;
+	qsort(k->ix, n, sizeof *k->ix, cmp_by_key);
+	*ng = 0;
+	from[0] = 0;
+	for (size_t a = 0, z; a < n; a = z) {
+		for (z = a + 1; z < n && in->key[k->ix[z]] ==
+		     in->key[k->ix[a]]; z++)
+			;
+		if (*ng == MAX_GROUPS)
+			return -1;
+		from[++*ng] = z;
+	}
+	return 0;
+}
+
 static double group_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 			 struct work *k, double min_shift, double q, double ss,
 			 double ss0)
 {
 	struct sbt_comp_est *c = &d->c[SBT_COMP_GROUPS];
-	size_t n = in->n, from[MAX_GROUPS + 1];
+	size_t from[MAX_GROUPS + 1];
 	double lvl[MAX_GROUPS], se[MAX_GROUPS];
 	int ng = 0, hi = -1, lo = -1;
 
-	if (!in->key)
+	if (!in->key || by_group(in, k, from, &ng) != 0)
 		return ss;
-	for (size_t i = 0; i < n; i++)
-		k->ix[i] = (uint32_t)i;
-	cmp_key = in->key;
-	qsort(k->ix, n, sizeof *k->ix, cmp_by_key);
-	for (size_t a = 0, z; a < n; a = z) {
-		for (z = a + 1; z < n && in->key[k->ix[z]] ==
-		     in->key[k->ix[a]]; z++)
-			;
-		if (ng == MAX_GROUPS)
-			return ss;      /* too many to weigh: not claimed */
-		from[ng] = a;
-		from[ng + 1] = z;
+	for (int g = 0; g < ng; g++) {
+		size_t a = from[g], z = from[g + 1];
 		for (size_t i = a; i < z; i++)
 			k->w[i - a] = k->r[k->ix[i]];
 		if (z - a >= SBT_FEW_SAMPLES)
-			tmean(k->w, z - a, &lvl[ng], &se[ng]);
+			tmean(k->w, z - a, &lvl[g], &se[g]);
 		else
-			lvl[ng] = se[ng] = NAN;
-		if (isfinite(lvl[ng])) {
-			if (hi < 0 || lvl[ng] > lvl[hi]) hi = ng;
-			if (lo < 0 || lvl[ng] < lvl[lo]) lo = ng;
+			lvl[g] = se[g] = NAN;
+		if (isfinite(lvl[g])) {
+			if (hi < 0 || lvl[g] > lvl[hi]) hi = g;
+			if (lo < 0 || lvl[g] < lvl[lo]) lo = g;
 		}
-		ng++;
 	}
 	if (hi < 0 || hi == lo)
 		return ss;
@@ -550,29 +569,211 @@ static double group_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		sum += off * (double)(from[g + 1] - from[g]);
 		c->count += off > 0 ? from[g + 1] - from[g] : 0;
 	}
-	c->time_ns = sum / (double)n;
-	return take_out(k, n, k->e, ss, c, ss0);
+	c->time_ns = sum / (double)in->n;
+	return take_out(k, in->n, k->e, ss, c, ss0);
 }
 
 /* ---- modes, and what is left --------------------------------------------- */
 
-static int modes_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
-		      struct work *k, double min_shift, double ss, double ss0,
-		      double *t_diff)
+/* Modes of the residuals pooled, score.c's finder at min_shift, into s. */
+static int pooled_modes(const struct sbt_decomp_in *in, struct work *k,
+			double min_shift, struct sbt_score *s)
 {
-	struct sbt_comp_est *c = &d->c[SBT_COMP_MODES];
 	struct sbt_score_in si = in->score;
-	struct sbt_score s;
-	size_t n = in->n;
 
-	memcpy(k->w, k->r, n * sizeof *k->w);
-	if (sbt_sort_doubles(k->w, n) != 0)
+	memcpy(k->w, k->r, in->n * sizeof *k->w);
+	if (sbt_sort_doubles(k->w, in->n) != 0)
 		return -1;
 	si.sorted = 1;
 	si.min_shift_ns = min_shift;
-	if (sbt_score_group(k->w, n, in->probes, in->np, &si, &s) != 0)
+	return sbt_score_group(k->w, in->n, in->probes, in->np, &si, s);
+}
+
+#define GROUP_MODES_MIN 30      /* calls a group, to seek its own modes */
+
+/* Do group g's modes gm[0..m) align with group r's (calls ng, nr)?  The
+ * same work: each mode's share the same within the sampling error of a
+ * proportion (99.7 %), and nearer the same mode of r than either of its
+ * neighbours. */
+static int aligned(const struct sbt_mode *gm, size_t ng,
+		   const struct sbt_mode *rm, size_t nr, int m)
+{
+	for (int j = 0; j < m; j++) {
+		double p = (gm[j].share * (double)ng + rm[j].share *
+			    (double)nr) / (double)(ng + nr);
+		double tol = fmax(0.05, 3 * sqrt(p * (1 - p) *
+				  (1 / (double)ng + 1 / (double)nr)));
+		double off = fabs(gm[j].center_ns - rm[j].center_ns);
+		if (fabs(gm[j].share - rm[j].share) > tol)
+			return 0;
+		if (j > 0 && !(off < 0.5 * (rm[j].center_ns -
+					    rm[j - 1].center_ns)))
+			return 0;
+		if (j + 1 < m && !(off < 0.5 * (rm[j + 1].center_ns -
+						rm[j].center_ns)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether two neighbouring pooled modes s are held by different groups
+ * (each by two thirds of its calls or more): only then can the groups'
+ * own modes merge them, and only then are they sought (a search a group
+ * costs what the pooled one does). */
+static int split_by_group(const struct work *k, const size_t *from, int ng,
+			  const struct sbt_score *s)
+{
+	size_t tot[SBT_SCORE_MAX_MODES] = { 0 };
+	size_t best[SBT_SCORE_MAX_MODES] = { 0 };
+	int who[SBT_SCORE_MAX_MODES];
+	int nm = s->nmodes;
+
+	for (int g = 0; g < ng; g++) {
+		size_t c[SBT_SCORE_MAX_MODES] = { 0 };
+		for (size_t i = from[g]; i < from[g + 1]; i++) {
+			double r = k->r[k->ix[i]];
+			int b = 0;
+			for (int m = 1; m < nm; m++)
+				if (fabs(r - s->modes[m].center_ns) <
+				    fabs(r - s->modes[b].center_ns))
+					b = m;
+			c[b]++;
+		}
+		for (int m = 0; m < nm; m++) {
+			tot[m] += c[m];
+			if (c[m] > best[m])
+				best[m] = c[m], who[m] = g;
+		}
+	}
+	for (int m = 0; m + 1 < nm; m++)
+		if (best[m] && best[m + 1] && who[m] != who[m + 1] &&
+		    3 * best[m] >= 2 * tot[m] && 3 * best[m + 1] >= 2 * tot[m + 1])
+			return 1;
+	return 0;
+}
+
+/* The groups, mode by mode.  A thread on a slower core is slower in
+ * each of its modes by as much as the mode is long (5 %: 10 ns on a
+ * 300 ns mode, 50 ns on a 1.1 us one), which no one offset takes out:
+ * the pooled finder then sees each mode once per thread.  So where the
+ * pooled residuals have more modes than each group has on its own, and
+ * every group of GROUP_MODES_MIN calls or more has the same modes (see
+ * aligned), each call's offset is its group's nearest mode minus the
+ * fastest group's same mode.  Kept, as the groups' component, when that
+ * lowers the sum of squares and the pooled finder then sees fewer
+ * modes; s holds the pooled modes, sought again.  0, or -1 when out of
+ * memory. */
+static int group_modes(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+		       struct work *k, double min_shift, double q, double *ss,
+		       double ss0, struct sbt_score *s)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_GROUPS], one = { 0 };
+	struct sbt_score_in si = in->score;
+	struct sbt_score gs, s2;
+	size_t from[MAX_GROUPS + 1], n = in->n;
+	struct sbt_mode (*gm)[SBT_SCORE_MAX_MODES] = NULL;
+	int ng, m = 0, ref = -1, used = 0, rc = -1;
+
+	/* group_part named the slowest and fastest (their levels differ) */
+	if (!in->key || s->nmodes < 2 || !isfinite(c->size_ns) ||
+	    by_group(in, k, from, &ng) != 0 || ng < 2 ||
+	    !split_by_group(k, from, ng, s))
+		return 0;
+	if (!(gm = malloc((size_t)ng * sizeof *gm)))
+		return -1;
+	si.sorted = 1;
+	si.min_shift_ns = min_shift;
+	for (int g = 0; g < ng; g++) {
+		size_t a = from[g], z = from[g + 1];
+		gm[g][0].share = 0;     /* 0: too few calls, left as they are */
+		if (z - a < GROUP_MODES_MIN)
+			continue;
+		for (size_t i = a; i < z; i++)
+			k->w[i - a] = k->r[k->ix[i]];
+		if (sbt_sort_doubles(k->w, z - a) != 0 ||
+		    sbt_score_group(k->w, z - a, in->probes, in->np, &si,
+				    &gs) != 0)
+			goto out;
+		if (gs.nmodes < 1 || (m && gs.nmodes != m))
+			goto none;
+		if (!m)
+			m = gs.nmodes, ref = g;
+		memcpy(gm[g], gs.modes, sizeof gm[g]);
+		used++;
+	}
+	if (used < 2 || m >= s->nmodes)
+		goto none;
+	/* against the fastest group's modes (group_part's), where it has
+	 * its own: its calls were not moved, so the modes stay where its
+	 * calls are */
+	for (int g = 0; g < ng; g++)
+		if (gm[g][0].share > 0 && (uint32_t)in->key[k->ix[from[g]]] ==
+		    c->key_lo)
+			ref = g;
+	for (int g = 0; g < ng; g++)
+		if (gm[g][0].share > 0 &&
+		    !aligned(gm[g], from[g + 1] - from[g], gm[ref],
+			     from[ref + 1] - from[ref], m))
+			goto none;
+	double sum = 0;
+	size_t moved = 0;
+	for (int g = 0; g < ng; g++)
+		for (size_t i = from[g]; i < from[g + 1]; i++) {
+			size_t x = k->ix[i];
+			int b = 0;
+			k->e[x] = 0;
+			if (!(gm[g][0].share > 0))
+				continue;
+			for (int j = 1; j < m; j++)
+				if (fabs(k->r[x] - gm[g][j].center_ns) <
+				    fabs(k->r[x] - gm[g][b].center_ns))
+					b = j;
+			k->e[x] = on_lattice(gm[g][b].center_ns -
+					     gm[ref][b].center_ns, q);
+			sum += k->e[x];
+			moved += k->e[x] != 0;
+		}
+	double s1 = take_out(k, n, k->e, *ss, &one, ss0);
+	if (!(s1 < *ss))
+		goto none;              /* take_out put r back */
+	if (pooled_modes(in, k, min_shift, &s2) != 0)
+		goto out;
+	if (s2.nmodes >= s->nmodes) {
+		for (size_t i = 0; i < n; i++)
+			k->r[i] += k->e[i];
+		goto none;
+	}
+	*s = s2;
+	*ss = s1;
+	if (!c->resolved) {
+		c->resolved = 1;
+		c->time_ns = 0;
+		c->count = moved;
+		/* resolved by the modes: what the finder tells apart */
+		c->resolution_ns = min_shift;
+	}
+	c->var_share += one.var_share;
+	c->time_ns += sum / (double)n;
+none:
+	rc = 0;
+out:
+	free(gm);
+	return rc;
+}
+
+static int modes_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+		      struct work *k, double min_shift, double q, double *ss,
+		      double ss0, double *t_diff)
+{
+	struct sbt_comp_est *c = &d->c[SBT_COMP_MODES];
+	struct sbt_score s;
+	size_t n = in->n;
+
+	if (pooled_modes(in, k, min_shift, &s) != 0)
 		return -1;
 	*t_diff = s.t_diff_ns;
+	if (group_modes(in, d, k, min_shift, q, ss, ss0, &s) != 0)
+		return -1;
 	if (s.nmodes < 2)
 		return 0;
 	d->nmodes = s.nmodes;
@@ -595,7 +796,7 @@ static int modes_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		k->e[i] = s.modes[best].center_ns - s.modes[0].center_ns;
 		c->count += best > 0;
 	}
-	take_out(k, n, k->e, ss, c, ss0);
+	take_out(k, n, k->e, *ss, c, ss0);
 	return 0;
 }
 
@@ -698,7 +899,7 @@ static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	ss = proc_part(in, d, &k, min_shift, ss, ss0);
 	ss = time_part(in, d, &k, min_shift, q, ss, ss0);
 	ss = group_part(in, d, &k, min_shift, q, ss, ss0);
-	if (modes_part(in, d, &k, min_shift, ss, ss0, &t_diff) != 0)
+	if (modes_part(in, d, &k, min_shift, q, &ss, ss0, &t_diff) != 0)
 		goto out;
 	rest_part(d, &k, n, ss0, t_diff, q);
 	rc = 0;
@@ -830,6 +1031,9 @@ static int one_region(const struct sbt_dataset *ds,
 	/* as analyze.c leaves them out: its rule, per region */
 	int leave = (o->filters & SBT_F_OS) &&
 		    res->g[a].os.keep_pre == SBT_PRE_LEAVE;
+	/* preempted more often than the OS preempts: the region gives
+	 * its cpu away itself, and the report says so (preempted_own) */
+	int own = res->g[a].os.keep_pre == SBT_PRE_OWN;
 	for (size_t i = 0; i < m; i++) {
 		const struct sbt_sample *s = &ds->s[u->ix[i]];
 		const struct sbt_source *src = &ds->sources[s->source];
@@ -849,7 +1053,12 @@ static int one_region(const struct sbt_dataset *ds,
 		one_src &= s->source == ds->s[u->ix[0]].source;
 		u->y[n] = s->ns - cost;
 		u->f[n] = s->faults;
-		u->sw[n] = s->switches;
+		/* the OS's switches are its preemptions; a call that
+		 * waited or yielded gave the cpu away itself (sbt_os_class,
+		 * the same class as every view's), as did a region whose
+		 * preemptions are its own */
+		u->sw[n] = sbt_os_class(s) == SBT_OSC_PREEMPTED &&
+			   !own ? s->switches : 0;
 		u->t[n] = s->t_ns;
 		u->sp[n] = !!(s->flags & SBT_SF_SPEED);
 		u->key[n] = (uint64_t)s->source << 32 | s->thread;

@@ -34,10 +34,10 @@
  * back to that level, brackets a shifted period (SBT_PH_MACHINE): an
  * excursion of the machine.  A change the machine makes and keeps is
  * named, not cut out, and is not the region's step either - unless
- * another region of the same event came back to its level: then the
- * machine did not keep it, and the region that did made a change of its
- * own at that instant (own_keeps; "came back" includes the change that
- * is itself the way back).  The samples
+ * as many of the event's regions came back to their level as kept it:
+ * then the machine did not keep it, and the regions that did made a
+ * change of their own at that instant (own_keeps; "came back" includes
+ * the change that is itself the way back).  The samples
  * of shifted periods and moments are marked SBT_SF_MACHINE and left out
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
@@ -314,33 +314,43 @@ static int came_back(const struct sbt_phases *p, int a)
  * it: the machine came back.  What that region kept is its own change
  * at that instant (a step of its code the host's turbulence happened to
  * meet), and stays its own: the change loses its machine mark, and the
- * region's step is named. */
+ * region's step is named.  The regions of an event vote: where more of
+ * them kept the change than came back, the machine kept it (one region
+ * of fifty that later returns to its level, through an event of its own
+ * or its code's, does not make the other forty-nine's change theirs). */
 static int own_keeps(struct sbt_result *res)
 {
-	uint8_t *back = calloc(res->nev + 1, 1);
+	size_t *back = calloc(res->nev + 1, sizeof *back);
+	size_t *kept = calloc(res->nev + 1, sizeof *kept);
 
-	if (!back)
+	if (!back || !kept) {
+		free(back), free(kept);
 		return -1;
+	}
 	for (size_t k = 0; k < res->ngroups; k++) {
 		const struct sbt_phases *p = &res->g[k].phases;
 		for (int a = 1; a < p->nphases; a++)
 			if (p->ph[a].machine &&
-			    (size_t)p->ph[a].machine <= res->nev &&
-			    came_back(p, a))
-				back[p->ph[a].machine - 1] = 1;
+			    (size_t)p->ph[a].machine <= res->nev) {
+				if (came_back(p, a))
+					back[p->ph[a].machine - 1]++;
+				else
+					kept[p->ph[a].machine - 1]++;
+			}
 	}
 	for (size_t k = 0; k < res->ngroups; k++) {
 		struct sbt_group *g = &res->g[k];
 		struct sbt_phases *p = &g->phases;
-		for (int a = 1; a < p->nphases; a++)
-			if (p->ph[a].machine &&
-			    (size_t)p->ph[a].machine <= res->nev &&
-			    back[p->ph[a].machine - 1] && !came_back(p, a)) {
+		for (int a = 1; a < p->nphases; a++) {
+			size_t e = (size_t)p->ph[a].machine - 1;
+			if (p->ph[a].machine && e < res->nev && back[e] &&
+			    back[e] >= kept[e] && !came_back(p, a)) {
 				p->ph[a].machine = 0;
 				g->machine_changes--;
 			}
+		}
 	}
-	free(back);
+	free(back), free(kept);
 	return 0;
 }
 

@@ -32,9 +32,14 @@
  *      nothing (counted, with its likely cause);
  *   6. a shift must agree with the regions it claims: their time in its
  *      window against just around it, on its thread (cpu), moved its
- *      way beyond their resolution, for most of its samples; where they
- *      did not, the probes disagree with the code's own witness, and
- *      the shift is dropped (counted: "probes disagree").
+ *      way beyond their resolution, for most of its samples (where no
+ *      region made 10 calls there, all its calls ranked among their
+ *      regions' around it); where they did not, the probes disagree
+ *      with the code's own witness, and the shift is dropped (counted:
+ *      "probes disagree").  The other witness, regions shifting
+ *      together (machine.c), needs a phase's worth of calls of two
+ *      regions in the window to see anything: witness_regions says
+ *      whether it could.
  *
  * Per cpu: where several threads shared a cpu, or threads migrated
  * across cpus, the probes of every thread there, pooled in time order,
@@ -353,20 +358,75 @@ static size_t slot_mean(const double *v, const uint8_t *tag, size_t n, int r,
 	return k;
 }
 
+/* The rank of x among the sorted o[0..n), as a fraction: 0 below all,
+ * 1 above all, ties counted half. */
+static double rank_in(const double *o, size_t n, double x)
+{
+	size_t lo = 0, hi = n, a, b;
+
+	while (lo < hi) {               /* first >= x */
+		size_t m = lo + (hi - lo) / 2;
+		if (o[m] < x) lo = m + 1; else hi = m;
+	}
+	a = lo, hi = n;
+	while (lo < hi) {               /* first > x */
+		size_t m = lo + (hi - lo) / 2;
+		if (o[m] <= x) lo = m + 1; else hi = m;
+	}
+	b = lo;
+	return ((double)a + 0.5 * (double)(b - a)) / (double)n;
+}
+
+/* The regions pooled, where none has enough calls in the window to be
+ * judged alone (a thread that made few calls there, each long): each
+ * call in the window ranked among its own region's calls around it.
+ * Unmoved, the ranks are uniform (mean 1/2, variance 1/12, less with
+ * ties); moved the shift's way, they lean to it.  1 beyond SPEED_Z,
+ * 0 not, -1 too few calls to reach it. */
+static int pooled_moved(const struct sbt_speed_shift *h, const double *v,
+			const uint8_t *tag, size_t n, int nr, double *w)
+{
+	double z = 0;
+	size_t k = 0;
+
+	for (int r = 0; r < nr; r++) {
+		size_t ko = 0;
+		for (size_t i = 0; i < n; i++)
+			if (tag[i] == r + SBT_SPEED_MAX_REGIONS)
+				w[ko++] = v[i];
+		if (ko < 10 || sbt_sort_doubles(w, ko) != 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (tag[i] == r) {
+				double u = rank_in(w, ko, v[i]) - 0.5;
+				z += h->rel > 0 ? u : -u;
+				k++;
+			}
+	}
+	/* the largest z k calls reach is k / 2: sqrt(3k) sigmas */
+	if (sqrt(3.0 * (double)k) <= SPEED_Z)
+		return -1;
+	return z / sqrt((double)k / 12) > SPEED_Z;
+}
+
 /* Did the regions of shift h (its first SBT_SPEED_MAX_REGIONS) move its
  * way in its window, against as long a stretch on each side?  1 most of
- * its samples' regions did, 0 they did not, -1 none can tell.  v, w:
- * scratch of ds->n doubles; tag of ds->n bytes. */
+ * its samples' regions did, 0 they did not, -1 none can tell.  Where no
+ * region has 10 calls on either side, their calls pooled by rank say it
+ * (pooled_moved).  Also counts h->witness_regions.  v, w: scratch of
+ * ds->n doubles; tag of ds->n bytes. */
 static int regions_moved(const struct sbt_dataset *ds,
-			 const struct sbt_speed_shift *h, int cpu, double *v,
+			 struct sbt_speed_shift *h, int cpu, double *v,
 			 double *w, uint8_t *tag)
 {
 	uint32_t reg[SBT_SPEED_MAX_REGIONS];
+	size_t inside_n[SBT_SPEED_MAX_REGIONS] = { 0 };
 	int nr = 0;
 	size_t n = 0;
 	double span = h->t1_ns - h->t0_ns;
 	double agree = 0, against = 0;
 
+	h->witness_regions = 0;
 	if (!isfinite(span))
 		return -1;
 	for (int pass = 0; pass < 2; pass++)
@@ -385,10 +445,14 @@ static int regions_moved(const struct sbt_dataset *ds,
 					continue;
 				reg[nr++] = x->region;
 			}
+			if (!pass)
+				inside_n[r]++;
 			v[n] = x->ns;
 			tag[n++] = (uint8_t)(r + (pass ? SBT_SPEED_MAX_REGIONS
 						       : 0));
 		}
+	for (int r = 0; r < nr; r++)
+		h->witness_regions += inside_n[r] >= SBT_PHASE_MIN_SEG;
 	for (int r = 0; r < nr; r++) {
 		double mi, si, mo, so;
 		size_t ki = slot_mean(v, tag, n, r, w, &mi, &si);
@@ -404,7 +468,7 @@ static int regions_moved(const struct sbt_dataset *ds,
 			against += (double)ki;
 	}
 	if (agree + against == 0)
-		return -1;
+		return pooled_moved(h, v, tag, n, nr, w);
 	return agree >= against;
 }
 

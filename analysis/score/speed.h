@@ -51,7 +51,13 @@ struct sbt_speed_shift {
 	int regions_agree;            /* the other witness: a machine event
 					 (regions moving together) in its
 					 window 1, none 0, -1 cannot tell
-					 (fewer than two regions in it)  */
+					 (fewer than two regions in it, or
+					 than two witness_regions)       */
+	int witness_regions;          /* its regions with a phase's worth
+					 of samples in the window here
+					 (SBT_PHASE_MIN_SEG): the shared
+					 shift machine.c looks for can be
+					 seen only where two have       */
 	int regions_moved;            /* its regions' time in the window
 					 moved its way beyond their
 					 resolution: 1, did not 0 (such a

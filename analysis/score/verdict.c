@@ -605,6 +605,18 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	if ((dc->c[SBT_COMP_GROUPS].resolved && by == SBT_BY_NONE) ||
 	    dc->c[SBT_COMP_OS].resolved)
 		md = dc->modes, nm = dc->nmodes;
+	/* Where taking the threads' offsets out left fewer modes, the row
+	 * (and every format) says those: two threads 5 % apart, each
+	 * bimodal, have two modes, not four.  Only where they are times: a
+	 * residual's mode falls below zero where a component overshoots
+	 * (a wait's offset, a fault cost fitted on a few calls), and then
+	 * the row keeps the calls' own modes. */
+	if (md == dc->modes && by == SBT_BY_NONE &&
+	    dc->c[SBT_COMP_GROUPS].resolved && nm >= 2 && nm < s->nmodes &&
+	    md[0].center_ns > 0) {
+		g->score.nmodes = nm;
+		memcpy(g->score.modes, dc->modes, sizeof g->score.modes);
+	}
 	if (nm >= 2) {
 		double d = md[nm - 1].center_ns - md[0].center_ns;
 		struct sbt_strbuf c = finding(g, SBT_FIND_MODES, d, s->median_ns);
@@ -614,7 +626,9 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 		x->resolution_ns = s->min_shift_ns;
 		if (md == dc->modes)
 			x->var_share = dc->c[SBT_COMP_MODES].var_share;
-		alarm(g, x, opt, few);
+		/* a barrier's modes are its waits (which thread came last:
+		 * the others' work), said by its wait finding: not an alarm */
+		alarm(g, x, opt, few || g->barrier);
 		modes_of(&c, md, nm);
 	}
 	if (g->flagged) {

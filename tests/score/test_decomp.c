@@ -1,10 +1,17 @@
 /*
  * test_decomp.c - whose variation it is (analysis/score/decomp.c and the
  * alarms of verdict.c), on synthetic datasets with planted causes, each
- * alone: the OS's faults with varying counts and with one fixed count,
- * two threads 5 % apart that are each bimodal, a processor slowdown with
- * enough probes inside and with too few, a barrier whose second thread
- * works 3 % longer, a stationary spread nothing explains, a region of
+ * alone: the OS's faults with varying counts and with one fixed count
+ * (and a fixed count whose cost at the run's rate exceeds the call, and
+ * calls that waited, which are not the OS's; a fault in 3 calls, and
+ * preemptions a region makes its own, which tell no OS cost),
+ * two threads 5 % apart that are each bimodal (and two that differ only
+ * in their long mode), a processor slowdown with
+ * enough probes inside and with too few (and one over a thread that made
+ * few calls there, that moved or held), a machine change four regions
+ * keep and a fifth comes back from, a barrier whose second thread
+ * works 3 % longer (and one where either comes last), a stationary
+ * spread nothing explains, a region of
  * two samples; and the bookkeeping of item 5: one OS class per sample in
  * every view, exclusive time never below zero; a step the speed probes
  * did not see, probes too noisy to use, a comparison whose probes did
@@ -215,6 +222,138 @@ static void test_faults_fixed(void)
 	sbt_ds_free(&ds);
 }
 
+/* 2b. The run's fault cost (11 us, from a region whose counts vary)
+ * applied to regions whose calls take less than their faults would:
+ * 10 faults a call in calls of 20 us (110 us claimed, 550 %: the cost
+ * does not fit them, nothing is claimed), and in calls of 105 us (110
+ * us, 105 %: within the call's own spread, claimed as the whole call at
+ * most).  The OS's time of a call is never more than the call. */
+static void test_faults_bounded(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	const double call[2] = { 20e3, 105e3 };
+	const char *name[2] = { "short", "near" };
+
+	G.s = 16;
+	begin(&ds, 1);
+	for (int c = 0; c < 2; c++) {
+		uint32_t a = region(&ds, name[c], 0);
+		for (size_t i = 0; i < 2000; i++)
+			sample(&ds, a, 0, 1e9 * c + 400e3 * (double)i,
+			       floor(call[c] * (1 + 0.01 * gen_norm(&G))), 10);
+	}
+	varying_faults(&ds, region(&ds, "calib", 0), 4000, 3e10);
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	for (int c = 0; c < 2; c++) {
+		const struct sbt_group *g = group(&ds, &r, name[c],
+						  SBT_FIND_NOKEY);
+		if (!g) {
+			CHECK(0, "no group %s", name[c]);
+			continue;
+		}
+		show(&ds, g);
+		const struct sbt_decomp *d = &g->decomp;
+		const struct sbt_finding *x = find(g, SBT_FIND_OS_TIME);
+		CHECK(d->fault_cost_from == SBT_COST_RUN &&
+		      fabs(d->fault_cost_ns - 11000) < 220,
+		      "%s: the run's cost %.0f (from %d)", name[c],
+		      d->fault_cost_ns, d->fault_cost_from);
+		CHECK(!x || (x->size_ns <= d->mean_ns && x->time_share <= 1),
+		      "%s: OS time %.4g ns of a %.4g ns call", name[c],
+		      x ? x->size_ns : NAN, d->mean_ns);
+		if (c == 0)
+			CHECK(isnan(d->os_time_ns) && !x, "short: %.4g ns "
+			      "claimed of a %.4g ns call", d->os_time_ns,
+			      d->mean_ns);
+		else
+			CHECK(d->os_time_ns == d->mean_ns && x &&
+			      fabs(x->time_share - 1) < 1e-9, "near: %.4g ns "
+			      "claimed of a %.4g ns call", d->os_time_ns,
+			      d->mean_ns);
+	}
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 2c. A few calls that switched out of their own accord (a wait, not
+ * preempted: sbt_os_class WAITED) and took 40 us instead of 1 us: the
+ * code's own wait, not the OS's time; no cost a switch is fitted. */
+static void test_waits_not_os(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 19;
+	begin(&ds, 1);
+	uint32_t a = region(&ds, "waits", 0);
+	for (size_t i = 0; i < 3000; i++) {
+		int w = i % 500 == 7;
+		struct sbt_sample *x = sample(&ds, a, 0, 50e3 * (double)i,
+					      floor((w ? 40e3 : 1e3) +
+						    5 * gen_norm(&G)), 0);
+		x->switches = (uint16_t)w;
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *g = group(&ds, &r, "waits", SBT_FIND_NOKEY);
+	if (g)
+		show(&ds, g);
+	CHECK(g && g->os.waited == 6 && !find(g, SBT_FIND_OS_TIME) &&
+	      !find(g, SBT_FIND_OS_SPREAD) &&
+	      g->decomp.switch_cost_from == SBT_COST_NONE,
+	      "waits given to the OS");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 2d. The OS's cost is fitted only where counts vary in enough calls:
+ * 3 calls of 3000 with a fault that met a 5 ms stall of the host (5 ms
+ * a fault, were it fitted) give no cost; and a region preempted in a
+ * third of its calls, more often than the OS preempts (the report keeps
+ * them as its own: preempted_own), gives its switches to no OS. */
+static void test_os_support(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 20;
+	begin(&ds, 1);
+	uint32_t a = region(&ds, "stalled", 0), b = region(&ds, "own", 0);
+	for (size_t i = 0; i < 3000; i++) {
+		int f = i % 1000 == 3;
+		sample(&ds, a, 0, 50e3 * (double)i, floor((f ? 5e6 : 1e3) +
+		       5 * gen_norm(&G)), (unsigned)f);
+	}
+	for (size_t i = 0; i < 3000; i++) {
+		int p = i % 3 == 1;
+		struct sbt_sample *x = sample(&ds, b, 0, 2e9 + 50e3 *
+					      (double)i, floor((p ? 40e3 :
+					      1e3) + 5 * gen_norm(&G)), 0);
+		x->switches = (uint16_t)p;
+		if (p)
+			x->flags |= SBT_SF_PREEMPTED;
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *g = group(&ds, &r, "stalled", SBT_FIND_NOKEY);
+	if (g)
+		show(&ds, g);
+	CHECK(g && g->decomp.fault_cost_from == SBT_COST_NONE &&
+	      !find(g, SBT_FIND_OS_TIME) && !find(g, SBT_FIND_OS_SPREAD),
+	      "3 faulting calls fitted %.4g ns a fault",
+	      g ? g->decomp.fault_cost_ns : NAN);
+	g = group(&ds, &r, "own", SBT_FIND_NOKEY);
+	if (g)
+		show(&ds, g);
+	CHECK(g && g->os.preempted_own && !find(g, SBT_FIND_OS_TIME) &&
+	      !find(g, SBT_FIND_OS_SPREAD) && g->decomp.switches == 0,
+	      "its own preemptions given to the OS");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 /* 3. Two threads 5 % apart, each bimodal 75/25: two modes and a group
  * offset, not four modes. */
 static void test_threads_bimodal(void)
@@ -255,6 +394,49 @@ static void test_threads_bimodal(void)
 		      t0 ? t0->score.nmodes : 0);
 		sbt_result_free(&rt);
 	}
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 3b. Two threads that differ only in their long mode (300 ns 75 %
+ * alike, 1150 ns against 1200 ns 25 %): no one offset takes that out,
+ * so the groups are weighed mode by mode: two modes, in the row too, and
+ * the difference the second thread's, not a third mode. */
+static void test_threads_per_mode(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 14;
+	begin(&ds, 1);
+	uint32_t a = region(&ds, "work", 0);
+	for (size_t i = 0; i < 20000; i++) {
+		uint32_t th = i % 2;
+		double w = gen_unif(&G) < 0.75 ? 300 : th ? 1200 : 1150;
+		sample(&ds, a, th, 2000.0 * (double)i,
+		       floor(w + 2 * gen_norm(&G)), 0);
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *g = group(&ds, &r, "work", SBT_FIND_NOKEY);
+	if (!g) {
+		CHECK(0, "no group");
+		return;
+	}
+	show(&ds, g);
+	const struct sbt_decomp *d = &g->decomp;
+	const struct sbt_comp_est *c = &d->c[SBT_COMP_GROUPS];
+	CHECK(d->nmodes == 2 && g->score.nmodes == 2 &&
+	      fabs(g->score.modes[0].share - 0.75) < 0.02,
+	      "modes: %d in the decomposition, %d in the row", d->nmodes,
+	      g->score.nmodes);
+	CHECK(c->resolved && c->key == 1 && c->var_share > 0 &&
+	      fabs(c->time_ns - 0.5 * 0.25 * 50) < 3,
+	      "groups: resolved %d thread %u, %.1f ns a call", c->resolved,
+	      c->key, c->time_ns);
+	CHECK(fabs(d->modes[1].center_ns - d->modes[0].center_ns - 850) < 5,
+	      "the modes %.0f ns apart", d->modes[1].center_ns -
+	      d->modes[0].center_ns);
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
 }
@@ -333,6 +515,116 @@ static void test_processor(void)
 	      "samples", named, marked);
 }
 
+/* 4b. The processor 40 % slower over the last 20 ms, where its thread
+ * made few calls (6 of each of two regions): too few for any region to
+ * be judged alone, or for a phase of its own that machine.c could see
+ * shift with the other's.  Their calls ranked among their regions' own
+ * around the window say whether they moved: moved, the shift is kept and
+ * the coincidence is "cannot tell", not "disagree"; unmoved, the
+ * probes disagree with the code and the shift is dropped. */
+static void processor_sparse(int moved, struct sbt_result *r,
+			     struct sbt_dataset *ds)
+{
+	struct sbt_source *src;
+
+	G.s = 15;
+	src = begin(ds, 1);
+	src->speed_ops = 100;
+	src->speed_cadence_us = 667;
+	uint32_t a = region(ds, "a", 0), b = region(ds, "b", 0);
+	double w0 = 80e6, w1 = 100e6;
+	for (double t = 0; t < w0; t += 500e3) {
+		uint32_t x = (uint64_t)(t / 500e3) % 2 ? b : a;
+		sample(ds, x, 0, t, floor((x == a ? 300 : 500) +
+					  2 * gen_unif(&G)), 0);
+	}
+	for (int k = 0; k < 12; k++) {
+		uint32_t x = k % 2 ? b : a;
+		double f = moved ? 1.4 : 1;
+		sample(ds, x, 0, w0 + (k + 0.5) * (w1 - w0) / 12,
+		       floor((x == a ? 300 : 500) * f + 2 * gen_unif(&G)), 0);
+	}
+	for (int k = 0; k < 30; k++) {
+		struct sbt_probe p = { .t_ns = w0 + (k + 0.5) * (w1 - w0) / 30,
+				       .ns = floor(840 + 3 * gen_unif(&G)),
+				       .cpu = 0 };
+		if (sbt_ds_probe(ds, &p) != 0)
+			exit(2);
+	}
+	for (double t = 0; t < w0; t += 667e3) {
+		struct sbt_probe p = { .t_ns = t, .ns = floor(600 + 3 *
+				       gen_unif(&G)), .cpu = 0 };
+		if (sbt_ds_probe(ds, &p) != 0)
+			exit(2);
+	}
+	if (analyze(ds, SBT_BY_NONE, r) != 0)
+		exit(2);
+	printf("sparse (%s): %zu shifts, %zu disagree", moved ? "moved" :
+	       "held", r->speed.nsh, r->speed.ndisagree);
+	if (r->speed.nsh)
+		printf("; moved %d, regions %d, witnesses %d, agree %d",
+		       r->speed.sh[0].regions_moved, r->speed.sh[0].nregions,
+		       r->speed.sh[0].witness_regions,
+		       r->speed.sh[0].regions_agree);
+	printf("\n");
+}
+
+static void test_processor_sparse(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	processor_sparse(1, &r, &ds);
+	const struct sbt_speed_shift *h = r.speed.nsh ? &r.speed.sh[0] : NULL;
+	CHECK(r.speed.nsh == 1 && h->regions_moved == 1 &&
+	      h->nregions == 2 && h->witness_regions == 0 &&
+	      h->regions_agree == -1, "moved: the shift kept, its "
+	      "coincidence not told");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+	processor_sparse(0, &r, &ds);
+	CHECK(r.speed.nsh == 0 && r.speed.ndisagree == 1,
+	      "held: the shift dropped as the probes' disagreement");
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* 4c. The machine 30 % faster from 50 ms on, for five regions of one
+ * thread; one of them (e) goes back to its old level at 75 ms, on its
+ * own.  The event's regions vote: four kept the change, one came back,
+ * so the machine kept it, and the four name no step of their own. */
+static void test_machine_vote(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	const char *name[5] = { "a", "b", "c", "d", "e" };
+	uint32_t reg[5];
+
+	G.s = 17;
+	begin(&ds, 1);
+	for (int j = 0; j < 5; j++)
+		reg[j] = region(&ds, name[j], 0);
+	for (size_t i = 0; i < 5000; i++) {
+		double t = 20e3 * (double)i;
+		int j = (int)(i % 5);
+		double f = t >= 50e6 && !(j == 4 && t >= 75e6) ? 0.7 : 1;
+		sample(&ds, reg[j], 0, t, floor((300 + 40 * j) * f +
+						 2 * gen_unif(&G)), 0);
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	CHECK(r.nev >= 1, "no machine event");
+	for (int j = 0; j < 4; j++) {
+		const struct sbt_group *g = group(&ds, &r, name[j],
+						  SBT_FIND_NOKEY);
+		CHECK(g && !find(g, SBT_FIND_STEP) && g->machine_changes >= 1,
+		      "%s: a step of its own (%d machine changes)", name[j],
+		      g ? g->machine_changes : -1);
+	}
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 /* 5. A barrier after thread 1 works 3 % longer: thread 1 is the slow
  * one; thread 0 waits, and is never "slower" for it. */
 static void test_barrier(void)
@@ -390,6 +682,49 @@ static void test_barrier(void)
 		CHECK(x && x->key == 1, "parallel, one group: thread 1 slower");
 		sbt_result_free(&r);
 	}
+	sbt_ds_free(&ds);
+}
+
+/* 5b. A barrier where either thread comes last, at random: each
+ * thread's waits are bimodal (30 ns or 330 ns), no thread is the slow
+ * one.  The barrier's modes are the others' work, not its own: said, not
+ * an alarm; the parallel region's modes (10.0 us or 10.3 us) are its
+ * code's and alarm. */
+static void test_barrier_modes(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	G.s = 18;
+	begin(&ds, 1);
+	uint32_t par = region(&ds, "omp parallel @ y.c:20", SBT_API_OPENMP);
+	uint32_t bar = region(&ds, "omp barrier @ y.c:20", SBT_API_OPENMP);
+	for (size_t i = 0; i < 3000; i++) {
+		double t = 20000.0 * (double)i;
+		int last = gen_unif(&G) < 0.5;
+		double w[2] = { 10000 + 300 * !last, 10000 + 300 * last };
+		for (uint32_t th = 0; th < 2; th++) {
+			double x = w[th] + 2 * gen_norm(&G);
+			sample(&ds, par, th, t, floor(x), 0);
+			sample(&ds, bar, th, t + x, floor(10300 - w[th] + 30 +
+			       5 * gen_unif(&G)), 0);
+		}
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		return;
+	const struct sbt_group *b = group(&ds, &r, "omp barrier @ y.c:20",
+					  SBT_FIND_NOKEY);
+	const struct sbt_group *p = group(&ds, &r, "omp parallel @ y.c:20",
+					  SBT_FIND_NOKEY);
+	if (b)
+		show(&ds, b);
+	const struct sbt_finding *x = find(b, SBT_FIND_MODES);
+	CHECK(b && x && !x->alarm && b->nfindings == 0,
+	      "barrier: its waits' modes alarm (%d alarms)",
+	      b ? b->nfindings : -1);
+	x = find(p, SBT_FIND_MODES);
+	CHECK(x && x->alarm, "parallel region: its modes not named");
+	sbt_result_free(&r);
 	sbt_ds_free(&ds);
 }
 
@@ -657,9 +992,16 @@ int main(void)
 {
 	test_faults_vary();
 	test_faults_fixed();
+	test_faults_bounded();
+	test_waits_not_os();
+	test_os_support();
 	test_threads_bimodal();
+	test_threads_per_mode();
 	test_processor();
+	test_processor_sparse();
+	test_machine_vote();
 	test_barrier();
+	test_barrier_modes();
 	test_unexplained_and_few();
 	test_os_class_and_excl();
 	test_probes();
