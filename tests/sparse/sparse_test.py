@@ -167,7 +167,7 @@ def bad(tmp):
         d, r = analyze(log)
         check(r['hot']['recorded'] == r['hot']['calls'] == n,
               'bad %r: every call recorded' % value)
-        check(version(log) == 5, 'bad %r: a version-5 log' % value)
+        check(version(log) == 6, 'bad %r: a version-6 log' % value)
 
 
 with tempfile.TemporaryDirectory() as tmp:
