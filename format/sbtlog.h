@@ -1,5 +1,5 @@
 /*
- * sbtlog.h - the sbtmark log format, version 5 (the only one read).
+ * sbtlog.h - the sbtmark log format, version 6 (versions 5 and 6 read).
  *
  * This header is the one contract between the recorder (preload/) and the
  * analyzer (analysis/).  FORMAT.md next to it explains the layout in prose;
@@ -37,7 +37,8 @@
 #include <stdint.h>
 
 #define SBT_LOG_MAGIC      "SBTMARK"          /* 8 bytes with the NUL */
-#define SBT_LOG_VERSION    5u                 /* written and read      */
+#define SBT_LOG_VERSION    6u                 /* written, and read     */
+#define SBT_LOG_VERSION_MIN 5u                /* the oldest still read */
 #define SBT_HEADER_SIZE    4096u
 #define SBT_CHUNK_MAGIC    0x43544253u        /* "SBTC" */
 
@@ -279,7 +280,27 @@ enum sbt_ev_kind {
 	SBT_EV_START = 1, SBT_EV_STOP = 2, SBT_EV_RESET = 3, SBT_EV_CYCLES = 4,
 	SBT_EV_SKIP = 5, SBT_EV_COUNT = 6,
 	SBT_EV_SPEED = 7,             /* version 5: a speed probe, see below  */
+	SBT_EV_JOIN = 8,              /* version 6: see below                 */
+	SBT_EV_RELEASE = 9,           /* version 6: see below                 */
 };
+
+/* Version 6: a thread's wait at a team's closing barrier, ended by
+ * another thread (libgomp, whose barrier the recorder does not enter):
+ *   JOIN     right after the START of the wait, which it marks as one
+ *            whose end is another thread's: id = the START's site,
+ *            t = SBT_JOIN_T(master, instance), aux = 0.  The wait's STOP
+ *            follows as usual, its t the thread's own (its arrival); the
+ *            sample ends instead at
+ *   RELEASE  written by the team's master (sbtmark thread `master`) when
+ *            the region returned to it, after every thread of the team
+ *            arrived: t = wall ticks then, id = instance (the master's
+ *            count of its recorded teams, modulo 2^24), aux = TSC_AUX.
+ * A JOIN's sample ends at the first RELEASE of (master, instance) at or
+ * after its START; none (the master's log cut short): it keeps its STOP. */
+#define SBT_JOIN_T(master, inst) \
+	((uint64_t)(uint32_t)(master) << 32 | ((uint32_t)(inst) & 0xffffffu))
+#define SBT_JOIN_MASTER(t) ((uint32_t)((t) >> 32))
+#define SBT_JOIN_INST(t)   ((uint32_t)(t) & 0xffffffu)
 
 /* Version 5: a speed probe (SBT_SPEED_US).  A fixed register-only
  * workload (struct sbt_meta_speed says which) timed between the same

@@ -495,6 +495,55 @@ int sbt_rec_reset_id(sbt_id id)
 	return SBT_OK;
 }
 
+int64_t sbt_rec_thread_index(void)
+{
+	struct sbt_thread *t = sbt_me;
+
+	return t ? (int64_t)t->index : -1;
+}
+
+int sbt_rec_join(sbt_id id, uint64_t link)
+{
+	struct sbt_thread *t = sbt_me;
+	struct sbt_event *e;
+	const struct sbt__open *o;
+	int done = 0;
+
+	if (!t || (SBT__BUSY(&t->hot) & 1))  /* a marker interrupted */
+		return 0;
+	busy_set(t);
+	o = t->hot.depth ? &t->hot.stack[t->hot.depth - 1] : NULL;
+	if (o && o->region == id && o->ev &&
+	    SBT_EV_KIND(o->word) == SBT_EV_START &&
+	    (e = sbt_path_room(t, 1))) {
+		sbt_ev_commit(e, link, 0, SBT_EV_WORD(SBT_EV_JOIN, 0,
+						      SBT_EV_ID(o->word)));
+		t->hot.cur++;
+		done = 1;
+	}
+	busy_clear(t);
+	return done;
+}
+
+void sbt_rec_release(uint64_t at, uint32_t aux, uint32_t inst)
+{
+	struct sbt_thread *t;
+	struct sbt_event *e;
+	int rc;
+
+	if (!(t = ready(&rc)))
+		return;
+	if (!at)
+		at = sbt_read_stop(&aux);
+	busy_set(t);
+	if ((e = sbt_path_room(t, 1))) {
+		sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_RELEASE, 0,
+						      inst & 0xffffffu));
+		t->hot.cur++;
+	}
+	busy_clear(t);
+}
+
 /* One calibration pair through the code an app's region runs: the
  * inline markers, or the general path on a thread that counts cycles. */
 static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles)

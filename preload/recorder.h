@@ -88,6 +88,22 @@ SBT_HIDDEN int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 /* RESET: this thread's earlier samples of the region no longer count. */
 SBT_HIDDEN int sbt_rec_reset_id(sbt_id id);
 
+/* The calling thread's sbtmark number (its chunks' `thread`), -1 when
+ * it has no state (out of memory, inert). */
+SBT_HIDDEN int64_t sbt_rec_thread_index(void);
+
+/* A JOIN event (sbtlog.h): the wait of region `id` the thread opened
+ * last ends at the RELEASE that `link` (SBT_JOIN_T) names.  Written only
+ * when that START is the innermost open region and was recorded (not a
+ * skipped call, not dropped): 1 written, else 0 (its STOP alone then
+ * says how long it was). */
+SBT_HIDDEN int sbt_rec_join(sbt_id id, uint64_t link);
+
+/* A RELEASE event (sbtlog.h) at (t, aux), a clock read of the caller's
+ * (t 0: none; read now), for the team instance `inst` the calling
+ * thread mastered. */
+SBT_HIDDEN void sbt_rec_release(uint64_t t, uint32_t aux, uint32_t inst);
+
 /* Per-thread running totals of a region since its last reset (for
  * LIKWID's GetRegion, PAPI_hl_read).  Returns 0 and fills the outputs, or
  * a negative code when the region is unknown on this thread.  With `ev`

@@ -37,6 +37,11 @@ enum sbt_sflag {
 	                                a speed probe (score/afterprobe.c); once
 	                                analyzed, also holding a probe's detour
 	                                (analyze.c): left out of the verdict */
+	/* The reader's own, never in a dataset it returns: a wait that ends
+	 * at another thread's RELEASE (format version 6, JOIN), its end not
+	 * found yet; meanwhile `site` holds the instance and `switches`,
+	 * `faults` the master's thread number, low half first. */
+	SBT_SF_JOINED   = 1u << 18,
 };
 
 /* One speed probe (SBT_SPEED_US): the processor's own speed at t_ns. */

@@ -40,6 +40,9 @@ struct open_ev {
 	uint32_t site, flags;
 	uint16_t cpu;
 	int      has_c;
+	int      joined;               /* a JOIN followed it: its sample
+					  ends at the RELEASE `link` names */
+	uint64_t link;                 /* SBT_JOIN_T                      */
 };
 
 /* What a CYCLES event would belong to. */
@@ -85,7 +88,13 @@ enum op_kind {
 	OP_CREDIT,        /* a calls to the last held sample of site     */
 	OP_HELD,          /* slot: thinned out unless no sample before   */
 	OP_POP,           /* a STOP of a START of an earlier segment     */
+	OP_JOIN,          /* a JOIN (link t) of an earlier segment's
+			     innermost open START of site               */
 };
+
+/* A team's release (a RELEASE event): the master's sbtmark thread, its
+ * instance (24 bits), when. */
+struct release { uint32_t thread, inst; uint64_t t; };
 
 struct op {
 	uint8_t  kind;
@@ -129,6 +138,7 @@ struct seg {
 	struct sbt_probe *probes; size_t nprobes, cap_probes;
 	struct sbt_probe *detours; size_t ndetours, cap_detours;
 	struct reset *resets; size_t nresets, cap_resets;
+	struct release *rel; size_t nrel, cap_rel;
 	uint64_t *counts;              /* counting: per site_info         */
 	uint8_t *seen;                 /* per site_info: OP_REGION told   */
 	struct lthread **th; size_t nth, cap_th;
@@ -152,6 +162,8 @@ struct ctx {
 	struct idmap siteregion;  /* site id -> raw region id       */
 	struct tstate **threads; size_t nthreads, cap_threads;
 	struct reset *resets; size_t nresets, cap_resets;
+	struct release *rel; size_t nrel, cap_rel;  /* RELEASE events   */
+	size_t nunreleased;       /* JOINed waits no RELEASE ended      */
 	struct sbt_os_rec *os; size_t nos, cap_os;  /* the kernel's events */
 	struct sbt_os_cover *cov; size_t ncov, cap_cov;  /* their reach  */
 	size_t first;          /* first sample of this source in ds */
@@ -212,6 +224,9 @@ int sbt_seg_parse(struct ctx *c, struct seg *g);
 /* Replay g against the state of the segments before it and append its
  * samples to c->ds (the merging thread).  0, or -1 out of memory. */
 int sbt_seg_merge(struct ctx *c, struct seg *g);
+/* After the last merge: the waits JOIN events marked end at their
+ * RELEASE (format version 6). */
+void sbt_seg_joins(struct ctx *c);
 void sbt_seg_free(struct seg *g);
 /* The site_info of a site id, and its index in *k - segment.c. */
 const struct site_info *sbt_seg_info(const struct ctx *c, uint32_t site,

@@ -11,8 +11,9 @@
  * corrupt or zeroed chunk header the reader moves on to the next 4 KiB
  * boundary and looks for a valid chunk there.
  *
- * One version of the format is read, SBT_LOG_VERSION (the one the
- * recorder writes); older development logs are refused by name.  Here:
+ * Versions SBT_LOG_VERSION_MIN to SBT_LOG_VERSION of the format are read
+ * (version 6 is version 5 plus JOIN and RELEASE events); older
+ * development logs are refused by name.  Here:
  * the header, the meta data and the list of EVENTS chunks (one walk),
  * then the events, in segments of chunks parsed by up to -j threads and
  * merged in file order (segment.c, logread.h), then the raw ids mapped to
@@ -86,10 +87,10 @@ static int check_header(struct ctx *c, char *err, size_t errlen)
 		snprintf(err, errlen, "not an sbtmark log (bad magic)");
 		return -1;
 	}
-	if (h->version != SBT_LOG_VERSION) {
+	if (h->version < SBT_LOG_VERSION_MIN || h->version > SBT_LOG_VERSION) {
 		snprintf(err, errlen, "unsupported log format version %u (this "
-			 "sbt-analyze reads version %u)", h->version,
-			 SBT_LOG_VERSION);
+			 "sbt-analyze reads versions %u to %u)", h->version,
+			 SBT_LOG_VERSION_MIN, SBT_LOG_VERSION);
 		return -1;
 	}
 	if (h->header_size != SBT_HEADER_SIZE ||
@@ -794,6 +795,11 @@ static int cmp_reset(const void *a, const void *b)
 /* Map raw ids to regions; apply RESET events (latest per thread wins). */
 static int finish(struct ctx *c)
 {
+	sbt_seg_joins(c);
+	if (c->nunreleased)
+		sbt_log_warn(c, "%zu OpenMP barrier waits whose team's release "
+			     "is not in the log (cut short?): their own end "
+			     "kept", c->nunreleased);
 	if (c->nresets)
 		qsort(c->resets, c->nresets, sizeof *c->resets, cmp_reset);
 	for (size_t i = c->first; i < c->ds->n; i++) {
@@ -878,6 +884,7 @@ static void close_log(struct ctx *c)
 	free(c->siteregion.ds);
 	sbt_seg_threads_free(c);
 	free(c->resets);
+	free(c->rel);
 	free(c->os);
 	free(c->cov);
 	free(c->chunks);

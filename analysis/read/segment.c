@@ -164,6 +164,20 @@ static void fill(const struct ctx *c, struct sbt_sample *s,
 		s->cycles = (double)o->c0;
 }
 
+/* A sample whose START a JOIN followed: its end is looked up once every
+ * RELEASE is known (sbt_seg_joins); the link kept in it meanwhile. */
+static void joined(struct sbt_sample *s, const struct open_ev *o)
+{
+	uint32_t master = SBT_JOIN_MASTER(o->link);
+
+	if (!o->joined)
+		return;
+	s->flags |= SBT_SF_JOINED;
+	s->site = SBT_JOIN_INST(o->link);
+	s->switches = (uint16_t)master;
+	s->faults = (uint16_t)(master >> 16);
+}
+
 /* A CYCLES event after the sample s: its count is the difference. */
 static void cycles_after(struct sbt_sample *s, uint64_t t)
 {
@@ -363,6 +377,7 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 	if (g->direct)
 		c->ds->n = g->n;        /* COUNT events after it find it */
 	fill(c, &g->s[at], o, e->t, ev_cpu(c, e->aux), fl, ts->thread, site);
+	joined(&g->s[at], o);
 	if (!(fl & SBT_RF_PROBE)) {
 		struct last *l = tab_get(&ts->tab, &ts->ntab, &ts->cap_tab, site);
 		if (!l)
@@ -511,6 +526,46 @@ static int speed(struct ctx *c, struct seg *g, struct lthread *ts,
 	return sbt_probe_push(&g->probes, &g->nprobes, &g->cap_probes, &p);
 }
 
+/* A JOIN: the thread's innermost open START (of its site) is a wait
+ * another thread's RELEASE ends.  Opened before the segment: the merge
+ * marks it (OP_JOIN). */
+static int join(struct seg *g, struct lthread *ts, const struct sbt_event *e)
+{
+	uint32_t site = SBT_EV_ID(e->word);
+
+	ts->lastk = LAST_NONE;
+	if (ts->n && ts->open[ts->n - 1].site == site) {
+		ts->open[ts->n - 1].joined = 1;
+		ts->open[ts->n - 1].link = e->t;
+		return 0;
+	}
+	if (ts->n || g->first) {
+		seg_warn(g, "a JOIN event not after its START (damaged log)");
+		return 0;
+	}
+	struct op *op = op_new(g, OP_JOIN, ts->thread);
+	if (!op)
+		return -1;
+	op->site = site, op->t = e->t;
+	return 0;
+}
+
+static int release(struct seg *g, struct lthread *ts,
+		   const struct sbt_event *e)
+{
+	ts->lastk = LAST_NONE;
+	if (g->nrel == g->cap_rel) {
+		size_t cap = g->cap_rel ? 2 * g->cap_rel : 64;
+		void *n = realloc(g->rel, cap * sizeof *g->rel);
+		if (!n)
+			return -1;
+		g->rel = n, g->cap_rel = cap;
+	}
+	g->rel[g->nrel++] = (struct release){ ts->thread,
+		SBT_EV_ID(e->word), e->t };
+	return 0;
+}
+
 static int reset(struct ctx *c, struct seg *g, struct lthread *ts,
 		 const struct sbt_event *e)
 {
@@ -570,6 +625,15 @@ static int event(struct ctx *c, struct seg *g, struct lthread *ts,
 		return speed(c, g, ts, e);
 	case SBT_EV_RESET:
 		return reset(c, g, ts, e);
+	case SBT_EV_JOIN:
+	case SBT_EV_RELEASE:
+		if (c->h.version < 6) {
+			seg_warn(g, "a %s event in a version %u log (damaged "
+				 "log)", k == SBT_EV_JOIN ? "JOIN" : "RELEASE",
+				 c->h.version);
+			return 1;
+		}
+		return k == SBT_EV_JOIN ? join(g, ts, e) : release(g, ts, e);
 	default:
 		seg_warn(g, "unknown event kind %u (damaged log)", k);
 		return 1;
@@ -727,6 +791,7 @@ static int pop(struct ctx *c, struct seg *g, struct tstate *ts, struct op *op)
 	struct sbt_sample *s = &g->s[op->slot];
 	g->dead[op->slot] = 0;
 	fill(c, s, &o, op->t, op->cpu, fl, ts->thread, site);
+	joined(s, &o);
 	if (!(fl & SBT_RF_PROBE) && sbt_seg_set_last(ts, site, LOCAL | op->slot))
 		return -1;
 	if (o.has_c) {
@@ -789,6 +854,16 @@ static int replay(struct ctx *c, struct seg *g, struct op *op)
 		return sbt_seg_set_last(ts, op->site, LOCAL | op->slot);
 	case OP_POP:
 		return pop(c, g, ts, op);
+	case OP_JOIN:
+		ts->lastk = LAST_NONE;
+		if (ts->n && ts->open[ts->n - 1].site == op->site) {
+			ts->open[ts->n - 1].joined = 1;
+			ts->open[ts->n - 1].link = op->t;
+		} else {
+			sbt_log_warn(c, "a JOIN event not after its START "
+				     "(damaged log)");
+		}
+		return 0;
 	}
 	return 0;
 }
@@ -874,6 +949,14 @@ int sbt_seg_merge(struct ctx *c, struct seg *g)
 		       g->nresets * sizeof *g->resets);
 		c->nresets += g->nresets;
 	}
+	if (g->nrel) {
+		void *n = realloc(c->rel, (c->nrel + g->nrel) * sizeof *c->rel);
+		if (!n)
+			goto out;
+		c->rel = n;
+		memcpy(c->rel + c->nrel, g->rel, g->nrel * sizeof *g->rel);
+		c->nrel += g->nrel;
+	}
 	for (size_t k = 0; g->counts && k < c->ninfo; k++)
 		c->counts[k] += g->counts[k];
 	rc = 0;
@@ -892,6 +975,7 @@ void sbt_seg_free(struct seg *g)
 	free(g->probes);
 	free(g->detours);
 	free(g->resets);
+	free(g->rel);
 	free(g->counts);
 	free(g->seen);
 	for (size_t i = 0; i < g->nth; i++) {
@@ -911,4 +995,54 @@ void sbt_seg_threads_free(struct ctx *c)
 	}
 	free(c->threads);
 	c->threads = NULL, c->nthreads = c->cap_threads = 0;
+}
+
+/* ---- waits another thread ended ------------------------------------------- */
+
+static int cmp_rel(const void *a, const void *b)
+{
+	const struct release *x = a, *y = b;
+	if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+	if (x->inst != y->inst) return x->inst < y->inst ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Each JOINed wait of this log's samples ends at the first RELEASE of
+ * its (master, instance) at or after its start: the instance repeats
+ * only every 2^24 teams of its master, all released before that start.
+ * One no RELEASE ends (the master's log cut short) keeps the end its
+ * own STOP gave, and is counted (c->nunreleased). */
+void sbt_seg_joins(struct ctx *c)
+{
+	const double tns = c->tick_ns;
+
+	if (c->nrel)
+		qsort(c->rel, c->nrel, sizeof *c->rel, cmp_rel);
+	for (size_t i = c->first; i < c->ds->n; i++) {
+		struct sbt_sample *s = &c->ds->s[i];
+		if (!(s->flags & SBT_SF_JOINED))
+			continue;
+		struct release key = { (uint32_t)s->switches |
+				       (uint32_t)s->faults << 16, s->site, 0 };
+		/* the START's ticks, as fill() took them */
+		key.t = c->start_ticks + (uint64_t)(s->t_ns / tns);
+		const struct release *lo = c->rel, *hi = c->rel + c->nrel;
+		while (lo < hi) {       /* lower bound */
+			const struct release *mid = lo + (hi - lo) / 2;
+			if (cmp_rel(mid, &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		s->flags &= ~(uint32_t)SBT_SF_JOINED;
+		s->site = 0;
+		s->switches = s->faults = 0;
+		if (lo == c->rel + c->nrel || lo->thread != key.thread ||
+		    lo->inst != key.inst) {
+			c->nunreleased++;
+			continue;
+		}
+		double end = t_of(c, lo->t) - s->t_ns - s->detour_ns;
+		s->ns = end > 0 ? end : 0;
+	}
 }

@@ -13,12 +13,28 @@
  * (gcc 12, checked with objdump -d of tests/openmp/omp_app.c).  Every
  * thread of the team runs fn(data); we pass trampoline(&w) instead,
  * which runs it between the same region records as OMPT gives
- * (api_omp.h): the thread's share, then its wait at the closing barrier
- * - timed around a GOMP_barrier() of our own, called right where the
- * region's closing barrier is: every thread of the team reaches it, it
- * runs the tasks still pending as that one would, and the region's own
- * barrier then finds the team already arrived.  So the wait is measured,
- * not derived, and is the same quantity OMPT reports.
+ * (api_omp.h): the thread's share, then its wait at the closing barrier.
+ *
+ * The wait is derived, not waited for again: libgomp's closing barrier
+ * releases the team once every thread arrived, and the master returns
+ * from the entry point only then.  So a worker records its arrival (the
+ * wait's START, a JOIN naming the team instance, and its STOP right
+ * away) and returns to libgomp's barrier; the master, back in the entry
+ * point, closes its own wait there and writes a RELEASE event for the
+ * instance; the reader ends each worker's wait at that release
+ * (format/sbtlog.h, version 6).  Each thread writes only its own log;
+ * the team instance (master's sbtmark number, its count of teams) is
+ * written by the master into `w` before the team starts, and only read
+ * by the team.  A thread that alone entered a barrier of its own would
+ * break the team's count, so every thread of a team goes the same way,
+ * chosen by the master: when the master has no recorder state (out of
+ * memory) there is no one to write the release, and the team takes the
+ * old way - a GOMP_barrier() of our own right where the region's closing
+ * one is, timed around (every thread reaches it, it runs the tasks still
+ * pending as that one would, and the region's own barrier then finds the
+ * team already arrived).  Tasks a worker runs in libgomp's barrier come
+ * after its wait's STOP in its stream (the derived way: their regions
+ * are not nested in the wait).
  *
  * Not covered: GCC's pre-4.9 entry points (GOMP_parallel_start/_end:
  * the encountering thread calls fn itself, outside any entry point;
@@ -34,10 +50,16 @@
 
 typedef void (*gomp_fn)(void *);
 
+/* One region instance, on the master's stack for as long as its team
+ * runs.  Written by the master before the team starts (entered: by the
+ * master alone, in the team), read by the team. */
 struct wrap {
 	gomp_fn fn;
 	void *data;
 	const struct sbt_omp_site *site;
+	struct sbt_omp_thr *master;      /* NULL: the barrier way          */
+	uint64_t link;                   /* SBT_JOIN_T of this instance    */
+	int entered;                     /* the master's trampoline ran    */
 };
 
 /* libgomp's omp_get_thread_num and GOMP_barrier: resolved by wrap_on()
@@ -59,26 +81,14 @@ static void *next(void **cache, const char *name)
 	return f;
 }
 
-/* Every thread of the team calls barrier(), recorded or not (no state:
- * out of memory, inert): a barrier some threads skipped would hang the
- * rest. */
-static void trampoline(void *p)
+/* The barrier way: every thread of the team calls barrier(), recorded
+ * or not (no state: out of memory, inert): a barrier some threads
+ * skipped would hang the rest. */
+static void wait_barrier(struct sbt_omp_thr *o)
 {
-	const struct wrap *w = p;
-	struct sbt_omp_thr *o = sbt_omp_thr();
-	int (*thread_num)(void);
 	void (*barrier)(void);
 
-	*(void **)&thread_num = __atomic_load_n(&thread_num_fn,
-						__ATOMIC_ACQUIRE);
 	*(void **)&barrier = __atomic_load_n(&barrier_fn, __ATOMIC_ACQUIRE);
-	if (o)
-		sbt_omp_enter(o, w->site, thread_num());
-	w->fn(w->data);
-	if (o) {
-		sbt_omp_share_end(o);
-		sbt_omp_wait_begin(o, NULL);
-	}
 	barrier();
 	if (o) {
 		sbt_omp_wait_end(o);
@@ -86,17 +96,83 @@ static void trampoline(void *p)
 	}
 }
 
+static void trampoline(void *p)
+{
+	struct wrap *w = p;
+	struct sbt_omp_thr *o = sbt_omp_thr();
+	int (*thread_num)(void);
+	sbt_id wait;
+
+	*(void **)&thread_num = __atomic_load_n(&thread_num_fn,
+						__ATOMIC_ACQUIRE);
+	if (o)
+		sbt_omp_enter(o, w->site, thread_num());
+	w->fn(w->data);
+	if (o) {
+		sbt_omp_share_end(o);
+		sbt_omp_wait_begin(o, NULL);
+	}
+	if (!w->master) {
+		wait_barrier(o);
+		return;
+	}
+	if (o == w->master) {
+		/* the master's wait ends where the region returns to it
+		 * (released()) */
+		w->entered = 1;
+		return;
+	}
+	if (o) {
+		/* arrived: the wait ends at the master's RELEASE */
+		if ((wait = sbt_omp_waiting(o)))
+			(void)sbt_rec_join(wait, w->link);
+		sbt_omp_wait_end(o);
+		sbt_omp_leave(o);
+	}
+}
+
 /* Whether to record this region: the functions we call in the team
- * found, and OMPT not already recording it. */
+ * found, and OMPT not already recording it.  Then the way its waits are
+ * recorded: derived (the calling thread, the master, can write the
+ * release: it has state) or the barrier way. */
 static int wrap_on(const void *ra, struct wrap *w, gomp_fn fn, void *data)
 {
+	struct sbt_omp_thr *o;
+	int64_t me;
+
 	if (sbt_rec_inert() || __atomic_load_n(&sbt_ompt_active,
 						  __ATOMIC_ACQUIRE))
 		return 0;
 	(void)next(&thread_num_fn, "omp_get_thread_num");
 	(void)next(&barrier_fn, "GOMP_barrier");
-	*w = (struct wrap){ fn, data, sbt_omp_site(SBT_OMP_PARALLEL, ra) };
-	return w->site != NULL;
+	*w = (struct wrap){ fn, data, sbt_omp_site(SBT_OMP_PARALLEL, ra),
+			    NULL, 0, 0 };
+	if (!w->site)
+		return 0;
+	if ((o = sbt_omp_thr()) && (me = sbt_rec_thread_index()) >= 0) {
+		w->master = o;
+		w->link = SBT_JOIN_T(me, ++o->teams);
+	}
+	return 1;
+}
+
+/* The region returned to its master: the team was released.  The
+ * release's clock is read first; the master's own wait ends there, and
+ * the RELEASE follows it in the master's stream. */
+static void released(const struct wrap *w)
+{
+	struct sbt_omp_thr *o = w->master;
+	uint32_t aux;
+	uint64_t t1;
+
+	if (!o)
+		return;
+	t1 = sbt_hot_stop_clock(&aux);
+	if (w->entered) {
+		sbt_omp_stop_at(o, 1, t1, aux);
+		sbt_omp_leave(o);
+	}
+	sbt_rec_release(t1, aux, SBT_JOIN_INST(w->link));
 }
 
 #define RA __builtin_return_address(0)
@@ -108,10 +184,12 @@ SBT_API void GOMP_parallel(gomp_fn fn, void *data, unsigned n, unsigned fl)
 	struct wrap w;
 
 	*(void **)&f = next(&real, "GOMP_parallel");
-	if (wrap_on(RA, &w, fn, data))
+	if (wrap_on(RA, &w, fn, data)) {
 		f(trampoline, &w, n, fl);
-	else
+		released(&w);
+	} else {
 		f(fn, data, n, fl);
+	}
 }
 
 SBT_API unsigned GOMP_parallel_reductions(gomp_fn fn, void *data,
@@ -120,10 +198,14 @@ SBT_API unsigned GOMP_parallel_reductions(gomp_fn fn, void *data,
 	static void *real;
 	unsigned (*f)(gomp_fn, void *, unsigned, unsigned);
 	struct wrap w;
+	unsigned r;
 
 	*(void **)&f = next(&real, "GOMP_parallel_reductions");
-	if (wrap_on(RA, &w, fn, data))
-		return f(trampoline, &w, n, fl);
+	if (wrap_on(RA, &w, fn, data)) {
+		r = f(trampoline, &w, n, fl);
+		released(&w);
+		return r;
+	}
 	return f(fn, data, n, fl);
 }
 
@@ -135,10 +217,12 @@ SBT_API void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned n,
 	struct wrap w;
 
 	*(void **)&f = next(&real, "GOMP_parallel_sections");
-	if (wrap_on(RA, &w, fn, data))
+	if (wrap_on(RA, &w, fn, data)) {
 		f(trampoline, &w, n, count, fl);
-	else
+		released(&w);
+	} else {
 		f(fn, data, n, count, fl);
+	}
 }
 
 /* GCC before 4.9: the encountering thread calls fn itself between
@@ -165,10 +249,12 @@ SBT_API void name(gomp_fn fn, void *data, unsigned n, long start,          \
 		  unsigned);                                                \
 	struct wrap w;                                                      \
 	*(void **)&f = next(&real, #name);                                  \
-	if (wrap_on(RA, &w, fn, data))                                      \
+	if (wrap_on(RA, &w, fn, data)) {                                    \
 		f(trampoline, &w, n, start, end, incr, chunk, fl);          \
-	else                                                                \
+		released(&w);                                               \
+	} else {                                                            \
 		f(fn, data, n, start, end, incr, chunk, fl);                \
+	}                                                                   \
 }
 
 #define LOOP_RUNTIME(name)                                                  \
@@ -179,10 +265,12 @@ SBT_API void name(gomp_fn fn, void *data, unsigned n, long start,          \
 	void (*f)(gomp_fn, void *, unsigned, long, long, long, unsigned);   \
 	struct wrap w;                                                      \
 	*(void **)&f = next(&real, #name);                                  \
-	if (wrap_on(RA, &w, fn, data))                                      \
+	if (wrap_on(RA, &w, fn, data)) {                                    \
 		f(trampoline, &w, n, start, end, incr, fl);                 \
-	else                                                                \
+		released(&w);                                               \
+	} else {                                                            \
 		f(fn, data, n, start, end, incr, fl);                       \
+	}                                                                   \
 }
 
 LOOP_CHUNK(GOMP_parallel_loop_static)

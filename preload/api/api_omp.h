@@ -65,6 +65,9 @@ struct sbt_omp_thr {
 	uint32_t level;
 	uint32_t outer;                   /* the outermost level entered
 					     so far, 0: none yet          */
+	uint32_t teams;                   /* libgomp: teams this thread
+					     mastered whose waits its
+					     RELEASE ends (api_gomp.c)    */
 	struct sbt_omp_lv {
 		sbt_id share;             /* "omp parallel" open, or 0       */
 		sbt_id closing;           /* its closing barrier's region    */
@@ -121,11 +124,10 @@ static inline void sbt_omp_enter(struct sbt_omp_thr *o,
 }
 
 /* Close the current level's share (wait 0) or barrier wait (wait 1), if
- * open.  The clock is read first. */
-static inline void sbt_omp_stop(struct sbt_omp_thr *o, int wait)
+ * open, at the caller's clock read (t1, aux) (sbt_hot_stop_clock). */
+static inline void sbt_omp_stop_at(struct sbt_omp_thr *o, int wait,
+				   uint64_t t1, uint32_t aux)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_hot_stop_clock(&aux);
 	sbt_id *id;
 
 	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
@@ -135,6 +137,23 @@ static inline void sbt_omp_stop(struct sbt_omp_thr *o, int wait)
 		(void)sbt_hot_stop_id_at(*id, t1, aux);
 		*id = 0;
 	}
+}
+
+/* The same, the clock read first. */
+static inline void sbt_omp_stop(struct sbt_omp_thr *o, int wait)
+{
+	uint32_t aux;
+	uint64_t t1 = sbt_hot_stop_clock(&aux);
+
+	sbt_omp_stop_at(o, wait, t1, aux);
+}
+
+/* The barrier wait open at the current level, 0: none. */
+static inline sbt_id sbt_omp_waiting(const struct sbt_omp_thr *o)
+{
+	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
+		return 0;
+	return o->lv[o->level - 1].wait;
 }
 
 /* The thread's share ends (it reached the closing barrier, or left the

@@ -93,7 +93,7 @@ def pages_checks(log):
     rep = report(log)
     check(counted(rep) == ['page-faults', 'task-clock'],
           'events %r' % rep['sources'][0]['events'])
-    check(version(log) == 5, 'log version %d' % version(log))
+    check(version(log) == 6, 'log version %d' % version(log))
     rows = dump(log)
     touch = [r for r in rows if r['region'] == 'touch']
     still = [r for r in rows if r['region'] == 'still']
@@ -245,7 +245,7 @@ def case_unavailable():
           'denied)' in text, 'header line missing:\n' + text[:800])
     a, b = report('plain.log'), report('refused.log')
     check(b['sources'][0]['events'] == [], b['sources'][0]['events'])
-    check(version('refused.log') == 5, 'version %d' % version('refused.log'))
+    check(version('refused.log') == 6, 'version %d' % version('refused.log'))
     for name in ('touch', 'still'):
         ga, gb = region(a, name), region(b, name)
         check(ga['count'] == gb['count'] == N,

@@ -216,6 +216,33 @@ static void segments(void)
 	lb_event(&b, 1, SBT_EV_SKIP, 0, 1, 7, 0);
 }
 
+/* Waits other threads' RELEASEs end (format version 6): a JOIN after its
+ * START, one in the chunk after its START's, one whose STOP is there,
+ * one no RELEASE ends; the RELEASEs before and after them in the file. */
+static void joins(void)
+{
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 0);
+	lb_event(&b, 0, SBT_EV_RELEASE, 0, 1, st + 10000, 0);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 1);
+	ev(1, SBT_EV_START, 0, 3);
+	lb_event(&b, 1, SBT_EV_JOIN, 0, 3, SBT_JOIN_T(0, 1), 0);
+	ev(1, SBT_EV_STOP, 0, 3);
+	ev(1, SBT_EV_START, 0, 3);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 1);
+	lb_event(&b, 1, SBT_EV_JOIN, 0, 3, SBT_JOIN_T(0, 2), 0);
+	ev(1, SBT_EV_STOP, 0, 3);
+	ev(1, SBT_EV_START, 0, 3);
+	lb_event(&b, 1, SBT_EV_JOIN, 0, 3, SBT_JOIN_T(0, 3), 0);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 1);
+	ev(1, SBT_EV_STOP, 0, 3);
+	ev(1, SBT_EV_START, 0, 3);
+	lb_event(&b, 1, SBT_EV_JOIN, 0, 3, SBT_JOIN_T(7, 1), 0);
+	ev(1, SBT_EV_STOP, 0, 3);
+	lb_chunk(&b, SBT_CHUNK_EVENTS, 0);
+	lb_event(&b, 0, SBT_EV_RELEASE, 0, 2, st + 10000, 0);
+	lb_event(&b, 0, SBT_EV_RELEASE, 0, 3, st + 10000, 0);
+}
+
 static void finish(const char *dir, const char *name, int closed)
 {
 	char path[4096];
@@ -271,6 +298,11 @@ int main(int argc, char **argv)
 	finish(argv[1], "seed-segments.log", 1);
 	b.len -= PAGE + PAGE / 2 + 5;
 	finish(argv[1], "seed-segments-cut.log", 0);
+
+	header(SBT_HF_CPU_AUX, SBT_CLOCK_WALL);
+	metas();
+	joins();
+	finish(argv[1], "seed-joins.log", 1);
 
 	/* header only */
 	header(0, SBT_CLOCK_WALL);

@@ -57,7 +57,7 @@ def capped(tmp):
     L = Log(log)
     check(L.size <= cap * MB and L.end_offset <= cap * MB,
           'capped: log %d bytes, under the cap of %d MB' % (L.size, cap))
-    check(L.version == 5, 'capped: a format version 5 log')
+    check(L.version == 6, 'capped: a format version 6 log')
     K = L.thin_level
     check(L.max_mb == cap and K > 0,
           'capped: header max_mb %d, thin_level %d' % (L.max_mb, K))
@@ -176,8 +176,8 @@ def unset(tmp):
     log, p = record(tmp, 'unset', SAPP, ['hot', str(n)], None)
     L = Log(log)
     d, r = analyze_json(log)
-    check(L.version == 5 and L.max_mb == 0 and L.thin_level == 0 and
-          not L.thin, 'unset: version 5, no cap, no THIN entry')
+    check(L.version == 6 and L.max_mb == 0 and L.thin_level == 0 and
+          not L.thin, 'unset: version 6, no cap, no THIN entry')
     check(r['hot']['recorded'] == r['hot']['calls'] == n and
           d['sources'][0]['max_mb'] == 0 and
           'SBT_MAX_MB' not in analyze(log),
@@ -204,8 +204,8 @@ def bad(tmp):
         d, r = analyze_json(log)
         L = Log(log)
         check(r['hot']['recorded'] == r['hot']['calls'] == n and
-              L.version == 5 and L.max_mb == 0,
-              'bad %r: no cap, every call recorded, version 5' % value)
+              L.version == 6 and L.max_mb == 0,
+              'bad %r: no cap, every call recorded, version 6' % value)
 
 
 with tempfile.TemporaryDirectory() as tmp:

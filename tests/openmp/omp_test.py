@@ -5,6 +5,7 @@
   omp_test.py SBT_RUN LABELS detail
   omp_test.py SBT_RUN LABELS nested CC
   omp_test.py SBT_RUN LABELS unrecorded
+  omp_test.py SBT_RUN LABELS gompwait GOMP_BARRIERS_SO
   omp_test.py SBT_RUN LABELS logged PLANTED30.log.gz EQUAL.log.gz
 
 Builds tests/openmp/omp_app.c with CC (clang: LLVM's libomp, recorded
@@ -208,7 +209,90 @@ def unrecorded(sbt_run):
     done()
 
 
+def gompwait(sbt_run, counter):
+    """omp_app (gcc, libgomp), thread 3 with 10 times the work, under
+    sbt-run with gomp_barriers.so preloaded after the recorder: the
+    recorder calls no GOMP_barrier (the counter, which every
+    GOMP_parallel reached through the recorder, saw none), and every
+    thread's wait of every region ends at the team's release: after the
+    last share of the region ended (every thread arrived), before the
+    thread's next share began, and the same instant for the team (one
+    release).  A lost wait (ended at its thread's own arrival) ends
+    before the slow thread's share does."""
+    if not shutil.which('gcc'):
+        print('SKIP: no gcc', file=sys.stderr)
+        return 77
+    regions = 200
+    tmp = tempfile.mkdtemp(prefix='sbt-omp-')
+    try:
+        subprocess.run(['gcc', '-O2', '-fopenmp',
+                        os.path.join(HERE, 'omp_app.c'), '-o',
+                        os.path.join(tmp, 'omp_app')], check=True)
+        log, dump, out = (os.path.join(tmp, f) for f in
+                          ('w.log', 'w.csv', 'count.txt'))
+        env = dict(os.environ, GOMP_BARRIERS_OUT=out,
+                   LD_PRELOAD=os.environ['SBT_LIB'] + ':' + counter)
+        p = subprocess.run([sbt_run, '-o', log, '--', './omp_app',
+                            str(regions), '900'], cwd=tmp, env=env,
+                           capture_output=True, text=True, timeout=120)
+        check(p.returncode == 0 and p.stdout.startswith(
+              'omp_app: %d regions, %d implicit tasks' % (regions,
+                                                          4 * regions)),
+              'exit %d, output %r %s' % (p.returncode, p.stdout, p.stderr))
+        got = open(out).read().split()
+        check(got == ['GOMP_parallel', str(regions), 'GOMP_barrier', '0'],
+              'calls through the recorder: %s' % got)
+        env.pop('LD_PRELOAD')
+        a = subprocess.run([os.environ['SBT_ANALYZE'], '--filter', 'none',
+                            '--dump', dump, log], capture_output=True,
+                           text=True, env=env)
+        check(a.returncode == 0, 'sbt-analyze exit %d: %s'
+              % (a.returncode, a.stderr))
+        import csv
+        rows = list(csv.DictReader(open(dump)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    # per thread, its shares and waits in time order: instance k each
+    by = {}
+    for r in rows:
+        if r['probe'] != '0':
+            continue
+        kind = r['region'].split(' @ ')[0]
+        t0 = float(r['t_ns'])
+        end = t0 + float(r['ns']) + float(r['detour'])
+        by.setdefault((r['thread'], kind), []).append((t0, end))
+    threads = sorted({t for t, _ in by})
+    check(len(threads) == 4 and
+          all(len(by.get((t, k), [])) == regions for t in threads
+              for k in ('omp parallel', 'omp barrier')),
+          'samples per thread: %s' % {k: len(v) for k, v in by.items()})
+    if len(threads) != 4:
+        done()
+    for v in by.values():
+        v.sort()
+    early = late = apart = 0
+    for k in range(regions):
+        last_share = max(by[(t, 'omp parallel')][k][1] for t in threads)
+        ends = [by[(t, 'omp barrier')][k][1] for t in threads]
+        # 1 ns: the dump's decimals
+        early += sum(e < last_share - 1 for e in ends)
+        apart += max(ends) - min(ends) > 1
+        if k + 1 < regions:
+            late += sum(by[(t, 'omp barrier')][k][1] >
+                        by[(t, 'omp parallel')][k + 1][0] + 1
+                        for t in threads)
+    check(early == 0, '%d waits end before the last share of their '
+          'region did' % early)
+    check(late == 0, '%d waits end after their thread began its next '
+          'share' % late)
+    check(apart == 0, '%d regions whose waits end apart' % apart)
+    done()
+
+
 def main():
+    if sys.argv[3] == 'gompwait':
+        return gompwait(os.path.abspath(sys.argv[1]),
+                        os.path.abspath(sys.argv[4]))
     if sys.argv[3] == 'logged':
         return logged(*sys.argv[4:6])
     if sys.argv[3] == 'unrecorded':

@@ -525,7 +525,7 @@ static void t_analyze(void)
 	hdr(v)->version = 3;
 	analyze_one("version 3", v, bsize, 2);
 	CHECK(strstr(errs, "unsupported log format version 3 (this "
-		     "sbt-analyze reads version 5)") != NULL,
+		     "sbt-analyze reads versions 5 to 6)") != NULL,
 	      "version 3: '%s'", errs);
 	/* 200 bits flipped past the header: damage told, exit 1 */
 	memcpy(v, base, bsize);

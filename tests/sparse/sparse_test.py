@@ -48,7 +48,7 @@ def hot(tmp, app, label):
           c['est_total_se_ns'] == 0,
           '%s: unsampled cold exact (%d of %d)' %
           (label, c['recorded'], c['calls']))
-    check(version(log) == 5, label + ': a sampled log is format version 5')
+    check(version(log) == 6, label + ': a sampled log is format version 6')
 
 
 def threads(tmp):
@@ -167,7 +167,7 @@ def bad(tmp):
         d, r = analyze(log)
         check(r['hot']['recorded'] == r['hot']['calls'] == n,
               'bad %r: every call recorded' % value)
-        check(version(log) == 5, 'bad %r: a version-5 log' % value)
+        check(version(log) == 6, 'bad %r: a version-6 log' % value)
 
 
 with tempfile.TemporaryDirectory() as tmp:
