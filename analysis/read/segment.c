@@ -1026,10 +1026,11 @@ void sbt_seg_joins(struct ctx *c)
 				       (uint32_t)s->faults << 16, s->site, 0 };
 		/* the START's ticks, as fill() took them */
 		key.t = c->start_ticks + (uint64_t)(s->t_ns / tns);
-		const struct release *lo = c->rel, *hi = c->rel + c->nrel;
-		while (lo < hi) {       /* lower bound */
-			const struct release *mid = lo + (hi - lo) / 2;
-			if (cmp_rel(mid, &key) < 0)
+		size_t lo = 0, hi = c->nrel;    /* lower bound (rel may be
+						   NULL: none) */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (cmp_rel(&c->rel[mid], &key) < 0)
 				lo = mid + 1;
 			else
 				hi = mid;
@@ -1037,12 +1038,12 @@ void sbt_seg_joins(struct ctx *c)
 		s->flags &= ~(uint32_t)SBT_SF_JOINED;
 		s->site = 0;
 		s->switches = s->faults = 0;
-		if (lo == c->rel + c->nrel || lo->thread != key.thread ||
-		    lo->inst != key.inst) {
+		if (lo == c->nrel || c->rel[lo].thread != key.thread ||
+		    c->rel[lo].inst != key.inst) {
 			c->nunreleased++;
 			continue;
 		}
-		double end = t_of(c, lo->t) - s->t_ns - s->detour_ns;
+		double end = t_of(c, c->rel[lo].t) - s->t_ns - s->detour_ns;
 		s->ns = end > 0 ? end : 0;
 	}
 }
