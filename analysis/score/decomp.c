@@ -851,7 +851,7 @@ static int one_region(const struct sbt_dataset *ds,
 		u->f[n] = s->faults;
 		u->sw[n] = s->switches;
 		u->t[n] = s->t_ns;
-		u->sp[n] = !!(s->flags & SBT_SF_SPEED);
+		u->sp[n] = !!(res->mark[u->ix[i]] & SBT_MK_SPEED);
 		u->key[n] = (uint64_t)s->source << 32 | s->thread;
 		for (uint32_t k = 0; k < nc; k++)
 			u->cnt[n * nc + k] = sbt_cnt_get(ds, u->ix[i], k);
