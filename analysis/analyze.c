@@ -173,7 +173,7 @@ struct run {
 	double floor_ns;              /* highest kernel entry of its logs */
 	/* drop, keep: */
 	double median;                /* of all n, for the OS filter      */
-	size_t k, ny;                 /* kept values in v, cycles in y    */
+	size_t k;                     /* kept values in v                */
 	/* probes: */
 	size_t np;                    /* in-situ probes in y              */
 };
@@ -479,7 +479,6 @@ static int keep(struct run *r)
 	}
 	g->kept = r->k = k;
 	g->dropped = r->n - k;
-	r->ny = ny;
 	g->cycles_median = r->cycles && ny ? sbt_quantile(w->y, ny, 0.5) : NAN;
 	return 0;
 }
@@ -914,30 +913,20 @@ static void probe_blind(struct sbt_result *res)
 	}
 }
 
-int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
-		struct sbt_result *res)
+/* Every sample but those a reset discarded into its group: a dense
+ * number for each (region, o->by's key) in gid[] (UINT32_MAX: none),
+ * res->g with each group's first and n, and res->order, the samples laid
+ * out group by group (a counting sort: stable, so each group stays in
+ * log order).  0, or -1 when out of memory. */
+static int group(const struct sbt_dataset *ds, const struct sbt_options *o,
+		 struct sbt_result *res, uint32_t *gid)
 {
-	uint8_t *leave_pre = NULL;
 	struct gmap m = { 0 };
-	uint32_t *gid = NULL, *cnt = NULL;
-	struct sbt_score_in *in = NULL;
-	struct pool pool = { 0 };
+	uint32_t *rg = NULL, *cnt = NULL;
 	int rc = -1;
 
-	memset(res, 0, sizeof *res);
-	/* the probes as the readers leave them (dataset.h): never sorted
-	 * here, where the dataset is only read */
-	if (!sbt_ds_probes_sorted(ds))
-		return -1;
-	res->nmark = ds->n;
-	if (!(gid = big_alloc(ds->n * sizeof *gid)) ||
-	    !(res->mark = calloc(ds->n ? ds->n : 1, 1)) ||
-	    (o->scores && !(res->score = calloc(ds->n ? ds->n : 1,
-						 sizeof *res->score))))
-		goto out;
 	/* Per region only: regions are dense already; a small table maps
 	 * them to group numbers without hashing every sample. */
-	uint32_t *rg = NULL;
 	if (o->by == SBT_BY_NONE) {
 		if (!(rg = malloc((ds->nregions + 1) * sizeof *rg)))
 			goto out;
@@ -958,22 +947,18 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 		if (o->by == SBT_BY_THREAD)
 			key ^= (uint64_t)s->source << 20;
 		long g = gmap_get(&m, key);
-		if (g < 0) {
-			free(rg);
+		if (g < 0)
 			goto out;
-		}
 		gid[i] = (uint32_t)g;
 		if (rg)
 			rg[s->region] = (uint32_t)g;
 	}
-	free(rg);
 	res->ngroups = m.n;
 	res->g = calloc(m.n ? m.n : 1, sizeof *res->g);
 	cnt = calloc(m.n + 1, sizeof *cnt);
 	res->order = malloc((ds->n ? ds->n : 1) * sizeof *res->order);
 	if (!res->g || !cnt || !res->order)
 		goto out;
-	/* counting sort by group: stable, so each group stays in log order */
 	for (size_t i = 0; i < ds->n; i++)
 		if (gid[i] != UINT32_MAX) {
 			cnt[gid[i] + 1]++;
@@ -997,8 +982,36 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 		if (gid[i] != UINT32_MAX)
 			res->order[cnt[gid[i]]++] = (uint32_t)i;
 	res->norder = m.n ? res->g[m.n - 1].first + res->g[m.n - 1].n : 0;
+	rc = 0;
+out:
+	free(m.keys), free(m.val), free(rg), free(cnt);
+	return rc;
+}
 
-	if (!(in = malloc((m.n ? m.n : 1) * sizeof *in)))
+int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
+		struct sbt_result *res)
+{
+	uint8_t *leave_pre = NULL;
+	uint32_t *gid = NULL;
+	struct sbt_score_in *in = NULL;
+	struct pool pool = { 0 };
+	size_t ng;
+	int rc = -1;
+
+	memset(res, 0, sizeof *res);
+	/* the probes as the readers leave them (dataset.h): never sorted
+	 * here, where the dataset is only read */
+	if (!sbt_ds_probes_sorted(ds))
+		return -1;
+	res->nmark = ds->n;
+	if (!(gid = big_alloc(ds->n * sizeof *gid)) ||
+	    !(res->mark = calloc(ds->n ? ds->n : 1, 1)) ||
+	    (o->scores && !(res->score = calloc(ds->n ? ds->n : 1,
+						 sizeof *res->score))) ||
+	    group(ds, o, res, gid) != 0)
+		goto out;
+	ng = res->ngroups;
+	if (!(in = malloc((ng ? ng : 1) * sizeof *in)))
 		goto out;
 	if (!(leave_pre = preempt_rule(ds)))
 		goto out;
@@ -1030,7 +1043,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	rc = 0;
 out:
 	pool_end(&pool);
-	free(m.keys), free(m.val), free(cnt), free(in), free(leave_pre);
+	free(in), free(leave_pre);
 	big_free(gid, ds->n * sizeof *gid);
 	if (rc != 0)
 		sbt_result_free(res);

@@ -273,7 +273,7 @@ struct sbt_group {
 	struct sbt_score score;       /* t_min, t_diff, modes, verdict  */
 	struct sbt_phases phases;     /* shifts over time (one source)  */
 	struct sbt_phases *wphases;   /* the same with the samples of the
-					 processor's shifts (SBT_SF_SPEED)
+					 processor's shifts (SBT_MK_SPEED)
 					 left in: what the coincidence
 					 witness (machine.c) looks at; NULL
 					 when there are none (phases is)   */
