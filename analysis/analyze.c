@@ -99,13 +99,14 @@ static uint32_t key_of(const struct sbt_dataset *ds,
 	}
 }
 
-static const struct sbt_dataset *cmp_ds;
-
-static int cmp_group(const void *a, const void *b)
+/* Groups by region name, then region, log and key (qsort_r: arg the
+ * dataset; no shared state, so analyses may run side by side). */
+static int cmp_group(const void *a, const void *b, void *arg)
 {
+	const struct sbt_dataset *ds = arg;
 	const struct sbt_group *x = a, *y = b;
-	int c = strcmp(cmp_ds->regions[x->region].name,
-		       cmp_ds->regions[y->region].name);
+	int c = strcmp(ds->regions[x->region].name,
+		       ds->regions[y->region].name);
 
 	if (c)
 		return c;
@@ -686,12 +687,12 @@ struct pool {
 	atomic_int failed;
 };
 
-static const struct sbt_result *cmp_res;
-
-static int cmp_size(const void *a, const void *b)
+/* Group indexes, largest first (qsort_r: arg the result). */
+static int cmp_size(const void *a, const void *b, void *arg)
 {
-	size_t x = cmp_res->g[*(const uint32_t *)a].n;
-	size_t y = cmp_res->g[*(const uint32_t *)b].n;
+	const struct sbt_result *res = arg;
+	size_t x = res->g[*(const uint32_t *)a].n;
+	size_t y = res->g[*(const uint32_t *)b].n;
 
 	return (x < y) - (x > y);
 }
@@ -712,8 +713,7 @@ static int pool_start(struct pool *p, int jobs)
 		return -1;
 	for (size_t k = 0; k < n; k++)
 		p->todo[k] = (uint32_t)k;
-	cmp_res = p->res;
-	qsort(p->todo, n, sizeof *p->todo, cmp_size);
+	qsort_r(p->todo, n, sizeof *p->todo, cmp_size, p->res);
 	return 0;
 }
 
@@ -1028,8 +1028,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    pool_run(&pool, STAGE_RESCORE) || sbt_totals(ds, o, res) != 0)
 		goto out;
 	pool_drop(&pool);
-	cmp_ds = ds;
-	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
+	qsort_r(res->g, res->ngroups, sizeof *res->g, cmp_group, (void *)ds);
 	if (o->by != SBT_BY_NONE)
 		sbt_groups_compare(res, SBT_SCORE_EPS);
 	if (o->by == SBT_BY_THREAD)
