@@ -26,7 +26,6 @@
 #include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <unistd.h>
 
 struct gmap { uint64_t *keys; uint32_t *val; size_t cap, n; };
 
@@ -77,12 +76,12 @@ static long gmap_get(struct gmap *m, uint64_t key)
 	return (long)m->n++;
 }
 
-static uint32_t key_of(const struct sbt_dataset *ds, const struct sbt_sample
-		       *s, enum sbt_by by)
+static uint32_t key_of(const struct sbt_dataset *ds,
+		       const struct sbt_options *o, const struct sbt_sample *s)
 {
 	const struct sbt_source *src = &ds->sources[s->source];
 
-	switch (by) {
+	switch (o->by) {
 	case SBT_BY_THREAD: return s->thread;
 	case SBT_BY_CPU:    return s->cpu_start;
 	case SBT_BY_RANK:   return (uint32_t)(src->rank >= 0 ? src->rank
@@ -93,18 +92,21 @@ static uint32_t key_of(const struct sbt_dataset *ds, const struct sbt_sample
 			if (!strcmp(ds->sources[i].host, src->host))
 				return i;
 		return s->source;
-	case SBT_BY_SITE:   return s->site;     /* dataset-wide already */
+	case SBT_BY_SITE:   /* dataset-wide already */
+		return s->site < ds->nsites || !o->site_fallback ? s->site :
+		       o->site_fallback[s->region];
 	default:            return 0;
 	}
 }
 
-static const struct sbt_dataset *cmp_ds;
-
-static int cmp_group(const void *a, const void *b)
+/* Groups by region name, then region, log and key (qsort_r: arg the
+ * dataset; no shared state, so analyses may run side by side). */
+static int cmp_group(const void *a, const void *b, void *arg)
 {
+	const struct sbt_dataset *ds = arg;
 	const struct sbt_group *x = a, *y = b;
-	int c = strcmp(cmp_ds->regions[x->region].name,
-		       cmp_ds->regions[y->region].name);
+	int c = strcmp(ds->regions[x->region].name,
+		       ds->regions[y->region].name);
 
 	if (c)
 		return c;
@@ -151,14 +153,48 @@ static int scratch_fit(struct scratch *w, size_t n)
 	return w->v && w->y && w->t && w->keep && w->score && w->ix ? 0 : -1;
 }
 
+/* One group on its way through the steps of run_group (below): what
+ * each step leaves for the next.  The dataset is only read; what the
+ * analysis says of a sample goes to mark[] (and score[]), each group
+ * writing only its own samples' bytes. */
+struct run {
+	const struct sbt_dataset *ds;
+	const struct sbt_options *o;
+	uint8_t *mark;                /* res->mark                        */
+	float *score;                 /* res->score, or NULL              */
+	struct sbt_group *g;
+	const uint32_t *idx;          /* its samples, g->n                */
+	struct scratch *w;
+	struct sbt_score_in *in;
+	int inner;                    /* threads the group may use        */
+	int leave_pre;                /* its region's SBT_PRE_*           */
+	/* gather: */
+	size_t n;                     /* samples (not probes): v, y, ix   */
+	int cycles;                   /* every log has a cycle clock      */
+	double floor_ns;              /* highest kernel entry of its logs */
+	/* drop, keep: */
+	double median;                /* of all n, for the OS filter      */
+	size_t k;                     /* kept values in v                */
+	/* probes: */
+	size_t np;                    /* in-situ probes in y              */
+};
+
+/* An in-situ probe of the timer: it travels with its region's group,
+ * but is no sample of it. */
+static int is_probe(const struct sbt_sample *s)
+{
+	return (s->flags & SBT_SF_PROBE) != 0;
+}
+
 /* The group's phases with the processor's samples left in (wphases):
  * machine.c's coincidence test must see the shifts the speed probes took
  * out, to say whether it agrees.  Only where there are such samples,
  * all of one source (one clock).  In w: run_phases's (phases(), below). */
-static void witness_phases(struct sbt_dataset *ds, const struct sbt_options *o,
-			   struct sbt_group *g, const uint32_t *idx,
-			   double min_shift, struct scratch *w)
+static void witness_phases(const struct run *r, struct scratch *w)
 {
+	const struct sbt_dataset *ds = r->ds;
+	struct sbt_group *g = r->g;
+	double cost = sbt_cost_of(r->o, &ds->sources[g->source]);
 	size_t k = 0;
 
 	free(g->wphases);
@@ -166,22 +202,22 @@ static void witness_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 	if (!g->speed_n)
 		return;
 	for (size_t i = 0; i < g->n; i++) {
-		const struct sbt_sample *s = &ds->s[idx[i]];
+		const struct sbt_sample *s = &ds->s[r->idx[i]];
 		if (s->source != g->source)
 			return;
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
-				  SBT_SF_AFTER_PROBE))) {
+		if (!is_probe(s) && !(r->mark[r->idx[i]] & (SBT_MK_DROPPED |
+						       SBT_MK_AFTER_PROBE))) {
 			w->t[k] = s->t_ns;
-			w->ix[k++] = idx[i];
+			w->ix[k++] = r->idx[i];
 		}
 	}
 	if (sbt_sort_keyed(w->t, w->ix, k) != 0 ||
 	    !(g->wphases = calloc(1, sizeof *g->wphases)))
 		return;
 	for (size_t i = 0; i < k; i++)
-		w->v[i] = ds->s[w->ix[i]].ns -
-			  sbt_cost_of(o, &ds->sources[g->source]);
-	if (sbt_phase_detect(w->t, w->v, k, min_shift, g->wphases) != 0) {
+		w->v[i] = ds->s[w->ix[i]].ns - cost;
+	if (sbt_phase_detect(w->t, w->v, k, r->in->min_shift_ns,
+			     g->wphases) != 0) {
 		free(g->wphases);
 		g->wphases = NULL;
 		return;
@@ -193,26 +229,26 @@ static void witness_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 }
 
 /* Phases need the kept samples in time order, and one time base: found
- * on one source's samples only.  Marks the samples of a warm-up or of a
- * transient excursion SBT_SF_TRANSIENT (they stay kept: the statistics
- * describe them, the modes and the spread do not). */
-static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
-		       struct sbt_group *g, const uint32_t *idx, double min_shift,
-		       struct scratch *w)
+ * on one source's samples only. */
+static void run_phases(const struct run *r, struct scratch *w)
 {
+	const struct sbt_dataset *ds = r->ds;
+	struct sbt_group *g = r->g;
+	double cost = sbt_cost_of(r->o, &ds->sources[g->source]);
+	double min_shift = r->in->min_shift_ns;
 	size_t k = 0;
 
 	memset(&g->phases, 0, sizeof g->phases);
 	for (size_t i = 0; i < g->n; i++) {
-		const struct sbt_sample *s = &ds->s[idx[i]];
+		const struct sbt_sample *s = &ds->s[r->idx[i]];
 		if (s->source != g->source)
 			return;         /* several logs: no common clock */
 		/* the processor's samples say nothing of the code's time,
 		 * nor do those a probe's detour may have changed */
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
-				  SBT_SF_SPEED | SBT_SF_AFTER_PROBE))) {
+		if (!is_probe(s) && !(r->mark[r->idx[i]] & (SBT_MK_DROPPED |
+				      SBT_MK_SPEED | SBT_MK_AFTER_PROBE))) {
 			w->t[k] = s->t_ns;
-			w->ix[k++] = idx[i];
+			w->ix[k++] = r->idx[i];
 		}
 	}
 	size_t sorted = 1;
@@ -221,8 +257,7 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 	if (!sorted && sbt_sort_keyed(w->t, w->ix, k) != 0)
 		return;
 	for (size_t i = 0; i < k; i++)
-		w->v[i] = ds->s[w->ix[i]].ns -
-			  sbt_cost_of(o, &ds->sources[g->source]);
+		w->v[i] = ds->s[w->ix[i]].ns - cost;
 	if (sbt_phase_detect(w->t, w->v, k, min_shift, &g->phases) != 0)
 		return;
 	sbt_phase_classify(&g->phases, k, min_shift);
@@ -233,32 +268,30 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 }
 
 /* After run_phases, with its w: the samples of its warm-up and
- * excursions flagged.  Apart, so that witness_phases, which reads the
- * flags, can run beside run_phases. */
-static void mark_transient(struct sbt_dataset *ds, const struct sbt_group *g,
-			   const struct scratch *w)
+ * excursions marked SBT_MK_TRANSIENT (they stay kept: the statistics
+ * describe them, the modes and the spread do not).  Apart, so that
+ * witness_phases, which reads the marks, can run beside run_phases. */
+static void mark_transient(const struct run *r)
 {
+	const struct sbt_group *g = r->g;
+
 	for (int p = 0; p < g->phases.nphases; p++) {
 		const struct sbt_phase *ph = &g->phases.ph[p];
 		if (ph->kind == SBT_PH_LEVEL)
 			continue;
 		for (size_t i = ph->first; i < ph->first + ph->n; i++)
-			ds->s[w->ix[i]].flags |= SBT_SF_TRANSIENT;
+			r->mark[r->w->ix[i]] |= SBT_MK_TRANSIENT;
 	}
 }
 
 /* The two phase searches of a group (each a sort and a segmentation of
  * its samples) side by side on two threads, when the pool lends the
  * group more than one (inner > 1): witness_phases in scratch of its own
- * (t, ix, v).  Both only read the samples; each writes its own field of
- * g.  The same result as in turn. */
+ * (t, ix, v).  Both only read the samples and marks; each writes its
+ * own field of g.  The same result as in turn. */
 struct both {
-	struct sbt_dataset *ds;
-	const struct sbt_options *o;
-	struct sbt_group *g;
-	const uint32_t *idx;
-	double min_shift;
-	struct scratch *w, *w2;
+	const struct run *r;
+	struct scratch *w2;
 };
 
 static void both_work(void *arg, size_t i, int t)
@@ -267,33 +300,9 @@ static void both_work(void *arg, size_t i, int t)
 
 	(void)t;
 	if (i == 0)
-		run_phases(b->ds, b->o, b->g, b->idx, b->min_shift, b->w);
+		run_phases(b->r, b->r->w);
 	else
-		witness_phases(b->ds, b->o, b->g, b->idx, b->min_shift,
-			       b->w2);
-}
-
-static void phases(struct sbt_dataset *ds, const struct sbt_options *o,
-		   struct sbt_group *g, const uint32_t *idx, double min_shift,
-		   struct scratch *w, int inner)
-{
-	struct scratch w2 = { .cap = g->n ? g->n : 1 };
-
-	if (inner > 1 && g->speed_n) {
-		w2.t = big_alloc(w2.cap * sizeof *w2.t);
-		w2.v = big_alloc(w2.cap * sizeof *w2.v);
-		w2.ix = big_alloc(w2.cap * sizeof *w2.ix);
-	}
-	if (w2.t && w2.v && w2.ix) {
-		struct both b = { ds, o, g, idx, min_shift, w, &w2 };
-		sbt_jobs_each(2, 2, both_work, &b);
-		mark_transient(ds, g, w);
-	} else {
-		run_phases(ds, o, g, idx, min_shift, w);
-		mark_transient(ds, g, w);
-		witness_phases(ds, o, g, idx, min_shift, w);
-	}
-	scratch_free(&w2);
+		witness_phases(b->r, b->w2);
 }
 
 /* One sample into its group's OS tally; `kept`: by the OS filter. */
@@ -319,37 +328,77 @@ static void os_count(struct sbt_group_os *t, const struct sbt_source *src,
 	t->interrupted_kept += kept && hit;
 }
 
-/* How much longer the interrupted samples still kept (switched out of
- * their own accord, or faulted) are than the kept median: the OS time
- * the statistics hold.  Uses w->t. */
-static void os_excess(const struct sbt_dataset *ds,
-		      const struct sbt_options *o, struct sbt_group *g,
-		      const uint32_t *idx, struct scratch *w)
-{
-	size_t m = 0;
+/* ---- the steps of one group, in order (run_group) -------------------- */
 
+/* Step 1: count its probes and calls, and lay its samples' values out
+ * per log (w->ix[i] is value i's sample): time less the timing cost in
+ * v, cycles in y; the highest clock quantum, cost and kernel entry of
+ * its logs. */
+static int gather(struct run *r)
+{
+	const struct sbt_dataset *ds = r->ds;
+	const struct sbt_options *o = r->o;
+	struct sbt_group *g = r->g;
+	struct scratch *w = r->w;
+	double te_max = 0, q = 0;
+
+	r->n = 0;
+	r->cycles = 1;
+	r->floor_ns = 0;
 	for (size_t i = 0; i < g->n; i++) {
-		const struct sbt_sample *s = &ds->s[idx[i]];
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) &&
-		    (s->switches || s->faults))
-			w->t[m++] = s->ns - sbt_cost_of(o,
-						&ds->sources[s->source]);
+		const struct sbt_sample *s = &ds->s[r->idx[i]];
+		const struct sbt_source *src = &ds->sources[s->source];
+		double te = sbt_cost_of(o, src);
+
+		if (src->kernel_entry_ns > r->floor_ns)
+			r->floor_ns = src->kernel_entry_ns;
+		if (is_probe(s)) {
+			g->probes++;
+			continue;
+		}
+		g->speed_n += !!(r->mark[r->idx[i]] & SBT_MK_SPEED);
+		g->calls += 1 + (uint64_t)s->skipped;
+		if (te > te_max) te_max = te;
+		if (src->quantum_ns > q) q = src->quantum_ns;
+		if (!src->has_cycles)
+			r->cycles = 0;
+		w->v[r->n] = s->ns - te;
+		w->y[r->n] = s->cycles - ((o->filters & SBT_F_COST) ?
+					  src->te_cycles : 0);
+		w->ix[r->n] = r->idx[i];
+		g->migrated += !!(s->flags & SBT_SF_MIGRATED);
+		r->n++;
 	}
-	g->os.kept_excess_ns = m ? sbt_quantile(w->t, m, 0.5) - g->st.median
-				 : NAN;
+	g->count = r->n;
+	g->te_ns = te_max;
+	g->quantum_ns = q;
+	return 0;
 }
 
-/* The drop filters o->filters names, each on each log's samples of the
- * group in turn (a log's samples are contiguous in a group: w->ix[i] is
- * value i's sample), clearing keep[]; counts in g->dropped_by, the OS
- * filter's scores in w->score, the highest cut in g->cut.  median: of
+/* Step 2: the drop filters o->filters names, each on each log's samples
+ * of the group in turn (a log's samples are contiguous in a group),
+ * clearing w->keep[]; counts in g->dropped_by, the OS filter's scores in
+ * w->score, the highest cut in g->cut.  The median they are given: of
  * all n, for a group of one log. */
-static void drop_run(struct sbt_dataset *ds, const struct sbt_options *o,
-		     struct sbt_group *g, size_t n, double q, double median,
-		     int cycles, struct scratch *w)
+static int drop(struct run *r)
 {
+	const struct sbt_dataset *ds = r->ds;
+	const struct sbt_options *o = r->o;
+	struct sbt_group *g = r->g;
+	struct scratch *w = r->w;
 	uint8_t *keep = w->keep;
+	size_t n = r->n;
 
+	g->cut = NAN;
+	memset(keep, 1, n);
+	memset(g->dropped_by, 0, sizeof g->dropped_by);
+	r->median = NAN;
+	if (n == 0)
+		return 0;
+	if (o->filters & SBT_F_OS) {
+		memcpy(w->t, w->v, n * sizeof *w->v);
+		r->median = sbt_quantile(w->t, n, 0.5);
+	}
 	for (int f = 0; f < SBT_NDROP; f++) {
 		const struct sbt_drop_filter *d = sbt_drop_filters[f];
 		size_t before = 0, after = 0;
@@ -363,11 +412,11 @@ static void drop_run(struct sbt_dataset *ds, const struct sbt_options *o,
 			     b++)
 				;
 			struct sbt_drop_in in = {
-				.ns = w->v + a, .cycles = cycles ? w->y + a :
+				.ns = w->v + a, .cycles = r->cycles ? w->y + a :
 				NULL, .sample = w->ix + a, .n = b - a,
 				.ds = ds, .src = &ds->sources[src],
-				.quantum_ns = q,
-				.median_ns = b - a == n ? median : NAN,
+				.quantum_ns = g->quantum_ns,
+				.median_ns = b - a == n ? r->median : NAN,
 				.seed = o->seed, .os_method = o->os_method,
 				.scratch = w->t,
 			};
@@ -383,158 +432,134 @@ static void drop_run(struct sbt_dataset *ds, const struct sbt_options *o,
 			after += keep[i];
 		g->dropped_by[f] = before - after;
 	}
+	return 0;
 }
 
-/* The kept samples a recorder probe disturbed - among their thread's
- * first calls after a speed probe (afterprobe.c), or holding a probe's
- * detour (SBT_SF_DETOUR: its span was taken out, but 1-5 clock steps of
- * it stay in, the clock reads around it and the way into the recorder)
- * - are left out of the steady ones, all flagged SBT_SF_AFTER_PROBE;
- * unless half or more of them are: a region called about as often as
- * the probes come, or longer than their cadence, meets one nearly every
- * call, and that is then its normal.  There the flags are cleared, so
- * that every format shows the samples used. */
-static void after_probe(struct sbt_dataset *ds, struct sbt_group *g,
-			const uint32_t *idx)
+/* Step 3: what is kept.  With the OS filter on, a sample the kernel saw
+ * preempted (sbt_os_class) is left out whatever the isolation forest
+ * said: that is no guess.  Unless its region was preempted in half its
+ * calls or more (a long region, or one that shares its cpu all the
+ * time): then that is its time, decided per region (leave_pre) so that
+ * every view keeps the same.  Marks the left out SBT_MK_DROPPED, tallies
+ * the kernel's record, keeps the scores where asked, and compacts the
+ * kept values: v[0..k), their cycles y[0..ny). */
+static int keep(struct run *r)
 {
-	const uint32_t near = SBT_SF_AFTER_PROBE | SBT_SF_DETOUR;
+	const struct sbt_dataset *ds = r->ds;
+	struct sbt_group *g = r->g;
+	struct scratch *w = r->w;
+	uint8_t *kp = w->keep;
+	int os_on = (r->o->filters & SBT_F_OS) != 0;
+	int leave_out = os_on && r->leave_pre == SBT_PRE_LEAVE;
+	size_t j = 0, k = 0, ny = 0, npre = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		npre += sbt_os_class(&ds->s[w->ix[i]]) == SBT_OSC_PREEMPTED;
+	memset(&g->os, 0, sizeof g->os);
+	g->os.kept_excess_ns = NAN;
+	g->os.keep_pre = r->leave_pre;
+	g->os.preempted_own = os_on && !leave_out && npre;
+	for (j = 0; j < r->n; j++) {
+		uint32_t ix = w->ix[j];
+		const struct sbt_sample *s = &ds->s[ix];
+		if (r->score && os_on)
+			r->score[ix] = w->score[j];
+		os_count(&g->os, &ds->sources[s->source], s, kp[j], os_on);
+		if (leave_out && sbt_os_class(s) == SBT_OSC_PREEMPTED) {
+			g->os.left_out++;
+			g->os.preempted_kept += kp[j];
+			kp[j] = 0;
+		}
+		if (!kp[j]) {
+			r->mark[ix] |= SBT_MK_DROPPED;
+			continue;
+		}
+		w->v[k++] = w->v[j];
+		if (r->cycles)
+			w->y[ny++] = w->y[j];
+	}
+	g->kept = r->k = k;
+	g->dropped = r->n - k;
+	g->cycles_median = r->cycles && ny ? sbt_quantile(w->y, ny, 0.5) : NAN;
+	return 0;
+}
+
+/* Step 4: the kept samples a recorder probe disturbed - among their
+ * thread's first calls after a speed probe (afterprobe.c), or holding a
+ * probe's detour (SBT_SF_DETOUR: its span was taken out, but 1-5 clock
+ * steps of it stay in, the clock reads around it and the way into the
+ * recorder) - are left out of the steady ones, all marked
+ * SBT_MK_AFTER_PROBE; unless half or more of them are: a region called
+ * about as often as the probes come, or longer than their cadence,
+ * meets one nearly every call, and that is then its normal.  There the
+ * marks are cleared, so that every format shows the samples used. */
+static int after_probe(struct run *r)
+{
+	struct sbt_group *g = r->g;
 	size_t m = 0;
 
 	for (size_t i = 0; i < g->n; i++) {
-		uint32_t f = ds->s[idx[i]].flags;
-		m += !(f & (SBT_SF_PROBE | SBT_SF_DROPPED)) && (f & near);
+		uint32_t ix = r->idx[i];
+		const struct sbt_sample *s = &r->ds->s[ix];
+		int near = (r->mark[ix] & SBT_MK_AFTER_PROBE) ||
+			   (s->flags & SBT_SF_DETOUR);
+		m += !is_probe(s) && !(r->mark[ix] & SBT_MK_DROPPED) && near;
 	}
 	g->after_n = 2 * m < g->kept ? m : 0;
 	for (size_t i = 0; i < g->n; i++) {
-		struct sbt_sample *s = &ds->s[idx[i]];
-		if (g->after_n && (s->flags & near))
-			s->flags |= SBT_SF_AFTER_PROBE;
+		uint32_t ix = r->idx[i];
+		if (g->after_n && ((r->mark[ix] & SBT_MK_AFTER_PROBE) ||
+				   (r->ds->s[ix].flags & SBT_SF_DETOUR)))
+			r->mark[ix] |= SBT_MK_AFTER_PROBE;
 		else
-			s->flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
+			r->mark[ix] &= (uint8_t)~SBT_MK_AFTER_PROBE;
 	}
+	return 0;
 }
 
-/* Filter and summarize one group, find its phases; sets up g->score's
- * metrics, and in `in` what score_group needs.  leave_pre: its region's
- * rule for its preempted samples (SBT_PRE_*, preempt_rule). */
-static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
-		     struct sbt_group *g, const uint32_t *idx,
-		     struct scratch *w, struct sbt_score_in *in, int inner,
-		     int leave_pre)
+/* Step 5: the in-situ probes, cost removed, in y[0..np) (the kept
+ * cycles there are done with: keep took their median). */
+static int probes(struct run *r)
 {
-	double *v = w->v, *y = w->y;
-	uint8_t *keep = w->keep;
-	size_t n = 0;
-	int cycles = 1;
-	double te_max = 0, q = 0;
+	const struct sbt_dataset *ds = r->ds;
 
-	for (size_t i = 0; i < g->n; i++) {
-		struct sbt_sample *s = &ds->s[idx[i]];
-		const struct sbt_source *src = &ds->sources[s->source];
-		double te = sbt_cost_of(o, src);
+	r->np = 0;
+	for (size_t i = 0; i < r->g->n; i++) {
+		const struct sbt_sample *s = &ds->s[r->idx[i]];
+		if (is_probe(s))
+			r->w->y[r->np++] = s->ns - sbt_cost_of(r->o,
+						&ds->sources[s->source]);
+	}
+	return 0;
+}
 
-		s->flags &= ~(uint32_t)(SBT_SF_TRANSIENT | SBT_SF_MACHINE);
-		if (s->flags & SBT_SF_PROBE) {
-			g->probes++;
-			continue;
-		}
-		g->speed_n += !!(s->flags & SBT_SF_SPEED);
-		g->calls += 1 + (uint64_t)s->skipped;
-		if (te > te_max) te_max = te;
-		if (src->quantum_ns > q) q = src->quantum_ns;
-		if (!src->has_cycles)
-			cycles = 0;
-		v[n] = s->ns - te;
-		y[n] = s->cycles - ((o->filters & SBT_F_COST) ?
-				    src->te_cycles : 0);
-		w->ix[n] = idx[i];          /* the filters run per log */
-		if (s->flags & SBT_SF_MIGRATED)
-			g->migrated++;
-		n++;
-	}
-	g->count = n;
-	g->te_ns = te_max;
-	g->quantum_ns = q;
-	g->cut = NAN;
-	memset(keep, 1, n);
-	double median = NAN;
-	memset(g->dropped_by, 0, sizeof g->dropped_by);
-	if ((o->filters & SBT_F_OS) && n > 0) {
-		memcpy(w->t, v, n * sizeof *v);
-		median = sbt_quantile(w->t, n, 0.5);
-	}
-	if (n > 0)
-		drop_run(ds, o, g, n, q, median, cycles, w);
-	/* Write back flags and scores, compact the kept values.  With the
-	 * OS filter on, a sample the kernel saw preempted (sbt_os_class) is
-	 * left out whatever the isolation forest said: that is no guess.
-	 * Unless its region was preempted in half its calls or more (a long
-	 * region, or one that shares its cpu all the time): then that is its
-	 * time, decided per region so that every view keeps the same. */
-	size_t j = 0, k = 0, ny = 0, npre = 0;
-	int os_on = (o->filters & SBT_F_OS) != 0;
-	for (size_t i = 0; i < g->n; i++)
-		npre += !(ds->s[idx[i]].flags & SBT_SF_PROBE) &&
-			sbt_os_class(&ds->s[idx[i]]) == SBT_OSC_PREEMPTED;
-	int leave_out = os_on && leave_pre == SBT_PRE_LEAVE;
-	memset(&g->os, 0, sizeof g->os);
-	g->os.kept_excess_ns = NAN;
-	g->os.keep_pre = leave_pre;
-	g->os.preempted_own = os_on && !leave_out && npre;
-	for (size_t i = 0; i < g->n; i++) {
-		struct sbt_sample *s = &ds->s[idx[i]];
-		if (s->flags & SBT_SF_PROBE)
-			continue;
-		if (os_on && n > 0)
-			s->score = w->score[j];
-		os_count(&g->os, &ds->sources[s->source], s, keep[j], os_on);
-		if (leave_out && sbt_os_class(s) == SBT_OSC_PREEMPTED) {
-			g->os.left_out++;
-			g->os.preempted_kept += keep[j];
-			keep[j] = 0;
-		}
-		if (keep[j]) {
-			v[k] = v[j];
-			if (cycles)
-				y[ny++] = y[j];
-			k++;
-		} else {
-			s->flags |= SBT_SF_DROPPED;
-		}
-		j++;
-	}
-	g->kept = k;
-	g->dropped = n - k;
-	after_probe(ds, g, idx);
-	g->cycles_median = cycles && ny ? sbt_quantile(y, ny, 0.5) : NAN;
+/* Step 6: the kept values sorted once, for the statistics, the metrics
+ * and the phases' size test; what score_group needs in r->in; the group
+ * scored now, while v is sorted (a group that turns out to have a
+ * warm-up, an excursion or a machine shift is scored again on its
+ * steady samples: score_group); then its statistics (which reorder v). */
+static int describe(struct run *r)
+{
+	const struct sbt_options *o = r->o;
+	struct sbt_group *g = r->g;
+	struct sbt_score_in *in = r->in;
+	double *v = r->w->v, *y = r->w->y;
+	size_t k = r->k;
 
-	/* In-situ probes, cost removed, in y. */
-	size_t np = 0;
-	double floor_ns = 0;
-	for (size_t i = 0; i < g->n; i++) {
-		const struct sbt_sample *s = &ds->s[idx[i]];
-		const struct sbt_source *src = &ds->sources[s->source];
-		if (src->kernel_entry_ns > floor_ns)
-			floor_ns = src->kernel_entry_ns;
-		if (s->flags & SBT_SF_PROBE)
-			y[np++] = s->ns - sbt_cost_of(o, src);
-	}
 	*in = (struct sbt_score_in){
-		.quantum_ns = q,
+		.quantum_ns = g->quantum_ns,
 		.profile_t_min_ns = o->profile_t_min_ns,
 		.profile_t_diff_ns = o->profile_t_diff_ns,
 		.profile_label = o->profile_label,
-		.os_floor_ns = floor_ns,
+		.os_floor_ns = r->floor_ns,
 		.prefer = o->prefer_profile ? SBT_PREFER_PROFILE
 					    : SBT_PREFER_INSITU,
 		.noise_spread_ns = -1,
 	};
-	/* One sort serves the statistics, the metrics and the phases' size
-	 * test. */
 	if (sbt_sort_doubles(v, k) != 0)
 		return -1;
 	in->sorted = 1;
-	if (sbt_score_metrics(v, k, y, np, in, &g->score) != 0)
+	if (sbt_score_metrics(v, k, y, r->np, in, &g->score) != 0)
 		return -1;
 	g->iqr_ns = k ? v[k - 1 - k / 4] - v[k / 4] : NAN;
 	in->quantum_ns = g->score.quantum_ns;
@@ -542,75 +567,132 @@ static int run_group(struct sbt_dataset *ds, const struct sbt_options *o,
 					 v[k / 2] : 0.5 * (v[k / 2 - 1] +
 					 v[k / 2])) : NAN,
 					 g->score.quantum_ns, SBT_SCORE_EPS);
-	/* Scored now, while v is sorted; a group that turns out to have a
-	 * warm-up, an excursion or a machine shift is scored again on its
-	 * steady samples (score_group). */
-	if (sbt_score_group(v, k, y, np, in, &g->score) != 0)
+	if (sbt_score_group(v, k, y, r->np, in, &g->score) != 0)
 		return -1;
 	sbt_stats(v, k, &g->st);            /* reorders v */
-	if (os_on && g->os.interrupted_kept)
-		os_excess(ds, o, g, idx, w);
-	/* Over time first: a warm-up or an excursion is not a mode. */
-	phases(ds, o, g, idx, in->min_shift_ns, w, inner);
 	return 0;
 }
 
+/* Step 7: how much longer the interrupted samples still kept (switched
+ * out of their own accord, or faulted) are than the kept median: the OS
+ * time the statistics hold.  Uses w->t. */
+static int os_excess(struct run *r)
+{
+	const struct sbt_dataset *ds = r->ds;
+	struct sbt_group *g = r->g;
+	size_t m = 0;
+
+	if (!(r->o->filters & SBT_F_OS) || !g->os.interrupted_kept)
+		return 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sbt_sample *s = &ds->s[r->idx[i]];
+		if (!is_probe(s) && !(r->mark[r->idx[i]] & SBT_MK_DROPPED) &&
+		    (s->switches || s->faults))
+			r->w->t[m++] = s->ns - sbt_cost_of(r->o,
+						&ds->sources[s->source]);
+	}
+	g->os.kept_excess_ns = m ? sbt_quantile(r->w->t, m, 0.5) -
+				   g->st.median : NAN;
+	return 0;
+}
+
+/* Step 8: over time (a warm-up or an excursion is not a mode): the
+ * group's phases, then the witness's; side by side when the group may
+ * use two threads and has a witness to find. */
+static int phases(struct run *r)
+{
+	struct scratch w2 = { .cap = r->g->n ? r->g->n : 1 };
+
+	if (r->inner > 1 && r->g->speed_n) {
+		w2.t = big_alloc(w2.cap * sizeof *w2.t);
+		w2.v = big_alloc(w2.cap * sizeof *w2.v);
+		w2.ix = big_alloc(w2.cap * sizeof *w2.ix);
+	}
+	if (w2.t && w2.v && w2.ix) {
+		struct both b = { r, &w2 };
+		sbt_jobs_each(2, 2, both_work, &b);
+		mark_transient(r);
+	} else {
+		run_phases(r, r->w);
+		mark_transient(r);
+		witness_phases(r, r->w);
+	}
+	scratch_free(&w2);
+	return 0;
+}
+
+/* Filter and summarize one group, find its phases: sets up g->score's
+ * metrics, and in r->in what score_group needs.  0, or -1 when out of
+ * memory. */
+static int run_group(struct run *r)
+{
+	static int (*const step[])(struct run *) = {
+		gather, drop, keep, after_probe, probes, describe, os_excess,
+		phases,
+	};
+
+	for (size_t i = 0; i < sizeof step / sizeof *step; i++)
+		if (step[i](r) != 0)
+			return -1;
+	return 0;
+}
 
 /* Score a group's steady samples: kept, and in no warm-up, excursion or
  * machine-wide shift; and its probes but those of machine shifts. */
-static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
-		       struct sbt_group *g, const uint32_t *idx,
-		       struct scratch *w, const struct sbt_score_in *in)
+static int score_group(const struct run *r)
 {
-	double *v = w->v, *y = w->y;
+	const struct sbt_dataset *ds = r->ds;
+	double *v = r->w->v, *y = r->w->y;
 	size_t k = 0, np = 0;
+	const unsigned out = SBT_MK_DROPPED | SBT_MK_TRANSIENT |
+			     SBT_MK_MACHINE | SBT_MK_SPEED | SBT_MK_AFTER_PROBE;
 
-	for (size_t i = 0; i < g->n; i++) {
-		const struct sbt_sample *s = &ds->s[idx[i]];
-		const struct sbt_source *src = &ds->sources[s->source];
-		if (s->flags & SBT_SF_PROBE) {
-			if (!(s->flags & (SBT_SF_MACHINE | SBT_SF_SPEED)))
-				y[np++] = s->ns - sbt_cost_of(o, src);
-		} else if (!(s->flags & (SBT_SF_DROPPED | SBT_SF_TRANSIENT |
-					SBT_SF_MACHINE | SBT_SF_SPEED |
-					SBT_SF_AFTER_PROBE)))
-			v[k++] = s->ns - sbt_cost_of(o, src);
+	for (size_t i = 0; i < r->g->n; i++) {
+		const struct sbt_sample *s = &ds->s[r->idx[i]];
+		unsigned mk = r->mark[r->idx[i]];
+		double x = s->ns - sbt_cost_of(r->o, &ds->sources[s->source]);
+		if (is_probe(s)) {
+			if (!(mk & (SBT_MK_MACHINE | SBT_MK_SPEED)))
+				y[np++] = x;
+		} else if (!(mk & out)) {
+			v[k++] = x;
+		}
 	}
 	if (sbt_sort_doubles(v, k) != 0)
 		return -1;
-	return sbt_score_group(v, k, y, np, in, &g->score);
+	return sbt_score_group(v, k, y, np, r->in, &r->g->score);
 }
 
 /* ---- groups in parallel ---------------------------------------------- */
 
 /* Groups are independent until machine events compare them: each worker
  * takes the next group (largest first, for balance) and writes only that
- * group and the flags of its own samples. */
+ * group and the marks of its own samples. */
 enum stage { STAGE_GROUP, STAGE_RESCORE };
 
 struct pool {
-	struct sbt_dataset *ds;
+	const struct sbt_dataset *ds;
 	const struct sbt_options *o;
 	struct sbt_result *res;
 	struct sbt_score_in *in;      /* per group, from run_group        */
 	const uint8_t *leave_pre;     /* per region: SBT_PRE_*            */
 	uint32_t *todo;               /* group indexes, largest first     */
-	struct scratch *w;            /* one per worker, lent (below)     */
+	struct scratch *w;            /* nw of them, lent (borrow)        */
 	uint8_t *lent;                /* per scratch, under mu            */
 	pthread_mutex_t mu;
 	int mu_made, nw;
+	int jobs;                     /* -j, resolved                     */
 	int inner;                    /* threads a group may use: -j / nw */
 	enum stage stage;
-	atomic_size_t next;
 	atomic_int failed;
 };
 
-static const struct sbt_result *cmp_res;
-
-static int cmp_size(const void *a, const void *b)
+/* Group indexes, largest first (qsort_r: arg the result). */
+static int cmp_size(const void *a, const void *b, void *arg)
 {
-	size_t x = cmp_res->g[*(const uint32_t *)a].n;
-	size_t y = cmp_res->g[*(const uint32_t *)b].n;
+	const struct sbt_result *res = arg;
+	size_t x = res->g[*(const uint32_t *)a].n;
+	size_t y = res->g[*(const uint32_t *)b].n;
 
 	return (x < y) - (x > y);
 }
@@ -619,9 +701,9 @@ static int pool_start(struct pool *p, int jobs)
 {
 	size_t n = p->res->ngroups;
 
-	jobs = sbt_jobs(jobs);
-	p->nw = n < (size_t)jobs ? (int)(n ? n : 1) : jobs;
-	p->inner = jobs / p->nw;
+	p->jobs = sbt_jobs(jobs);
+	p->nw = sbt_jobs_width(n, p->jobs);
+	p->inner = p->jobs / p->nw;
 	p->todo = malloc((n ? n : 1) * sizeof *p->todo);
 	p->w = calloc((size_t)p->nw, sizeof *p->w);
 	p->lent = calloc((size_t)p->nw, 1);
@@ -631,8 +713,7 @@ static int pool_start(struct pool *p, int jobs)
 		return -1;
 	for (size_t k = 0; k < n; k++)
 		p->todo[k] = (uint32_t)k;
-	cmp_res = p->res;
-	qsort(p->todo, n, sizeof *p->todo, cmp_size);
+	qsort_r(p->todo, n, sizeof *p->todo, cmp_size, p->res);
 	return 0;
 }
 
@@ -683,57 +764,46 @@ static void give_back(struct pool *p, struct scratch *w)
 	pthread_mutex_unlock(&p->mu);
 }
 
-struct worker { struct pool *p; int id; };
-
-static void *work(void *arg)
+/* Group todo[k] through the pool's stage (sbt_jobs_each's item). */
+static void work(void *arg, size_t k, int t)
 {
-	const struct worker *wk = arg;
-	struct pool *p = wk->p;
+	struct pool *p = arg;
+	size_t gi = p->todo[k];
+	struct sbt_group *g = &p->res->g[gi];
+	struct run r = {
+		.ds = p->ds, .o = p->o, .mark = p->res->mark,
+		.score = p->res->score, .g = g,
+		.idx = p->res->order + g->first, .in = &p->in[gi],
+		.inner = p->inner, .leave_pre = p->leave_pre[g->region],
+	};
+	int rc = 0;
 
-	for (;;) {
-		size_t k = atomic_fetch_add(&p->next, 1);
-		if (k >= p->res->ngroups || atomic_load(&p->failed))
-			break;
-		size_t gi = p->todo[k];
-		struct sbt_group *g = &p->res->g[gi];
-		const uint32_t *idx = p->res->order + g->first;
-		int rc = 0;
-		struct scratch *w = borrow(p, g->n);
-		if (p->stage == STAGE_GROUP)
-			rc = scratch_fit(w, g->n) ||
-			     run_group(p->ds, p->o, g, idx, w, &p->in[gi],
-				       p->inner, p->leave_pre[g->region]);
-		else if (g->phases.warmup_n || g->phases.transient_n ||
-			 g->machine_n || g->speed_n || g->after_n)
-			rc = scratch_fit(w, g->n) ||
-			     score_group(p->ds, p->o, g, idx, w, &p->in[gi]);
-		give_back(p, w);
-		if (rc)
-			atomic_store(&p->failed, 1);
-	}
-	return NULL;
+	(void)t;
+	if (atomic_load(&p->failed))
+		return;
+	if (p->stage == STAGE_RESCORE && !(g->phases.warmup_n ||
+	    g->phases.transient_n || g->machine_n || g->speed_n ||
+	    g->after_n))
+		return;
+	r.w = borrow(p, g->n);
+	if (scratch_fit(r.w, g->n) != 0)
+		rc = -1;
+	else if (p->stage == STAGE_GROUP)
+		rc = run_group(&r);
+	else
+		rc = score_group(&r);
+	give_back(p, r.w);
+	if (rc)
+		atomic_store(&p->failed, 1);
 }
 
-/* Run one stage over every group.  0, or -1 when a group failed. */
+/* Run one stage over every group, on nw threads (sbt_jobs_each).  0, or
+ * -1 when a group failed. */
 static int pool_run(struct pool *p, enum stage stage)
 {
-	pthread_t t[64];
-	struct worker wk[64];
-	int nt = 0;
-
 	p->stage = stage;
-	atomic_store(&p->next, 0);
 	atomic_store(&p->failed, 0);
-	for (int i = 1; i < p->nw && i < 64; i++) {
-		wk[i] = (struct worker){ p, i };
-		if (pthread_create(&t[nt], NULL, work, &wk[i]) != 0)
-			break;          /* fewer workers: still correct */
-		nt++;
-	}
-	wk[0] = (struct worker){ p, 0 };
-	work(&wk[0]);
-	for (int i = 0; i < nt; i++)
-		pthread_join(t[i], NULL);
+	sbt_jobs_each(p->res->ngroups, p->nw, work, p);
 	return atomic_load(&p->failed) ? -1 : 0;
 }
 
@@ -845,22 +915,20 @@ static void probe_blind(struct sbt_result *res)
 	}
 }
 
-int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
-		struct sbt_result *res)
+/* Every sample but those a reset discarded into its group: a dense
+ * number for each (region, o->by's key) in gid[] (UINT32_MAX: none),
+ * res->g with each group's first and n, and res->order, the samples laid
+ * out group by group (a counting sort: stable, so each group stays in
+ * log order).  0, or -1 when out of memory. */
+static int group(const struct sbt_dataset *ds, const struct sbt_options *o,
+		 struct sbt_result *res, uint32_t *gid)
 {
-	uint8_t *leave_pre = NULL;
 	struct gmap m = { 0 };
-	uint32_t *gid = NULL, *cnt = NULL;
-	struct sbt_score_in *in = NULL;
-	struct pool pool = { 0 };
+	uint32_t *rg = NULL, *cnt = NULL;
 	int rc = -1;
 
-	memset(res, 0, sizeof *res);
-	if (!(gid = big_alloc(ds->n * sizeof *gid)))
-		goto out;
 	/* Per region only: regions are dense already; a small table maps
 	 * them to group numbers without hashing every sample. */
-	uint32_t *rg = NULL;
 	if (o->by == SBT_BY_NONE) {
 		if (!(rg = malloc((ds->nregions + 1) * sizeof *rg)))
 			goto out;
@@ -877,26 +945,22 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			continue;
 		}
 		uint64_t key = (uint64_t)s->region << 32 |
-			       key_of(ds, s, o->by);
+			       key_of(ds, o, s);
 		if (o->by == SBT_BY_THREAD)
 			key ^= (uint64_t)s->source << 20;
 		long g = gmap_get(&m, key);
-		if (g < 0) {
-			free(rg);
+		if (g < 0)
 			goto out;
-		}
 		gid[i] = (uint32_t)g;
 		if (rg)
 			rg[s->region] = (uint32_t)g;
 	}
-	free(rg);
 	res->ngroups = m.n;
 	res->g = calloc(m.n ? m.n : 1, sizeof *res->g);
 	cnt = calloc(m.n + 1, sizeof *cnt);
 	res->order = malloc((ds->n ? ds->n : 1) * sizeof *res->order);
 	if (!res->g || !cnt || !res->order)
 		goto out;
-	/* counting sort by group: stable, so each group stays in log order */
 	for (size_t i = 0; i < ds->n; i++)
 		if (gid[i] != UINT32_MAX) {
 			cnt[gid[i] + 1]++;
@@ -904,7 +968,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 			const struct sbt_sample *s = &ds->s[i];
 			g->region = s->region;
 			g->source = s->source;
-			g->key = key_of(ds, s, o->by);
+			g->key = key_of(ds, o, s);
 			g->others_wait_ns = g->others_wait_rel = NAN;
 			g->omp_thread = -1;
 			g->wait_slow_key = SBT_FIND_NOKEY;
@@ -920,25 +984,53 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (gid[i] != UINT32_MAX)
 			res->order[cnt[gid[i]]++] = (uint32_t)i;
 	res->norder = m.n ? res->g[m.n - 1].first + res->g[m.n - 1].n : 0;
+	rc = 0;
+out:
+	free(m.keys), free(m.val), free(rg), free(cnt);
+	return rc;
+}
 
-	if (!(in = malloc((m.n ? m.n : 1) * sizeof *in)))
+int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
+		struct sbt_result *res)
+{
+	uint8_t *leave_pre = NULL;
+	uint32_t *gid = NULL;
+	struct sbt_score_in *in = NULL;
+	struct pool pool = { 0 };
+	size_t ng;
+	int rc = -1;
+
+	memset(res, 0, sizeof *res);
+	/* the probes as the readers leave them (dataset.h): never sorted
+	 * here, where the dataset is only read */
+	if (!sbt_ds_probes_sorted(ds))
+		return -1;
+	res->nmark = ds->n;
+	if (!(gid = big_alloc(ds->n * sizeof *gid)) ||
+	    !(res->mark = calloc(ds->n ? ds->n : 1, 1)) ||
+	    (o->scores && !(res->score = calloc(ds->n ? ds->n : 1,
+						 sizeof *res->score))) ||
+	    group(ds, o, res, gid) != 0)
+		goto out;
+	ng = res->ngroups;
+	if (!(in = malloc((ng ? ng : 1) * sizeof *in)))
 		goto out;
 	if (!(leave_pre = preempt_rule(ds)))
 		goto out;
 	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in,
 			      .leave_pre = leave_pre };
 	/* The processor first: its shifts are nobody's code. */
-	if (sbt_after_probe_mark(ds, o->jobs) != 0 ||
+	if (sbt_after_probe_mark(ds, o->jobs, res->mark) != 0 ||
 	    sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
-			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed) ||
+			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed,
+			      res->mark) ||
 	    pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
 	    sbt_machine_events(ds, res, gid) != 0 ||
 	    machine_witness(res) != 0 ||
 	    pool_run(&pool, STAGE_RESCORE) || sbt_totals(ds, o, res) != 0)
 		goto out;
 	pool_drop(&pool);
-	cmp_ds = ds;
-	qsort(res->g, res->ngroups, sizeof *res->g, cmp_group);
+	qsort_r(res->g, res->ngroups, sizeof *res->g, cmp_group, (void *)ds);
 	if (o->by != SBT_BY_NONE)
 		sbt_groups_compare(res, SBT_SCORE_EPS);
 	if (o->by == SBT_BY_THREAD)
@@ -952,7 +1044,7 @@ int sbt_analyze(struct sbt_dataset *ds, const struct sbt_options *o,
 	rc = 0;
 out:
 	pool_end(&pool);
-	free(m.keys), free(m.val), free(cnt), free(in), free(leave_pre);
+	free(in), free(leave_pre);
 	big_free(gid, ds->n * sizeof *gid);
 	if (rc != 0)
 		sbt_result_free(res);
@@ -967,6 +1059,8 @@ void sbt_result_free(struct sbt_result *res)
 	free(res->order);
 	free(res->ev);
 	free(res->ev_probes);
+	free(res->mark);
+	free(res->score);
 	sbt_speed_free(&res->speed);
 	memset(res, 0, sizeof *res);
 }

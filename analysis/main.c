@@ -154,50 +154,11 @@ static int pick(const char *arg, const char *opt, const char *const *names)
 
 static const struct sbt_callsites *sites;   /* for --by site */
 
-/*
- * What an analysis writes into the samples (their flags and scores), as
- * the reader left them: sbt_analyze marks samples, so a second analysis
- * of the same dataset (the HTML page's groups, then its regions, then
- * the other reports') would start from the first one's marks and say
- * other things of the same log.  Each analysis starts from these.
- */
-struct marks {
-	uint32_t *flags;
-	float *score;
-	size_t n;
-};
-static struct marks pristine;           /* n == 0: one analysis only */
-
-static int marks_save(const struct sbt_dataset *ds, struct marks *m)
-{
-	m->flags = malloc((ds->n ? ds->n : 1) * sizeof *m->flags);
-	m->score = malloc((ds->n ? ds->n : 1) * sizeof *m->score);
-	if (!m->flags || !m->score) {
-		free(m->flags), free(m->score);
-		return -1;
-	}
-	for (size_t i = 0; i < ds->n; i++) {
-		m->flags[i] = ds->s[i].flags;
-		m->score[i] = ds->s[i].score;
-	}
-	m->n = ds->n;
-	return 0;
-}
-
-static void marks_restore(struct sbt_dataset *ds, const struct marks *m)
-{
-	for (size_t i = 0; i < m->n && i < ds->n; i++) {
-		ds->s[i].flags = m->flags[i];
-		ds->s[i].score = m->score[i];
-	}
-}
-
-static int analyze(struct sbt_dataset *ds, const struct sbt_options *o,
+static int analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 		   int by_site, struct sbt_result *res)
 {
 	int rc;
 
-	marks_restore(ds, &pristine);
 	sbt_status("analyzing %zu samples of %zu regions%s", ds->n,
 		   ds->nregions, by_site ? " by call site" : "");
 	rc = by_site ? sbt_analyze_by_site(ds, o, sites, res)
@@ -220,28 +181,6 @@ static void box_grouping(const struct sbt_dataset *ds, enum sbt_by by,
 	if (by != SBT_BY_NONE || by_site)
 		return;
 	o->by = ro->by = ds->nsources > 1 ? SBT_BY_RANK : SBT_BY_THREAD;
-}
-
-/* The groups a per_region format compares, analyzed and captured as box
- * statistics. */
-static int box_groups(struct sbt_dataset *ds, const struct sbt_options *o,
-		      int by_site, const struct sbt_report_opts *ro,
-		      struct sbt_report_opts *gro, struct sbt_boxes *boxes)
-{
-	struct sbt_options go = *o;
-	struct sbt_result gres;
-	int rc;
-
-	*gro = *ro;
-	box_grouping(ds, o->by, by_site, &go, gro);
-	if (analyze(ds, &go, gro->by_site, &gres) != 0)
-		return -1;
-	sbt_status("capturing %zu groups", gres.ngroups);
-	rc = sbt_boxes_capture(ds, &gres, gro, boxes);
-	sbt_result_free(&gres);
-	if (rc != 0)
-		fputs("sbt-analyze: out of memory\n", stderr);
-	return rc;
 }
 
 /* One report: a format, and where it goes ("-": stdout). */
@@ -593,11 +532,14 @@ static int run(struct cli *c, int argc, char **argv)
 	}
 	c->ro.cs = sites = &cs;
 
-	/* The reports asked for: stdout's, then the files'.  A per_region
-	 * format (the HTML page) is written first: the groups compared,
-	 * then the regions plotted; the others reuse its analysis when
-	 * ungrouped.  Each analysis starts from the samples as read
-	 * (pristine), so every report of a log says the same. */
+	/* The reports asked for: stdout's, then the files'.  The analysis
+	 * only reads the dataset, so each analysis they need is made once
+	 * and they are written in any order: the one asked for (c->o: the
+	 * table, JSON, CSV, the trace and the dump); and for a per_region
+	 * format (the HTML page) its regions ungrouped and its groups
+	 * compared (box_grouping): when the user grouped, the first is
+	 * made apart and the second is the asked one; else the other way
+	 * round. */
 	/* --html and --trace write their files alone, unless --format
 	 * asks for stdout's report too. */
 	int to_stdout = c->format_set || !(c->html || c->trace);
@@ -608,53 +550,47 @@ static int run(struct cli *c, int argc, char **argv)
 		{ c->dump ? format("dump") : NULL, c->dump },
 	};
 	size_t nout = sizeof out / sizeof *out;
-	struct sbt_result res = { 0 };
+	struct sbt_result res = { 0 }, other = { 0 };
 	struct sbt_boxes boxes = { 0 };
-	struct sbt_report_opts gro;
-	struct sbt_report_in rin = { .ds = &ds, .res = &res, .o = &gro,
-				     .boxes = &boxes, .argc = argc,
-				     .argv = argv, .trace_max = c->trace_max };
-	struct sbt_options ho = c->o;
-	int grouped = c->o.by != SBT_BY_NONE || c->by_site, per = 0, rest = 0;
+	struct sbt_report_opts gro = c->ro;
+	struct sbt_options go = c->o;
+	int grouped = c->o.by != SBT_BY_NONE || c->by_site, per = 0;
 
 	for (size_t i = 0; i < nout; i++)
-		if (out[i].fmt)
-			*(out[i].fmt->per_region ? &per : &rest) += 1;
-	ho.by = SBT_BY_NONE;
-	if (per && marks_save(&ds, &pristine) != 0) {
-		fputs("sbt-analyze: out of memory\n", stderr);
-		rc = -1;
-		per = rest = 0;
+		per |= out[i].fmt && out[i].fmt->per_region;
+	c->o.scores = c->dump != NULL;
+	rc = analyze(&ds, &c->o, c->by_site, &res);
+	if (rc == 0 && per) {
+		box_grouping(&ds, c->o.by, c->by_site, &go, &gro);
+		if (grouped)
+			go.by = SBT_BY_NONE;    /* the page's regions */
+		rc = analyze(&ds, &go, grouped ? 0 : gro.by_site, &other);
+		sbt_status("capturing the groups compared");
+		if (rc == 0 && (rc = sbt_boxes_capture(&ds, grouped ? &res :
+				&other, &gro, &boxes)) != 0)
+			fputs("sbt-analyze: out of memory\n", stderr);
 	}
-	if (per) {
-		rc = box_groups(&ds, &c->o, c->by_site, &c->ro, &gro, &boxes);
-		if (rc == 0)
-			rc = analyze(&ds, &ho, 0, &res);
-		for (size_t i = 0; rc == 0 && i < nout; i++)
-			if (out[i].fmt && out[i].fmt->per_region &&
-			    write_output(&out[i], &rin) != 0)
-				status = 2;
-		if (rc == 0 && grouped)
-			sbt_result_free(&res);
-		sbt_boxes_free(&boxes);
-	}
-	if (rc == 0 && rest && (!per || grouped))
-		rc = analyze(&ds, &c->o, c->by_site, &res);
-	free(pristine.flags), free(pristine.score);
-	pristine = (struct marks){ 0 };
 	sbt_status_done();
+	for (size_t i = 0; rc == 0 && i < nout; i++) {
+		if (!out[i].fmt)
+			continue;
+		int pr = out[i].fmt->per_region;
+		struct sbt_report_in rin = {
+			.ds = &ds, .res = pr && grouped ? &other : &res,
+			.o = pr ? &gro : &c->ro, .boxes = pr ? &boxes : NULL,
+			.argc = argc, .argv = argv,
+			.trace_max = c->trace_max };
+		if (write_output(&out[i], &rin) != 0)
+			status = 2;
+	}
+	sbt_boxes_free(&boxes);
+	sbt_result_free(&other);
 	if (rc != 0) {
+		sbt_result_free(&res);
 		sbt_callsites_free(&cs);
 		sbt_ds_free(&ds);
 		return 2;
 	}
-	rin = (struct sbt_report_in){ .ds = &ds, .res = &res, .o = &c->ro,
-				      .argc = argc, .argv = argv,
-				      .trace_max = c->trace_max };
-	for (size_t i = 0; i < nout; i++)
-		if (out[i].fmt && !out[i].fmt->per_region &&
-		    write_output(&out[i], &rin) != 0)
-			status = 2;
 	if (fflush(stdout) != 0)
 		status = 2;
 	sbt_result_free(&res);

@@ -331,3 +331,18 @@ int sbt_probe_cmp(const void *a, const void *b)
 		return x->thread < y->thread ? -1 : 1;
 	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
 }
+
+int sbt_ds_probes_sorted(const struct sbt_dataset *ds)
+{
+	for (size_t i = 1; i < ds->nprobes; i++)
+		if (sbt_probe_cmp(&ds->probes[i - 1], &ds->probes[i]) > 0)
+			return 0;
+	return 1;
+}
+
+void sbt_ds_sort_probes(struct sbt_dataset *ds)
+{
+	if (!sbt_ds_probes_sorted(ds))
+		qsort(ds->probes, ds->nprobes, sizeof *ds->probes,
+		      sbt_probe_cmp);
+}

@@ -13,30 +13,23 @@
 
 #include "sbtlog.h"            /* SBT_CNT__N */
 
-/* Analyzer-side sample flags, above the log's SBT_RF_* bits. */
+/* What the log says of a sample, above the log's SBT_RF_* bits.  What
+ * the analysis concludes of it is not here: that is its result's
+ * (score/mark.h), so that analyzing never changes the dataset. */
 enum sbt_sflag {
 	SBT_SF_PROBE    = 1u << 0,   /* in-situ noise probe (== SBT_RF_PROBE) */
 	SBT_SF_CALIB    = 1u << 1,   /* startup calibration (== SBT_RF_CALIB) */
 	SBT_SF_RESET    = 1u << 2,   /* reset event, not a sample            */
 	SBT_SF_CROSSED  = 1u << 3,
 	SBT_SF_MIGRATED = 1u << 8,   /* cpu_start != cpu_stop                */
-	SBT_SF_DROPPED  = 1u << 9,   /* removed by filter_os                 */
 	SBT_SF_BEFORE_RESET = 1u << 10, /* discarded by a later RESET        */
-	SBT_SF_TRANSIENT = 1u << 11, /* in a warm-up or a short excursion     */
-	SBT_SF_MACHINE  = 1u << 12,  /* in a machine-wide shift (machine.c)   */
 	/* The kernel's record of the thread (osevents.c), in logs whose
 	 * source has os_state SBT_OS_ON: */
 	SBT_SF_PREEMPTED = 1u << 13, /* preempted at least once               */
 	SBT_SF_OS_LOST  = 1u << 14,  /* events lost nearby: counts may be low */
-	SBT_SF_SPEED    = 1u << 15,  /* its thread's processor ran off speed
-	                                (score/speed.c): the processor's      */
 	SBT_SF_DETOUR   = 1u << 16,  /* a recorder detour (a speed probe, a
 	                                drain) inside it was taken out of its
 	                                time (SPEED flagged SPAN)             */
-	SBT_SF_AFTER_PROBE = 1u << 17, /* among its thread's first calls after
-	                                a speed probe (score/afterprobe.c); once
-	                                analyzed, also holding a probe's detour
-	                                (analyze.c): left out of the verdict */
 	/* The reader's own, never in a dataset it returns: a wait that ends
 	 * at another thread's RELEASE (format version 6, JOIN), its end not
 	 * found yet; meanwhile `site` holds the instance and `switches`,
@@ -52,7 +45,7 @@ struct sbt_probe {
 	uint16_t cpu;                /* 0xffff when unknown                   */
 };
 
-/* One timed region instance.  56 bytes. */
+/* One timed region instance. */
 struct sbt_sample {
 	double   ns;                 /* duration (ns); filter_cost subtracts  */
 	double   cycles;             /* duration (cycles); 0 when no clock    */
@@ -62,7 +55,6 @@ struct sbt_sample {
 	uint32_t source;             /* index into dataset.sources            */
 	uint16_t cpu_start, cpu_stop;/* 0xffff when unknown                   */
 	uint32_t flags;              /* enum sbt_sflag                        */
-	float    score;              /* isolation-forest score; 0 = unscored  */
 	uint32_t site;               /* index into dataset.sites, or
 	                                SBT_SITE_NONE                         */
 	uint16_t switches;           /* times it left its cpu (os_state ON)   */
@@ -182,7 +174,10 @@ struct sbt_dataset {
 	struct sbt_source *sources; size_t nsources, cap_sources;
 	struct sbt_site *sites; size_t nsites, cap_sites;
 	struct sbt_probe *probes; size_t nprobes, cap_probes; /* by source,
-	                                thread, then time                     */
+	                                thread, then time (sbt_probe_cmp):
+	                                the readers sort them, sbt_ds_append
+	                                keeps the order; the analysis reads
+	                                them so (sbt_ds_probes_sorted)        */
 	struct sbt_probe *detours; size_t ndetours, cap_detours; /* where
 	                           the recorder took a thread aside (SPAN
 	                           events; ns: for how long), any order  */
@@ -221,6 +216,10 @@ int sbt_ds_detour(struct sbt_dataset *ds, const struct sbt_probe *p);
  * probes in time order, as the speed timelines and the calls after a
  * probe read them). */
 int sbt_probe_cmp(const void *a, const void *b);
+/* Whether ds->probes are in sbt_probe_cmp order; sbt_ds_sort_probes
+ * puts them so (a reader's last step). */
+int sbt_ds_probes_sorted(const struct sbt_dataset *ds);
+void sbt_ds_sort_probes(struct sbt_dataset *ds);
 /* Make room for `more` samples at once (avoids repeated growth). */
 int sbt_ds_reserve(struct sbt_dataset *ds, size_t more);
 /* Room for exactly `cap` samples in all (nothing when there is), for a

@@ -1052,12 +1052,16 @@ int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 		live = 0;
 	}
 	rc = read_once(path, ds, jobs, seg_bytes, live, err, errlen);
-	if (rc != MISSED)
-		return rc;
-	sbt_ds_free(ds);
-	if (plan_first(path, ds, jobs, seg_bytes, live, err, errlen) != 0)
-		return -1;
-	return read_once(path, ds, jobs, seg_bytes, 0, err, errlen);
+	if (rc == MISSED) {
+		sbt_ds_free(ds);
+		if (plan_first(path, ds, jobs, seg_bytes, live, err,
+			       errlen) != 0)
+			return -1;
+		rc = read_once(path, ds, jobs, seg_bytes, 0, err, errlen);
+	}
+	/* segments and threads interleave; the analysis reads them sorted */
+	sbt_ds_sort_probes(ds);
+	return rc;
 }
 
 int sbt_read_log(const char *path, struct sbt_dataset *ds, char *err,

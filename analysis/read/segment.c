@@ -139,7 +139,6 @@ static void fill(const struct ctx *c, struct sbt_sample *s,
 {
 	const double tns = c->tick_ns;
 
-	s->score = 0;
 	s->ns = t >= o->t0 + o->out ? (double)(t - o->t0 - o->out) * tns : 0;
 	s->cycles = 0;
 	s->t_ns = t_of(c, o->t0);

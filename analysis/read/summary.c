@@ -934,6 +934,7 @@ int sbt_summary_read(const char *path, struct sbt_dataset *ds, char *err,
 	for (size_t i = 0; i < part.n; i++)     /* as reader.c counts */
 		if (part.s[i].site != SBT_SITE_NONE)
 			part.sites[part.s[i].site].count++;
+	sbt_ds_sort_probes(&part);       /* as a log's reader leaves them */
 	rc = sbt_ds_append(ds, &part) == 0 ? 0 : (in.why = "out of memory",
 						     -1);
 out:

@@ -115,7 +115,7 @@ static void columns(const struct sbt_dataset *ds, const struct sbt_result
 		if (s->flags & SBT_SF_PROBE)
 			continue;
 		struct sbt_band *b = &col[column_of(s->t_ns, t0, scale, n)];
-		if (s->flags & SBT_SF_DROPPED) {
+		if (res->mark[res->order[i]] & SBT_MK_DROPPED) {
 			float x = (float)sbt_sample_ns(ds, s, o);
 			if (!b->ndropped++ || x < b->dmin) b->dmin = x;
 			if (b->ndropped == 1 || x > b->dmax) b->dmax = x;
@@ -127,7 +127,8 @@ static void columns(const struct sbt_dataset *ds, const struct sbt_result
 		start[c + 1] = start[c] + col[c].n;
 	for (size_t i = g->first; i < g->first + g->n; i++) {
 		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
+		if (!(s->flags & SBT_SF_PROBE) &&
+		    !(res->mark[res->order[i]] & SBT_MK_DROPPED))
 			v[start[column_of(s->t_ns, t0, scale, n)]++] =
 				sbt_sample_ns(ds, s, o);
 	}
@@ -177,7 +178,7 @@ int sbt_fig_region(const struct sbt_dataset *ds, const struct sbt_result
 		double x = sbt_sample_ns(ds, s, o);
 		if (x < fig->amin) fig->amin = x;
 		if (x > fig->amax) fig->amax = x;
-		if (s->flags & SBT_SF_DROPPED) {
+		if (res->mark[res->order[i]] & SBT_MK_DROPPED) {
 			fig->ndropped++;
 			continue;
 		}
@@ -206,8 +207,8 @@ int sbt_fig_region(const struct sbt_dataset *ds, const struct sbt_result
 		c->kept[sbt_cdf_col(c, v[i])]++;
 	for (size_t i = g->first; i < g->first + g->n; i++) {
 		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if ((s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) !=
-		    SBT_SF_DROPPED)
+		if ((s->flags & SBT_SF_PROBE) ||
+		    !(res->mark[res->order[i]] & SBT_MK_DROPPED))
 			continue;
 		double x = sbt_sample_ns(ds, s, o);
 		if (k && x > c->hi) {
@@ -222,8 +223,8 @@ int sbt_fig_region(const struct sbt_dataset *ds, const struct sbt_result
 	double cr = c->chi > c->clo ? log(c->chi / c->clo) : 0;
 	for (size_t i = g->first; c->ncut && i < g->first + g->n; i++) {
 		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if ((s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)) !=
-		    SBT_SF_DROPPED)
+		if ((s->flags & SBT_SF_PROBE) ||
+		    !(res->mark[res->order[i]] & SBT_MK_DROPPED))
 			continue;
 		double x = sbt_sample_ns(ds, s, o);
 		if (!(x > c->hi))

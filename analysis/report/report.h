@@ -44,8 +44,8 @@ struct sbt_report_opts {
 
 /* What a format writes: an analysis and how it was asked for. */
 struct sbt_report_in {
-	const struct sbt_dataset *ds; /* sample flags as res's analysis
-					 left them                        */
+	const struct sbt_dataset *ds; /* as read: what the analysis says
+					 of a sample is res->mark's       */
 	const struct sbt_result *res; /* grouped as o says; per region for
 					 a per_region format              */
 	const struct sbt_report_opts *o;

@@ -12,6 +12,7 @@
 static int write_dump(FILE *f, const struct sbt_report_in *in)
 {
 	const struct sbt_dataset *ds = in->ds;
+	const struct sbt_result *res = in->res;
 
 	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
 	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
@@ -20,6 +21,7 @@ static int write_dump(FILE *f, const struct sbt_report_in *in)
 	fputc('\n', f);
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
+		unsigned mk = res->mark[i];
 		const struct sbt_source *src = &ds->sources[s->source];
 		fprintf(f, "%u,%d,%d,%u,", s->source, src->pid, src->rank,
 			s->thread);
@@ -29,9 +31,10 @@ static int write_dump(FILE *f, const struct sbt_report_in *in)
 			s->cpu_start == 0xffff ? -1 : s->cpu_start,
 			s->cpu_stop == 0xffff ? -1 : s->cpu_stop,
 			!!(s->flags & SBT_SF_PROBE),
-			!!(s->flags & SBT_SF_MIGRATED), s->score,
-			!(s->flags & (SBT_SF_DROPPED | SBT_SF_BEFORE_RESET |
-				      SBT_SF_PROBE)),
+			!!(s->flags & SBT_SF_MIGRATED),
+			res->score ? res->score[i] : 0.0f,
+			!(s->flags & (SBT_SF_BEFORE_RESET | SBT_SF_PROBE)) &&
+			!(mk & SBT_MK_DROPPED),
 			s->site == SBT_SITE_NONE ? -1L : (long)s->site);
 		/* -1: the kernel did not watch this sample's thread */
 		if (src->os_state == SBT_OS_ON)
@@ -39,7 +42,7 @@ static int write_dump(FILE *f, const struct sbt_report_in *in)
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else
 			fputs("-1,-1,-1", f);
-		fprintf(f, ",%s,%.1f", sbt_speed_state(s),
+		fprintf(f, ",%s,%.1f", sbt_speed_state(s, mk),
 			(double)s->detour_ns);
 		sbt_cnt_dump_sample(f, ds, i);
 		fputc('\n', f);

@@ -12,7 +12,7 @@
  * one was not).  Printing puts each region on its own page.
  *
  * A per_region format (report.h): in->res is the analysis per region
- * (sample flags as it left them), in->boxes the groups compared and
+ * (its marks of each sample), in->boxes the groups compared and
  * in->o how they are grouped, call sites and cost; in->argv the command
  * for the header.
  */

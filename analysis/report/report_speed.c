@@ -212,19 +212,19 @@ void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
 	fputs("]}", f);
 }
 
-const char *sbt_speed_state(const struct sbt_sample *s)
+const char *sbt_speed_state(const struct sbt_sample *s, unsigned mark)
 {
 	if (s->flags & SBT_SF_PROBE)
 		return "probe";
-	if (s->flags & (SBT_SF_DROPPED | SBT_SF_BEFORE_RESET))
+	if ((s->flags & SBT_SF_BEFORE_RESET) || (mark & SBT_MK_DROPPED))
 		return "dropped";
-	if (s->flags & SBT_SF_SPEED)
+	if (mark & SBT_MK_SPEED)
 		return "processor";
-	if (s->flags & SBT_SF_MACHINE)
+	if (mark & SBT_MK_MACHINE)
 		return "machine";
-	if (s->flags & SBT_SF_AFTER_PROBE)
+	if (mark & SBT_MK_AFTER_PROBE)
 		return "after_probe";
-	if (s->flags & SBT_SF_TRANSIENT)
+	if (mark & SBT_MK_TRANSIENT)
 		return "transient";
 	return "own";
 }

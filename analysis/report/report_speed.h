@@ -19,9 +19,10 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
 		    const struct sbt_result *res);
 
-/* A sample's state for --dump: "processor", "machine", "transient",
+/* A sample's state for --dump, from its flags and its marks (the
+ * analysis's, enum sbt_mark): "processor", "machine", "transient",
  * "dropped", "probe" or "own". */
-const char *sbt_speed_state(const struct sbt_sample *s);
+const char *sbt_speed_state(const struct sbt_sample *s, unsigned mark);
 
 /* The HTML section: each thread's speed over time, shifts shaded. */
 void sbt_speed_html(FILE *f, const struct sbt_dataset *ds,

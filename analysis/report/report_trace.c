@@ -300,7 +300,8 @@ static void put_meta(struct tw *w, const struct sbt_dataset *ds,
 }
 
 static void put_sample(struct tw *w, const struct sbt_dataset *ds,
-		       const struct axis *ax, const struct tev *e)
+		       const struct sbt_result *res, const struct axis *ax,
+		       const struct tev *e)
 {
 	FILE *f = w->f;
 	const struct sbt_sample *s = &ds->s[e->i];
@@ -321,7 +322,7 @@ static void put_sample(struct tw *w, const struct sbt_dataset *ds,
 		fprintf(f, ",\"detour_ns\":%.1f", (double)s->detour_ns);
 	if (s->cpu_start != SBT_CPU_UNKNOWN)
 		fprintf(f, ",\"cpu\":%u", s->cpu_start);
-	if (s->flags & SBT_SF_DROPPED)
+	if (res && res->mark && (res->mark[e->i] & SBT_MK_DROPPED))
 		fputs(",\"os_filter\":\"dropped\"", f);
 	if (s->flags & SBT_SF_MIGRATED)
 		fputs(",\"migrated\":1", f);
@@ -494,7 +495,7 @@ static int write_trace(FILE *f, const struct sbt_report_in *in)
 		if (ev[j].detour)
 			put_detour(&w, ds, &ax, &ev[j]);
 		else
-			put_sample(&w, ds, &ax, &ev[j]);
+			put_sample(&w, ds, res, &ax, &ev[j]);
 	}
 	put_counters(&w, ds, &ax, ev, all);
 	put_os(&w, ds, &ax, ev, all);

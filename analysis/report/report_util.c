@@ -115,7 +115,8 @@ size_t sbt_group_kept(const struct sbt_dataset *ds,
 
 	for (size_t i = g->first; i < g->first + g->n; i++) {
 		const struct sbt_sample *s = &ds->s[res->order[i]];
-		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED)))
+		if (!(s->flags & SBT_SF_PROBE) &&
+		    !(res->mark[res->order[i]] & SBT_MK_DROPPED))
 			v[k++] = sbt_sample_ns(ds, s, o);
 	}
 	return k;

@@ -589,9 +589,9 @@ void sbt_group_leftout(const struct sbt_dataset *ds,
 		       const struct sbt_result *res, const struct sbt_group *g,
 		       struct sbt_leftout *lo)
 {
-	static const uint32_t flag[SBT_LEFT__N] = {
-		SBT_SF_DROPPED, SBT_SF_SPEED, SBT_SF_MACHINE,
-		SBT_SF_AFTER_PROBE, SBT_SF_TRANSIENT };
+	static const uint8_t flag[SBT_LEFT__N] = {
+		SBT_MK_DROPPED, SBT_MK_SPEED, SBT_MK_MACHINE,
+		SBT_MK_AFTER_PROBE, SBT_MK_TRANSIENT };
 
 	memset(lo, 0, sizeof *lo);
 	for (size_t i = g->first; i < g->first + g->n && i < res->norder;
@@ -602,7 +602,7 @@ void sbt_group_leftout(const struct sbt_dataset *ds,
 			continue;
 		lo->n++;
 		for (int w = 0; w < SBT_LEFT__N; w++)
-			if (f & flag[w]) {
+			if (res->mark[res->order[i]] & flag[w]) {
 				lo->by[w]++;
 				lo->total++;
 				break;

@@ -62,22 +62,16 @@ static void offer(double *first, double t)
 
 /* The places where a thread left the application: its speed probes and
  * the recorder's detours, in sbt_probe_cmp order; NULL when out of
- * memory.  Sorts ds->probes too, as the header promises. */
-static struct sbt_probe *places(struct sbt_dataset *ds, size_t n)
+ * memory. */
+static struct sbt_probe *places(const struct sbt_dataset *ds, size_t n)
 {
 	struct sbt_probe *p = malloc(n * sizeof *p);
 
 	if (!p)
 		return NULL;
-	for (size_t i = 1; i < ds->nprobes; i++)
-		if (sbt_probe_cmp(&ds->probes[i - 1], &ds->probes[i]) > 0) {
-			qsort(ds->probes, ds->nprobes, sizeof *ds->probes,
-			      sbt_probe_cmp);
-			break;
-		}
 	if (ds->nprobes)
 		memcpy(p, ds->probes, ds->nprobes * sizeof *p);
-	if (ds->ndetours) {
+	if (ds->ndetours || !sbt_ds_probes_sorted(ds)) {
 		memcpy(p + ds->nprobes, ds->detours,
 		       ds->ndetours * sizeof *p);
 		qsort(p, n, sizeof *p, sbt_probe_cmp);
@@ -89,7 +83,8 @@ static struct sbt_probe *places(struct sbt_dataset *ds, size_t n)
  * threads; the offers before them in turn (K-lists of each thread's own
  * would cost n * K doubles a thread). */
 struct mark {
-	struct sbt_dataset *ds;
+	const struct sbt_dataset *ds;
+	uint8_t *marks;
 	const struct sbt_probe *at;
 	size_t n, nb;
 	const double *first;
@@ -104,18 +99,19 @@ static void mark_flag(void *arg, size_t b, int w)
 
 	(void)w;
 	for (size_t i = lo; i < hi; i++) {
-		struct sbt_sample *s = &m->ds->s[i];
+		const struct sbt_sample *s = &m->ds->s[i];
 		long p;
 		if (m->n && !(s->flags & NOT_CALL) &&
 		    (p = last_before(m->at, m->n, s, &hint)) >= 0 &&
 		    s->t_ns <= m->first[(size_t)p * K + K - 1])
-			s->flags |= SBT_SF_AFTER_PROBE;
+			m->marks[i] |= SBT_MK_AFTER_PROBE;
 		else
-			s->flags &= ~(uint32_t)SBT_SF_AFTER_PROBE;
+			m->marks[i] &= (uint8_t)~SBT_MK_AFTER_PROBE;
 	}
 }
 
-int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs)
+int sbt_after_probe_mark(const struct sbt_dataset *ds, int jobs,
+			 uint8_t *marks)
 {
 	size_t n = ds->nprobes + ds->ndetours;
 	struct sbt_probe *at = NULL;
@@ -137,7 +133,7 @@ int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs)
 		    (p = last_before(at, n, s, &hint)) >= 0)
 			offer(first + (size_t)p * K, s->t_ns);
 	}
-	struct mark m = { .ds = ds, .at = at, .n = n, .first = first,
+	struct mark m = { .ds = ds, .marks = marks, .at = at, .n = n, .first = first,
 			  .nb = sbt_jobs_blocks(ds->n, 1024) };
 	sbt_jobs_each(m.nb, jobs, mark_flag, &m);
 	free(first);

@@ -10,7 +10,7 @@
  * (doc/DESIGN.md).  Straight-line work showed nothing; the probe's own
  * workload is not the cause (a tick without it disturbed as much).
  * So the first SBT_AFTER_PROBE_CALLS samples of the thread that start
- * after each probe are flagged SBT_SF_AFTER_PROBE, and a region leaves
+ * after each probe are marked SBT_MK_AFTER_PROBE, and a region leaves
  * them out of its own verdict as it does the processor's samples.  The
  * same holds after every other detour of the recorder the log shows (a
  * SPEED SPAN: the ticks that drain the kernel's events, with probes off
@@ -20,17 +20,18 @@
 #define SBT_AFTERPROBE_H
 
 #include "dataset.h"
+#include "mark.h"
 
 #define SBT_AFTER_PROBE_CALLS 4
 
-/* Flag the first SBT_AFTER_PROBE_CALLS samples (any region; probes,
+/* Mark the first SBT_AFTER_PROBE_CALLS samples (any region; probes,
  * calibration and reset records not counted) of each thread that start
- * after each of its speed probes or recorder detours (ds->detours),
- * clearing the flag elsewhere.  Depends
- * only on the samples' and probes' values, not on their order: the same
- * at every -j.  Sorts ds->probes by (source, thread, time) if it is not.
- * On up to `jobs` threads (-j).  0, or -1 when out of memory (no flag
- * changed). */
-int sbt_after_probe_mark(struct sbt_dataset *ds, int jobs);
+ * after each of its speed probes or recorder detours (ds->detours)
+ * SBT_MK_AFTER_PROBE in marks[] (one per sample of ds), clearing the
+ * mark elsewhere.  Depends only on the samples' and probes' values, not
+ * on their order: the same at every -j.  On up to `jobs` threads (-j).
+ * 0, or -1 when out of memory (no mark changed). */
+int sbt_after_probe_mark(const struct sbt_dataset *ds, int jobs,
+			 uint8_t *marks);
 
 #endif

@@ -296,20 +296,20 @@ static size_t gather(const struct sbt_cmp_side *s, const struct cell *c,
 {
 	const struct sbt_dataset *ds = s->ds;
 	const struct sbt_result *res = s->res;
-	uint32_t skip = SBT_SF_PROBE | SBT_SF_DROPPED |
-			(steady ? SBT_SF_TRANSIENT | SBT_SF_MACHINE |
-				  SBT_SF_AFTER_PROBE : 0);
+	unsigned skip = SBT_MK_DROPPED | (steady ? SBT_MK_TRANSIENT |
+			SBT_MK_MACHINE | SBT_MK_AFTER_PROBE : 0);
 	size_t n = 0;
 
 	for (size_t k = 0; k < c->ng; k++) {
 		const struct sbt_group *g = &res->g[c->gi[k]];
 		for (size_t i = g->first; i < g->first + g->n; i++) {
 			const struct sbt_sample *x = &ds->s[res->order[i]];
-			if (x->flags & skip)
+			unsigned mk = res->mark[res->order[i]];
+			if ((x->flags & SBT_SF_PROBE) || (mk & skip))
 				continue;
 			/* the processor's: a shift the speed timeline found
 			 * (speed.c), or a slow probe beside it (here) */
-			if (steady && ((x->flags & SBT_SF_SPEED) ||
+			if (steady && ((mk & SBT_MK_SPEED) ||
 			    (sp->n && in_slow_window(sp, x->source, x->thread,
 						     x->t_ns)))) {
 				(*slow)++;

@@ -1060,7 +1060,7 @@ static int one_region(const struct sbt_dataset *ds,
 		u->sw[n] = sbt_os_class(s) == SBT_OSC_PREEMPTED &&
 			   !own ? s->switches : 0;
 		u->t[n] = s->t_ns;
-		u->sp[n] = !!(s->flags & SBT_SF_SPEED);
+		u->sp[n] = !!(res->mark[u->ix[i]] & SBT_MK_SPEED);
 		u->key[n] = (uint64_t)s->source << 32 | s->thread;
 		for (uint32_t k = 0; k < nc; k++)
 			u->cnt[n * nc + k] = sbt_cnt_get(ds, u->ix[i], k);

@@ -38,7 +38,7 @@
  * then the machine did not keep it, and the regions that did made a
  * change of their own at that instant (own_keeps; "came back" includes
  * the change that is itself the way back).  The samples
- * of shifted periods and moments are marked SBT_SF_MACHINE and left out
+ * of shifted periods and moments are marked SBT_MK_MACHINE and left out
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
  * again without them.
@@ -355,7 +355,7 @@ static int own_keeps(struct sbt_result *res)
 }
 
 /* Mark the samples of g's shifted periods (see the top comment). */
-static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
+static void mark(const struct sbt_dataset *ds, const struct sbt_result *res,
 		 struct sbt_group *g)
 {
 	struct sbt_phases *p = &g->phases;
@@ -373,13 +373,14 @@ static void mark(struct sbt_dataset *ds, const struct sbt_result *res,
 		return;
 	const uint32_t *idx = res->order + g->first;
 	for (size_t i = 0; i < g->n; i++) {
-		struct sbt_sample *s = &ds->s[idx[i]];
-		if (s->flags & SBT_SF_DROPPED || s->source != g->source)
+		const struct sbt_sample *s = &ds->s[idx[i]];
+		if (res->mark[idx[i]] & SBT_MK_DROPPED ||
+		    s->source != g->source)
 			continue;
 		for (int k = 0; k < p->nphases; k++)
 			if (in[k] && s->t_ns >= p->ph[k].t_begin_ns &&
 			    s->t_ns <= p->ph[k].t_end_ns) {
-				s->flags |= SBT_SF_MACHINE;
+				res->mark[idx[i]] |= SBT_MK_MACHINE;
 				g->machine_n += !(s->flags & SBT_SF_PROBE);
 				break;
 			}
@@ -450,7 +451,7 @@ static int cmp_time(const void *a, const void *b, void *arg)
 }
 
 /* The neighbour test over one thread's samples pos[lo..hi). */
-static int mark_thread(struct sbt_dataset *ds, struct sbt_result *res,
+static int mark_thread(const struct sbt_dataset *ds, struct sbt_result *res,
 		       uint32_t *pos, const uint32_t *gof,
 		       const struct witness *w, size_t lo, size_t hi)
 {
@@ -459,12 +460,13 @@ static int mark_thread(struct sbt_dataset *ds, struct sbt_result *res,
 	for (size_t i = lo + 1; i < hi && sorted; i++)
 		sorted = ds->s[pos[i - 1]].t_ns <= ds->s[pos[i]].t_ns;
 	if (!sorted)            /* damaged or merged input: rare */
-		qsort_r(pos + lo, hi - lo, sizeof *pos, cmp_time, ds);
+		qsort_r(pos + lo, hi - lo, sizeof *pos, cmp_time,
+			(void *)ds);
 	for (size_t i = lo; i < hi; i++) {
-		struct sbt_sample *s = &ds->s[pos[i]];
+		const struct sbt_sample *s = &ds->s[pos[i]];
 		const struct witness *ws = &w[gof[pos[i]]];
 		double thr, f, own;
-		if (s->flags & SBT_SF_MACHINE || !(ws->med > 0))
+		if (res->mark[pos[i]] & SBT_MK_MACHINE || !(ws->med > 0))
 			continue;
 		own = (s->ns - ws->te) / ws->med - 1;
 		if (!(fabs(own) > ws->thr / 2))
@@ -472,24 +474,26 @@ static int mark_thread(struct sbt_dataset *ds, struct sbt_result *res,
 		f = neighbours(ds, pos, gof, w, lo, hi, i, &thr);
 		if (!(fabs(f - 1) > thr) || (own > 0) != (f > 1))
 			continue;
-		s->flags |= SBT_SF_MACHINE;
+		res->mark[pos[i]] |= SBT_MK_MACHINE;
 		res->g[gof[pos[i]]].machine_n++;
 	}
 	return 0;
 }
 
 /* Does sample i take part in the neighbour test? */
-static int takes_part(const struct sbt_dataset *ds, const uint32_t *gof,
+static int takes_part(const struct sbt_dataset *ds,
+		      const struct sbt_result *res, const uint32_t *gof,
 		      const struct witness *w, size_t i)
 {
 	return gof[i] != UINT32_MAX && w[gof[i]].med > 0 &&
-	       !(ds->s[i].flags & (SBT_SF_PROBE | SBT_SF_DROPPED));
+	       !(ds->s[i].flags & SBT_SF_PROBE) &&
+	       !(res->mark[i] & SBT_MK_DROPPED);
 }
 
 /* Mark the samples taken while the other regions of their thread ran
  * shifted (see the top comment).  gof[ix]: the group of sample ix, or
  * UINT32_MAX for none. */
-static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
+static int mark_moments(const struct sbt_dataset *ds, struct sbt_result *res,
 			const uint32_t *gof, const struct witness *w)
 {
 	uint32_t *pos, *start;
@@ -513,7 +517,7 @@ static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
 		for (size_t i = 0; i < ds->n; i++)
 			if (ds->s[i].source == src &&
 			    ds->s[i].thread < nthreads &&
-			    takes_part(ds, gof, w, i))
+			    takes_part(ds, res, gof, w, i))
 				start[ds->s[i].thread + 1]++, n++;
 		if (n < 2)
 			continue;
@@ -522,7 +526,7 @@ static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
 		for (size_t i = 0; i < ds->n; i++)
 			if (ds->s[i].source == src &&
 			    ds->s[i].thread < nthreads &&
-			    takes_part(ds, gof, w, i))
+			    takes_part(ds, res, gof, w, i))
 				pos[start[ds->s[i].thread]++] = (uint32_t)i;
 		for (size_t t = 0, lo = 0; t < nthreads; t++) {
 			size_t hi = start[t];
@@ -539,20 +543,21 @@ static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
 /* A probe is taken at its region's start, just before a sample: when
  * that sample ran in a shifted moment, so did the probe, and the timer's
  * own noise must not be judged on it. */
-static void mark_probes(struct sbt_dataset *ds, const struct sbt_result *res,
+static void mark_probes(const struct sbt_dataset *ds,
+			const struct sbt_result *res,
 			const struct sbt_group *g)
 {
 	const uint32_t *idx = res->order + g->first;
 	size_t pending = SIZE_MAX;
 
 	for (size_t i = 0; i < g->n; i++) {
-		struct sbt_sample *s = &ds->s[idx[i]];
+		const struct sbt_sample *s = &ds->s[idx[i]];
 		if (s->flags & SBT_SF_PROBE) {
 			pending = i;
 		} else if (pending != SIZE_MAX && s->thread ==
 			   ds->s[idx[pending]].thread) {
-			if (s->flags & SBT_SF_MACHINE)
-				ds->s[idx[pending]].flags |= SBT_SF_MACHINE;
+			if (res->mark[idx[i]] & SBT_MK_MACHINE)
+				res->mark[idx[pending]] |= SBT_MK_MACHINE;
 			pending = SIZE_MAX;
 		}
 	}
@@ -560,7 +565,7 @@ static void mark_probes(struct sbt_dataset *ds, const struct sbt_result *res,
 
 /* The neighbour test, where it can say something: in a source with
  * two regions or more, one of them a steady witness. */
-static int moments(struct sbt_dataset *ds, struct sbt_result *res,
+static int moments(const struct sbt_dataset *ds, struct sbt_result *res,
 		   const uint32_t *gof)
 {
 	struct witness *w = calloc(res->ngroups + 1, sizeof *w);
@@ -587,7 +592,7 @@ static int moments(struct sbt_dataset *ds, struct sbt_result *res,
 	return rc;
 }
 
-int sbt_machine_events(struct sbt_dataset *ds, struct sbt_result *res,
+int sbt_machine_events(const struct sbt_dataset *ds, struct sbt_result *res,
 		       const uint32_t *gid)
 {
 	struct change *c;

@@ -11,6 +11,7 @@
 #include "dataset.h"
 #include "drop.h"
 #include "filter.h"
+#include "mark.h"
 #include "phase.h"
 #include "score.h"
 #include "speed.h"
@@ -38,6 +39,11 @@ struct sbt_options {
 	/* An alarm needs at least this share of the region's time and of
 	 * the run's (--min-share); 0: SBT_MINOR_SHARE, SBT_MIN_RUN_SHARE. */
 	double min_share, min_run_share;
+	int scores;                   /* keep each sample's isolation-
+					 forest score (sbt_result.score) */
+	/* --by site: the site a sample without one of its own counts
+	 * under, per region (callsites.c); NULL: none. */
+	const uint32_t *site_fallback;
 };
 
 enum { SBT_PRE_LEAVE, SBT_PRE_HALF, SBT_PRE_OWN };
@@ -267,7 +273,7 @@ struct sbt_group {
 	struct sbt_score score;       /* t_min, t_diff, modes, verdict  */
 	struct sbt_phases phases;     /* shifts over time (one source)  */
 	struct sbt_phases *wphases;   /* the same with the samples of the
-					 processor's shifts (SBT_SF_SPEED)
+					 processor's shifts (SBT_MK_SPEED)
 					 left in: what the coincidence
 					 witness (machine.c) looks at; NULL
 					 when there are none (phases is)   */
@@ -351,6 +357,13 @@ struct sbt_result {
 	int *ev_probes;               /* per machine event: the speed
 					 probes saw it 1, held 0, none -1 */
 	struct sbt_speed speed;       /* the processor's own (speed.c)   */
+	/* Per sample of the dataset analyzed (nmark = its n, indexed as
+	 * ds->s): what the analysis says of it, enum sbt_mark; and the
+	 * isolation forest's score (0: unscored), only where asked
+	 * (sbt_options.scores), else NULL. */
+	uint8_t *mark;
+	float *score;
+	size_t nmark;
 };
 
 #endif

@@ -310,10 +310,11 @@ static void count(struct sbt_speed_shift *h, const struct sbt_sample *x)
 
 /* Mark every region sample inside a shift's window as the processor's,
  * its thread's or its cpu's, and name the regions each shift touched. */
-static void mark(struct sbt_dataset *ds, struct sbt_speed *sp)
+static void mark(const struct sbt_dataset *ds, struct sbt_speed *sp,
+		 uint8_t *marks)
 {
 	for (size_t i = 0; i < ds->n && (sp->nsh || sp->ncsh); i++) {
-		struct sbt_sample *x = &ds->s[i];
+		const struct sbt_sample *x = &ds->s[i];
 		struct sbt_speed_shift *h = shift_at(sp->sh, sp->nsh, 0,
 						     x->source, x->thread,
 						     x->t_ns);
@@ -322,7 +323,7 @@ static void mark(struct sbt_dataset *ds, struct sbt_speed *sp)
 					x->cpu_start, x->t_ns);
 		if (!h && !c)
 			continue;
-		x->flags |= SBT_SF_SPEED;
+		marks[i] |= SBT_MK_SPEED;
 		if (x->flags & SBT_SF_PROBE)
 			continue;
 		if (h)
@@ -615,8 +616,8 @@ out:
 	return rc;
 }
 
-int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
-		      struct sbt_speed *sp)
+int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
+		      struct sbt_speed *sp, uint8_t *marks)
 {
 	size_t n = ds->nprobes;
 	double *w = NULL;
@@ -625,7 +626,7 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 	sp->resolution_rel = sp->unusable_rel = NAN;
 	sp->by = by_unit;
 	for (size_t i = 0; i < ds->n; i++)
-		ds->s[i].flags &= ~(uint32_t)SBT_SF_SPEED;
+		marks[i] &= (uint8_t)~SBT_MK_SPEED;
 	if (!n)
 		return 0;
 	sp->probes = n;
@@ -635,7 +636,6 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 			sp->ops = ds->sources[i].speed_ops;
 			break;
 		}
-	qsort(ds->probes, n, sizeof *ds->probes, sbt_probe_cmp);
 	if (!(w = malloc(2 * n * sizeof *w)))
 		goto oom;
 	struct dest d = { &sp->th, &sp->nth, &sp->sh, &sp->nsh, 0 };
@@ -655,7 +655,7 @@ int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
 	if (check_shifts(ds, sp, sp->sh, &sp->nsh, 0) != 0 ||
 	    check_shifts(ds, sp, sp->csh, &sp->ncsh, 1) != 0)
 		goto oom;
-	mark(ds, sp);
+	mark(ds, sp, marks);
 	if (by_unit && units(ds, sp, by_unit) != 0)
 		goto oom;
 	return 0;
@@ -663,7 +663,7 @@ oom:
 	free(w);
 	sbt_speed_free(sp);
 	for (size_t i = 0; i < ds->n; i++)
-		ds->s[i].flags &= ~(uint32_t)SBT_SF_SPEED;
+		marks[i] &= (uint8_t)~SBT_MK_SPEED;
 	return -1;
 }
 

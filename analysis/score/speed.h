@@ -7,7 +7,7 @@
  * detector as a region's steps (phase.c).  The level most of the probes
  * hold is the thread's normal speed; a level off it by more than the
  * probes resolve (resolution_rel) is a processor shift, and every region
- * sample of that thread in its window is the processor's (SBT_SF_SPEED):
+ * sample of that thread in its window is the processor's (SBT_MK_SPEED):
  * left out of the region's own verdict, whether or not the region has
  * neighbours.  The same per cpu, where threads shared it or migrated
  * (their probes pooled: a cpu whose threads each probe too rarely for a
@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "dataset.h"
+#include "mark.h"
 
 #define SBT_SPEED_MIN_PROBES 60     /* a thread with fewer: no timeline */
 #define SBT_SPEED_USABLE 0.10       /* a timeline resolving coarser than
@@ -119,10 +120,12 @@ struct sbt_speed {
 };
 
 /* Build the timelines, find the shifts, mark the samples in them
- * SBT_SF_SPEED (clearing older marks first).  by_unit: 1 compare cpus,
- * 2 hosts, 0 neither.  0, or -1 when out of memory (sp then empty). */
-int sbt_speed_analyze(struct sbt_dataset *ds, int by_unit,
-		      struct sbt_speed *sp);
+ * SBT_MK_SPEED in marks[] (one per sample of ds; clearing older marks
+ * first).  The probes in sbt_probe_cmp order (the readers').  by_unit:
+ * 1 compare cpus, 2 hosts, 0 neither.  0, or -1 when out of memory (sp
+ * then empty). */
+int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
+		      struct sbt_speed *sp, uint8_t *marks);
 
 void sbt_speed_free(struct sbt_speed *sp);
 

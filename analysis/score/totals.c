@@ -84,7 +84,7 @@ static double eff(const struct totals *t, uint32_t i)
 	const struct sbt_sample *s = &t->ds->s[i];
 	double d = s->ns;
 
-	if (s->flags & SBT_SF_DROPPED) {
+	if (t->res->mark[i] & SBT_MK_DROPPED) {
 		double m = t->res->g[t->gid[i]].st.median;
 		if (isfinite(m))
 			return m;

@@ -106,6 +106,8 @@ static int analyze(struct sbt_dataset *ds, enum sbt_by by,
 		   struct sbt_result *r)
 {
 	struct sbt_options o = opts(by);
+
+	sbt_ds_sort_probes(ds);         /* as a reader leaves them */
 	int rc = sbt_analyze(ds, &o, r);
 
 	CHECK(rc == 0, "analyze failed");
@@ -485,7 +487,7 @@ static void processor_case(int inside, int *named, size_t *marked)
 	       r.speed.ndisagree);
 	*marked = 0;
 	for (size_t i = 0; i < ds.n; i++)
-		*marked += !!(ds.s[i].flags & SBT_SF_SPEED);
+		*marked += !!(r.mark[i] & SBT_MK_SPEED);
 	if (r.speed.nsh)
 		printf("shift: %zu probes %.1f..%.1f ms %+.2f moved %d\n",
 		       r.speed.sh[0].probes, r.speed.sh[0].t0_ns / 1e6,

@@ -502,8 +502,8 @@ static void shared(void)
 	      sp->ncsh ? sp->csh[0].rel : 0);
 	size_t in = 0;
 	for (size_t i = 0; i < ds.n; i++)
-		in += (ds.s[i].flags & (SBT_SF_SPEED | SBT_SF_PROBE)) ==
-		      SBT_SF_SPEED;
+		in += (r.mark[i] & SBT_MK_SPEED) &&
+		      !(ds.s[i].flags & SBT_SF_PROBE);
 	CHECK(in > 18000 && in < 22000, "shared: %zu samples marked, want "
 	      "~20000", in);
 	char *t = text(&ds, &r, SBT_BY_NONE);
@@ -725,10 +725,10 @@ static void after_case(const char *name, int span)
 		const struct sbt_sample *s = &ds.s[i];
 		uint64_t call = (uint64_t)(s->t_ns + 0.5) / 1000 - 1;
 		int want = call % AFTER_EVERY < SBT_AFTER_PROBE_CALLS;
-		int got = !!(s->flags & SBT_SF_AFTER_PROBE);
+		int got = !!(r.mark[i] & SBT_MK_AFTER_PROBE);
 		wrong += want != got;
 		flagged += got;
-		if (got && !(s->flags & SBT_SF_DROPPED))
+		if (got && !(r.mark[i] & SBT_MK_DROPPED))
 			kept[s->region < 3 ? s->region : 0]++;
 	}
 	CHECK(ds.n == 2 * AFTER_CALLS && wrong == 0 &&
@@ -811,9 +811,9 @@ static void held(void)
 		return;
 	size_t flagged = 0, kept = 0;
 	for (size_t i = 0; i < ds.n; i++) {
-		flagged += !!(ds.s[i].flags & SBT_SF_AFTER_PROBE);
-		kept += (ds.s[i].flags & (SBT_SF_AFTER_PROBE |
-			 SBT_SF_DROPPED)) == SBT_SF_AFTER_PROBE;
+		flagged += !!(r.mark[i] & SBT_MK_AFTER_PROBE);
+		kept += (r.mark[i] & (SBT_MK_AFTER_PROBE | SBT_MK_DROPPED)) ==
+			SBT_MK_AFTER_PROBE;
 	}
 	/* the 1000 holding it, and the 4 calls after each: the span is a
 	 * detour's place (SPEED SPAN), as a probe is */
