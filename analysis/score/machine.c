@@ -235,6 +235,16 @@ static size_t phase_total(const struct sbt_phases *p)
 	return total;
 }
 
+/* Whether phase j is the machine's: entered and left by machine changes.
+ * However long, such a level is no level of the region's to come back
+ * to (a host slowdown of a few ms holds more than an excursion's share
+ * of a short run). */
+static int machine_period(const struct sbt_phases *p, int j)
+{
+	return j >= 1 && j + 1 < p->nphases && p->ph[j].machine &&
+	       p->ph[j + 1].machine;
+}
+
 /* The level p had settled at before phase a: that of the nearest phase
  * before a holding at least SBT_PHASE_TRANS_FRAC of its samples, or
  * ph[a-1]'s when none does.  A shorter phase is an excursion itself: the
@@ -245,7 +255,8 @@ static size_t phase_total(const struct sbt_phases *p)
 static double settled_before(const struct sbt_phases *p, int a, size_t total)
 {
 	for (int j = a - 1; j >= 0; j--)
-		if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC * (double)total)
+		if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC * (double)total &&
+		    !machine_period(p, j))
 			return p->ph[j].level_ns;
 	return p->ph[a - 1].level_ns;
 }
@@ -273,6 +284,8 @@ static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 			continue;
 		double ref = settled_before(p, a, total);
 		size_t inside = p->ph[a].n;
+		if (fabs(p->ph[a].level_ns - ref) < shift)
+			continue;       /* a way back, not one away */
 		for (int b = a + 1; b < n && p->ph[b].machine; b++) {
 			if (fabs(p->ph[b].level_ns - ref) < shift) {
 				if (2 * inside < total) {
@@ -391,7 +404,11 @@ struct witness {
 	double med;            /* median of its kept samples              */
 	double te;             /* the cost subtracted from them           */
 	double thr;            /* 2 min_shift / med                       */
-	int steady;            /* p25..p75 within 2 min_shift: a witness  */
+	int steady;            /* a witness: p25..p75 within 2 min_shift,
+				  or moving only with the others (vote)  */
+	size_t off, with;      /* vote: samples off by more than thr, and
+				  of those, the ones whose nearest other
+				  region's sample is off the same way     */
 };
 
 /* Sorted insertion of x into a[0..n). */
@@ -478,6 +495,50 @@ static int mark_thread(struct sbt_dataset *ds, struct sbt_result *res,
 	return 0;
 }
 
+/* Whether sample ix is off its group's median by more than its thr, and
+ * which way: +1, -1, or 0. */
+static int off_way(const struct sbt_dataset *ds, const uint32_t *gof,
+		   const struct witness *w, uint32_t ix)
+{
+	const struct witness *wx = &w[gof[ix]];
+	double own = (ds->s[ix].ns - wx->te) / wx->med - 1;
+
+	return own > wx->thr ? 1 : own < -wx->thr ? -1 : 0;
+}
+
+/* The vote over one thread's samples pos[lo..hi), in time order: for each
+ * sample off its level, is the nearest sample of another region off the
+ * same way?  A region whose every move is the others' too moves with the
+ * machine only, however often the machine moves (a host that slows the
+ * VM a third of the time puts its p75 at the slow level). */
+static void vote_thread(const struct sbt_dataset *ds, const uint32_t *pos,
+			const uint32_t *gof, struct witness *w, size_t lo,
+			size_t hi)
+{
+	for (size_t i = lo; i < hi; i++) {
+		const struct sbt_sample *x = &ds->s[pos[i]];
+		int way = off_way(ds, gof, w, pos[i]);
+		size_t a = i, b = i + 1, j = SIZE_MAX;
+		if (!way)
+			continue;
+		for (int n = 0; n < 64 && j == SIZE_MAX &&
+		     (a > lo || b < hi); n++) {
+			size_t c;
+			if (b >= hi || (a > lo && x->t_ns - ds->s[pos[a - 1]].t_ns
+					<= ds->s[pos[b]].t_ns - x->t_ns))
+				c = --a;
+			else
+				c = b++;
+			if (ds->s[pos[c]].region != x->region)
+				j = c;
+		}
+		if (j == SIZE_MAX)
+			continue;
+		w[gof[pos[i]]].off++;
+		w[gof[pos[i]]].with += off_way(ds, gof, w, pos[j]) == way;
+	}
+}
+
 /* Does sample i take part in the neighbour test? */
 static int takes_part(const struct sbt_dataset *ds, const uint32_t *gof,
 		      const struct witness *w, size_t i)
@@ -490,7 +551,7 @@ static int takes_part(const struct sbt_dataset *ds, const uint32_t *gof,
  * shifted (see the top comment).  gof[ix]: the group of sample ix, or
  * UINT32_MAX for none. */
 static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
-			const uint32_t *gof, const struct witness *w)
+			const uint32_t *gof, struct witness *w, int vote)
 {
 	uint32_t *pos, *start;
 	size_t nthreads = 1;
@@ -526,7 +587,10 @@ static int mark_moments(struct sbt_dataset *ds, struct sbt_result *res,
 				pos[start[ds->s[i].thread]++] = (uint32_t)i;
 		for (size_t t = 0, lo = 0; t < nthreads; t++) {
 			size_t hi = start[t];
-			rc = mark_thread(ds, res, pos, gof, w, lo, hi);
+			if (vote)
+				vote_thread(ds, pos, gof, w, lo, hi);
+			else
+				rc = mark_thread(ds, res, pos, gof, w, lo, hi);
 			if (rc)
 				break;
 			lo = hi;
@@ -578,8 +642,16 @@ static int moments(struct sbt_dataset *ds, struct sbt_result *res,
 			      g->iqr_ns <= 2 * shift;
 		any |= w[k].steady;
 	}
-	if (any && res->ngroups >= 2)
-		rc = mark_moments(ds, res, gof, w);
+	if (res->ngroups >= 2 && (rc = mark_moments(ds, res, gof, w, 1)) == 0)
+		for (size_t k = 0; k < res->ngroups; k++) {
+			/* nine in ten: a coincidence now and then is not
+			 * a region's own mode */
+			w[k].steady |= w[k].med > 0 && w[k].off > 0 &&
+				       10 * w[k].with >= 9 * w[k].off;
+			any |= w[k].steady;
+		}
+	if (rc == 0 && any && res->ngroups >= 2)
+		rc = mark_moments(ds, res, gof, w, 0);
 	free(w);
 	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
 		if (res->g[k].machine_n)
