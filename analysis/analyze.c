@@ -208,9 +208,12 @@ static void run_phases(struct sbt_dataset *ds, const struct sbt_options *o,
 		if (s->source != g->source)
 			return;         /* several logs: no common clock */
 		/* the processor's samples say nothing of the code's time,
-		 * nor do those a probe's detour may have changed */
+		 * nor do those a probe's detour may have changed, nor those
+		 * the machine shifted (marked only when searched again:
+		 * own_phases) */
 		if (!(s->flags & (SBT_SF_PROBE | SBT_SF_DROPPED |
-				  SBT_SF_SPEED | SBT_SF_AFTER_PROBE))) {
+				  SBT_SF_SPEED | SBT_SF_AFTER_PROBE |
+				  SBT_SF_MACHINE))) {
 			w->t[k] = s->t_ns;
 			w->ix[k++] = idx[i];
 		}
@@ -581,6 +584,29 @@ static int score_group(struct sbt_dataset *ds, const struct sbt_options *o,
 	return sbt_score_group(v, k, y, np, in, &g->score);
 }
 
+/* A group the machine shifted whose phase search ran out of phases
+ * (SBT_PHASE_MAX), searched again without the machine's samples: a host
+ * that slows the VM in many windows spends the phases on the windows'
+ * edges, and the region's own step among them is lost in a phase that
+ * spans it.  Where the search had phases to spare, its phases stand:
+ * they resolve the region's changes, and a sample left out as the
+ * machine's at one of them (the machine moved its neighbour then) would
+ * move the change's date.  The changes the machine made are then no
+ * phase change of the group's: machine.c's events list them, and its
+ * samples left out say how many it shifted. */
+static void own_phases(struct sbt_dataset *ds, const struct sbt_options *o,
+		       struct sbt_group *g, const uint32_t *idx,
+		       struct scratch *w, double min_shift)
+{
+	if (!g->machine_n || g->phases.nphases < SBT_PHASE_MAX)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		ds->s[idx[i]].flags &= ~(uint32_t)SBT_SF_TRANSIENT;
+	run_phases(ds, o, g, idx, min_shift, w);
+	mark_transient(ds, g, w);
+	g->machine_changes = 0;
+}
+
 /* ---- groups in parallel ---------------------------------------------- */
 
 /* Groups are independent until machine events compare them: each worker
@@ -704,9 +730,14 @@ static void *work(void *arg)
 			     run_group(p->ds, p->o, g, idx, w, &p->in[gi],
 				       p->inner, p->leave_pre[g->region]);
 		else if (g->phases.warmup_n || g->phases.transient_n ||
-			 g->machine_n || g->speed_n || g->after_n)
-			rc = scratch_fit(w, g->n) ||
-			     score_group(p->ds, p->o, g, idx, w, &p->in[gi]);
+			 g->machine_n || g->speed_n || g->after_n) {
+			rc = scratch_fit(w, g->n);
+			if (!rc)
+				own_phases(p->ds, p->o, g, idx, w,
+					   p->in[gi].min_shift_ns);
+			rc = rc || score_group(p->ds, p->o, g, idx, w,
+					       &p->in[gi]);
+		}
 		give_back(p, w);
 		if (rc)
 			atomic_store(&p->failed, 1);

@@ -297,8 +297,7 @@ static size_t gather(const struct sbt_cmp_side *s, const struct cell *c,
 	const struct sbt_dataset *ds = s->ds;
 	const struct sbt_result *res = s->res;
 	uint32_t skip = SBT_SF_PROBE | SBT_SF_DROPPED |
-			(steady ? SBT_SF_TRANSIENT | SBT_SF_MACHINE |
-				  SBT_SF_AFTER_PROBE : 0);
+			(steady ? SBT_SF_TRANSIENT | SBT_SF_AFTER_PROBE : 0);
 	size_t n = 0;
 
 	for (size_t k = 0; k < c->ng; k++) {
@@ -315,6 +314,11 @@ static size_t gather(const struct sbt_cmp_side *s, const struct cell *c,
 				(*slow)++;
 				continue;
 			}
+			/* the machine's (machine.c), after the processor's:
+			 * regions moving together in a slow window are the
+			 * processor moving them */
+			if (steady && (x->flags & SBT_SF_MACHINE))
+				continue;
 			v[n] = x->ns - sbt_cost_of(s->o,
 						   &ds->sources[x->source]);
 			src[n++] = x->source;

@@ -22,7 +22,11 @@
  * (time / its group's median) of the SBT_MACHINE_NEAR nearest samples of
  * OTHER regions of its thread that are steady witnesses (p25..p75 within
  * twice their smallest finding: a bimodal region's median sits on either
- * mode and says nothing of the machine).  When that median is off by more
+ * mode and says nothing of the machine; or, where the machine itself
+ * moves them that often, a region whose samples off their median are,
+ * nine in ten, met by another region's nearest sample off the same way:
+ * it moves only with the others, and its median is its own level).
+ * When that median is off by more
  * than twice their smallest finding, the machine was shifted at that
  * moment; if the sample itself is off the same way by its own, it
  * is marked.  Both must move: a constant neighbour does not mark a
@@ -32,7 +36,11 @@
  * Then each group separates what followed the machine from its own.  A
  * machine change away from a level, then only machine changes until one
  * back to that level, brackets a shifted period (SBT_PH_MACHINE): an
- * excursion of the machine.  A change the machine makes and keeps is
+ * excursion of the machine.  The level it left is one the group settled
+ * at: a phase the machine both entered and left is the machine's, not a
+ * level to come back to, and a change back to the settled level opens
+ * no period (else the region's own new level between two host slowdowns
+ * reads as an excursion from the slowdown).  A change the machine makes and keeps is
  * named, not cut out, and is not the region's step either - unless
  * as many of the event's regions came back to their level as kept it:
  * then the machine did not keep it, and the regions that did made a
@@ -41,7 +49,8 @@
  * of shifted periods and moments are marked SBT_SF_MACHINE and left out
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
- * again without them.
+ * again without them (here for the shifted periods; the phases are
+ * searched again without all of them by analyze.c's own_phases).
  *
  * Two witnesses.  The speed probes (speed.c) take the samples of the
  * processor's shifts out of a group's phases before this runs; were the
@@ -481,7 +490,9 @@ static int mark_thread(struct sbt_dataset *ds, struct sbt_result *res,
 		struct sbt_sample *s = &ds->s[pos[i]];
 		const struct witness *ws = &w[gof[pos[i]]];
 		double thr, f, own;
-		if (s->flags & SBT_SF_MACHINE || !(ws->med > 0))
+		/* the processor's (speed.c) are left out as its already */
+		if (s->flags & (SBT_SF_MACHINE | SBT_SF_SPEED) ||
+		    !(ws->med > 0))
 			continue;
 		own = (s->ns - ws->te) / ws->med - 1;
 		if (!(fabs(own) > ws->thr / 2))
