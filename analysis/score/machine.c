@@ -40,8 +40,8 @@
  * at: a phase the machine both entered and left is the machine's, not a
  * level to come back to, and a change back to the settled level opens
  * no period (else the region's own new level between two host slowdowns
- * reads as an excursion from the slowdown).  A change the machine makes and keeps is
- * named, not cut out, and is not the region's step either - unless
+ * reads as an excursion from the slowdown).  A change the machine makes
+ * and keeps is named, not cut out, and is not the region's step either - unless
  * as many of the event's regions came back to their level as kept it:
  * then the machine did not keep it, and the regions that did made a
  * change of their own at that instant (own_keeps; "came back" includes
