@@ -244,9 +244,12 @@ static void run_phases(const struct run *r, struct scratch *w)
 		if (s->source != g->source)
 			return;         /* several logs: no common clock */
 		/* the processor's samples say nothing of the code's time,
-		 * nor do those a probe's detour may have changed */
+		 * nor do those a probe's detour may have changed, nor those
+		 * the machine shifted (marked only when searched again:
+		 * own_phases) */
 		if (!is_probe(s) && !(r->mark[r->idx[i]] & (SBT_MK_DROPPED |
-				      SBT_MK_SPEED | SBT_MK_AFTER_PROBE))) {
+				      SBT_MK_SPEED | SBT_MK_AFTER_PROBE |
+				      SBT_MK_MACHINE))) {
 			w->t[k] = s->t_ns;
 			w->ix[k++] = r->idx[i];
 		}
@@ -663,6 +666,29 @@ static int score_group(const struct run *r)
 	return sbt_score_group(v, k, y, np, r->in, &r->g->score);
 }
 
+/* A group the machine shifted whose phase search ran out of phases
+ * (SBT_PHASE_MAX), searched again without the machine's samples: a host
+ * that slows the VM in many windows spends the phases on the windows'
+ * edges, and the region's own step among them is lost in a phase that
+ * spans it.  Where the search had phases to spare, its phases stand:
+ * they resolve the region's changes, and a sample left out as the
+ * machine's at one of them (the machine moved its neighbour then) would
+ * move the change's date.  The changes the machine made are then no
+ * phase change of the group's: machine.c's events list them, and its
+ * samples left out say how many it shifted. */
+static void own_phases(const struct run *r)
+{
+	struct sbt_group *g = r->g;
+
+	if (!g->machine_n || g->phases.nphases < SBT_PHASE_MAX)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		r->mark[r->idx[i]] &= (uint8_t)~SBT_MK_TRANSIENT;
+	run_phases(r, r->w);
+	mark_transient(r);
+	g->machine_changes = 0;
+}
+
 /* ---- groups in parallel ---------------------------------------------- */
 
 /* Groups are independent until machine events compare them: each worker
@@ -790,8 +816,10 @@ static void work(void *arg, size_t k, int t)
 		rc = -1;
 	else if (p->stage == STAGE_GROUP)
 		rc = run_group(&r);
-	else
+	else {
+		own_phases(&r);
 		rc = score_group(&r);
+	}
 	give_back(p, r.w);
 	if (rc)
 		atomic_store(&p->failed, 1);

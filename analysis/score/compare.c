@@ -297,7 +297,7 @@ static size_t gather(const struct sbt_cmp_side *s, const struct cell *c,
 	const struct sbt_dataset *ds = s->ds;
 	const struct sbt_result *res = s->res;
 	unsigned skip = SBT_MK_DROPPED | (steady ? SBT_MK_TRANSIENT |
-			SBT_MK_MACHINE | SBT_MK_AFTER_PROBE : 0);
+			SBT_MK_AFTER_PROBE : 0);
 	size_t n = 0;
 
 	for (size_t k = 0; k < c->ng; k++) {
@@ -315,6 +315,11 @@ static size_t gather(const struct sbt_cmp_side *s, const struct cell *c,
 				(*slow)++;
 				continue;
 			}
+			/* the machine's (machine.c), after the processor's:
+			 * regions moving together in a slow window are the
+			 * processor moving them */
+			if (steady && (mk & SBT_MK_MACHINE))
+				continue;
 			v[n] = x->ns - sbt_cost_of(s->o,
 						   &ds->sources[x->source]);
 			src[n++] = x->source;

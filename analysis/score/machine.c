@@ -22,7 +22,11 @@
  * (time / its group's median) of the SBT_MACHINE_NEAR nearest samples of
  * OTHER regions of its thread that are steady witnesses (p25..p75 within
  * twice their smallest finding: a bimodal region's median sits on either
- * mode and says nothing of the machine).  When that median is off by more
+ * mode and says nothing of the machine; or, where the machine itself
+ * moves them that often, a region whose samples off their median are,
+ * nine in ten, met by another region's nearest sample off the same way:
+ * it moves only with the others, and its median is its own level).
+ * When that median is off by more
  * than twice their smallest finding, the machine was shifted at that
  * moment; if the sample itself is off the same way by its own, it
  * is marked.  Both must move: a constant neighbour does not mark a
@@ -32,8 +36,12 @@
  * Then each group separates what followed the machine from its own.  A
  * machine change away from a level, then only machine changes until one
  * back to that level, brackets a shifted period (SBT_PH_MACHINE): an
- * excursion of the machine.  A change the machine makes and keeps is
- * named, not cut out, and is not the region's step either - unless
+ * excursion of the machine.  The level it left is one the group settled
+ * at: a phase the machine both entered and left is the machine's, not a
+ * level to come back to, and a change back to the settled level opens
+ * no period (else the region's own new level between two host slowdowns
+ * reads as an excursion from the slowdown).  A change the machine makes
+ * and keeps is named, not cut out, and is not the region's step either - unless
  * as many of the event's regions came back to their level as kept it:
  * then the machine did not keep it, and the regions that did made a
  * change of their own at that instant (own_keeps; "came back" includes
@@ -41,7 +49,8 @@
  * of shifted periods and moments are marked SBT_MK_MACHINE and left out
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
- * again without them.
+ * again without them (here for the shifted periods; the phases are
+ * searched again without all of them by analyze.c's own_phases).
  *
  * Two witnesses.  The speed probes (speed.c) take the samples of the
  * processor's shifts out of a group's phases before this runs; were the
@@ -235,6 +244,16 @@ static size_t phase_total(const struct sbt_phases *p)
 	return total;
 }
 
+/* Whether phase j is the machine's: entered and left by machine changes.
+ * However long, such a level is no level of the region's to come back
+ * to (a host slowdown of a few ms holds more than an excursion's share
+ * of a short run). */
+static int machine_period(const struct sbt_phases *p, int j)
+{
+	return j >= 1 && j + 1 < p->nphases && p->ph[j].machine &&
+	       p->ph[j + 1].machine;
+}
+
 /* The level p had settled at before phase a: that of the nearest phase
  * before a holding at least SBT_PHASE_TRANS_FRAC of its samples, or
  * ph[a-1]'s when none does.  A shorter phase is an excursion itself: the
@@ -245,7 +264,8 @@ static size_t phase_total(const struct sbt_phases *p)
 static double settled_before(const struct sbt_phases *p, int a, size_t total)
 {
 	for (int j = a - 1; j >= 0; j--)
-		if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC * (double)total)
+		if ((double)p->ph[j].n >= SBT_PHASE_TRANS_FRAC * (double)total &&
+		    !machine_period(p, j))
 			return p->ph[j].level_ns;
 	return p->ph[a - 1].level_ns;
 }
@@ -273,6 +293,8 @@ static int brackets(const struct sbt_phases *p, int in[SBT_PHASE_MAX])
 			continue;
 		double ref = settled_before(p, a, total);
 		size_t inside = p->ph[a].n;
+		if (fabs(p->ph[a].level_ns - ref) < shift)
+			continue;       /* a way back, not one away */
 		for (int b = a + 1; b < n && p->ph[b].machine; b++) {
 			if (fabs(p->ph[b].level_ns - ref) < shift) {
 				if (2 * inside < total) {
@@ -392,7 +414,11 @@ struct witness {
 	double med;            /* median of its kept samples              */
 	double te;             /* the cost subtracted from them           */
 	double thr;            /* 2 min_shift / med                       */
-	int steady;            /* p25..p75 within 2 min_shift: a witness  */
+	int steady;            /* a witness: p25..p75 within 2 min_shift,
+				  or moving only with the others (vote)  */
+	size_t off, with;      /* vote: samples off by more than thr, and
+				  of those, the ones whose nearest other
+				  region's sample is off the same way     */
 };
 
 /* Sorted insertion of x into a[0..n). */
@@ -466,7 +492,9 @@ static int mark_thread(const struct sbt_dataset *ds, struct sbt_result *res,
 		const struct sbt_sample *s = &ds->s[pos[i]];
 		const struct witness *ws = &w[gof[pos[i]]];
 		double thr, f, own;
-		if (res->mark[pos[i]] & SBT_MK_MACHINE || !(ws->med > 0))
+		/* the processor's (speed.c) are left out as its already */
+		if (res->mark[pos[i]] & (SBT_MK_MACHINE | SBT_MK_SPEED) ||
+		    !(ws->med > 0))
 			continue;
 		own = (s->ns - ws->te) / ws->med - 1;
 		if (!(fabs(own) > ws->thr / 2))
@@ -478,6 +506,50 @@ static int mark_thread(const struct sbt_dataset *ds, struct sbt_result *res,
 		res->g[gof[pos[i]]].machine_n++;
 	}
 	return 0;
+}
+
+/* Whether sample ix is off its group's median by more than its thr, and
+ * which way: +1, -1, or 0. */
+static int off_way(const struct sbt_dataset *ds, const uint32_t *gof,
+		   const struct witness *w, uint32_t ix)
+{
+	const struct witness *wx = &w[gof[ix]];
+	double own = (ds->s[ix].ns - wx->te) / wx->med - 1;
+
+	return own > wx->thr ? 1 : own < -wx->thr ? -1 : 0;
+}
+
+/* The vote over one thread's samples pos[lo..hi), in time order: for each
+ * sample off its level, is the nearest sample of another region off the
+ * same way?  A region whose every move is the others' too moves with the
+ * machine only, however often the machine moves (a host that slows the
+ * VM a third of the time puts its p75 at the slow level). */
+static void vote_thread(const struct sbt_dataset *ds, const uint32_t *pos,
+			const uint32_t *gof, struct witness *w, size_t lo,
+			size_t hi)
+{
+	for (size_t i = lo; i < hi; i++) {
+		const struct sbt_sample *x = &ds->s[pos[i]];
+		int way = off_way(ds, gof, w, pos[i]);
+		size_t a = i, b = i + 1, j = SIZE_MAX;
+		if (!way)
+			continue;
+		for (int n = 0; n < 64 && j == SIZE_MAX &&
+		     (a > lo || b < hi); n++) {
+			size_t c;
+			if (b >= hi || (a > lo && x->t_ns - ds->s[pos[a - 1]].t_ns
+					<= ds->s[pos[b]].t_ns - x->t_ns))
+				c = --a;
+			else
+				c = b++;
+			if (ds->s[pos[c]].region != x->region)
+				j = c;
+		}
+		if (j == SIZE_MAX)
+			continue;
+		w[gof[pos[i]]].off++;
+		w[gof[pos[i]]].with += off_way(ds, gof, w, pos[j]) == way;
+	}
 }
 
 /* Does sample i take part in the neighbour test? */
@@ -494,7 +566,7 @@ static int takes_part(const struct sbt_dataset *ds,
  * shifted (see the top comment).  gof[ix]: the group of sample ix, or
  * UINT32_MAX for none. */
 static int mark_moments(const struct sbt_dataset *ds, struct sbt_result *res,
-			const uint32_t *gof, const struct witness *w)
+			const uint32_t *gof, struct witness *w, int vote)
 {
 	uint32_t *pos, *start;
 	size_t nthreads = 1;
@@ -530,7 +602,10 @@ static int mark_moments(const struct sbt_dataset *ds, struct sbt_result *res,
 				pos[start[ds->s[i].thread]++] = (uint32_t)i;
 		for (size_t t = 0, lo = 0; t < nthreads; t++) {
 			size_t hi = start[t];
-			rc = mark_thread(ds, res, pos, gof, w, lo, hi);
+			if (vote)
+				vote_thread(ds, pos, gof, w, lo, hi);
+			else
+				rc = mark_thread(ds, res, pos, gof, w, lo, hi);
 			if (rc)
 				break;
 			lo = hi;
@@ -583,8 +658,16 @@ static int moments(const struct sbt_dataset *ds, struct sbt_result *res,
 			      g->iqr_ns <= 2 * shift;
 		any |= w[k].steady;
 	}
-	if (any && res->ngroups >= 2)
-		rc = mark_moments(ds, res, gof, w);
+	if (res->ngroups >= 2 && (rc = mark_moments(ds, res, gof, w, 1)) == 0)
+		for (size_t k = 0; k < res->ngroups; k++) {
+			/* nine in ten: a coincidence now and then is not
+			 * a region's own mode */
+			w[k].steady |= w[k].med > 0 && w[k].off > 0 &&
+				       10 * w[k].with >= 9 * w[k].off;
+			any |= w[k].steady;
+		}
+	if (rc == 0 && any && res->ngroups >= 2)
+		rc = mark_moments(ds, res, gof, w, 0);
 	free(w);
 	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
 		if (res->g[k].machine_n)
