@@ -316,7 +316,8 @@ def gomp_calls(path):
     n = 0
     if os.path.exists(path):
         for line in open(path):
-            n += sum(json.loads(line).values())
+            n += sum(v for k, v in json.loads(line).items()
+                     if k.startswith("GOMP_parallel"))
     return n
 
 

@@ -1,17 +1,22 @@
 /*
- * gomp_count.c - counts the parallel regions a libgomp program starts, by
- * interposing the entry points the recorder records (GOMP_parallel and
- * its variants), independently of the recorder: tools/corpus.py preloads
- * it beside libsbtmark.so and keeps the counts in the manifest, so the
- * corpus test checks a real program's sample counts against a count
- * nobody derived from the log.
+ * gomp_count.c - counts the calls a libgomp program makes into the entry
+ * points the recorder interposes (GOMP_parallel and its variants) and
+ * into GOMP_barrier, independently of the recorder.  Two uses:
  *
  *   LD_PRELOAD=gomp_count.so GOMP_COUNT_OUT=FILE sbt-run -- ./prog
+ *     before the recorder: the program's own calls.  tools/corpus.py
+ *     keeps the parallel counts in the manifest, so the corpus test
+ *     checks a real program's sample counts against a count nobody
+ *     derived from the log.
+ *   LD_PRELOAD=libsbtmark.so:gomp_count.so GOMP_COUNT_OUT=FILE ./prog
+ *     after it: the next definition the recorder finds (dlsym
+ *     RTLD_NEXT), so the calls the recorder makes (tests/openmp's
+ *     omp-gomp-wait: no GOMP_barrier of its own).
  *
  * At exit a process that started any region appends one line
- * {"GOMP_parallel": N, ...} to FILE (the launcher's shell, preloaded
- * too, starts none and writes nothing).  Each call is passed on (dlsym
- * RTLD_NEXT): to the recorder's interposer, then to libgomp.
+ * {"GOMP_parallel": N, ..., "GOMP_barrier": M} to FILE (the launcher's
+ * shell, preloaded too, starts none and writes nothing).  Each call is
+ * passed on (dlsym RTLD_NEXT).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -20,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long n_par, n_red, n_sec, n_start;
+static unsigned long n_par, n_red, n_sec, n_start, n_bar;
 
 static void *next(const char *name)
 {
@@ -76,6 +81,15 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned nthreads)
 	real(fn, data, nthreads);
 }
 
+void GOMP_barrier(void)
+{
+	static void (*real)(void);
+	if (!real)
+		real = (void (*)(void))next("GOMP_barrier");
+	__atomic_add_fetch(&n_bar, 1, __ATOMIC_RELAXED);
+	real();
+}
+
 __attribute__((destructor)) static void report(void)
 {
 	const char *out = getenv("GOMP_COUNT_OUT");
@@ -86,7 +100,7 @@ __attribute__((destructor)) static void report(void)
 		return;
 	fprintf(f, "{\"GOMP_parallel\": %lu, \"GOMP_parallel_reductions\": "
 		"%lu, \"GOMP_parallel_sections\": %lu, "
-		"\"GOMP_parallel_start\": %lu}\n", n_par, n_red, n_sec,
-		n_start);
+		"\"GOMP_parallel_start\": %lu, \"GOMP_barrier\": %lu}\n",
+		n_par, n_red, n_sec, n_start, n_bar);
 	fclose(f);
 }

@@ -211,7 +211,7 @@ def unrecorded(sbt_run):
 
 def gompwait(sbt_run, counter):
     """omp_app (gcc, libgomp), thread 3 with 10 times the work, under
-    sbt-run with gomp_barriers.so preloaded after the recorder: the
+    sbt-run with gomp_count.so preloaded after the recorder: the
     recorder calls no GOMP_barrier (the counter, which every
     GOMP_parallel reached through the recorder, saw none), and every
     thread's wait of every region ends at the team's release: after the
@@ -230,7 +230,7 @@ def gompwait(sbt_run, counter):
                         os.path.join(tmp, 'omp_app')], check=True)
         log, dump, out = (os.path.join(tmp, f) for f in
                           ('w.log', 'w.csv', 'count.txt'))
-        env = dict(os.environ, GOMP_BARRIERS_OUT=out,
+        env = dict(os.environ, GOMP_COUNT_OUT=out,
                    LD_PRELOAD=os.environ['SBT_LIB'] + ':' + counter)
         p = subprocess.run([sbt_run, '-o', log, '--', './omp_app',
                             str(regions), '900'], cwd=tmp, env=env,
@@ -239,8 +239,12 @@ def gompwait(sbt_run, counter):
               'omp_app: %d regions, %d implicit tasks' % (regions,
                                                           4 * regions)),
               'exit %d, output %r %s' % (p.returncode, p.stdout, p.stderr))
-        got = open(out).read().split()
-        check(got == ['GOMP_parallel', str(regions), 'GOMP_barrier', '0'],
+        lines = open(out).read().splitlines()
+        got = json.loads(lines[0]) if len(lines) == 1 else lines
+        check(got == {'GOMP_parallel': regions,
+                      'GOMP_parallel_reductions': 0,
+                      'GOMP_parallel_sections': 0,
+                      'GOMP_parallel_start': 0, 'GOMP_barrier': 0},
               'calls through the recorder: %s' % got)
         env.pop('LD_PRELOAD')
         a = subprocess.run([os.environ['SBT_ANALYZE'], '--filter', 'none',
