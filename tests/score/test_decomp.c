@@ -680,6 +680,11 @@ static void test_barrier(void)
 		const struct sbt_finding *x = find(b, SBT_FIND_WAIT);
 		CHECK(x && x->key == 1 && !find(b, SBT_FIND_GROUPS),
 		      "barrier, one group: the least waiting thread named");
+		/* the wait a share of the parallel region's ~10.15 us, not
+		 * of the barrier's own ~180 ns */
+		CHECK(x && fabs(x->rel - 300 / 10150.0) < 0.005 &&
+		      fabs(x->time_share - x->rel) < 1e-9,
+		      "barrier: the wait %.3g of what", x ? x->rel : NAN);
 		x = find(p, SBT_FIND_GROUPS);
 		CHECK(x && x->key == 1, "parallel, one group: thread 1 slower");
 		sbt_result_free(&r);
