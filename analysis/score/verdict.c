@@ -436,7 +436,9 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 			sbt_fmt_ns(b, sizeof b, d->fault_cost_ns);
 			sbt_put(&t, "%.0f faults a call (%s each%s)", d->faults,
 				b, d->fault_cost_from == SBT_COST_RUN ?
-				", the run's" : "");
+				", the run's" : d->fault_cost_from ==
+				SBT_COST_RECORDER ? ", measured at start" :
+				"");
 		}
 		if (isfinite(d->switch_cost_ns) && d->switches > 0) {
 			sbt_fmt_ns(b, sizeof b, d->switch_cost_ns);

@@ -225,6 +225,49 @@ static void test_faults_fixed(void)
 	sbt_ds_free(&ds);
 }
 
+/* 2a. The same 600 faults every call and no region whose counts vary:
+ * nothing to fit, so the cost the recorder measured at start (the
+ * header's fault_ns, 11 us) prices them: 6.6 ms a call, named as
+ * measured; without that measure (an older log), no OS time at all. */
+static void test_faults_measured(void)
+{
+	for (int measured = 0; measured < 2; measured++) {
+		struct sbt_dataset ds;
+		struct sbt_result r;
+
+		G.s = 13;
+		begin(&ds, 1)->fault_ns = measured ? 11000 : 0;
+		uint32_t a = region(&ds, "same600", 0);
+		for (size_t i = 0; i < 2000; i++)
+			sample(&ds, a, 0, 10e6 * (double)i, (2000 + 600 *
+			       11000.0) * (1 + 0.1 * gen_norm(&G)), 600);
+		if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+			return;
+		const struct sbt_group *g = group(&ds, &r, "same600",
+						  SBT_FIND_NOKEY);
+		if (!g) {
+			CHECK(0, "no group");
+			return;
+		}
+		show(&ds, g);
+		const struct sbt_decomp *d = &g->decomp;
+		const struct sbt_finding *x = find(g, SBT_FIND_OS_TIME);
+		if (measured)
+			CHECK(d->fault_cost_from == SBT_COST_RECORDER &&
+			      d->fault_cost_ns == 11000 && x &&
+			      fabs(x->size_ns - 6.6e6) < 1,
+			      "measured: OS time %.4g ns a call (cost from "
+			      "%d) %s", x ? x->size_ns : NAN,
+			      d->fault_cost_from, x ? x->text : "");
+		else
+			CHECK(d->fault_cost_from == SBT_COST_NONE && !x,
+			      "not measured: no cost (from %d), no OS time",
+			      d->fault_cost_from);
+		sbt_result_free(&r);
+		sbt_ds_free(&ds);
+	}
+}
+
 /* 2b. The run's fault cost (11 us, from a region whose counts vary)
  * applied to regions whose calls take less than their faults would:
  * 10 faults a call in calls of 20 us (110 us claimed, 550 %: the cost
@@ -1083,6 +1126,7 @@ int main(void)
 {
 	test_faults_vary();
 	test_faults_fixed();
+	test_faults_measured();
 	test_faults_bounded();
 	test_waits_not_os();
 	test_os_support();
