@@ -666,6 +666,28 @@ static int score_group(const struct run *r)
 	return sbt_score_group(v, k, y, np, r->in, &r->g->score);
 }
 
+/* A group some of whose samples a dropped processor shift gave back
+ * (machine_witness): its phases found again with them, as the regions'
+ * own. */
+static void speed_undone(const struct run *r)
+{
+	struct sbt_group *g = r->g;
+	size_t n = 0;
+
+	if (!g->speed_n)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		n += !is_probe(&r->ds->s[r->idx[i]]) &&
+		     (r->mark[r->idx[i]] & SBT_MK_SPEED);
+	if (n == g->speed_n)
+		return;
+	g->speed_n = n;
+	for (size_t i = 0; i < g->n; i++)
+		r->mark[r->idx[i]] &= (uint8_t)~SBT_MK_TRANSIENT;
+	run_phases(r, r->w);
+	mark_transient(r);
+}
+
 /* A group the machine shifted whose phase search ran out of phases
  * (SBT_PHASE_MAX), searched again without the machine's samples: a host
  * that slows the VM in many windows spends the phases on the windows'
@@ -817,6 +839,7 @@ static void work(void *arg, size_t k, int t)
 	else if (p->stage == STAGE_GROUP)
 		rc = run_group(&r);
 	else {
+		speed_undone(&r);
 		own_phases(&r);
 		rc = score_group(&r);
 	}
@@ -839,7 +862,8 @@ static int pool_run(struct pool *p, enum stage stage)
  * event (regions shifting together)?  Within the event's first region's
  * resolution of it: SBT_MACHINE_SAMPLES of its mean spacing is machine.c's;
  * a probe cadence is ours. */
-static int machine_witness(struct sbt_result *res)
+static int machine_witness(const struct sbt_dataset *ds,
+			   struct sbt_result *res)
 {
 	double tol = 2e3 * (res->speed.cadence_us > 0 ?
 			    res->speed.cadence_us : 100);
@@ -858,6 +882,9 @@ static int machine_witness(struct sbt_result *res)
 		if (h->regions_agree == 0 && h->witness_regions < 2)
 			h->regions_agree = -1;  /* too few calls to see it */
 	}
+	/* a shift the regions could have shown and did not: no claim, and
+	 * its samples are the regions' again (rescored: speed_undone) */
+	sbt_speed_drop_unwitnessed(ds, &res->speed, res->mark);
 	if (!res->nev)
 		return 0;
 	if (!(res->ev_probes = malloc(res->nev * sizeof *res->ev_probes)))
@@ -1054,7 +1081,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 			      res->mark) ||
 	    pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
 	    sbt_machine_events(ds, res, gid) != 0 ||
-	    machine_witness(res) != 0 ||
+	    machine_witness(ds, res) != 0 ||
 	    pool_run(&pool, STAGE_RESCORE) || sbt_totals(ds, o, res) != 0)
 		goto out;
 	pool_drop(&pool);

@@ -155,7 +155,9 @@ struct sbt_file_header {
 	uint32_t clock_read;          /* enum sbt_clock_read                  */
 	uint32_t ncpus;               /* cpus the machine has (configured):
 					 a cpu number >= ncpus is none      */
-	uint32_t reserved2;
+	uint32_t fault_ns;            /* a first touch of a fresh page at
+					 start, ns (header.c; 0: not
+					 measured, older logs)              */
 
 	/* What marking threads still paid for the log's memory (live): the
 	 * time they spent readying pages or growing the file themselves

@@ -26,6 +26,7 @@
 #include "counters.h"
 #include "diag.h"
 #include "header.h"
+#include "prefault.h"
 #include "logfile.h"
 #include "osevents.h"
 #include "prepare.h"
@@ -162,6 +163,8 @@ static struct sbt_file_header *log_open(void)
 			sbt_regions_attach(g.log);
 			sbt_ctrs_meta();
 			sbt_speed_meta();
+			/* our pages before the first window (its START) */
+			sbt_prefault_self();
 			fresh = g.hdr;
 			st = LOG_OPEN;
 		}

@@ -150,6 +150,8 @@ struct sbt_source {
 	 * for the log's memory themselves. */
 	uint32_t cpu_from, clock_read, ncpus;
 	uint64_t log_wait_ns, log_late_bytes;
+	double   fault_ns;           /* a page fault's cost measured at start;
+	                                0: not measured                      */
 	/* module map, for symbolizing call sites */
 	struct sbt_module {
 		uint64_t base, lo, hi;

@@ -146,6 +146,7 @@ static void fill_source(struct ctx *c)
 	s->max_mb = h->max_mb;
 	s->cpu_from = h->cpu_from, s->clock_read = h->clock_read;
 	s->ncpus = h->ncpus;
+	s->fault_ns = h->fault_ns;
 	s->log_wait_ns = h->log_wait_ns, s->log_late_bytes = h->log_late_bytes;
 	s->thin_level = h->thin_level < SBT_THIN_MAX ? h->thin_level
 						     : SBT_THIN_MAX;

@@ -223,6 +223,7 @@ static void put_recorder(struct out *o, const struct sbt_source *s)
 	put_u32(o, s->cpu_from), put_u32(o, s->clock_read);
 	put_u32(o, s->ncpus);
 	put_u64(o, s->log_wait_ns), put_u64(o, s->log_late_bytes);
+	put_f64(o, s->fault_ns);
 }
 
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
@@ -720,12 +721,15 @@ static int get_detours(struct in *in, struct sbt_dataset *part)
 	return in->why ? -1 : 0;
 }
 
-/* Version 6: put_recorder. */
+/* Version 6: put_recorder; 7 added its fault cost. */
 static int get_recorder(struct in *in, struct sbt_source *s)
 {
 	s->cpu_from = get_u32(in), s->clock_read = get_u32(in);
 	s->ncpus = get_u32(in);
 	s->log_wait_ns = get_u64(in), s->log_late_bytes = get_u64(in);
+	s->fault_ns = in->version >= 7 ? get_f64(in) : 0;
+	if (!in->why && !(s->fault_ns >= 0 && s->fault_ns < 1e10))
+		in->why = "damaged (fault cost)";
 	return in->why ? -1 : 0;
 }
 

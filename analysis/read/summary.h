@@ -17,10 +17,10 @@
 
 #include "dataset.h"
 
-#define SBT_SUMMARY_VERSION 6   /* reads 1 (no speed probes), 2 (no
+#define SBT_SUMMARY_VERSION 7   /* reads 1 (no speed probes), 2 (no
 				   threads), 3 (no detours), 4 (no
 				   detours' places), 5 (no recorder
-				   facts) and 6 */
+				   facts), 6 (no fault cost) and 7 */
 
 /* Samples a summary holds at most by default (--max-samples sets it). */
 #define SBT_SUMMARY_SAMPLES_DEFAULT 1000000u

@@ -546,8 +546,9 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		sbt_put(o, "finding of kind %d: size %s", x->kind, a);
 	}
 	if (isfinite(x->rel))
-		sbt_put(o, " [%.1f %% of its time%s]", 100 * x->rel,
-			x->minor ? ", minor" : "");
+		sbt_put(o, " [%.1f %% of %s time%s]", 100 * x->rel,
+			x->kind == SBT_FIND_WAIT ? "the parallel region's" :
+			"its", x->minor ? ", minor" : "");
 }
 
 /* ---- what was left out -------------------------------------------------- */

@@ -7,8 +7,9 @@
  * where the counts vary from call to call; else the same fit pooled over
  * the regions of the run whose counts do vary (each region about its own
  * centre, so that regions of different work do not pass for a cost).
- * The log holds no cost the recorder measured, so where no region's
- * counts vary the cost, and the OS's time, stay unknown.
+ * Where no region's counts vary, the cost the recorder measured at start
+ * (fresh pages touched one by one: the header's fault_ns) prices the
+ * faults; a log without it leaves the cost, and the OS's time, unknown.
  *
  * Of its spread, the sum of squares about the mean (each effect is
  * estimated robustly, by trimmed means and a Huber fit; the accounting
@@ -905,7 +906,7 @@ static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	rc = 0;
 out:
 	if (rc == 0)
-		sbt_decomp_cost(d, 0);
+		sbt_decomp_cost(d, 0, 0);
 	return rc;
 }
 
@@ -960,7 +961,7 @@ static void os_time(struct sbt_decomp *d)
 	d->os_time_ns = known ? t : NAN;
 }
 
-void sbt_decomp_cost(struct sbt_decomp *d, size_t n)
+void sbt_decomp_cost(struct sbt_decomp *d, size_t n, double measured_ns)
 {
 	double sxy = 0, sxx = 0, see = 0, cost = NAN, se = NAN;
 	size_t dof = 0;
@@ -980,6 +981,14 @@ void sbt_decomp_cost(struct sbt_decomp *d, size_t n)
 			d[i].fault_cost_ns = cost;
 			d[i].fault_cost_se_ns = se;
 			d[i].fault_cost_from = SBT_COST_RUN;
+		} else if (d[i].fault_cost_from == SBT_COST_NONE &&
+			   measured_ns > 0 && d[i].faults > 0) {
+			/* no fit anywhere: what a fresh page cost the
+			 * recorder at start, a measure, not a fit of these
+			 * calls (its spread unknown) */
+			d[i].fault_cost_ns = measured_ns;
+			d[i].fault_cost_se_ns = NAN;
+			d[i].fault_cost_from = SBT_COST_RECORDER;
 		}
 	if (n == 0)
 		os_time(d);
@@ -1087,6 +1096,19 @@ static int one_region(const struct sbt_dataset *ds,
 	return decompose(&in, d, &u->k);
 }
 
+/* The recorder's page-fault cost, the mean over the logs that measured
+ * it (0: none did). */
+static double measured_fault_ns(const struct sbt_dataset *ds)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ds->nsources; i++)
+		if (ds->sources[i].fault_ns > 0)
+			sum += ds->sources[i].fault_ns, n++;
+	return n ? sum / (double)n : 0;
+}
+
 int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 		   struct sbt_result *res)
 {
@@ -1126,7 +1148,7 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 		if (one_region(ds, o, res, a, b, &u, &d[nr++]) != 0)
 			goto out;
 	}
-	sbt_decomp_cost(d, nr);
+	sbt_decomp_cost(d, nr, measured_fault_ns(ds));
 	nr = 0;
 	for (size_t a = 0, b; a < res->ngroups; a = b, nr++) {
 		double tot = 0, span = 0;

@@ -40,7 +40,8 @@ int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d);
 
 /* The fault cost pooled over regions d[0..n) (within each region, where
  * its counts vary): a region whose own counts cannot tell its cost gets
- * this one (fault_cost_from SBT_COST_RUN), and its OS time. */
-void sbt_decomp_cost(struct sbt_decomp *d, size_t n);
+ * this one (fault_cost_from SBT_COST_RUN), else the recorder's measure
+ * at start, `measured_ns` (> 0; SBT_COST_RECORDER), and its OS time. */
+void sbt_decomp_cost(struct sbt_decomp *d, size_t n, double measured_ns);
 
 #endif

@@ -272,6 +272,22 @@ static void judge_waits(struct sbt_result *res, const struct sbt_dataset *ds,
 	}
 }
 
+/* The typical time of barrier group b's parallel region in its source
+ * and key: what the others' wait is a share of (a barrier's own time is
+ * mostly the wait itself); NAN when there is none. */
+static double parallel_typical(const struct sbt_result *res,
+			       const struct sbt_dataset *ds,
+			       const struct sbt_group *b)
+{
+	long p = parallel_of(ds, b->region);
+
+	for (size_t i = 0; p >= 0 && i < res->ngroups; i++)
+		if (res->g[i].region == (uint32_t)p &&
+		    res->g[i].source == b->source && res->g[i].key == b->key)
+			return res->g[i].score.trim_mean_ns;
+	return NAN;
+}
+
 void sbt_groups_barriers(struct sbt_result *res, const struct sbt_dataset *ds,
 			 int by_thread)
 {
@@ -282,8 +298,11 @@ void sbt_groups_barriers(struct sbt_result *res, const struct sbt_dataset *ds,
 		int bar = is_barrier(ds, res->g[a].region);
 		for (size_t i = a; i < b; i++) {
 			res->g[i].barrier = bar;
-			if (bar)
+			if (bar) {
 				res->g[i].flagged = 0;  /* a wait is no work */
+				res->g[i].wait_base_ns =
+					parallel_typical(res, ds, &res->g[i]);
+			}
 		}
 		if (!bar || !by_thread)
 			continue;

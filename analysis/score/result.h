@@ -208,7 +208,8 @@ const char *sbt_finding_kind_name(int kind);
 enum sbt_comp { SBT_COMP_OS, SBT_COMP_COUNTERS, SBT_COMP_PROC,
 		SBT_COMP_TIME, SBT_COMP_GROUPS, SBT_COMP_MODES, SBT_COMP_REST,
 		SBT_NCOMP };
-enum sbt_cost_from { SBT_COST_NONE, SBT_COST_REGION, SBT_COST_RUN };
+enum sbt_cost_from { SBT_COST_NONE, SBT_COST_REGION, SBT_COST_RUN,
+		     SBT_COST_RECORDER /* measured at start */ };
 struct sbt_comp_est {
 	int    resolved;              /* significant at SBT_SCORE_Z      */
 	double var_share;             /* of var_ns2, 0..1                */

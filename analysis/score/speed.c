@@ -309,9 +309,10 @@ static void count(struct sbt_speed_shift *h, const struct sbt_sample *x)
 }
 
 /* Mark every region sample inside a shift's window as the processor's,
- * its thread's or its cpu's, and name the regions each shift touched. */
+ * its thread's or its cpu's, and (tally) name the regions each shift
+ * touched. */
 static void mark(const struct sbt_dataset *ds, struct sbt_speed *sp,
-		 uint8_t *marks)
+		 uint8_t *marks, int tally)
 {
 	for (size_t i = 0; i < ds->n && (sp->nsh || sp->ncsh); i++) {
 		const struct sbt_sample *x = &ds->s[i];
@@ -324,7 +325,7 @@ static void mark(const struct sbt_dataset *ds, struct sbt_speed *sp,
 		if (!h && !c)
 			continue;
 		marks[i] |= SBT_MK_SPEED;
-		if (x->flags & SBT_SF_PROBE)
+		if (!tally || (x->flags & SBT_SF_PROBE))
 			continue;
 		if (h)
 			count(h, x);
@@ -655,7 +656,7 @@ int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 	if (check_shifts(ds, sp, sp->sh, &sp->nsh, 0) != 0 ||
 	    check_shifts(ds, sp, sp->csh, &sp->ncsh, 1) != 0)
 		goto oom;
-	mark(ds, sp, marks);
+	mark(ds, sp, marks, 1);
 	if (by_unit && units(ds, sp, by_unit) != 0)
 		goto oom;
 	return 0;
@@ -665,6 +666,34 @@ oom:
 	for (size_t i = 0; i < ds->n; i++)
 		marks[i] &= (uint8_t)~SBT_MK_SPEED;
 	return -1;
+}
+
+/* Keep the shifts of sh[0..*n) the coincidence witness did not deny;
+ * the number dropped. */
+static size_t keep_witnessed(struct sbt_speed_shift *sh, size_t *n)
+{
+	size_t k = 0, n0 = *n;
+
+	for (size_t i = 0; i < n0; i++)
+		if (sh[i].regions_agree != 0)
+			sh[k++] = sh[i];
+	*n = k;
+	return n0 - k;
+}
+
+size_t sbt_speed_drop_unwitnessed(const struct sbt_dataset *ds,
+				  struct sbt_speed *sp, uint8_t *marks)
+{
+	size_t d = keep_witnessed(sp->sh, &sp->nsh) +
+		   keep_witnessed(sp->csh, &sp->ncsh);
+
+	if (!d)
+		return 0;
+	sp->ndisagree += d;
+	for (size_t i = 0; i < ds->n; i++)
+		marks[i] &= (uint8_t)~SBT_MK_SPEED;
+	mark(ds, sp, marks, 0);
+	return d;
 }
 
 void sbt_speed_free(struct sbt_speed *sp)

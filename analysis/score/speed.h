@@ -51,9 +51,11 @@ struct sbt_speed_shift {
 	uint32_t regions[SBT_SPEED_MAX_REGIONS];
 	int regions_agree;            /* the other witness: a machine event
 					 (regions moving together) in its
-					 window 1, none 0, -1 cannot tell
-					 (fewer than two regions in it, or
-					 than two witness_regions)       */
+					 window 1, none 0 (such a shift is
+					 dropped: sbt_speed_drop_unwitnessed),
+					 -1 cannot tell (fewer than two
+					 regions in it, or than two
+					 witness_regions)                */
 	int witness_regions;          /* its regions with a phase's worth
 					 of samples in the window here
 					 (SBT_PHASE_MIN_SEG): the shared
@@ -126,6 +128,15 @@ struct sbt_speed {
  * then empty). */
 int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		      struct sbt_speed *sp, uint8_t *marks);
+
+/* Drop the shifts whose regions_agree is 0: the coincidence witness
+ * could have seen them (two regions with a phase's worth of calls in the
+ * window) and saw no shift they shared.  The probes then disagree with
+ * the code (counted in ndisagree, said once for the run), and the
+ * samples in those windows are the regions' again: SBT_MK_SPEED in
+ * marks[] is redone from the shifts kept.  The number dropped. */
+size_t sbt_speed_drop_unwitnessed(const struct sbt_dataset *ds,
+				  struct sbt_speed *sp, uint8_t *marks);
 
 void sbt_speed_free(struct sbt_speed *sp);
 

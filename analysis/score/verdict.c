@@ -436,7 +436,9 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 			sbt_fmt_ns(b, sizeof b, d->fault_cost_ns);
 			sbt_put(&t, "%.0f faults a call (%s each%s)", d->faults,
 				b, d->fault_cost_from == SBT_COST_RUN ?
-				", the run's" : "");
+				", the run's" : d->fault_cost_from ==
+				SBT_COST_RECORDER ? ", measured at start" :
+				"");
 		}
 		if (isfinite(d->switch_cost_ns) && d->switches > 0) {
 			sbt_fmt_ns(b, sizeof b, d->switch_cost_ns);
@@ -529,10 +531,19 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 				 * least is the slow one */
 				x->kind = SBT_FIND_WAIT;
 				x->key = c->key_lo;
+				/* a share of the parallel region's time: the
+				 * barrier's own is mostly the wait itself */
+				x->rel = x->time_share = x->size_ns /
+							 g->wait_base_ns;
+				if (!isfinite(x->rel))
+					x->rel = x->time_share = NAN;
 				alarm(g, x, o, few);
 				sbt_put(&t, "thread %u waits least: the slow "
 					"one; the others wait up to %s more "
 					"for it", c->key_lo, a);
+				if (isfinite(x->rel))
+					sbt_put(&t, ", %.1f %% of the parallel "
+						"region's time", 100 * x->rel);
 				break;
 			}
 			alarm(g, x, o, few);

@@ -13,6 +13,8 @@
  *   threads   N short threads, one "t" region each; prints the
  *             process's open fds before and after
  *   fork      "parent" and, in a fork child, "child" regions
+ *   own       one "own" pair, then prints "own PRESENT TOTAL": pages of
+ *             the recorder's file mappings in the page table, of all
  * Timed (a first "warm" pair opens the log and calibrates before the
  * clock starts; then prints the calling thread's CPU time over the rest,
  * in ns: the probes' cadence runs while the thread marks):
@@ -308,6 +310,41 @@ static int omp_mode(long n, int work)
 	return 0;
 }
 
+/* After one pair (the log opened): how many pages of the recorder's
+ * file-backed mappings (/proc/self/maps lines naming libsbtmark) are in
+ * the page table (/proc/self/pagemap bit 63), of how many. */
+static int own_mode(long n, int work)
+{
+	char line[4096];
+	unsigned long present = 0, total = 0;
+	FILE *maps = fopen("/proc/self/maps", "r");
+	FILE *pm = fopen("/proc/self/pagemap", "rb");
+
+	(void)n, (void)work;
+	SBT_MARKER_START("own");
+	SBT_MARKER_STOP("own");
+	if (!maps || !pm)
+		return 1;
+	while (fgets(line, sizeof line, maps)) {
+		unsigned long a, b;
+		if (!strstr(line, "libsbtmark") ||
+		    sscanf(line, "%lx-%lx", &a, &b) != 2)
+			continue;
+		for (unsigned long p = a; p < b; p += (unsigned long)pg) {
+			unsigned long long e = 0;
+			if (fseek(pm, (long)(p / (unsigned long)pg * 8),
+				  SEEK_SET) != 0 ||
+			    fread(&e, sizeof e, 1, pm) != 1)
+				return 1;
+			present += e >> 63;
+			total++;
+		}
+	}
+	fclose(maps), fclose(pm);
+	printf("own %lu %lu\n", present, total);
+	return 0;
+}
+
 static const struct mode {
 	const char *name;
 	int (*run)(long n, int work);
@@ -315,7 +352,7 @@ static const struct mode {
 } modes[] = {
 	{ "sleep", sleep_mode, 0 },     { "pages", pages_mode, 0 },
 	{ "constant", constant_mode, 0 }, { "threads", threads_mode, 0 },
-	{ "fork", fork_mode, 0 },
+	{ "fork", fork_mode, 0 },       { "own", own_mode, 0 },
 	{ "lone", lone_mode, 1 },       { "nested", nested_mode, 1 },
 	{ "attr", attr_mode, 1 },       { "faults", faults_mode, 1 },
 	{ "inside", inside_mode, 1 },   { "omp", omp_mode, 1 },

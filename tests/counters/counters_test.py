@@ -22,6 +22,9 @@ Cases:
                else told and left out, the run going on
   threads      500 short threads, each with its own group: every
                sample counted, no fd left open
+  own          once the log is open every page of the recorder's own
+               mappings is in the page table (/proc/self/pagemap): no
+               first touch of ours inside a window
   likwid       LIKWID_MARKER_GET (APP is likwid_get) returns the counts
 """
 import csv, json, os, statistics, struct, subprocess, sys, tempfile
@@ -287,6 +290,18 @@ def case_threads():
     check(len(rows) == 500, '%d samples' % len(rows))
     check(all(float(r['task-clock']) > 0 and r['page-faults'] != '-1'
               for r in rows), 'a thread\'s sample without counts')
+
+
+def case_own():
+    # Every page of the recorder's own code and data is in the page table
+    # once the log is open: no window (its first STOP's code on a page
+    # never run) counts a fault of ours as the user's, whatever the
+    # library's layout.
+    _, out, _ = run(['own', '1'], env={'SBT_EVENTS': EVENTS})
+    word, present, total = out.split()
+    check(word == 'own' and int(total) > 0 and present == total,
+          'recorder pages present after the log opened: %s of %s'
+          % (present, total))
 
 
 def case_likwid():

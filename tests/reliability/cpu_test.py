@@ -16,7 +16,9 @@ machine does not need; each run pins three marking threads to one cpu
 and each run's empty pair (t_e) is above zero and below 1 ms: the clock
 advances and is read in one piece.  The report says what the header
 does: the text's note on where cpus came from and how the clock was read
-(none on the default path), JSON's clock_read, cpu_from and ncpus.  Then the analyzer on a log whose
+(none on the default path), JSON's clock_read, cpu_from, ncpus and
+fault_ns (the page fault's cost measured at start: above 0, below 1 ms,
+a bound no machine's fault reaches; a summary of the log carries it).  Then the analyzer on a log whose
 events name cpus the machine lacks (TSC_AUX of a host): such a cpu is
 unknown, and a sample is flagged migrated only between two true cpus.
 Environment: SBT_LIB, SBT_ANALYZE.  Exit 0 pass, 1 fail.
@@ -45,9 +47,10 @@ def header(log):
         b = f.read(4096)
     hz, = struct.unpack_from('<Q', b, H_TICK_HZ)
     te_min, te_p50 = struct.unpack_from("<QQ", b, H_TE_MIN)
-    cpu_from, clock_read, ncpus = struct.unpack_from('<III', b, H_CPU_FROM)
+    cpu_from, clock_read, ncpus, fault_ns = struct.unpack_from('<IIII', b,
+                                                             H_CPU_FROM)
     return dict(hz=hz, te_min=te_min, te_p50=te_p50, cpu_from=cpu_from,
-                clock_read=clock_read, ncpus=ncpus)
+                clock_read=clock_read, ncpus=ncpus, fault_ns=fault_ns)
 
 
 def run(rapp, tmp, cpu, force):
@@ -108,9 +111,19 @@ def said(log, name, h):
     check(src['clock_read'] == {RDTSCP: 'rdtscp', RDTSC: 'rdtsc'}[
               h['clock_read']] and
           set(src['cpu_from']) == {v for k, v in names.items() if cf & k}
-          and src['ncpus'] == h['ncpus'] and src['log_wait_ns'] >= 0,
+          and src['ncpus'] == h['ncpus'] and src['log_wait_ns'] >= 0
+          and src['fault_ns'] == h['fault_ns'],
           '%s: JSON clock_read %s, cpu_from %s, ncpus %s' %
           (name, src['clock_read'], src['cpu_from'], src['ncpus']))
+    # a summary carries the fault cost as the log does
+    sums = log + '.sbts'
+    subprocess.run([ana, '--summary', sums, '--no-symbols', log],
+                   capture_output=True, timeout=120)
+    got = subprocess.run([ana, '--format', 'json', '--no-symbols', sums],
+                         capture_output=True, text=True, timeout=120).stdout
+    fns = json.loads(got)['sources'][0]['fault_ns'] if got else None
+    check(fns == h['fault_ns'], '%s: the summary\'s fault_ns %s, the '
+          'header\'s %d' % (name, fns, h['fault_ns']))
 
 
 def cpus_of(rows):
@@ -141,6 +154,9 @@ def main():
               % (name, h['clock_read'], read))
         check(h['ncpus'] == ncpus, '%s: header ncpus %d, the machine %d'
               % (name, h['ncpus'], ncpus))
+        # a first touch of a fresh page: some cost, below 1 ms
+        check(0 < h['fault_ns'] < 1e6, '%s: header fault_ns %d measured'
+              % (name, h['fault_ns']))
         ns = lambda t: t * 1e9 / h['hz']  # noqa: E731
         check(0 < h['te_min'] and ns(h['te_p50']) < 1e6,
               '%s: the empty pair %.0f ticks min, %.1f ns median: the clock '

@@ -21,6 +21,7 @@
 #include "analyze.h"
 #include "compare.h"
 #include "counters.h"
+#include "report.h"
 #include "result.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -222,6 +223,49 @@ static void test_faults_fixed(void)
 	      x ? x->rel : NAN);
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
+}
+
+/* 2a. The same 600 faults every call and no region whose counts vary:
+ * nothing to fit, so the cost the recorder measured at start (the
+ * header's fault_ns, 11 us) prices them: 6.6 ms a call, named as
+ * measured; without that measure (an older log), no OS time at all. */
+static void test_faults_measured(void)
+{
+	for (int measured = 0; measured < 2; measured++) {
+		struct sbt_dataset ds;
+		struct sbt_result r;
+
+		G.s = 13;
+		begin(&ds, 1)->fault_ns = measured ? 11000 : 0;
+		uint32_t a = region(&ds, "same600", 0);
+		for (size_t i = 0; i < 2000; i++)
+			sample(&ds, a, 0, 10e6 * (double)i, (2000 + 600 *
+			       11000.0) * (1 + 0.1 * gen_norm(&G)), 600);
+		if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+			return;
+		const struct sbt_group *g = group(&ds, &r, "same600",
+						  SBT_FIND_NOKEY);
+		if (!g) {
+			CHECK(0, "no group");
+			return;
+		}
+		show(&ds, g);
+		const struct sbt_decomp *d = &g->decomp;
+		const struct sbt_finding *x = find(g, SBT_FIND_OS_TIME);
+		if (measured)
+			CHECK(d->fault_cost_from == SBT_COST_RECORDER &&
+			      d->fault_cost_ns == 11000 && x &&
+			      fabs(x->size_ns - 6.6e6) < 1,
+			      "measured: OS time %.4g ns a call (cost from "
+			      "%d) %s", x ? x->size_ns : NAN,
+			      d->fault_cost_from, x ? x->text : "");
+		else
+			CHECK(d->fault_cost_from == SBT_COST_NONE && !x,
+			      "not measured: no cost (from %d), no OS time",
+			      d->fault_cost_from);
+		sbt_result_free(&r);
+		sbt_ds_free(&ds);
+	}
 }
 
 /* 2b. The run's fault cost (11 us, from a region whose counts vary)
@@ -591,6 +635,89 @@ static void test_processor_sparse(void)
 	sbt_ds_free(&ds);
 }
 
+/* 4b'. The processor 40 % slower over the last 20 ms by its probes,
+ * where two regions made a phase's worth of calls each (60): the
+ * coincidence witness could see a shift they shared.  a moves with the
+ * probes (or, held, neither does); b holds.  The two witnesses disagree:
+ * no shift is the processor's, no sample is left out for one, and the
+ * run's probes are said once to disagree. */
+static void processor_witnessed(int a_moved)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	struct sbt_source *src;
+
+	G.s = 19;
+	src = begin(&ds, 1);
+	src->speed_ops = 100;
+	src->speed_cadence_us = 667;
+	uint32_t a = region(&ds, "a", 0), b = region(&ds, "b", 0);
+	double w0 = 80e6, w1 = 100e6;
+	for (double t = 0; t < w1; t += 100e3) {
+		int in = t >= w0;
+		int k = (int)(t / 100e3);
+		/* a three calls for b's one: a carries most samples */
+		uint32_t x = k % 4 == 3 ? b : a;
+		double f = in && x == a && a_moved ? 1.4 : 1;
+		if (in && x == b)       /* b as often as a in the window */
+			sample(&ds, b, 0, t + 50e3, floor(500 + 2 *
+			       gen_unif(&G)), 0);
+		sample(&ds, x, 0, t, floor((x == a ? 300 : 500) * f +
+					   2 * gen_unif(&G)), 0);
+	}
+	for (double t = 0; t < w1; t += 667e3) {
+		struct sbt_probe p = { .t_ns = t, .ns = floor((t >= w0 ? 840 :
+				       600) + 3 * gen_unif(&G)), .cpu = 0 };
+		if (sbt_ds_probe(&ds, &p) != 0)
+			exit(2);
+	}
+	if (analyze(&ds, SBT_BY_NONE, &r) != 0)
+		exit(2);
+	size_t marked = 0;
+	for (size_t i = 0; i < ds.n; i++)
+		marked += !!(r.mark[i] & SBT_MK_SPEED);
+	printf("witnessed (a %s): %zu shifts, %zu disagree, %zu marked",
+	       a_moved ? "moved" : "held", r.speed.nsh, r.speed.ndisagree,
+	       marked);
+	if (r.speed.nsh)
+		printf("; moved %d, witnesses %d, agree %d",
+		       r.speed.sh[0].regions_moved,
+		       r.speed.sh[0].witness_regions,
+		       r.speed.sh[0].regions_agree);
+	printf("\n");
+	const struct sbt_group *gb = group(&ds, &r, "b", SBT_FIND_NOKEY);
+	CHECK(r.speed.nsh + r.speed.ncsh == 0 && r.speed.ndisagree == 1 &&
+	      marked == 0 && gb && gb->speed_n == 0 && !find(gb,
+	      SBT_FIND_PROCESSOR), "a %s: the probes' shift kept (%zu) or "
+	      "samples left out for it (%zu)", a_moved ? "moved" : "held",
+	      r.speed.nsh + r.speed.ncsh, marked);
+	/* said once for the run, never as a shift the witnesses dispute */
+	struct sbt_report_opts ro = { .by = SBT_BY_NONE, .filters =
+				      SBT_F_ALL, .cost_ns = -1, .verbose = 1 };
+	char *t = NULL, *p;
+	size_t tn = 0;
+	FILE *f = open_memstream(&t, &tn);
+	if (!f)
+		exit(2);
+	sbt_report(f, "text", &(struct sbt_report_in){ .ds = &ds, .res = &r,
+						       .o = &ro });
+	fclose(f);
+	p = strstr(t, "probes disagree");
+	CHECK(p && !strstr(p + 1, "probes disagree") &&
+	      !strstr(t, "witnesses disagree") && !strstr(t, "ran 40 %"),
+	      "a %s: the report says\n%.900s", a_moved ? "moved" : "held",
+	      t);
+	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+static void test_processor_witnessed(void)
+{
+	processor_witnessed(1);
+	processor_witnessed(0);
+}
+
 /* 4c. The machine 30 % faster from 50 ms on, for five regions of one
  * thread; one of them (e) goes back to its old level at 75 ms, on its
  * own.  The event's regions vote: four kept the change, one came back,
@@ -680,6 +807,11 @@ static void test_barrier(void)
 		const struct sbt_finding *x = find(b, SBT_FIND_WAIT);
 		CHECK(x && x->key == 1 && !find(b, SBT_FIND_GROUPS),
 		      "barrier, one group: the least waiting thread named");
+		/* the wait a share of the parallel region's ~10.15 us, not
+		 * of the barrier's own ~180 ns */
+		CHECK(x && fabs(x->rel - 300 / 10150.0) < 0.005 &&
+		      fabs(x->time_share - x->rel) < 1e-9,
+		      "barrier: the wait %.3g of what", x ? x->rel : NAN);
 		x = find(p, SBT_FIND_GROUPS);
 		CHECK(x && x->key == 1, "parallel, one group: thread 1 slower");
 		sbt_result_free(&r);
@@ -994,6 +1126,7 @@ int main(void)
 {
 	test_faults_vary();
 	test_faults_fixed();
+	test_faults_measured();
 	test_faults_bounded();
 	test_waits_not_os();
 	test_os_support();
@@ -1001,6 +1134,7 @@ int main(void)
 	test_threads_per_mode();
 	test_processor();
 	test_processor_sparse();
+	test_processor_witnessed();
 	test_machine_vote();
 	test_barrier();
 	test_barrier_modes();
