@@ -23,7 +23,7 @@
 #include "plot.h"
 #include "report_notes.h"
 #include "report_util.h"
-#include "verdict.h"
+#include "say.h"
 #include "words.h"
 #include "sbtlog.h"
 

@@ -12,7 +12,7 @@
 #include "report_compare.h"
 #include "report_notes.h"
 #include "report_util.h"
-#include "verdict.h"
+#include "say.h"
 #include "report_counters.h"
 #include "report_speed.h"
 #include "spark.h"

@@ -6,7 +6,7 @@
  */
 #include "words.h"
 #include "compare.h"
-#include "verdict.h"
+#include "say.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -36,7 +36,6 @@
  * probes on both sides the comparison assumes an equal machine, and says
  * so.
  */
-#include "verdict.h"
 #include "compare.h"
 #include "sort.h"
 
@@ -406,7 +405,7 @@ out:
 	return rc;
 }
 
-/* ---- the verdict's numbers (verdict.c words them) -------------------- */
+/* ---- the verdict's numbers (report/say.c words them) -------------------- */
 
 
 /* d against the thresholds of row r (extra: a resolution added in
@@ -653,7 +652,6 @@ int sbt_compare(const struct sbt_cmp_side *base,
 			goto out;
 		if (k == 0)
 			row_both(c, r);
-		sbt_cmp_verdict(c, r);
 		i += k <= 0, j += k >= 0;
 	}
 	rc = 0;

@@ -83,9 +83,6 @@ struct sbt_cmp_row {
 	int nmodes;
 	int steps;                    /* only the new run has steps (1),
 					 only the base run (-1), else 0  */
-	/* ... and in words (verdict.c): */
-	char dist[400];               /* modes and steps that changed    */
-	char verdict[640];
 };
 
 /* The processor's speed on one side, from its speed probes. */

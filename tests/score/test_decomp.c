@@ -22,6 +22,7 @@
 #include "compare.h"
 #include "counters.h"
 #include "result.h"
+#include "say.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 
@@ -127,12 +128,15 @@ static void show(const struct sbt_dataset *ds, const struct sbt_group *g)
 	       d->c[SBT_COMP_TIME].var_share, d->c[SBT_COMP_GROUPS].var_share,
 	       d->c[SBT_COMP_MODES].var_share, d->c[SBT_COMP_REST].var_share,
 	       g->nfind, g->nfindings);
-	for (int k = 0; k < g->nfind; k++)
+	for (int k = 0; k < g->nfind; k++) {
+		char text[SBT_SAY_FINDING_LEN] = "";
+		struct sbt_strbuf t = { text, sizeof text, 0 };
+		sbt_say_finding(&t, g, &g->find[k]);
 		printf("    %-12s size %.4g rel %.3g var %.3g alarm %d: %s\n",
 		       sbt_finding_kind_name(g->find[k].kind),
 		       g->find[k].size_ns, g->find[k].rel,
-		       g->find[k].var_share, g->find[k].alarm,
-		       g->find[k].text);
+		       g->find[k].var_share, g->find[k].alarm, text);
+	}
 }
 
 /* Calls of 2 us + 11 us a fault, 0 to 40 faults each. */

@@ -6,7 +6,7 @@
  */
 #include "lattice.h"
 #include "score.h"
-#include "verdict.h"
+#include "say.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 
