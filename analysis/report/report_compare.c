@@ -108,7 +108,7 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 
 /* A comparison's direction in one word: slower or faster beyond what
  * bounds it; else "no change" (beyond that bound, said beside it), or
- * "not resolved" when the bound is SBT_WORDS_UNRESOLVED of the base's
+ * "not resolved" when the bound is SBT_CLASS_UNRESOLVED of the base's
  * time or more: runs that cannot tell 10 % apart say nothing either way
  * (as the class word "unresolved" of one run). */
 static const char *direction(const struct sbt_cmp_change *ch, double base)
@@ -117,7 +117,7 @@ static const char *direction(const struct sbt_cmp_change *ch, double base)
 		return "no samples";
 	if (ch->change)
 		return ch->change > 0 ? "slower" : "faster";
-	return base > 0 && ch->threshold_ns < SBT_WORDS_UNRESOLVED * base ?
+	return base > 0 && ch->threshold_ns < SBT_CLASS_UNRESOLVED * base ?
 	       "no change" : "not resolved";
 }
 

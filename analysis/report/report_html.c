@@ -260,7 +260,7 @@ static void verdict_words(FILE *f, const struct sbt_group *g)
 {
 	char line[512];
 	struct sbt_strbuf o = { line, sizeof line, 0 };
-	int cl = sbt_group_class(g);
+	int cl = g->cls;
 
 	line[0] = 0;
 	sbt_words_size(&o, g, cl);

@@ -94,7 +94,7 @@ static void json_class(FILE *f, const struct sbt_group *g)
 {
 	char size[512];
 	struct sbt_strbuf sb = { size, sizeof size, 0 };
-	int cl = sbt_group_class(g);
+	int cl = g->cls;
 
 	size[0] = 0;
 	sbt_words_size(&sb, g, cl);

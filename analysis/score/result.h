@@ -274,6 +274,38 @@ struct sbt_decomp {
 	size_t dof_f;
 };
 
+/* What a group's time does, one class each (class.c decides it, g->cls;
+ * report/words.c gives its word).  Decided by its largest finding that
+ * is not minor; without one, by what keeps it from being "steady". */
+enum sbt_class {
+	SBT_CL_STEADY,          /* nothing of 1 % or more, resolved       */
+	SBT_CL_MODES,           /* two or more amounts of work            */
+	SBT_CL_STEP,            /* one lasting change of level            */
+	SBT_CL_PHASES,          /* several changes, or a dip that returned */
+	SBT_CL_SLOW_GROUP,      /* a thread/cpu/rank/host slower (--by)   */
+	SBT_CL_FAST_GROUP,      /* ... faster                             */
+	SBT_CL_BROAD,           /* spread beyond the timer's, no modes    */
+	SBT_CL_PROCESSOR,       /* nothing of its own; many samples in the
+				   processor's shifts                     */
+	SBT_CL_UNRESOLVED,      /* nothing found, but its samples cannot
+				   tell 10 % apart                        */
+	SBT_CL_FEW,             /* too few samples to judge               */
+	SBT_CL_OS,              /* the OS's part of its time or spread    */
+	SBT_CL_OTHER,           /* a finding of a kind this renderer does
+				   not know: named by its kind number     */
+	SBT_CL__N
+};
+
+/* A group with fewer samples is "too few": no verdict either way. */
+#define SBT_CLASS_FEW 10
+/* A steady group whose population cannot resolve this share of its
+ * typical time is "unresolved": steady or not, its data cannot say. */
+#define SBT_CLASS_UNRESOLVED 0.10
+/* A group with no finding of its own and at least this share of its
+ * samples in the processor's shifts is "processor"; the run's context
+ * names what was left out from this share of all samples on. */
+#define SBT_CLASS_LARGE 0.10
+
 /* What a group's verdict says beside its findings (verdict.c decides,
  * report/say.c words it): its first SBT_VERDICT_FINDINGS findings that
  * have a clause, then these. */
@@ -367,6 +399,7 @@ struct sbt_group {
 					 by size, then minor by size    */
 	struct sbt_finding find[SBT_MAX_FINDINGS];
 	struct sbt_said said;         /* what its verdict says beside them */
+	int    cls;                   /* enum sbt_class (class.c)        */
 };
 
 /* A shift found at the same instant, in the same direction, in two or

@@ -19,6 +19,7 @@
  * chase, then the descriptions.
  */
 #include "verdict.h"
+#include "class.h"
 
 #include <math.h>
 #include <string.h>
@@ -279,6 +280,7 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 			last(g)->count = s->n;
 			last(g)->flags |= SBT_FX_UNSAID;
 		}
+		g->cls = sbt_group_class(g);
 		return;
 	}
 	/* the findings, each with its size, into g->find */
@@ -377,6 +379,7 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	said(g, opt);
 	/* the alarm: something worth chasing was found */
 	g->score.variation = g->nfindings > 0;
+	g->cls = sbt_group_class(g);
 }
 
 const char *sbt_finding_kind_name(int kind)
