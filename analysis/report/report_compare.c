@@ -108,17 +108,14 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 
 /* A comparison's direction in one word: slower or faster beyond what
  * bounds it; else "no change" (beyond that bound, said beside it), or
- * "not resolved" when the bound is SBT_CLASS_UNRESOLVED of the base's
- * time or more: runs that cannot tell 10 % apart say nothing either way
- * (as the class word "unresolved" of one run). */
-static const char *direction(const struct sbt_cmp_change *ch, double base)
+ * "not resolved" (compare.c: ch->unresolved). */
+static const char *direction(const struct sbt_cmp_change *ch)
 {
 	if (!isfinite(ch->delta_ns))
 		return "no samples";
 	if (ch->change)
 		return ch->change > 0 ? "slower" : "faster";
-	return base > 0 && ch->threshold_ns < SBT_CLASS_UNRESOLVED * base ?
-	       "no change" : "not resolved";
+	return ch->unresolved ? "not resolved" : "no change";
 }
 
 /* Name in exactly w columns, its middle cut to '~' when longer. */
@@ -175,7 +172,7 @@ static void report_text(FILE *f, const struct sbt_cmp *c,
 		sbt_fmt_ns(x, sizeof x, r->b.tm_ns);
 		sbt_fmt_ns(y, sizeof y, r->n.tm_ns);
 		fprintf(f, " %9s %9s %+7.1f%%  %-12s  ", x, y, 100 * ch->rel,
-			direction(ch, base));
+			direction(ch));
 		sbt_fmt_ns(z, sizeof z, ch->change ? ch->resolution_ns :
 			   ch->threshold_ns);
 		if (ch->change)

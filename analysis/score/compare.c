@@ -431,6 +431,10 @@ static void decide(const struct sbt_cmp_row *r, double base, double nw,
 	}
 	c->change = !(fabs(c->delta_ns) > c->threshold_ns) ? 0 :
 		    c->delta_ns > 0 ? 1 : -1;
+	/* runs that cannot tell 10 % apart say nothing either way (as the
+	 * class "unresolved" of one run) */
+	c->unresolved = !c->change && !(base > 0 && c->threshold_ns <
+					 SBT_CLASS_UNRESOLVED * base);
 }
 
 /* A share change of mode pair (pb, pn) beyond binomial noise. */

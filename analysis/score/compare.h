@@ -59,6 +59,10 @@ struct sbt_cmp_change {
 	double threshold_ns;          /* max(resolution, floor)          */
 	int bound;                    /* enum sbt_cmp_bound              */
 	int change;
+	int unresolved;               /* no change, and the threshold is
+					 SBT_CLASS_UNRESOLVED of the base's
+					 time or more: not resolved, not
+					 "no change"                      */
 };
 
 struct sbt_cmp_row {
