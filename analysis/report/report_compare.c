@@ -7,12 +7,27 @@
 #include "plot.h"
 #include "report_compare.h"
 #include "report_util.h"
-#include "verdict.h"
+#include "say.h"
 #include "words.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Row r's verdict and its distribution's changes (say.h), as every
+ * format prints them. */
+struct said { char verdict[SBT_SAY_CMP_LEN], dist[SBT_SAY_DIST_LEN]; };
+
+static void say_row(struct said *w, const struct sbt_cmp *c,
+		    const struct sbt_cmp_row *r)
+{
+	struct sbt_strbuf v = { w->verdict, sizeof w->verdict, 0 };
+	struct sbt_strbuf d = { w->dist, sizeof w->dist, 0 };
+
+	w->verdict[0] = w->dist[0] = 0;
+	sbt_say_cmp(&v, c, r);
+	sbt_say_cmp_dist(&d, r);
+}
 
 static const char *change_name(int change)
 {
@@ -93,17 +108,14 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 
 /* A comparison's direction in one word: slower or faster beyond what
  * bounds it; else "no change" (beyond that bound, said beside it), or
- * "not resolved" when the bound is SBT_WORDS_UNRESOLVED of the base's
- * time or more: runs that cannot tell 10 % apart say nothing either way
- * (as the class word "unresolved" of one run). */
-static const char *direction(const struct sbt_cmp_change *ch, double base)
+ * "not resolved" (compare.c: ch->unresolved). */
+static const char *direction(const struct sbt_cmp_change *ch)
 {
 	if (!isfinite(ch->delta_ns))
 		return "no samples";
 	if (ch->change)
 		return ch->change > 0 ? "slower" : "faster";
-	return base > 0 && ch->threshold_ns < SBT_WORDS_UNRESOLVED * base ?
-	       "no change" : "not resolved";
+	return ch->unresolved ? "not resolved" : "no change";
 }
 
 /* Name in exactly w columns, its middle cut to '~' when longer. */
@@ -151,14 +163,16 @@ static void report_text(FILE *f, const struct sbt_cmp *c,
 		double base = r->b.tm_ns;
 		cmp_name(f, r, w);
 		if (r->side || !r->b.n || !r->n.n) {
+			struct said w;
+			say_row(&w, c, r);
 			fprintf(f, " %9s %9s %8s  %s\n", "-", "-", "-",
-				r->verdict);
+				w.verdict);
 			continue;
 		}
 		sbt_fmt_ns(x, sizeof x, r->b.tm_ns);
 		sbt_fmt_ns(y, sizeof y, r->n.tm_ns);
 		fprintf(f, " %9s %9s %+7.1f%%  %-12s  ", x, y, 100 * ch->rel,
-			direction(ch, base));
+			direction(ch));
 		sbt_fmt_ns(z, sizeof z, ch->change ? ch->resolution_ns :
 			   ch->threshold_ns);
 		if (ch->change)
@@ -213,6 +227,8 @@ static void report_csv(FILE *f, const struct sbt_cmp *c)
 	      "norm_change,speed_ratio,distribution,tripped,verdict\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
+		struct said w;
+		say_row(&w, c, r);
 		sbt_csv_str(f, r->name);
 		fputc(',', f);
 		sbt_csv_str(f, r->label);
@@ -228,9 +244,9 @@ static void report_csv(FILE *f, const struct sbt_cmp *c)
 		csv_change(f, &r->norm, r->side == 0 && c->speed);
 		csv_num(f, c->speed ? c->speed_ratio : NAN);
 		fputc(',', f);
-		sbt_csv_str(f, r->dist);
+		sbt_csv_str(f, w.dist);
 		fprintf(f, ",%d,", r->tripped);
-		sbt_csv_str(f, r->verdict);
+		sbt_csv_str(f, w.verdict);
 		fputc('\n', f);
 	}
 }
@@ -318,6 +334,8 @@ static void report_json(FILE *f, const struct sbt_cmp *c,
 	fputs(",\n\"regions\":[\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
+		struct said w;
+		say_row(&w, c, r);
 		fputs(i ? ",\n{\"name\":" : "{\"name\":", f);
 		sbt_json_str(f, r->name);
 		fputs(",\"group\":", f);
@@ -337,10 +355,10 @@ static void report_json(FILE *f, const struct sbt_cmp *c,
 		fputc(',', f);
 		json_change(f, "normalized", &r->norm, r->side == 0 && c->speed);
 		fputs(",\"distribution\":", f);
-		sbt_json_str(f, r->dist);
+		sbt_json_str(f, w.dist);
 		fprintf(f, ",\"tripped\":%s,\"verdict\":",
 			r->tripped ? "true" : "false");
-		sbt_json_str(f, r->verdict);
+		sbt_json_str(f, w.verdict);
 		fputc('}', f);
 	}
 	fputs("]}}\n", f);
@@ -512,9 +530,11 @@ static int html_compare(FILE *f, const struct sbt_cmp *c,
 			fputc(' ', f);
 			sbt_html_str(f, r->label);
 		}
+		struct said w;
+		say_row(&w, c, r);
 		fprintf(f, "</h2>\n<p class=\"verdict%s\">",
 			r->tripped ? " trip" : "");
-		sbt_html_str(f, r->verdict);
+		sbt_html_str(f, w.verdict);
 		fputs("</p>\n", f);
 		if (r->side || !r->b.g || !r->n.g || !r->b.n || !r->n.n) {
 			fputs("</section>\n", f);

@@ -8,7 +8,7 @@
 #include "totals.h"
 #include "report_compare.h"
 #include "report_util.h"
-#include "verdict.h"
+#include "say.h"
 #include "report_speed.h"
 #include "report_counters.h"
 #include "sbtlog.h"
@@ -82,7 +82,10 @@ static int write_csv(FILE *f, const struct sbt_report_in *in)
 				      g->score.modes[m].share);
 		sbt_csv_str(f, modes);
 		fputc(',', f);
-		sbt_csv_str(f, g->verdict);
+		char verdict[SBT_SAY_VERDICT_LEN] = "";
+		struct sbt_strbuf v = { verdict, sizeof verdict, 0 };
+		sbt_say_verdict(&v, g);
+		sbt_csv_str(f, verdict);
 		fputc(',', f);
 		sbt_phase_line(&g->phases, line, sizeof line);
 		sbt_csv_str(f, line);

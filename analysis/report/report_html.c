@@ -23,7 +23,7 @@
 #include "plot.h"
 #include "report_notes.h"
 #include "report_util.h"
-#include "verdict.h"
+#include "say.h"
 #include "words.h"
 #include "sbtlog.h"
 
@@ -260,7 +260,7 @@ static void verdict_words(FILE *f, const struct sbt_group *g)
 {
 	char line[512];
 	struct sbt_strbuf o = { line, sizeof line, 0 };
-	int cl = sbt_group_class(g);
+	int cl = g->cls;
 
 	line[0] = 0;
 	sbt_words_size(&o, g, cl);

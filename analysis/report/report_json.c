@@ -13,7 +13,7 @@
 #include "totals.h"
 #include "report_compare.h"
 #include "report_util.h"
-#include "verdict.h"
+#include "say.h"
 #include "words.h"
 #include "report_speed.h"
 #include "report_counters.h"
@@ -94,7 +94,7 @@ static void json_class(FILE *f, const struct sbt_group *g)
 {
 	char size[512];
 	struct sbt_strbuf sb = { size, sizeof size, 0 };
-	int cl = sbt_group_class(g);
+	int cl = g->cls;
 
 	size[0] = 0;
 	sbt_words_size(&sb, g, cl);
@@ -163,7 +163,10 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 		json_finding_data(f, x);
 		fprintf(f, "\"minor\": %s, \"text\": ", x->minor ? "true" :
 			"false");
-		sbt_json_str(f, x->text);
+		char text[SBT_SAY_FINDING_LEN] = "";
+		struct sbt_strbuf t = { text, sizeof text, 0 };
+		sbt_say_finding(&t, g, x);
+		sbt_json_str(f, text);
 		fputc('}', f);
 	}
 	fputs("], \"steps\": [", f);
@@ -324,7 +327,10 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	json_findings(f, g);
 	json_class(f, g);
 	fputs("\"verdict\": ", f);
-	sbt_json_str(f, g->verdict);
+	char verdict[SBT_SAY_VERDICT_LEN] = "";
+	struct sbt_strbuf v = { verdict, sizeof verdict, 0 };
+	sbt_say_verdict(&v, g);
+	sbt_json_str(f, verdict);
 	fprintf(f, ", \"insitu\": {\"n\": %zu, \"screened\": %zu, ",
 		s->insitu.n, s->insitu.screened);
 	sbt_json_num(f, "t_min_ns", s->insitu.t_min_ns, 0);

@@ -12,7 +12,7 @@
 #include "report_compare.h"
 #include "report_notes.h"
 #include "report_util.h"
-#include "verdict.h"
+#include "say.h"
 #include "report_counters.h"
 #include "report_speed.h"
 #include "spark.h"
@@ -385,7 +385,7 @@ static void short_table(FILE *f, const struct sbt_dataset *ds,
 		"class", "size");
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
-		int cl = sbt_group_class(g);
+		int cl = g->cls;
 		struct sbt_strbuf sb = { size, sizeof size, 0 };
 		sbt_words_size(&sb, g, cl);
 		name_w_cols(f, ds, g, o, l, l->short_name);
@@ -448,7 +448,7 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 			fputc('\n', f);
 		wrap(f, line, 0, 2, l->cols);
 	}
-	if (all.n && (double)all.total >= SBT_WORDS_LARGE * (double)all.n) {
+	if (all.n && (double)all.total >= SBT_CLASS_LARGE * (double)all.n) {
 		struct sbt_strbuf b = { line, sizeof line, 0 };
 		int big = 0;
 		for (int w = 1; w < SBT_LEFT__N; w++)
@@ -528,7 +528,7 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 	struct sbt_leftout lo;
 	char line[2048], who[300], t[32], a[32];
 	struct sbt_strbuf b;
-	int cl = sbt_group_class(g), n;
+	int cl = g->cls, n;
 
 	who[0] = 0;
 	if (l->key_w)

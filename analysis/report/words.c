@@ -5,8 +5,9 @@
  * words are made here, once, for every report that says them.
  */
 #include "words.h"
+#include "class.h"
 #include "compare.h"
-#include "verdict.h"
+#include "say.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,111 +30,6 @@ const char *sbt_class_word(int cl)
 
 /* ---- changes over time -------------------------------------------------- */
 
-/* The steps in time order: phase index, level before, level after. */
-struct step { int phase; double from, to; };
-
-static int steps_in_order(const struct sbt_phases *p, struct step *st)
-{
-	int n = 0;
-
-	for (int k = 0; k < p->nsteps && k < SBT_PHASE_MAX; k++) {
-		struct step x = { p->step[k], p->step_from_ns[k],
-				  p->ph[p->step[k]].level_ns };
-		int j = n++;
-		while (j > 0 && st[j - 1].phase > x.phase) {
-			st[j] = st[j - 1];
-			j--;
-		}
-		st[j] = x;
-	}
-	return n;
-}
-
-static double phase_t(const struct sbt_phases *p, int k, int end)
-{
-	if (p->untimed)
-		return (double)(end ? p->ph[k].first + p->ph[k].n - 1 :
-				p->ph[k].first);
-	return end ? p->ph[k].t_end_ns : p->ph[k].t_begin_ns;
-}
-
-static void put_change(struct sbt_change *ch, int *n, struct sbt_change c)
-{
-	int j = (*n)++;
-
-	while (j > 0 && ch[j - 1].t_ns > c.t_ns) {
-		ch[j] = ch[j - 1];
-		j--;
-	}
-	ch[j] = c;
-}
-
-int sbt_group_changes(const struct sbt_group *g, struct sbt_change *ch)
-{
-	const struct sbt_phases *p = &g->phases;
-	struct step st[SBT_PHASE_MAX];
-	int ns = steps_in_order(p, st), n = 0;
-
-	for (int k = 0; k < ns; k++) {
-		struct sbt_change c = { .kind = SBT_CH_STEP,
-			.t_ns = phase_t(p, st[k].phase, 0),
-			.from_ns = st[k].from,
-			.to_ns = st[k].to,
-			.rel = st[k].from != 0 ? st[k].to / st[k].from - 1 : 0 };
-		/* a step whose next one brings the level more than half
-		 * way back, the other way: one dip (or bump), net change */
-		if (k + 1 < ns) {
-			double d1 = st[k].to - st[k].from;
-			double d2 = st[k + 1].to - st[k + 1].from;
-			double back = st[k + 1].to - st[k].from;
-			if (d1 * d2 < 0 && fabs(back) < 0.5 * fabs(d1)) {
-				c.kind = SBT_CH_DIP;
-				c.t_end_ns = phase_t(p, st[k + 1].phase, 0);
-				c.back_ns = st[k + 1].to;
-				c.net_rel = st[k].from != 0 ?
-					    back / st[k].from : 0;
-				k++;
-			}
-		}
-		put_change(ch, &n, c);
-	}
-	if (p->warmup_n) {
-		int w = 0;
-		while (w < p->nphases && p->ph[w].kind == SBT_PH_WARMUP)
-			w++;
-		struct sbt_change c = { .kind = SBT_CH_WARMUP,
-			.t_ns = phase_t(p, 0, 0),
-			.t_end_ns = w > 0 ? phase_t(p, w - 1, 1) : NAN,
-			.from_ns = p->ph[0].level_ns,
-			.to_ns = w < p->nphases ? p->ph[w].level_ns : NAN,
-			.n = p->warmup_n };
-		put_change(ch, &n, c);
-	}
-	if (p->ntransients) {
-		int first = -1;
-		for (int k = 0; k < p->nphases && first < 0; k++)
-			if (p->ph[k].kind == SBT_PH_TRANSIENT)
-				first = k;
-		struct sbt_change c = { .kind = SBT_CH_TRANSIENTS,
-			.t_ns = first >= 0 ? phase_t(p, first, 0) : 0,
-			.rel = p->transient_max,
-			.n = p->transient_n, .count = p->ntransients };
-		put_change(ch, &n, c);
-	}
-	return n;
-}
-
-void sbt_changes_count(const struct sbt_change *ch, int n, int *steps,
-		       int *dips)
-{
-	*steps = *dips = 0;
-	for (int k = 0; k < n; k++) {
-		*steps += ch[k].kind == SBT_CH_STEP;
-		*dips += ch[k].kind == SBT_CH_DIP;
-	}
-}
-
-/* A place in the run: "61.2 ms", or "sample 4000" without times. */
 static void when(char *b, size_t len, const struct sbt_group *g, double t)
 {
 	if (g->phases.untimed)
@@ -187,7 +83,7 @@ void sbt_words_change(struct sbt_strbuf *o, const struct sbt_group *g,
 					sbt_put(o, " ...");
 					break;
 				}
-				when(t2, sizeof t2, g, phase_t(p, k, 0));
+				when(t2, sizeof t2, g, sbt_phase_t(p, k, 0));
 				sbt_put(o, "%s %s", shown > 1 ? "," : "", t2);
 			}
 		break;
@@ -200,79 +96,13 @@ void sbt_words_change(struct sbt_strbuf *o, const struct sbt_group *g,
 /* The largest finding that is not minor, or NULL. */
 static const struct sbt_finding *major(const struct sbt_group *g)
 {
-	for (int k = 0; k < g->nfind; k++)
-		if (!g->find[k].minor)
-			return &g->find[k];
-	return NULL;
-}
-
-/* A group's first finding of a kind, NULL when it has none. */
-static const struct sbt_finding *kind_of(const struct sbt_group *g, int kind)
-{
-	for (int k = 0; k < g->nfind; k++)
-		if (g->find[k].kind == kind)
-			return &g->find[k];
-	return NULL;
+	return sbt_finding_major(g);
 }
 
 /* The spread nothing recorded explains, when said: a description. */
 static const struct sbt_finding *unexplained(const struct sbt_group *g)
 {
-	return kind_of(g, SBT_FIND_UNEXPLAINED);
-}
-
-static int processor_share_large(const struct sbt_group *g)
-{
-	return g->count && (double)g->speed_n >=
-		SBT_WORDS_LARGE * (double)g->count;
-}
-
-int sbt_group_class(const struct sbt_group *g)
-{
-	const struct sbt_score *s = &g->score;
-	const struct sbt_finding *x = major(g);
-
-	if (s->n < SBT_WORDS_FEW)
-		return SBT_CL_FEW;
-	/* The processor's part, left out, outweighs the largest alarm: a
-	 * region that mostly followed the processor is the processor's. */
-	const struct sbt_finding *p = kind_of(g, SBT_FIND_PROCESSOR);
-	if (x && p && processor_share_large(g) && p->var_share > x->var_share)
-		return SBT_CL_PROCESSOR;
-	if (x) {
-		switch (x->kind) {
-		case SBT_FIND_STEP: {
-			struct sbt_change ch[SBT_CHANGES_MAX];
-			int steps, dips, n = sbt_group_changes(g, ch);
-			sbt_changes_count(ch, n, &steps, &dips);
-			return steps == 1 && dips == 0 ? SBT_CL_STEP :
-			       SBT_CL_PHASES;
-		}
-		case SBT_FIND_MODES: return SBT_CL_MODES;
-		case SBT_FIND_GROUP:
-			return g->delta_ns > 0 ? SBT_CL_SLOW_GROUP :
-			       SBT_CL_FAST_GROUP;
-		case SBT_FIND_BROAD: return SBT_CL_BROAD;
-		case SBT_FIND_OS_TIME:
-		case SBT_FIND_OS_SPREAD: return SBT_CL_OS;
-		case SBT_FIND_PROCESSOR: return SBT_CL_PROCESSOR;
-		case SBT_FIND_GROUPS:
-		case SBT_FIND_WAIT:  return SBT_CL_SLOW_GROUP;
-		case SBT_FIND_TIME:  return SBT_CL_PHASES;
-		case SBT_FIND_FEW:   return SBT_CL_FEW;
-		default:             return SBT_CL_OTHER;
-		}
-	}
-	if (processor_share_large(g))
-		return SBT_CL_PROCESSOR;
-	/* A region shorter than a clock step is judged at the step: its
-	 * typical time is below what the clock tells, not unresolved. */
-	double typ = s->median_ns > g->quantum_ns || !isfinite(g->quantum_ns) ?
-		     s->median_ns : g->quantum_ns;
-	if (s->resolvable < 0 || !isfinite(s->shift_resolution_ns) ||
-	    s->shift_resolution_ns > SBT_WORDS_UNRESOLVED * typ)
-		return SBT_CL_UNRESOLVED;
-	return SBT_CL_STEADY;
+	return sbt_finding_of(g, SBT_FIND_UNEXPLAINED);
 }
 
 /* "60 ns 75 % | 240 ns 25 %, 4.0x apart": the largest mode and the

@@ -36,7 +36,6 @@
  * probes on both sides the comparison assumes an equal machine, and says
  * so.
  */
-#include "verdict.h"
 #include "compare.h"
 #include "sort.h"
 
@@ -406,7 +405,7 @@ out:
 	return rc;
 }
 
-/* ---- the verdict's numbers (verdict.c words them) -------------------- */
+/* ---- the verdict's numbers (report/say.c words them) -------------------- */
 
 
 /* d against the thresholds of row r (extra: a resolution added in
@@ -432,6 +431,10 @@ static void decide(const struct sbt_cmp_row *r, double base, double nw,
 	}
 	c->change = !(fabs(c->delta_ns) > c->threshold_ns) ? 0 :
 		    c->delta_ns > 0 ? 1 : -1;
+	/* runs that cannot tell 10 % apart say nothing either way (as the
+	 * class "unresolved" of one run) */
+	c->unresolved = !c->change && !(base > 0 && c->threshold_ns <
+					 SBT_CLASS_UNRESOLVED * base);
 }
 
 /* A share change of mode pair (pb, pn) beyond binomial noise. */
@@ -653,7 +656,6 @@ int sbt_compare(const struct sbt_cmp_side *base,
 			goto out;
 		if (k == 0)
 			row_both(c, r);
-		sbt_cmp_verdict(c, r);
 		i += k <= 0, j += k >= 0;
 	}
 	rc = 0;

@@ -59,6 +59,10 @@ struct sbt_cmp_change {
 	double threshold_ns;          /* max(resolution, floor)          */
 	int bound;                    /* enum sbt_cmp_bound              */
 	int change;
+	int unresolved;               /* no change, and the threshold is
+					 SBT_CLASS_UNRESOLVED of the base's
+					 time or more: not resolved, not
+					 "no change"                      */
 };
 
 struct sbt_cmp_row {
@@ -83,9 +87,6 @@ struct sbt_cmp_row {
 	int nmodes;
 	int steps;                    /* only the new run has steps (1),
 					 only the base run (-1), else 0  */
-	/* ... and in words (verdict.c): */
-	char dist[400];               /* modes and steps that changed    */
-	char verdict[640];
 };
 
 /* The processor's speed on one side, from its speed probes. */

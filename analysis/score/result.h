@@ -121,8 +121,8 @@ struct sbt_group_os {
 
 /* One finding of a group (verdict.c), with its size: how far it moves
  * the region's time.  Findings are data: every field below is what a
- * renderer needs to say it (FINDINGS.md gives each kind's fields); text
- * is the verdict's own clause, kept for the reports that still print it.
+ * renderer (report/say.c, report/words.c) needs to say it, with no
+ * judgement of its own (FINDINGS.md gives each kind's fields).
  * A finding is an alarm (the region is flagged) only where it is both
  * resolved and large enough: at least min_share of the region's time
  * and min_run_share of the run's (struct sbt_options); the others are
@@ -136,6 +136,27 @@ struct sbt_group_os {
 #define SBT_MIN_RUN_SHARE 0.005               /* min_run_share's default  */
 #define SBT_FEW_SAMPLES  10                   /* fewer: nothing alarmed   */
 #define SBT_FIND_NOKEY   UINT32_MAX
+/* Which form a finding's clause takes (sbt_finding.flags), decided
+ * where the finding is made: */
+#define SBT_FX_DECOMP    0x01  /* MODES: the decomposition's modes
+				  (decomp.modes), not the score's       */
+#define SBT_FX_FASTER    0x02  /* PROCESSOR: its calls ran faster, not
+				  slower, while the speed was off       */
+#define SBT_FX_UPTO      0x04  /* WAIT: from the threads' levels (the
+				  spread's components): "up to"          */
+#define SBT_FX_WIDE      0x08  /* BROAD: by the extremes, else by the
+				  share outside one window              */
+#define SBT_FX_RUN_COST  0x10  /* OS_TIME: the fault cost is the run's  */
+#define SBT_FX_WAITS     0x20  /* GROUP: the others' wait for it at each
+				  barrier is said (others_wait_ns)       */
+#define SBT_FX_DESCRIBES 0x40  /* a description, never an alarm: said
+				  after the minor ones                   */
+#define SBT_FX_RUN_SMALL 0x80  /* minor though min_share of the region's
+				  time: small for the run only           */
+#define SBT_FX_UNSAID    0x100 /* no clause: the verdict is the score's
+				  alone                                   */
+#define SBT_FX_REC_COST  0x200 /* OS_TIME: the fault cost is the one the
+				  recorder measured at start (fault_ns)  */
 enum sbt_finding_kind {
 	SBT_FIND_STEP,        /* a lasting change of level at t_ns          */
 	SBT_FIND_MODES,       /* parts distinct modes (within groups)        */
@@ -193,7 +214,9 @@ struct sbt_finding {
 	double switches;              /* OS: switches a call; NAN        */
 	double resolution_ns;         /* smallest size the data resolve
 					 for it; NAN: unknown           */
-	char   text[200];             /* the clause, as the verdict says */
+	int    ref;                   /* STEP: its index among the group's
+					 steps (phases.step[ref]); -1    */
+	int    flags;                 /* SBT_FX_*                        */
 };
 
 /* The name of a finding kind for data formats: "step", "os_time", ... */
@@ -252,6 +275,54 @@ struct sbt_decomp {
 	/* for the fault cost pooled over the run (decomp.c) */
 	double sxy_f, sxx_f, see_f;   /* within-region sums              */
 	size_t dof_f;
+};
+
+/* What a group's time does, one class each (class.c decides it, g->cls;
+ * report/words.c gives its word).  Decided by its largest finding that
+ * is not minor; without one, by what keeps it from being "steady". */
+enum sbt_class {
+	SBT_CL_STEADY,          /* nothing of 1 % or more, resolved       */
+	SBT_CL_MODES,           /* two or more amounts of work            */
+	SBT_CL_STEP,            /* one lasting change of level            */
+	SBT_CL_PHASES,          /* several changes, or a dip that returned */
+	SBT_CL_SLOW_GROUP,      /* a thread/cpu/rank/host slower (--by)   */
+	SBT_CL_FAST_GROUP,      /* ... faster                             */
+	SBT_CL_BROAD,           /* spread beyond the timer's, no modes    */
+	SBT_CL_PROCESSOR,       /* nothing of its own; many samples in the
+				   processor's shifts                     */
+	SBT_CL_UNRESOLVED,      /* nothing found, but its samples cannot
+				   tell 10 % apart                        */
+	SBT_CL_FEW,             /* too few samples to judge               */
+	SBT_CL_OS,              /* the OS's part of its time or spread    */
+	SBT_CL_OTHER,           /* a finding of a kind this renderer does
+				   not know: named by its kind number     */
+	SBT_CL__N
+};
+
+/* A group with fewer samples is "too few": no verdict either way. */
+#define SBT_CLASS_FEW 10
+/* A steady group whose population cannot resolve this share of its
+ * typical time is "unresolved": steady or not, its data cannot say. */
+#define SBT_CLASS_UNRESOLVED 0.10
+/* A group with no finding of its own and at least this share of its
+ * samples in the processor's shifts is "processor"; the run's context
+ * names what was left out from this share of all samples on. */
+#define SBT_CLASS_LARGE 0.10
+
+/* What a group's verdict says beside its findings (verdict.c decides,
+ * report/say.c words it): its first SBT_VERDICT_FINDINGS findings that
+ * have a clause, then these. */
+struct sbt_said {
+	int    score_only;            /* the score alone: no samples, or
+					 no t_min/t_diff to judge by      */
+	int    shared;                /* the shifts it shared with other
+					 regions (machine_changes, or
+					 0.1 % of its samples left out)   */
+	int    slowed;                /* samples in the processor's shifts
+					 (speed_n, 0.1 % of them or more) */
+	double min_share, min_run_share; /* the shares its alarms needed */
+	int    by;                    /* how it was grouped (enum sbt_by):
+					 who a group finding names       */
 };
 
 struct sbt_group {
@@ -330,10 +401,8 @@ struct sbt_group {
 	int    nfind;                 /* all findings in find[]: major
 					 by size, then minor by size    */
 	struct sbt_finding find[SBT_MAX_FINDINGS];
-	char   verdict[2048];         /* findings, then precision: its
-					 first SBT_VERDICT_FINDINGS
-					 findings (200 each) and the
-					 other clauses fit             */
+	struct sbt_said said;         /* what its verdict says beside them */
+	int    cls;                   /* enum sbt_class (class.c)        */
 };
 
 /* A shift found at the same instant, in the same direction, in two or

@@ -1,6 +1,6 @@
 /*
  * score.c - the per-region figures: t_min, t_diff, spread and modes
- * (numbers; verdict.c puts them in words).
+ * (numbers; report/say.c puts them in words).
  *
  * The model (the paper's section 5).  A sample of a region whose true
  * time is t is t + tau_e after filter_cost; tau_e is the timer's noise,

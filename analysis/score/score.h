@@ -2,7 +2,7 @@
  * score.h - the per-region figures a verdict is made of: can this region
  * be timed to 1 % (t_min), does its time vary beyond what the timer can
  * tell apart (t_diff), and what are its distinct modes.  Numbers only:
- * verdict.c puts them in words.
+ * verdict.c makes findings of them, report/say.c words.
  *
  * One call scores one group of samples: a region, or a region x thread /
  * cpu / rank group.  Inputs are plain numbers, so this module does not

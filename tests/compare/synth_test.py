@@ -65,6 +65,8 @@ def main():
         check(norm['change'] == 'none',
               '%s normalized: %s (%.2f %%)' % (name, norm['change'],
                                              norm['delta_pct']))
+        # the comparison's words (report/say.c), once; the rest reads
+        # the data
         check(re.match(r'(5|4\.9\d|5\.0\d) % slower', r[name]['verdict'])
               and
               'normalized by the processor' in r[name]['verdict'],
@@ -126,8 +128,6 @@ def main():
     check(io['raw'] is not None and io['raw']['change'] == 'slower' and
           abs(io['raw']['delta_pct'] - 100) < 10,
           'slow-only region: the kept samples read 2x (%s)' % io['raw'])
-    check('no steady samples on the new side: all its kept samples '
-          'compared' in io['verdict'], 'slow-only verdict: ' + io['verdict'])
     check(not r['solve']['new']['all_kept'], 'solve keeps steady samples')
 
     # 3. a real change: solve 3 % slower, bi's second mode 10 % -> 30 %
@@ -169,8 +169,6 @@ def main():
     check(r['io']['present'] == 'base' and r['bi']['present'] == 'base' and
           r['extra']['present'] == 'new' and r['solve']['present'] == 'both',
           'regions on one side only are listed')
-    check('only in the new run' in r['extra']['verdict'],
-          'extra: ' + r['extra']['verdict'])
 
     # 5. damage on one side: exit 1, named; the rest still compared
     dmg = gen(P('dmg.log'), '--seed', '6', '--damage', *regs)
@@ -194,7 +192,8 @@ def main():
     p2, d1, r1 = compare([b[:-4] + '.sbts'],
                          [c[:-4] + '.sbts', s[:-4] + '.sbts'],
                          '--fail-if-slower', '1')
-    same = all(r0[k]['verdict'] == r1[k]['verdict'] for k in r0)
+    same = all(r0[k][x] == r1[k][x] for k in r0
+               for x in ('present', 'raw', 'normalized', 'tripped'))
     check(same and p.returncode == p2.returncode and
           d1['machine']['speed'], 'summaries: same verdicts, speed probes '
           'kept (exit %d, %d)' % (p.returncode, p2.returncode))

@@ -208,7 +208,8 @@ def ex_barrier(L):
     g = L.regions("thread")
     bad = [(r["name"], r["thread"], r["verdict"][:120]) for r in g
            if is_barrier(r["name"]) and r["flagged"] and
-           r["delta_rel"] > 0 and "slower" in r["verdict"]]
+           r["delta_rel"] > 0 and
+           any(f["kind"] == "group" for f in r["finding_list"])]
     why = "waiters called slower: %s" % bad[:3]
     p = L.e.get("planted") or {}
     if "slow_thread" in p:

@@ -113,11 +113,18 @@ int main(void)
 		      res.g[i].count);
 	for (size_t i = 0; i < ds.n; i++)
 		CHECK(ds.s[i].thread == 0, "thread numbers not restored");
-	/* the slow site stands out, and the verdict names no thread */
+	/* the slow site stands out, and the verdict names no thread: its
+	 * groups are call sites, no finding is a thread's */
 	CHECK(res.ngroups == 5 && res.g[4].st.median > 135, "site 2 median");
-	for (size_t i = 0; i < res.ngroups; i++)
-		CHECK(!strstr(res.g[i].verdict, "thread"), "verdict: %s",
-		      res.g[i].verdict);
+	for (size_t i = 0; i < res.ngroups; i++) {
+		CHECK(res.g[i].said.by == SBT_BY_SITE, "group %zu: by %d", i,
+		      res.g[i].said.by);
+		for (int k = 0; k < res.g[i].nfind; k++)
+			CHECK(res.g[i].find[k].kind != SBT_FIND_GROUPS &&
+			      res.g[i].find[k].kind != SBT_FIND_WAIT,
+			      "group %zu: a thread's finding (%s)", i,
+			      sbt_finding_kind_name(res.g[i].find[k].kind));
+	}
 	sbt_result_free(&res);
 	sbt_callsites_free(&cs);
 	sbt_ds_free(&ds);

@@ -23,6 +23,7 @@
 #include "counters.h"
 #include "report.h"
 #include "result.h"
+#include "say.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 
@@ -128,12 +129,15 @@ static void show(const struct sbt_dataset *ds, const struct sbt_group *g)
 	       d->c[SBT_COMP_TIME].var_share, d->c[SBT_COMP_GROUPS].var_share,
 	       d->c[SBT_COMP_MODES].var_share, d->c[SBT_COMP_REST].var_share,
 	       g->nfind, g->nfindings);
-	for (int k = 0; k < g->nfind; k++)
+	for (int k = 0; k < g->nfind; k++) {
+		char text[SBT_SAY_FINDING_LEN] = "";
+		struct sbt_strbuf t = { text, sizeof text, 0 };
+		sbt_say_finding(&t, g, &g->find[k]);
 		printf("    %-12s size %.4g rel %.3g var %.3g alarm %d: %s\n",
 		       sbt_finding_kind_name(g->find[k].kind),
 		       g->find[k].size_ns, g->find[k].rel,
-		       g->find[k].var_share, g->find[k].alarm,
-		       g->find[k].text);
+		       g->find[k].var_share, g->find[k].alarm, text);
+	}
 }
 
 /* Calls of 2 us + 11 us a fault, 0 to 40 faults each. */
@@ -257,8 +261,8 @@ static void test_faults_measured(void)
 			      d->fault_cost_ns == 11000 && x &&
 			      fabs(x->size_ns - 6.6e6) < 1,
 			      "measured: OS time %.4g ns a call (cost from "
-			      "%d) %s", x ? x->size_ns : NAN,
-			      d->fault_cost_from, x ? x->text : "");
+			      "%d)", x ? x->size_ns : NAN,
+			      d->fault_cost_from);
 		else
 			CHECK(d->fault_cost_from == SBT_COST_NONE && !x,
 			      "not measured: no cost (from %d), no OS time",

@@ -6,7 +6,7 @@
  * slowdowns is dated where its new level begins, tiny and huge N work.
  */
 #include "phase.h"
-#include "verdict.h"
+#include "say.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 

@@ -6,7 +6,7 @@
  */
 #include "lattice.h"
 #include "score.h"
-#include "verdict.h"
+#include "say.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 
@@ -38,7 +38,7 @@ static double noise(void)
 	return 1.5 * fabs(gen_norm(&G));
 }
 
-/* What the score alone says (verdict.c); four calls' worth at once. */
+/* What the score alone says (report/say.c); four calls' worth at once. */
 static const char *said(const struct sbt_score *s)
 {
 	static char buf[4][160];

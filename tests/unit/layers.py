@@ -100,6 +100,31 @@ for n in sorted(edges):
 check(not loops, 'no call loop between files%s' %
       ''.join('; ' + ' -> '.join(c) for c in loops))
 
+# Nor does a file call a function a later stage defines (a declaration of
+# its own would pass the include check).
+stage = {os.path.relpath(p, top): i for i, p in files}
+up = ['%s calls %s of %s' % (n, f, defined[f])
+      for n, text in sorted(code.items())
+      for f in sorted(set(CALL.findall(text)))
+      if f in defined and stage[defined[f]] > stage[n]]
+check(not up, 'no call reaches a later stage%s' %
+      ''.join('; ' + u for u in up))
+
+# Words are made at the edge: the score stage leaves data (result.h,
+# compare.h) and writes no sentence - no sentence builder (strbuf.h,
+# sbt_put) in score/, so every clause is report/'s (say.c, words.c).
+words = []
+for i, path in files:
+    if STAGES[i] != 'score':
+        continue
+    text = open(path).read()
+    if 'strbuf.h' in [os.path.basename(x) for x in INC.findall(text)]:
+        words.append('%s includes strbuf.h' % os.path.relpath(path, top))
+    if re.search(r'\bsbt_put\s*\(', COMMENT.sub('', text)):
+        words.append('%s calls sbt_put' % os.path.relpath(path, top))
+check(not words, 'score/ writes no words%s' %
+      ''.join('; ' + w for w in words))
+
 # diag first: config tells a bad value through diag's warnings.
 PRELOAD_LAYERS = [
     ('diag', ['diag.c', 'diag.h']),
