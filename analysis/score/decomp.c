@@ -507,10 +507,14 @@ static int by_group(const struct sbt_decomp_in *in, struct work *k,
 {
 	size_t n = in->n;
 
-	for (size_t i = 0; i < n; i++)
+	int sorted = 1;         /* one thread's samples: so already */
+	for (size_t i = 0; i < n; i++) {
 		k->ix[i] = (uint32_t)i;
+		sorted &= i == 0 || in->key[i - 1] <= in->key[i];
+	}
 	cmp_key = in->key;
-	qsort(k->ix, n, sizeof *k->ix, cmp_by_key);
+	if (!sorted)
+		qsort(k->ix, n, sizeof *k->ix, cmp_by_key);
 	*ng = 0;
 	from[0] = 0;
 	for (size_t a = 0, z; a < n; a = z) {
