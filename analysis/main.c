@@ -604,13 +604,14 @@ int main(int argc, char **argv)
 	struct cli c;
 
 	/* The pipeline allocates and frees per-group scratch of up to a
-	 * region's size; keep freed memory for reuse instead of handing it
-	 * back to the kernel and faulting it in again for the next group. */
+	 * region's size (bigmem.h: all from this heap); keep freed memory
+	 * for reuse by the next stage or group instead of handing it back
+	 * to the kernel and faulting it in, zeroed, again. */
 	mallopt(M_MMAP_THRESHOLD, 1 << 30);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	/* One arena for all threads: what the readers of one log's
-	 * segments freed stayed in their threads' arenas, malloc_trim or
-	 * not (25 MB more at the peak with -j 2, 10^8 samples); they and
+	 * segments freed stayed in their threads' arenas (25 MB more at
+	 * the peak with -j 2, 10^8 samples); they and
 	 * the scoring workers allocate a few times a segment or group. */
 	mallopt(M_ARENA_MAX, 1);
 	setlocale(LC_CTYPE, "");        /* sparklines: is the terminal UTF-8 */

@@ -4,12 +4,12 @@
  * Touching hundreds of megabytes of fresh memory costs the analyzer more
  * than some of its computing: a page fault per 4 KiB (expensive under
  * virtualization) and the kernel zeroing every page.  Arrays of a
- * megabyte or more therefore come from mmap with transparent huge pages
- * requested, and freed ones are kept for the next request that fits
- * instead of being returned and zeroed again.  Smaller ones use malloc.
- * big_free() needs the size given to big_alloc().  Thread-safe (one
- * lock): the analyzer's scoring workers (-j) take and give back their
- * groups' scratch and sort buffers at once.
+ * megabyte or more therefore come from the one heap the whole run
+ * shares (main.c: never trimmed, never mmap'd apart), whose freed room
+ * the next stage or group reuses, whatever array held it before (the
+ * reader's segments, another group's scratch); they are asked for on
+ * transparent huge pages.  big_free() needs the size given to
+ * big_alloc().  Thread-safe as malloc is.
  */
 #ifndef SBT_BIGMEM_H
 #define SBT_BIGMEM_H
@@ -20,5 +20,8 @@
 
 void *big_alloc(size_t bytes);
 void big_free(void *p, size_t bytes);
+/* Ask for transparent huge pages on the whole 2 MiB pages inside
+ * [p, p + bytes): fewer faults on a big array's first touch. */
+void big_huge(void *p, size_t bytes);
 
 #endif

@@ -1,5 +1,7 @@
 /*
- * sort.c - LSD radix sort of doubles (and of doubles carrying a payload).
+ * sort.c - LSD radix sort of doubles (and of doubles carrying a payload);
+ * before it, keys already in order are left as they are, and keys of
+ * few distinct values are counted into place.
  */
 #include "sort.h"
 #include "bigmem.h"
@@ -63,6 +65,95 @@ static int radix(uint64_t *k, uint32_t *p, uint64_t *k2, uint32_t *p2,
 	return swapped;
 }
 
+/* In order already (as the sort orders: by key_bits)?  Start times
+ * come sorted, and one pass costs less than the sort's first. */
+static int sorted(const double *key, size_t n)
+{
+	uint64_t prev = key_bits(key[0]);
+
+	for (size_t i = 1; i < n; i++) {
+		uint64_t b = key_bits(key[i]);
+		if (b < prev)
+			return 0;
+		prev = b;
+	}
+	return 1;
+}
+
+/* Few distinct keys (timings on a clock of a few ticks): a counting
+ * sort by their rank, two passes instead of the radix sort's six. */
+#define FEW     4096            /* distinct keys it takes at most      */
+#define FEW_CAP 8192            /* their table: a power of two, 2 FEW  */
+
+struct distinct { uint64_t bits; size_t slot; };
+
+static int cmp_distinct(const void *a, const void *b)
+{
+	uint64_t x = ((const struct distinct *)a)->bits,
+		 y = ((const struct distinct *)b)->bits;
+
+	return (x > y) - (x < y);       /* distinct: never equal */
+}
+
+/* 1 when sorted so, 0 when the keys are too many for it (nothing
+ * moved), -1 out of memory.  Stable, as the radix sort: equal keys keep
+ * their order. */
+static int sort_few(double *key, uint32_t *val, size_t n)
+{
+	uint64_t *bits = malloc(FEW_CAP * sizeof *bits);
+	size_t *at = calloc(FEW_CAP, sizeof *at);       /* count, then start */
+	struct distinct *ord = malloc(FEW * sizeof *ord);
+	uint16_t *slot = big_alloc(n * sizeof *slot);
+	uint32_t *p2 = NULL;
+	size_t nd = 0, sum = 0;
+	int rc = -1;
+
+	if (!bits || !at || !ord || !slot)
+		goto out;
+	rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = key_bits(key[i]);
+		size_t h = (size_t)((b * 0x9e3779b97f4a7c15ull) >> 51);
+		while (at[h] && bits[h] != b)
+			h = (h + 1) & (FEW_CAP - 1);
+		if (!at[h]) {
+			if (nd == FEW)
+				goto out;       /* too many: the radix sort's */
+			bits[h] = b;
+			nd++;
+		}
+		at[h]++;
+		slot[i] = (uint16_t)h;
+	}
+	rc = -1;
+	if (val && !(p2 = big_alloc(n * sizeof *p2)))
+		goto out;
+	nd = 0;
+	for (size_t h = 0; h < FEW_CAP; h++)
+		if (at[h])
+			ord[nd++] = (struct distinct){ bits[h], h };
+	qsort(ord, nd, sizeof *ord, cmp_distinct);
+	for (size_t i = 0; i < nd; i++) {       /* each key's run, in order */
+		size_t h = ord[i].slot, c = at[h];
+		double d = from_bits(bits[h]);
+		for (size_t j = sum; j < sum + c; j++)
+			key[j] = d;
+		at[h] = sum;
+		sum += c;
+	}
+	if (val) {
+		for (size_t i = 0; i < n; i++)
+			p2[at[slot[i]]++] = val[i];
+		memcpy(val, p2, n * sizeof *val);
+	}
+	rc = 1;
+out:
+	free(bits), free(at), free(ord);
+	big_free(slot, n * sizeof *slot);
+	big_free(p2, n * sizeof *p2);
+	return rc;
+}
+
 static int sort_impl(double *key, uint32_t *val, size_t n)
 {
 	uint64_t *k, *k2;
@@ -86,6 +177,10 @@ static int sort_impl(double *key, uint32_t *val, size_t n)
 		}
 		return 0;
 	}
+	if (sorted(key, n))     /* a stable sort leaves it as it is */
+		return 0;
+	if (sort_few(key, val, n) > 0)
+		return 0;
 	k = big_alloc(n * sizeof *k);
 	k2 = big_alloc(n * sizeof *k2);
 	cnt = malloc(DIGITS * sizeof *cnt);

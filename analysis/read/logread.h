@@ -119,7 +119,11 @@ struct lthread {
 	size_t ntab, cap_tab;
 	int lastk;
 	size_t lastv;                  /* slot, or op (LAST_POP)          */
-	struct site_memo { uint32_t site; size_t k; } memo[SITE_MEMO];
+	/* k: the site's site_info; mix: sbt_thin_mix(its key ^ thread),
+	 * the part of each sample's hash the site and thread fix; bound:
+	 * sbt_thin_bound(share), the share last tested */
+	struct site_memo { uint32_t site; size_t k; uint64_t mix;
+			   double share; uint64_t bound; } memo[SITE_MEMO];
 	struct sbt_cnt_thread cnt;     /* COUNT readings (one segment)    */
 };
 
@@ -249,6 +253,28 @@ static inline int sbt_seg_held(const struct ctx *c,
 
 	return share >= 1 ||
 	       sbt_thin_keep(sbt_thin_key_at(in->key, thread, t_ns), share);
+}
+
+/* The same for a segment's thread: the site and thread's part of the
+ * hash and the share's bound in its memo m (segment.c), updated to
+ * share `keep` when it changed. */
+static inline int sbt_seg_held_memo(const struct ctx *c,
+				    struct site_memo *m, double keep,
+				    double t_ns)
+{
+	uint64_t t;
+
+	__builtin_memcpy(&t, &t_ns, sizeof t);
+	if (c->src->thin_level) {
+		double share = keep * sbt_thin_level_share(c->src, t_ns);
+		return share >= 1 ||
+		       sbt_thin_keep(sbt_thin_mix(m->mix ^ t), share);
+	}
+	if (keep >= 1)
+		return 1;
+	if (keep != m->share)
+		m->share = keep, m->bound = sbt_thin_bound(keep);
+	return sbt_thin_mix(m->mix ^ t) >> 11 < m->bound;
 }
 
 /* Live thinning (hold.c).  The shares the running counts give, one per

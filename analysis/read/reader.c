@@ -40,9 +40,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -776,12 +773,8 @@ static int events(struct ctx *c, int jobs)
 	pthread_mutex_destroy(&p.mu);
 	if (rc == 0 && c->live)
 		rc = hold_final(c);
-#ifdef __GLIBC__
-	/* what the segments freed (the heap is never trimmed on its own,
-	 * main.c): given back before the analysis needs its peak, which
-	 * would not fit its arrays in the holes (50-70 MB more) */
-	malloc_trim(0);
-#endif
+	/* what the segments freed stays in the heap (main.c): the
+	 * analysis's scratch (bigmem.h) takes it instead of fresh pages */
 	return rc;
 }
 

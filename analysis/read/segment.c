@@ -300,10 +300,10 @@ static void credit(struct seg *g, struct lthread *ts, struct last *e,
 /* A sample beyond its share: 0 left out (its call credited), 1 held,
  * 2 held unless its thread held one of its site before the segment. */
 static int thin_local(const struct ctx *c, struct seg *g, struct lthread *ts,
-		      uint32_t site, uint32_t fl, const struct site_info *in,
+		      uint32_t site, uint32_t fl, struct site_memo *m,
 		      double keep, double t_ns)
 {
-	if (sbt_seg_held(c, in, keep, ts->thread, t_ns))
+	if (sbt_seg_held_memo(c, m, keep, t_ns))
 		return 1;
 	if (fl & SBT_RF_PROBE)
 		return 0;
@@ -346,6 +346,8 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 		} else {
 			in = sbt_seg_info(c, site, &k);
 			m->site = site, m->k = k;
+			m->mix = sbt_thin_mix(in->key ^ ts->thread);
+			m->share = 0, m->bound = 0;
 		}
 		if (!in->named && !g->seen[k]) {
 			struct op *op = op_new(g, OP_REGION, ts->thread);
@@ -358,7 +360,7 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 		if (c->counting)
 			keep = 0;
 		else
-			keep = thin_local(c, g, ts, site, fl, in,
+			keep = thin_local(c, g, ts, site, fl, m,
 					  g->share ? g->share[k] : in->keep,
 					  t_of(c, o->t0));
 	}

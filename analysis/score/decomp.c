@@ -42,6 +42,7 @@
  */
 #include "decomp.h"
 #include "bigmem.h"
+#include "jobs.h"
 #include "score.h"
 #include "sort.h"
 #include "stats.h"
@@ -488,11 +489,11 @@ static double time_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	return take_out(k, n, k->e, ss, c, ss0);
 }
 
-static const uint64_t *cmp_key;
-
-static int cmp_by_key(const void *a, const void *b)
+/* qsort_r: arg the keys (regions are decomposed at once, -j) */
+static int cmp_by_key(const void *a, const void *b, void *arg)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const uint64_t *cmp_key = arg;
 
 	if (cmp_key[x] != cmp_key[y])
 		return cmp_key[x] < cmp_key[y] ? -1 : 1;
@@ -508,10 +509,13 @@ static int by_group(const struct sbt_decomp_in *in, struct work *k,
 {
 	size_t n = in->n;
 
-	for (size_t i = 0; i < n; i++)
+	int sorted = 1;         /* one thread's samples: so already */
+	for (size_t i = 0; i < n; i++) {
 		k->ix[i] = (uint32_t)i;
-	cmp_key = in->key;
-	qsort(k->ix, n, sizeof *k->ix, cmp_by_key);
+		sorted &= i == 0 || in->key[i - 1] <= in->key[i];
+	}
+	if (!sorted)
+		qsort_r(k->ix, n, sizeof *k->ix, cmp_by_key, (void *)in->key);
 	*ng = 0;
 	from[0] = 0;
 	for (size_t a = 0, z; a < n; a = z) {
@@ -1109,45 +1113,90 @@ static double measured_fault_ns(const struct sbt_dataset *ds)
 	return n ? sum / (double)n : 0;
 }
 
+static int bufs_alloc(struct bufs *u, size_t big, size_t ncnt)
+{
+	u->ix = big_alloc(big * sizeof *u->ix);
+	u->y = big_alloc(big * sizeof *u->y);
+	u->f = big_alloc(big * sizeof *u->f);
+	u->sw = big_alloc(big * sizeof *u->sw);
+	u->t = big_alloc(big * sizeof *u->t);
+	u->pr = big_alloc(big * sizeof *u->pr);
+	u->sp = big_alloc(big);
+	u->key = big_alloc(big * sizeof *u->key);
+	u->cnt = big_alloc(ncnt * sizeof *u->cnt);
+	return work_alloc(&u->k, big) != 0 || !u->ix || !u->y || !u->f ||
+	       !u->sw || !u->t || !u->pr || !u->sp || !u->key || !u->cnt ?
+	       -1 : 0;
+}
+
+static void bufs_free(struct bufs *u, size_t big, size_t ncnt)
+{
+	big_free(u->ix, big * sizeof *u->ix), big_free(u->y, big * sizeof *u->y);
+	big_free(u->f, big * sizeof *u->f), big_free(u->sw, big * sizeof *u->sw);
+	big_free(u->t, big * sizeof *u->t), big_free(u->pr, big * sizeof *u->pr);
+	big_free(u->sp, big), big_free(u->key, big * sizeof *u->key);
+	big_free(u->cnt, ncnt * sizeof *u->cnt);
+	work_free(&u->k, big);
+}
+
+/* The regions decomposed at once (sbt_jobs_each): region r is groups
+ * [at[r], at[r + 1]), into d[r]; each thread its own buffers, made
+ * when it takes its first region. */
+struct regions {
+	const struct sbt_dataset *ds;
+	const struct sbt_options *o;
+	const struct sbt_result *res;
+	const size_t *at;
+	struct sbt_decomp *d;
+	int *failed;                    /* per region                    */
+	size_t big, ncnt;
+	struct bufs u[SBT_JOBS_MAX];
+	int made[SBT_JOBS_MAX];         /* 1 made, -1 out of memory      */
+};
+
+static void region_work(void *arg, size_t r, int t)
+{
+	struct regions *p = arg;
+
+	if (!p->made[t])
+		p->made[t] = bufs_alloc(&p->u[t], p->big, p->ncnt) ? -1 : 1;
+	p->failed[r] = p->made[t] < 0 ||
+		       one_region(p->ds, p->o, p->res, p->at[r], p->at[r + 1],
+				  &p->u[t], &p->d[r]) != 0;
+}
+
 int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 		   struct sbt_result *res)
 {
-	struct bufs u = { 0 };
-	struct sbt_decomp *d = NULL;
+	struct regions *p = calloc(1, sizeof *p);
 	size_t big = 1, nr = 0;
 	int rc = -1;
 
-	for (size_t a = 0, b; a < res->ngroups; a = b) {
+	if (!p)
+		return -1;
+	size_t *at = malloc((res->ngroups + 1) * sizeof *at);
+	for (size_t a = 0, b; at && a < res->ngroups; a = b) {
 		size_t m = 0;
 		for (b = a; b < res->ngroups &&
 		     res->g[b].region == res->g[a].region; b++)
 			m += res->g[b].n;
 		if (m > big)
 			big = m;
-		nr++;
+		at[nr++] = a;
 	}
-	size_t ncnt = big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1);
-	u.ix = big_alloc(big * sizeof *u.ix);
-	u.y = big_alloc(big * sizeof *u.y);
-	u.f = big_alloc(big * sizeof *u.f);
-	u.sw = big_alloc(big * sizeof *u.sw);
-	u.t = big_alloc(big * sizeof *u.t);
-	u.pr = big_alloc(big * sizeof *u.pr);
-	u.sp = big_alloc(big);
-	u.key = big_alloc(big * sizeof *u.key);
-	u.cnt = big_alloc(ncnt * sizeof *u.cnt);
-	d = calloc(nr ? nr : 1, sizeof *d);
-	if (work_alloc(&u.k, big) != 0 || !u.ix || !u.y || !u.f || !u.sw ||
-	    !u.t || !u.pr || !u.sp || !u.key || !u.cnt || !d)
+	if (at)
+		at[nr] = res->ngroups;
+	*p = (struct regions){ .ds = ds, .o = o, .res = res, .at = at,
+		.d = calloc(nr ? nr : 1, sizeof *p->d),
+		.failed = calloc(nr ? nr : 1, sizeof *p->failed), .big = big,
+		.ncnt = big * (ds->cnt && ds->cnt->ncol ? ds->cnt->ncol : 1) };
+	if (!at || !p->d || !p->failed)
 		goto out;
-	nr = 0;
-	for (size_t a = 0, b; a < res->ngroups; a = b) {
-		for (b = a; b < res->ngroups &&
-		     res->g[b].region == res->g[a].region; b++)
-			;
-		if (one_region(ds, o, res, a, b, &u, &d[nr++]) != 0)
+	sbt_jobs_each(nr, o->jobs, region_work, p);
+	for (size_t r = 0; r < nr; r++)
+		if (p->failed[r])
 			goto out;
-	}
+	struct sbt_decomp *d = p->d;
 	sbt_decomp_cost(d, nr, measured_fault_ns(ds));
 	nr = 0;
 	for (size_t a = 0, b; a < res->ngroups; a = b, nr++) {
@@ -1164,11 +1213,9 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 	}
 	rc = 0;
 out:
-	big_free(u.ix, big * sizeof *u.ix), big_free(u.y, big * sizeof *u.y);
-	big_free(u.f, big * sizeof *u.f), big_free(u.sw, big * sizeof *u.sw);
-	big_free(u.t, big * sizeof *u.t), big_free(u.pr, big * sizeof *u.pr);
-	big_free(u.sp, big), big_free(u.key, big * sizeof *u.key);
-	big_free(u.cnt, ncnt * sizeof *u.cnt), free(d);
-	work_free(&u.k, big);
+	for (int t = 0; t < SBT_JOBS_MAX; t++)
+		if (p->made[t])
+			bufs_free(&p->u[t], p->big, p->ncnt);
+	free(p->d), free(p->failed), free(at), free(p);
 	return rc;
 }
