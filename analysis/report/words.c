@@ -251,8 +251,10 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			sbt_fmt_ns(a, sizeof a, x->size_ns);
 			sbt_put(o, "%s (%.1f %%)", a, 100 * x->rel);
 		} else if (unexplained(g) && isfinite(unexplained(g)->rel)) {
-			sbt_put(o, "varies +-%.2g%% call to call, unexplained",
-				100 * unexplained(g)->rel);
+			/* short: the row's name may leave it 20 columns */
+			double r = 100 * unexplained(g)->rel;
+			sbt_put(o, r < 10 ? "+-%.1f%% unexplained" :
+				"+-%.0f%% unexplained", r);
 		} else if (isfinite(s->shift_resolution_ns)) {
 			if (s->median_ns < g->quantum_ns) {
 				sbt_fmt_ns(a, sizeof a, g->quantum_ns);
