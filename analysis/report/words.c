@@ -321,18 +321,44 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_put(o, "a change of level by %s", a);
 		break;
-	case SBT_FIND_OS_TIME:
+	case SBT_FIND_OS_TIME: {
+		/* the faults' part and the switches' part, each where its
+		 * cost is known; the fault cost's source: its calls, the
+		 * run's, or the recorder's measure at start (decomp.c) */
+		int faults = isfinite(x->per_event_ns) && x->events > 0;
+		sbt_put(o, "the OS's part of a call:");
+		if (faults) {
+			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+			sbt_put(o, " %.2g page faults a call x %s each (%s)",
+				x->events, b, x->flags & SBT_FX_RUN_COST ?
+				"fitted on the run's" : x->flags &
+				SBT_FX_REC_COST ? "measured at start" :
+				"fitted on its calls");
+		}
+		if (isfinite(x->per_switch_ns) && x->switches > 0) {
+			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
+			sbt_put(o, "%s %.2g context switches a call x %s each",
+				faults ? " and" : "", x->switches, b);
+		}
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-		sbt_put(o, "the OS's part of a call: %.2g page faults a call x "
-			"%s each = %s, %.0f %% of its time", x->events, b, a,
+		sbt_put(o, " = %s, %.0f %% of its time", a,
 			100 * x->time_share);
 		break;
+	}
 	case SBT_FIND_OS_SPREAD:
-		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-		sbt_put(o, "calls with more faults or switches took longer (%s "
-			"an event): %.0f %% of its spread", b,
-			100 * x->var_share);
+		sbt_put(o, "calls with more %s took longer (",
+			isfinite(x->per_event_ns) ? (isfinite(x->per_switch_ns)
+			? "faults and switches" : "faults") : "switches");
+		if (isfinite(x->per_event_ns)) {
+			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+			sbt_put(o, "%s a fault", b);
+		}
+		if (isfinite(x->per_switch_ns)) {
+			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
+			sbt_put(o, "%s%s a switch", isfinite(x->per_event_ns) ?
+				", " : "", b);
+		}
+		sbt_put(o, "): %.0f %% of its spread", 100 * x->var_share);
 		break;
 	case SBT_FIND_PROCESSOR:
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
