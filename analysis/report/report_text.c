@@ -582,6 +582,14 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 	if (!g->nfind && !n)
 		item(f, l, "findings", cl == SBT_CL_FEW ? "too few samples "
 		     "to judge" : "none of its own");
+	if (g->decomp.wild) {
+		/* what the spread's shares above leave out (decomp.c) */
+		b = (struct sbt_strbuf){ line, sizeof line, 0 };
+		sbt_put(&b, "%zu of %zu calls far out of what every "
+			"component left (beyond 5 robust sd): not in the "
+			"shares of its spread", g->decomp.wild, g->decomp.n);
+		item(f, l, "wild", line);
+	}
 
 	sbt_group_leftout(ds, res, g, &lo);
 	b = (struct sbt_strbuf){ line, sizeof line, 0 };

@@ -13,8 +13,9 @@
  *
  * Of its spread, the sum of squares about the mean (each effect is
  * estimated robustly, by trimmed means and a Huber fit; the accounting
- * is the analysis of variance's, whose parts add up), taken apart in
- * turn, each component fitted on what the ones before left:
+ * is the analysis of variance's, whose parts add up, over the calls that
+ * are not wild: mark_wild), taken apart in turn, each component fitted
+ * on what the ones before left:
  *   OS       a robust (Huber) fit of the time on the faults and switches
  *            of each call: the calls with more events took longer;
  *   COUNTERS the same on each event SBT_EVENTS counted (but clocks and
@@ -65,18 +66,24 @@ static double med(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Sum of squares of r[0..n) about their mean: what taking a group's
- * offset out always lowers (the analysis of variance's identity), where
- * about the median a skewed region's would rise. */
-static double ss_mean(const double *r, size_t n)
+/* Sum of squares of r[0..n) about their mean, over the calls `keep`
+ * marks (all: NULL): what taking a group's offset out always lowers (the
+ * analysis of variance's identity), where about the median a skewed
+ * region's would rise. */
+static double ss_mean(const double *r, size_t n, const uint8_t *keep)
 {
 	double m = 0, ss = 0;
+	size_t c = 0;
 
 	for (size_t i = 0; i < n; i++)
-		m += r[i];
-	m /= (double)n;
+		if (!keep || keep[i])
+			m += r[i], c++;
+	if (!c)
+		return 0;
+	m /= (double)c;
 	for (size_t i = 0; i < n; i++)
-		ss += (r[i] - m) * (r[i] - m);
+		if (!keep || keep[i])
+			ss += (r[i] - m) * (r[i] - m);
 	return ss;
 }
 
@@ -199,6 +206,11 @@ struct work {
 	double *r, *w, *e, *u;        /* residuals and scratch, n each */
 	double *ts;                   /* times, sorted with ix          */
 	uint32_t *ix;
+	/* The calls the spread's shares are taken over: all (keep NULL),
+	 * or those not wild (far out of what every component left: see
+	 * mark_wild), n each. */
+	uint8_t *tame;
+	const uint8_t *keep;
 };
 
 /* Within-region least squares of y on the faults alone, for the cost
@@ -287,7 +299,7 @@ static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		sum += os, sq += os * os;
 		c->count += os > 0;
 	}
-	double ss1 = ss_mean(k->r, n);
+	double ss1 = ss_mean(k->r, n, k->keep);
 	if (!(ss1 < ss0)) {             /* explains nothing: not taken out */
 		memcpy(k->r, in->y, n * sizeof *k->r);
 		c->parts = 0;
@@ -389,7 +401,7 @@ static double take_out(struct work *k, size_t n, const double *off, double ss,
 {
 	for (size_t i = 0; i < n; i++)
 		k->r[i] -= off[i];
-	double s1 = ss_mean(k->r, n);
+	double s1 = ss_mean(k->r, n, k->keep);
 	if (!(s1 < ss)) {
 		for (size_t i = 0; i < n; i++)
 			k->r[i] += off[i];
@@ -827,10 +839,11 @@ static void rest_part(struct sbt_decomp *d, struct work *k, size_t n,
 	c->resolved = hi - lo > c->resolution_ns && c->size_ns > 0;
 }
 
-/* sbt_decomp_region in k's arrays (of in->n each at least, or NULL:
- * out of memory). */
-static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
-		     struct work *kp)
+/* One pass of sbt_decomp_region in k's arrays (of in->n each at least,
+ * or NULL: out of memory), the spread's shares over the calls k->keep
+ * marks (NULL: all, and wild 0). */
+static int decompose_pass(const struct sbt_decomp_in *in,
+			  struct sbt_decomp *d, struct work *kp, size_t wild)
 {
 	size_t n = in->n;
 	struct work k = *kp;
@@ -840,6 +853,7 @@ static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 
 	memset(d, 0, sizeof *d);
 	d->n = n;
+	d->wild = wild;
 	d->median_ns = d->mean_ns = d->os_time_ns = NAN;
 	d->fault_cost_ns = d->fault_cost_se_ns = NAN;
 	d->switch_cost_ns = d->switch_cost_se_ns = NAN;
@@ -857,13 +871,14 @@ static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		goto out;
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
-		sum += in->y[i];
-	d->mean_ns = sum / (double)n;
+		if (!k.keep || k.keep[i])
+			sum += in->y[i];
+	d->mean_ns = sum / (double)(n - wild);  /* the calls not wild */
 	memcpy(k.w, in->y, n * sizeof *k.w);
 	d->median_ns = med(k.w, n);     /* k.w: y sorted, kept for below */
 	int sorted = !isnan(d->median_ns);
-	double ss0 = ss_mean(in->y, n);
-	d->var_ns2 = ss0 / (double)n;
+	double ss0 = ss_mean(in->y, n, k.keep);
+	d->var_ns2 = ss0 / (double)(n - d->wild);
 	memcpy(k.r, in->y, n * sizeof *k.r);
 	if (in->f) {
 		double fs = 0, ss = 0;
@@ -899,7 +914,7 @@ static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		goto out;
 	}
 	os_part(in, d, &k, ss0);
-	double ss = ss_mean(k.r, n);
+	double ss = ss_mean(k.r, n, k.keep);
 	ss = counters_part(in, d, &k, ss, ss0);
 	ss = proc_part(in, d, &k, min_shift, ss, ss0);
 	ss = time_part(in, d, &k, min_shift, q, ss, ss0);
@@ -914,6 +929,59 @@ out:
 	return rc;
 }
 
+/* The calls far out of what every component left: beyond WILD_SD
+ * robust sd of the final residuals k->r from their median (and beyond
+ * WILD_STEPS clock steps q, so that a quantized constant region has
+ * none), marked 0 in k->tame; how many.  A handful of such calls (a stall
+ * of the host, a long fault) would own the mean square and make every
+ * steady cause read "0 % of the spread": the shares are taken without
+ * them, a robust equivalent of the variance; the estimates never saw
+ * them as more than one call each (trimmed means, robust fits). */
+#define WILD_SD    5.0
+#define WILD_STEPS 3.0
+#define WILD_OWN   0.1
+static size_t mark_wild(struct work *k, size_t n, double q)
+{
+	double sd = mad_sd(k->r, n, k->w), m, bound;
+	size_t wild = 0;
+
+	memcpy(k->w, k->r, n * sizeof *k->w);
+	m = med(k->w, n);
+	bound = fmax(WILD_SD * sd, WILD_STEPS * (q > 0 ? q : 0));
+	if (!isfinite(m) || !(bound > 0))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		k->tame[i] = fabs(k->r[i] - m) <= bound;
+		wild += !k->tame[i];
+	}
+	return wild;
+}
+
+/* sbt_decomp_region in k's arrays: once over every call, and again
+ * without the wild ones (mark_wild) where they own WILD_OWN of the mean
+ * square or more. */
+static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
+		     struct work *k)
+{
+	size_t wild;
+
+	k->keep = NULL;
+	int rc = decompose_pass(in, d, k, 0);
+	if (rc != 0 || in->n < SBT_FEW_SAMPLES || !k->tame || !k->r ||
+	    !(wild = mark_wild(k, in->n, in->score.quantum_ns)) ||
+	    wild >= in->n / 2)
+		return rc;
+	/* a second pass only where the wild calls own a tenth or more of
+	 * the mean square: elsewhere the shares would hardly move */
+	if (ss_mean(in->y, in->n, k->tame) > (1 - WILD_OWN) *
+	    ss_mean(in->y, in->n, NULL))
+		return rc;
+	k->keep = k->tame;
+	rc = decompose_pass(in, d, k, wild);
+	k->keep = NULL;
+	return rc;
+}
+
 static int work_alloc(struct work *k, size_t n)
 {
 	k->r = big_alloc(n * sizeof *k->r);
@@ -922,7 +990,9 @@ static int work_alloc(struct work *k, size_t n)
 	k->u = big_alloc(n * sizeof *k->u);
 	k->ts = big_alloc(n * sizeof *k->ts);
 	k->ix = big_alloc(n * sizeof *k->ix);
-	return k->r && k->w && k->e && k->u && k->ts && k->ix ? 0 : -1;
+	k->tame = big_alloc(n);
+	return k->r && k->w && k->e && k->u && k->ts && k->ix && k->tame ?
+	       0 : -1;
 }
 
 static void work_free(struct work *k, size_t n)
@@ -930,6 +1000,7 @@ static void work_free(struct work *k, size_t n)
 	big_free(k->r, n * sizeof *k->r), big_free(k->w, n * sizeof *k->w);
 	big_free(k->e, n * sizeof *k->e), big_free(k->u, n * sizeof *k->u);
 	big_free(k->ts, n * sizeof *k->ts), big_free(k->ix, n * sizeof *k->ix);
+	big_free(k->tame, n);
 }
 
 int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d)

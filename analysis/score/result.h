@@ -253,9 +253,14 @@ struct sbt_comp_est {
 };
 struct sbt_decomp {
 	size_t n;                     /* samples decomposed              */
-	double median_ns, mean_ns;
+	size_t wild;                  /* of them, far out of what every
+					 component left (decomp.c
+					 mark_wild): in the estimates, not
+					 in the spread's shares         */
+	double median_ns, mean_ns;    /* mean_ns: of the calls not wild  */
 	double region_share;          /* of its threads' time; NAN       */
-	double var_ns2;               /* mean square about the mean      */
+	double var_ns2;               /* mean square about the mean, of
+					 the calls not wild             */
 	/* the OS's part of a call's time */
 	double faults, switches;      /* a call's mean counts            */
 	int    os_counts_vary;        /* counts differ between calls     */
