@@ -629,15 +629,13 @@ static void change_words(struct sbt_strbuf *o, const struct sbt_cmp_change *c,
 		    c->bound == SBT_CMP_RUNS ? ", run-to-run" : "");
 }
 
-/* The modes that changed, then the steps; nothing for a row not on
- * both sides with kept samples. */
-void sbt_say_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r)
+/* The modes that changed, "; " between them; what to put before the
+ * next clause ("" when none was said). */
+const char *sbt_say_cmp_modes(struct sbt_strbuf *o, const struct sbt_cmp_row *r)
 {
 	const char *sep = "";
 	char c[32];
 
-	if (r->side || !r->b.n || !r->n.n)
-		return;
 	for (int i = 0; i < r->nmodes; i++, sep = "; ") {
 		const struct sbt_cmp_mode *m = &r->modes[i];
 		sbt_fmt_ns(c, sizeof c, m->center_ns);
@@ -651,6 +649,16 @@ void sbt_say_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r)
 			sbt_put(o, "%smode at %s: share %.0f %% -> %.0f %%",
 				sep, c, 100 * m->share_b, 100 * m->share_n);
 	}
+	return sep;
+}
+
+/* The modes that changed, then the steps; nothing for a row not on
+ * both sides with kept samples. */
+void sbt_say_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r)
+{
+	if (r->side || !r->b.n || !r->n.n)
+		return;
+	const char *sep = sbt_say_cmp_modes(o, r);
 	if (r->steps > 0) {
 		char line[200];
 		sbt_phase_line(&r->n.g->phases, line, sizeof line);

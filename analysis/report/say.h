@@ -67,6 +67,10 @@ void sbt_say_cmp(struct sbt_strbuf *o, const struct sbt_cmp *c,
 /* A row's distribution changes: "a mode appeared at 450 ns (12 %); a
  * step in the new run (...)"; nothing when none. */
 void sbt_say_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r);
+/* The modes that changed between the two sides; the separator for what
+ * follows ("; ", or "" when nothing was said). */
+const char *sbt_say_cmp_modes(struct sbt_strbuf *o,
+			      const struct sbt_cmp_row *r);
 
 /* What bounds a comparison: "population", "run-to-run spread",
  * "smallest finding" (enum sbt_cmp_bound). */

@@ -558,22 +558,7 @@ void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g)
 
 void sbt_words_cmp_dist(struct sbt_strbuf *o, const struct sbt_cmp_row *r)
 {
-	const char *sep = "";
-	char c[32];
-
-	for (int i = 0; i < r->nmodes; i++, sep = "; ") {
-		const struct sbt_cmp_mode *m = &r->modes[i];
-		sbt_fmt_ns(c, sizeof c, m->center_ns);
-		if (m->kind == SBT_CMP_MODE_NEW)
-			sbt_put(o, "%sa mode appeared at %s (%.0f %%)", sep, c,
-				100 * m->share_n);
-		else if (m->kind == SBT_CMP_MODE_GONE)
-			sbt_put(o, "%sthe mode at %s (%.0f %%) vanished", sep,
-				c, 100 * m->share_b);
-		else
-			sbt_put(o, "%smode at %s: share %.0f %% -> %.0f %%",
-				sep, c, 100 * m->share_b, 100 * m->share_n);
-	}
+	const char *sep = sbt_say_cmp_modes(o, r);
 	if (r->steps > 0 && r->n.g) {
 		struct sbt_change ch[SBT_CHANGES_MAX];
 		int n = sbt_group_changes(r->n.g, ch), said = 0;
