@@ -1,30 +1,34 @@
 #!/bin/sh
 # test.sh - build and run every test: the normal build, then the whole
-# suite again under ASan+UBSan, then the threaded recorder tests under
-# TSan.  Ends with one summary line "N passed, N failed".
+# suite again under ASan+UBSan and the threaded recorder tests under TSan,
+# those two side by side (their tests are mostly serial ones: together
+# they fill both cpus).  Ends with one summary line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 sh tools/setup.sh --tests || { echo "test: setup failed" >&2; exit 1; }
 
-pass=0 fail=0 skip=0
 # run_suite NAME BUILD_DIR MESON_SETUP_ARGS MESON_TEST_ARGS
+# Builds and tests one build directory; prints its report and leaves
+# "passed failed skipped" in BUILD_DIR/suite.counts.
 run_suite() {
 	name=$1 dir=$2 setup=$3 targs=$4
 	echo "== $name"
+	echo "0 1 0" >"$dir.counts"
 	if [ ! -f "$dir/build.ninja" ]; then
 		# shellcheck disable=SC2086
 		meson setup "$dir" $setup >"$dir.setup.log" 2>&1 ||
-			{ cat "$dir.setup.log"; fail=$((fail + 1)); return; }
+			{ cat "$dir.setup.log"; return; }
 	fi
 	if ! ninja -C "$dir" >"$dir/ninja.out" 2>&1; then
-		cat "$dir/ninja.out"; fail=$((fail + 1)); return
+		cat "$dir/ninja.out"; return
 	fi
+	warn=0
 	# warnings are errors for us: -Wall -Wextra clean
 	if grep -q "warning:" "$dir/ninja.out"; then
 		grep "warning:" "$dir/ninja.out"
 		echo "test: compiler warnings in $name" >&2
-		fail=$((fail + 1))
+		warn=1
 	fi
 	# shellcheck disable=SC2086
 	meson test -C "$dir" --print-errorlogs --num-processes 2 $targs \
@@ -34,22 +38,31 @@ run_suite() {
 	bad=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$dir/test.out" | tail -1)
 	to=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' "$dir/test.out" | tail -1)
 	sk=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$dir/test.out" | tail -1)
-	pass=$((pass + ${ok:-0})); fail=$((fail + ${bad:-0} + ${to:-0}))
-	skip=$((skip + ${sk:-0}))
-	[ -n "$ok" ] || fail=$((fail + 1))
+	none=0
+	[ -n "$ok" ] || none=1
+	echo "${ok:-0} $((warn + none + ${bad:-0} + ${to:-0})) ${sk:-0}" \
+		>"$dir.counts"
 }
 
 run_suite "build and test" build "" ""
 run_suite "ASan+UBSan" build-asan \
 	"-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug" \
-	"--no-suite slow --timeout-multiplier 3"
+	"--no-suite slow --timeout-multiplier 3" >build-asan.report 2>&1 &
+asan=$!
 # libunwind's per-thread cache destructor crashes under TSan (not our code):
 # the TSan build records call sites without stacks.
 # The analyzer's worker threads (-j) run under it through verdict-cases.
 run_suite "TSan (recorder and analyzer threads)" build-tsan \
 	"-Db_sanitize=thread -Db_lundef=false -Dunwind=disabled" \
 	"--suite unit --suite reliability --suite threads --no-suite slow \
-	 --timeout-multiplier 4"
+	 --timeout-multiplier 4" >build-tsan.report 2>&1
+wait "$asan"
+cat build-asan.report build-tsan.report
 
+pass=0 fail=0 skip=0
+for dir in build build-asan build-tsan; do
+	read -r p f s <"$dir.counts"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
