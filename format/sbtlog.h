@@ -316,7 +316,10 @@ enum sbt_ev_kind {
  * regions of the thread were open, from wall tick t for id ticks (a
  * probe - a speed probe or an in-situ PROBE pair -, a drain of the
  * kernel's events); the reader takes that span out
- * of every sample open across it.  With no region open, every tick still
+ * of every sample open across it.  A PROBE pair's span, when the START
+ * that ran it opens a window, ends at that START's clock read (its word
+ * stored again once that read is made: the stream is whole in between,
+ * with the shorter span).   With no region open, every tick still
  * writes its span (t its start): where the thread left the application,
  * whose next calls the analyzer treats as it does those after a probe. */
 #define SBT_SPEED_SPAN 1u             /* SPEED flag: a detour's span    */

@@ -84,7 +84,7 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 	uint32_t d = t->hot.depth, nc = counting(t), aux;
 	uint32_t n = 1 + cycling(t) + nc;
 	uint64_t v[SBT_COUNT_MAX + 2];
-	struct sbt_event *e;
+	struct sbt_event *e, *span = NULL;
 
 	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
@@ -104,7 +104,7 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 			probe(t, word, region);
 			busy_set(t);
 			if (d)
-				sbt_speed_span(t, a);
+				span = sbt_speed_span(t, a);
 		}
 		sbt_thread_limit(t);
 	}
@@ -119,8 +119,10 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 			sbt_speed_tick(t, 0);
 		} else if (!t->tick_in) {
 			/* this START's own way through here is the detour's
-			 * too: from now to its clock read (SBT_SPEED_SPAN) */
-			t->tick_in = sbt_read_stop(&aux);
+			 * too: from now (where a probe's span just ended) to
+			 * its clock read (SBT_SPEED_SPAN) */
+			t->tick_in = span ? span->t + SBT_EV_ID(span->word) :
+				     sbt_read_stop(&aux);
 			tick_in = 1;
 		}
 	}
@@ -151,6 +153,12 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 			e[1].t = sbt_cycles_read((uint32_t)t->pmc);
 		e->t = sbt_read_start(&aux);
 		e->aux = aux;
+		/* the probe's detour ends where this START's window opens:
+		 * its way from the probe to here is no time of the open
+		 * regions either (unless a tick's span took that way over
+		 * above: two spans must not hold the same time) */
+		if (span && !tick_in)
+			sbt_speed_span_to(span, e->t);
 	}
 	return SBT_OK;
 }

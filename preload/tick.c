@@ -46,17 +46,27 @@ static int put(struct sbt_thread *t, uint32_t flags, uint64_t ticks,
 	return 1;
 }
 
-void sbt_speed_span(struct sbt_thread *t, uint64_t a)
+struct sbt_event *sbt_speed_span(struct sbt_thread *t, uint64_t a)
 {
 	struct sbt_event *e = room(t) ? (struct sbt_event *)t->hot.cur++ :
 				  NULL;
 	uint32_t aux;
 
 	if (!e)
-		return;
+		return NULL;
 	uint64_t b = sbt_read_stop(&aux);     /* last: only the return left */
 	sbt_ev_commit(e, a, aux, SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
 					     clamp(b - a)));
+	return e;
+}
+
+void sbt_speed_span_to(struct sbt_event *e, uint64_t b)
+{
+	if (b > e->t)
+		__atomic_store_n(&e->word, SBT_EV_WORD(SBT_EV_SPEED,
+						       SBT_SPEED_SPAN,
+						       clamp(b - e->t)),
+				 __ATOMIC_RELEASE);
 }
 
 /* Events until the next tick: the events per tick of wall clock since

@@ -30,8 +30,16 @@ struct sbt_thread;
  * its start) to a clock read now, as a SPEED event flagged SBT_SPEED_SPAN
  * for the reader to take out of them; the read comes after the event's
  * slot is claimed (a new chunk, if needed, inside the span).  Busy gate
- * shut by the caller. */
-SBT_HIDDEN void sbt_speed_span(struct sbt_thread *t, uint64_t a);
+ * shut by the caller.  Returns the event (NULL: no room), for
+ * sbt_speed_span_to. */
+SBT_HIDDEN struct sbt_event *sbt_speed_span(struct sbt_thread *t,
+					    uint64_t a);
+
+/* Stretch span e (from sbt_speed_span) to end at wall ticks b, a later
+ * clock read of the same marker: its word alone is stored again, so
+ * the stream holds a whole span at every instant, the first length or
+ * this one. */
+SBT_HIDDEN void sbt_speed_span_to(struct sbt_event *e, uint64_t b);
 
 /* The general path met t->tick_at: probe and drain as due, then set the
  * next tick_at.  `now`: wall ticks of the STOP's clock read that brought

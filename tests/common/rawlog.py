@@ -3,8 +3,9 @@
     from rawlog import Log, call_index
 
 Log(path): header fields (version, tick_hz, start_ticks, end_offset,
-max_mb, thin_level), the THIN meta entries, and each thread's recorded
-(non-probe) STARTs with the index of their call among all its calls,
+max_mb, thin_level), the THIN meta entries, each chunk's events
+(chunks: (thread, [(t, kind, flags, id)]), in the chunk's order), and
+each thread's recorded (non-probe) STARTs with the index of their call among all its calls,
 those the recorder skipped (SBT_SAMPLE, SBT_MAX_MB) counted through the
 SKIP events.  call_index() finds the call of samples by their start
 (--dump's t_ns): so a test tells a sample's kind by its call, not by its
@@ -31,6 +32,7 @@ class Log:
         self.max_mb, self.thin_level = struct.unpack_from('<II', b, H_MAX_MB)
         self.thin = []                  # (t ticks, level)
         self.starts = {}                # thread -> [(t0 ticks, call index)]
+        self.chunks = []                # (thread, [(t, kind, flags, id)])
         calls = {}
         off = 4096
         while off + 64 <= len(b):
@@ -49,11 +51,14 @@ class Log:
             elif typ == 4:              # EVENTS: one thread's stream
                 st = self.starts.setdefault(thread, [])
                 n = calls.get(thread, 0)
+                evs = []
+                self.chunks.append((thread, evs))
                 for p in range(off + 64, off + size, 16):
                     t, w = struct.unpack_from('<QI', b, p)
                     if w == 0:
                         break
                     kind, flags, ident = w >> 28, (w >> 24) & 15, w & 0xffffff
+                    evs.append((t, kind, flags, ident))
                     if kind == 1 and not flags & 3 and ident != 0:
                         st.append((t, n))
                         n += 1
