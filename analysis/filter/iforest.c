@@ -217,7 +217,8 @@ static inline size_t cell(double x, double lo, double hi, double scale,
 	return c < g ? c : g - 1;
 }
 
-/* Thresholds T[0..K) (sorted, unique) with a grid of g cells over them:
+/* Thresholds T[0..K) (sorted, unique) with a grid of g cells over most
+ * of them:
  * from[c], the first threshold in cell c or later (from[g] = K); NULL:
  * no grid (out of memory), a binary search of them all. */
 struct grid {
@@ -231,7 +232,9 @@ static void grid_make(struct grid *G, const double *T, size_t K)
 	*G = (struct grid){ .T = T, .K = K, .g = K };
 	if (!K)
 		return;
-	G->lo = T[0], G->hi = T[K - 1];
+	/* over the bulk: a few far thresholds (a stall's call) would leave
+	 * every other in one cell; those beyond it share the end cells */
+	G->lo = T[K / 64], G->hi = T[K - 1 - K / 64];
 	G->scale = (double)G->g / (G->hi - G->lo);
 	if (!(G->scale > 0 && isfinite(G->scale)))
 		G->g = 1, G->scale = 0; /* one cell: a binary search */
