@@ -375,6 +375,31 @@ static int cmp_by_density(const void *a, const void *b, void *arg)
 	return (i > j) - (i < j);   /* ties by position: deterministic */
 }
 
+/* A stable radix sort on the negated density gives cmp_by_density's
+ * order in linear time (a fine grid has hundreds of thousands of cells);
+ * qsort_r where its scratch is lacking.  Densities are sums of
+ * non-negative terms: 0 - c orders them, its zeros all +0. */
+void sbt_density_order(const double *c, size_t len, uint32_t *order)
+{
+	double *key = len < UINT32_MAX ? malloc((len ? len : 1) *
+						  sizeof *key) : NULL;
+
+	for (size_t i = 0; i < len; i++)
+		order[i] = (uint32_t)i;
+	if (key) {
+		for (size_t i = 0; i < len; i++)
+			key[i] = 0.0 - c[i];
+		if (sbt_sort_keyed(key, order, len) == 0) {
+			free(key);
+			return;
+		}
+		for (size_t i = 0; i < len; i++)
+			order[i] = (uint32_t)i;
+	}
+	free(key);
+	qsort_r(order, len, sizeof *order, cmp_by_density, (void *)c);
+}
+
 static uint32_t uf_find(uint32_t *parent, uint32_t i)
 {
 	while (parent[i] != i) {
@@ -400,9 +425,7 @@ static long find_peaks(const struct grid *g, double t_diff, uint32_t **peaks)
 		free(order); free(parent); free(top); free(alive); free(out);
 		return -1;
 	}
-	for (size_t i = 0; i < len; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, len, sizeof *order, cmp_by_density, g->c);
+	sbt_density_order(g->c, len, order);
 
 	for (size_t r = 0; r < len; r++) {
 		uint32_t i = order[r];
