@@ -922,25 +922,39 @@ static uint8_t *preempt_rule(const struct sbt_dataset *ds)
 		if (f > floor[s->region])
 			floor[s->region] = f;
 	}
+	/* the regions whose median is wanted: their calls' times gathered
+	 * in one pass, each region's at its own offset (at[r]) */
+	size_t *at = malloc(nr * sizeof *at), tot = 0;
+	if (!at)
+		goto oom;
 	for (size_t r = 0; r < nr; r++) {
 		rule[r] = 2 * pre[r] < n[r] ? SBT_PRE_LEAVE : SBT_PRE_HALF;
+		at[r] = tot;
+		if (rule[r] == SBT_PRE_LEAVE && pre[r])
+			tot += n[r];
+	}
+	if (tot && !(v = malloc(tot * sizeof *v))) {
+		free(at);
+		goto oom;
+	}
+	for (size_t i = 0; tot && i < ds->n; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		if (rule[s->region] == SBT_PRE_LEAVE && pre[s->region] &&
+		    !(s->flags & (SBT_SF_PROBE | SBT_SF_BEFORE_RESET)))
+			v[at[s->region]++] = s->ns;
+	}
+	for (size_t r = 0; r < nr; r++) {
 		if (rule[r] != SBT_PRE_LEAVE || !pre[r])
 			continue;
-		size_t m = 0;
-		free(v);
-		if (!(v = malloc(n[r] * sizeof *v)))
-			goto oom;
-		for (size_t i = 0; i < ds->n; i++)
-			if (ds->s[i].region == r && !(ds->s[i].flags &
-			    (SBT_SF_PROBE | SBT_SF_BEFORE_RESET)))
-				v[m++] = ds->s[i].ns;
-		double share = sbt_os_max_share(sbt_quantile(v, m, 0.5),
+		size_t m = n[r];
+		double share = sbt_os_max_share(sbt_quantile(v + at[r] - m, m,
+							     0.5),
 						floor[r] > 0 ? floor[r] :
 						SBT_OS_FLOOR_DEFAULT, m);
 		if ((double)pre[r] > share * (double)m)
 			rule[r] = SBT_PRE_OWN;
 	}
-	free(n), free(pre), free(floor), free(v);
+	free(n), free(pre), free(floor), free(v), free(at);
 	return rule;
 oom:
 	free(n), free(pre), free(floor), free(v), free(rule);

@@ -49,21 +49,44 @@ static int is_sorted(const double *v, size_t n)
 	return 1;
 }
 
-double sbt_quantile(double *v, size_t n, double q)
+/* Where the q-quantile of n values falls: between the k-th and the
+ * (k+1)-th smallest, frac of the way.  The one rule of both quantiles
+ * below, so that the sorted and the selected agree to the bit. */
+static size_t q_pos(size_t n, double q, double *frac)
 {
-	double pos, frac, a, b;
+	double pos;
 	size_t k;
 
-	if (n == 0)
-		return NAN;
 	if (q <= 0) q = 0;
 	if (q >= 1) q = 1;
 	pos = q * (double)(n - 1);
 	k = (size_t)pos;
-	frac = pos - (double)k;
+	*frac = pos - (double)k;
+	return k;
+}
+
+double sbt_quantile_sorted(const double *v, size_t n, double q)
+{
+	double frac;
+	size_t k;
+
+	if (n == 0)
+		return NAN;
+	k = q_pos(n, q, &frac);
+	return frac == 0 || k + 1 >= n ? v[k] :
+	       v[k] + frac * (v[k + 1] - v[k]);
+}
+
+double sbt_quantile(double *v, size_t n, double q)
+{
+	double frac, a, b;
+	size_t k;
+
+	if (n == 0)
+		return NAN;
 	if (is_sorted(v, n))            /* cheap check, saves a selection */
-		return frac == 0 || k + 1 >= n ? v[k] :
-		       v[k] + frac * (v[k + 1] - v[k]);
+		return sbt_quantile_sorted(v, n, q);
+	k = q_pos(n, q, &frac);
 	select_k(v, n, k);
 	a = v[k];
 	if (frac == 0 || k + 1 >= n)

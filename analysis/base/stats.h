@@ -18,4 +18,8 @@ void sbt_stats(double *v, size_t n, struct sbt_stats *st);
  * (numpy's default).  Reorders v in place. */
 double sbt_quantile(double *v, size_t n, double q);
 
+/* The same of v[0..n) sorted ascending, without touching it: equal to
+ * sbt_quantile's on any order of the same values. */
+double sbt_quantile_sorted(const double *v, size_t n, double q);
+
 #endif

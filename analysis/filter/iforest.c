@@ -28,7 +28,6 @@
  * caller owns the n floats of scores.
  */
 #include "iforest.h"
-#include "bigmem.h"
 #include "sort.h"
 
 #include <math.h>
@@ -204,38 +203,85 @@ static inline size_t below(const double *T, size_t k, double v)
 	return (size_t)(p - T) + (len == 1 && p[0] < v);
 }
 
-/* score[i] = tab[below(T, K, x_i)] for every point.  Many points: sort
- * them once and walk the table alongside (linear, cache-friendly) rather
- * than binary-search a table of ~25,000 thresholds per point. */
+/* The cell of x in a grid of g cells over [lo, hi] (scale g / (hi - lo)):
+ * monotone in x, so a threshold in an earlier cell than a point's is
+ * below it, and one in a later cell above it. */
+static inline size_t cell(double x, double lo, double hi, double scale,
+			  size_t g)
+{
+	if (!(x > lo))
+		return 0;
+	if (x >= hi)
+		return g - 1;
+	size_t c = (size_t)((x - lo) * scale);
+	return c < g ? c : g - 1;
+}
+
+/* Thresholds T[0..K) (sorted, unique) with a grid of g cells over most
+ * of them:
+ * from[c], the first threshold in cell c or later (from[g] = K); NULL:
+ * no grid (out of memory), a binary search of them all. */
+struct grid {
+	const double *T;
+	size_t K, g, *from;
+	double lo, hi, scale;
+};
+
+static void grid_make(struct grid *G, const double *T, size_t K)
+{
+	*G = (struct grid){ .T = T, .K = K, .g = K };
+	if (!K)
+		return;
+	/* over the bulk: a few far thresholds (a stall's call) would leave
+	 * every other in one cell; those beyond it share the end cells */
+	G->lo = T[K / 64], G->hi = T[K - 1 - K / 64];
+	G->scale = (double)G->g / (G->hi - G->lo);
+	if (!(G->scale > 0 && isfinite(G->scale)))
+		G->g = 1, G->scale = 0; /* one cell: a binary search */
+	if (!(G->from = malloc((G->g + 1) * sizeof *G->from)))
+		return;
+	for (size_t c = 0, k = 0; c <= G->g; c++) {
+		while (k < K && (c == G->g ||
+				 cell(T[k], G->lo, G->hi, G->scale, G->g) < c))
+			k++;
+		G->from[c] = k;
+	}
+}
+
+/* below(T, K, v), exactly: the thresholds of the cells before v's are
+ * all below it, those of the cells after it none. */
+static inline size_t grid_below(const struct grid *G, double v)
+{
+	if (!G->from || isnan(v))
+		return below(G->T, G->K, v);
+	size_t c = cell(v, G->lo, G->hi, G->scale, G->g);
+	return G->from[c] + below(G->T + G->from[c],
+				  G->from[c + 1] - G->from[c], v);
+}
+
+void sbt_if_below(const double *T, size_t K, const double *x, size_t n,
+		  uint32_t *out)
+{
+	struct grid G;
+
+	grid_make(&G, T, K);
+	for (size_t i = 0; i < n; i++)
+		out[i] = (uint32_t)grid_below(&G, x[i]);
+	free(G.from);
+}
+
+/* score[i] = tab[below(T, K, x_i)] for every point, through a grid over
+ * the thresholds: neither a binary search of the ~25,000 of them per
+ * point nor a sort of the points. */
 static void score_table(const struct fit *f, const double *T, size_t K,
 			const float *tab, float *score)
 {
-	size_t n = f->n;
-	double *xs = n >= 4096 ? big_alloc(n * sizeof *xs) : NULL;
-	uint32_t *ix = xs ? big_alloc(n * sizeof *ix) : NULL;
+	struct grid G;
 
-	if (xs && ix && n < UINT32_MAX) {
-		for (size_t i = 0; i < n; i++) {
-			xs[i] = val(f, f->x, f->qx, i, 0);
-			ix[i] = (uint32_t)i;
-		}
-		if (sbt_sort_keyed(xs, ix, n) == 0) {
-			size_t k = 0;
-			for (size_t i = 0; i < n; i++) {
-				while (k < K && T[k] < xs[i])
-					k++;
-				/* NaN sorts last; below() gives it 0 */
-				score[ix[i]] = tab[isnan(xs[i]) ? 0 : k];
-			}
-			big_free(xs, n * sizeof *xs);
-			big_free(ix, n * sizeof *ix);
-			return;
-		}
-	}
-	big_free(xs, n * sizeof *xs);
-	big_free(ix, n * sizeof *ix);
-	for (size_t i = 0; i < n; i++)
-		score[i] = tab[below(T, K, val(f, f->x, f->qx, i, 0))];
+	grid_make(&G, T, K);
+	for (size_t i = 0; i < f->n; i++)
+		score[i] = tab[grid_below(&G, val(f, f->x, f->qx, i, 0))];
+	free(G.from);
 }
 
 static int score1(struct fit *f, float *score)

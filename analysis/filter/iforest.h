@@ -31,6 +31,12 @@ struct sbt_if_params {
 int sbt_if_score(const double *x, const double *y, size_t n,
 		 const struct sbt_if_params *p, float *score);
 
+/* out[i] = how many of the thresholds T[0..K) (ascending, distinct) lie
+ * strictly below x[i] (0 for a NaN), for the n points: the 1-D scores'
+ * lookup, exposed for its test against a plain count. */
+void sbt_if_below(const double *T, size_t K, const double *x, size_t n,
+		  uint32_t *out);
+
 /* c(n): average path length of an unsuccessful BST search among n points,
  * the correction for a leaf still holding n points. */
 double sbt_if_c(double n);

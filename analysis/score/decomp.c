@@ -87,16 +87,27 @@ static double ss_mean(const double *r, size_t n, const uint8_t *keep)
 	return ss;
 }
 
-/* 1.4826 MAD of r[0..n) about their median; w scratch. */
-static double mad_sd(const double *r, size_t n, double *w)
+/* Median of v[0..n) sorted (med()'s, without the sort). */
+static double med_sorted(const double *v, size_t n)
 {
-	double m;
+	if (!n)
+		return NAN;
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
-	memcpy(w, r, n * sizeof *w);
-	m = med(w, n);
+/* 1.4826 MAD of r[0..n) about m, their median; w scratch. */
+static double mad_about(const double *r, size_t n, double m, double *w)
+{
 	for (size_t i = 0; i < n; i++)
 		w[i] = fabs(r[i] - m);
 	return 1.4826 * med(w, n);
+}
+
+/* 1.4826 MAD of r[0..n) about their median; w scratch. */
+static double mad_sd(const double *r, size_t n, double *w)
+{
+	memcpy(w, r, n * sizeof *w);
+	return mad_about(r, n, med(w, n), w);
 }
 
 /* Trimmed mean and its standard error of w[0..n) (sorted here). */
@@ -202,6 +213,23 @@ static int huber(const double *y, const double *const *x, int k, size_t n,
 	return 0;
 }
 
+/* What a pass finds from the calls alone, whichever the spread's shares
+ * are taken over (the median, the metrics and the OS fit are of every
+ * call): found once, the second pass (decompose) takes it from the
+ * first. */
+struct again {
+	int metrics;                  /* 1: median and m set            */
+	double median;
+	struct sbt_score m;
+	int os;                       /* 1: os_m, os_b, os_se set       */
+	int os_m;                     /* os_part's columns after huber  */
+	double os_b[3], os_se[3];
+	/* rest_part's median and robust sd of the final residuals: what
+	 * mark_wild needs, of the same residuals (rest 1: set) */
+	int rest;
+	double rest_med, rest_sd;
+};
+
 struct work {
 	double *r, *w, *e, *u;        /* residuals and scratch, n each */
 	double *ts;                   /* times, sorted with ix          */
@@ -211,6 +239,7 @@ struct work {
 	 * mark_wild), n each. */
 	uint8_t *tame;
 	const uint8_t *keep;
+	struct again *ag;             /* NULL: nothing kept across passes */
 };
 
 /* Within-region least squares of y on the faults alone, for the cost
@@ -240,7 +269,7 @@ static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 {
 	struct sbt_comp_est *c = &d->c[SBT_COMP_OS];
 	const double *col[2], *all[2] = { in->f, in->sw };
-	double lo[2], b[3], se[3];
+	double lo[2], b[3] = { 0 }, se[3] = { 0 };
 	int which[2], m = 0;
 	size_t n = in->n;
 
@@ -267,8 +296,21 @@ static void os_part(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	}
 	if (m && which[0] == 0)
 		pool_sums(in, d);
-	while (m > 0 && huber(in->y, col, m, n, b, se, k->w, k->e, k->u) != 0)
-		m--;                    /* collinear: faults alone */
+	if (k->ag && k->ag->os) {       /* the first pass's: the same fit */
+		m = k->ag->os_m;
+		memcpy(b, k->ag->os_b, sizeof b);
+		memcpy(se, k->ag->os_se, sizeof se);
+	} else {
+		while (m > 0 && huber(in->y, col, m, n, b, se, k->w, k->e,
+				      k->u) != 0)
+			m--;            /* collinear: faults alone */
+		if (k->ag) {
+			k->ag->os = 1;
+			k->ag->os_m = m;
+			memcpy(k->ag->os_b, b, sizeof b);
+			memcpy(k->ag->os_se, se, sizeof se);
+		}
+	}
 	if (m == 0)
 		return;
 	int res[2] = { 0, 0 };
@@ -826,15 +868,25 @@ static void rest_part(struct sbt_decomp *d, struct work *k, size_t n,
 	for (int j = 0; j < SBT_COMP_REST; j++)
 		share -= d->c[j].var_share;
 	c->var_share = ss0 > 0 ? fmax(0, share) : 0;
-	c->size_ns = mad_sd(k->r, n, k->w);
 	c->time_ns = NAN;
 	c->count = n;
-	/* resolved: its p1..p99 wider than the timer's own t_diff */
-	memcpy(k->w, k->r, n * sizeof *k->w);
-	if (sbt_sort_doubles(k->w, n) != 0)
+	/* the residuals sorted once (k->u, free here): their median, the
+	 * MAD about it, and p1..p99 */
+	memcpy(k->u, k->r, n * sizeof *k->u);
+	if (sbt_sort_doubles(k->u, n) != 0) {
+		c->size_ns = mad_sd(k->r, n, k->w);
 		return;
-	double lo = k->w[(size_t)floor(0.01 * (double)(n - 1))];
-	double hi = k->w[(size_t)ceil(0.99 * (double)(n - 1))];
+	}
+	double m = med_sorted(k->u, n);
+	c->size_ns = mad_about(k->r, n, m, k->w);
+	if (k->ag) {
+		k->ag->rest = 1;
+		k->ag->rest_med = m;
+		k->ag->rest_sd = c->size_ns;
+	}
+	/* resolved: its p1..p99 wider than the timer's own t_diff */
+	double lo = k->u[(size_t)floor(0.01 * (double)(n - 1))];
+	double hi = k->u[(size_t)ceil(0.99 * (double)(n - 1))];
 	c->resolution_ns = (isfinite(t_diff) ? t_diff : 0) + (q > 0 ? q : 0);
 	c->resolved = hi - lo > c->resolution_ns && c->size_ns > 0;
 }
@@ -874,9 +926,17 @@ static int decompose_pass(const struct sbt_decomp_in *in,
 		if (!k.keep || k.keep[i])
 			sum += in->y[i];
 	d->mean_ns = sum / (double)(n - wild);  /* the calls not wild */
-	memcpy(k.w, in->y, n * sizeof *k.w);
-	d->median_ns = med(k.w, n);     /* k.w: y sorted, kept for below */
-	int sorted = !isnan(d->median_ns);
+	struct again *ag = k.ag && k.ag->metrics ? k.ag : NULL;
+	if (k.ag)
+		k.ag->rest = 0;
+	int sorted = 0;
+	if (ag) {
+		d->median_ns = ag->median;
+	} else {
+		memcpy(k.w, in->y, n * sizeof *k.w);
+		d->median_ns = med(k.w, n); /* k.w: y sorted, for below */
+		sorted = !isnan(d->median_ns);
+	}
 	double ss0 = ss_mean(in->y, n, k.keep);
 	d->var_ns2 = ss0 / (double)(n - d->wild);
 	memcpy(k.r, in->y, n * sizeof *k.r);
@@ -893,15 +953,25 @@ static int decompose_pass(const struct sbt_decomp_in *in,
 	}
 	/* the smallest finding: as the groups' scores have it (on y
 	 * sorted: med() left it in k.w; sorted again only if it could not) */
-	if (!sorted) {
-		memcpy(k.w, in->y, n * sizeof *k.w);
-		if (sbt_sort_doubles(k.w, n) != 0)
+	if (ag) {
+		m = ag->m;
+	} else {
+		if (!sorted) {
+			memcpy(k.w, in->y, n * sizeof *k.w);
+			if (sbt_sort_doubles(k.w, n) != 0)
+				goto out;
+		}
+		struct sbt_score_in si = in->score;
+		si.sorted = 1;
+		if (sbt_score_metrics(k.w, n, in->probes, in->np, &si,
+				      &m) != 0)
 			goto out;
+		if (k.ag) {
+			k.ag->metrics = 1;
+			k.ag->median = d->median_ns;
+			k.ag->m = m;
+		}
 	}
-	struct sbt_score_in si = in->score;
-	si.sorted = 1;
-	if (sbt_score_metrics(k.w, n, in->probes, in->np, &si, &m) != 0)
-		goto out;
 	double min_shift = sbt_min_shift(m.t_diff_ns, d->median_ns,
 					 m.quantum_ns, SBT_SCORE_EPS);
 	if (!isfinite(min_shift))
@@ -942,11 +1012,17 @@ out:
 #define WILD_OWN   0.1
 static size_t mark_wild(struct work *k, size_t n, double q)
 {
-	double sd = mad_sd(k->r, n, k->w), m, bound;
+	double sd, m, bound;
 	size_t wild = 0;
 
-	memcpy(k->w, k->r, n * sizeof *k->w);
-	m = med(k->w, n);
+	if (k->ag && k->ag->rest) {     /* rest_part's, of these residuals */
+		sd = k->ag->rest_sd;
+		m = k->ag->rest_med;
+	} else {
+		sd = mad_sd(k->r, n, k->w);
+		memcpy(k->w, k->r, n * sizeof *k->w);
+		m = med(k->w, n);
+	}
 	bound = fmax(WILD_SD * sd, WILD_STEPS * (q > 0 ? q : 0));
 	if (!isfinite(m) || !(bound > 0))
 		return 0;
@@ -963,14 +1039,18 @@ static size_t mark_wild(struct work *k, size_t n, double q)
 static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		     struct work *k)
 {
+	struct again ag = { 0 };
 	size_t wild;
 
 	k->keep = NULL;
+	k->ag = &ag;
 	int rc = decompose_pass(in, d, k, 0);
 	if (rc != 0 || in->n < SBT_FEW_SAMPLES || !k->tame || !k->r ||
 	    !(wild = mark_wild(k, in->n, in->score.quantum_ns)) ||
-	    wild >= in->n / 2)
+	    wild >= in->n / 2) {
+		k->ag = NULL;
 		return rc;
+	}
 	/* a second pass only where the wild calls own a tenth or more of
 	 * the mean square: elsewhere the shares would hardly move */
 	if (ss_mean(in->y, in->n, k->tame) > (1 - WILD_OWN) *
@@ -979,6 +1059,7 @@ static int decompose(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	k->keep = k->tame;
 	rc = decompose_pass(in, d, k, wild);
 	k->keep = NULL;
+	k->ag = NULL;
 	return rc;
 }
 

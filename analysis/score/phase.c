@@ -44,8 +44,10 @@
  *     quantized clock the median jumps a whole tick when a sub-quantum
  *     shift tips it over a tick boundary, which would pass the size test.
  *
- * Cost.  Levels and medians are by selection (O(m)).  Examining a segment of m
- * samples sorts its indices by value (O(m log m)) and makes two passes
+ * Cost.  The samples are sorted by value once; every segment keeps its
+ * values sorted (split() partitions them in O(m), merging two phases
+ * merges their runs in O(m)), so levels and medians read order
+ * statistics off them.  Examining a segment of m samples makes two passes
  * over it; the segments of one level of the binary tree are disjoint, so
  * a level costs O(N log N), and with at most SBT_PHASE_CUTS cuts,
  * examined breadth-first, there are O(log SBT_PHASE_CUTS) levels for
@@ -70,51 +72,58 @@ struct ctx {
 	const double *ns;
 	size_t n;
 	uint32_t *order;   /* all indices by (value, index), sorted once  */
+	double *sv;        /* sv[i] == ns[order[i]]: values, in order's order */
 	uint32_t *idx;     /* scratch: a segment's indices, by value      */
 	double *rank;      /* scratch: midrank within the current segment */
 	size_t min_seg;
 };
 
 /* Invariant: for every segment [lo, hi) still to be tested, c->order[lo,
- * hi) holds exactly the indexes lo .. hi-1, ordered by (value, index).
- * It holds for [0, n) after the initial sort; split() keeps it for both
- * halves of a cut in O(segment), so no segment is ever sorted again. */
+ * hi) holds exactly the indexes lo .. hi-1, ordered by (value, index),
+ * and c->sv[lo, hi) their values.  It holds for [0, n) after the initial
+ * sort; split() keeps it for both halves of a cut in O(segment), so no
+ * segment is ever sorted again.  Every phase found keeps sv sorted;
+ * merge_close merges the two runs of the phases it joins. */
 static void split(struct ctx *c, size_t lo, size_t hi, size_t k)
 {
 	size_t a = lo, b = 0;
 
 	for (size_t i = lo; i < hi; i++) {
 		uint32_t x = c->order[i];
-		if (x < k)
-			c->order[a++] = x;
-		else
-			c->idx[b++] = x;        /* scratch for the right part */
+		double v = c->sv[i];
+		if (x < k) {
+			c->order[a] = x;
+			c->sv[a++] = v;
+		} else {
+			c->idx[b] = x;          /* scratch for the right part */
+			c->rank[b++] = v;
+		}
 	}
 	memcpy(c->order + a, c->idx, b * sizeof *c->idx);
+	memcpy(c->sv + a, c->rank, b * sizeof *c->rank);
 }
 
-/* Median of ns[lo, hi), hi > lo, by selection on a copy in c->rank
- * (free outside best_cut). */
-static double seg_median(struct ctx *c, size_t lo, size_t hi)
+/* Median of ns[lo, hi), hi > lo, off its sorted values. */
+static double seg_median(const struct ctx *c, size_t lo, size_t hi)
 {
-	memcpy(c->rank, c->ns + lo, (hi - lo) * sizeof *c->rank);
-	return sbt_quantile(c->rank, hi - lo, 0.5);
+	return sbt_quantile_sorted(c->sv + lo, hi - lo, 0.5);
 }
 
-/* The level of ns[lo, hi): its 10 %-trimmed mean, by two selections on a
- * copy in c->rank.  Unlike the median it moves continuously on a
+/* The level of ns[lo, hi): its 10 %-trimmed mean, its two bounds off its
+ * sorted values.  Unlike the median it moves continuously on a
  * quantized clock: a sub-quantum shift that tips the median over a tick
- * boundary moves it by the shift, not by a whole tick. */
-static double seg_level(struct ctx *c, size_t lo, size_t hi)
+ * boundary moves it by the shift, not by a whole tick.  The sum runs in
+ * time order (the order of a sum's rounding is part of its value). */
+static double seg_level(const struct ctx *c, size_t lo, size_t hi)
 {
 	size_t m = hi - lo, g = (size_t)floor(0.1 * (double)m);
 	size_t n_le_lo = 0, n_lt_hi = 0;
 	double a, b, sum = 0;
 
-	memcpy(c->rank, c->ns + lo, m * sizeof *c->rank);
-	a = sbt_quantile(c->rank, m, m > 1 ? (double)g / (double)(m - 1) : 0);
-	b = sbt_quantile(c->rank, m, m > 1 ? (double)(m - 1 - g) /
-			 (double)(m - 1) : 0);
+	a = sbt_quantile_sorted(c->sv + lo, m, m > 1 ? (double)g /
+				(double)(m - 1) : 0);
+	b = sbt_quantile_sorted(c->sv + lo, m, m > 1 ? (double)(m - 1 - g) /
+				(double)(m - 1) : 0);
 	if (a == b)
 		return a;
 	for (size_t i = lo; i < hi; i++) {
@@ -136,13 +145,14 @@ static double seg_ranks(struct ctx *c, size_t lo, size_t hi)
 	double mean = 0.5 * ((double)m + 1), ss = 0;
 
 	const uint32_t *ord = c->order + lo;
+	const double *sv = c->sv + lo;
 
 	/* equal values are consecutive: the group at r .. e-1 takes ranks
 	 * r+1 .. e, and each member gets their mean */
 	while (r < m) {
-		double v = c->ns[ord[r]];
+		double v = sv[r];
 		size_t e = r + 1;
-		while (e < m && c->ns[ord[e]] == v)
+		while (e < m && sv[e] == v)
 			e++;
 		double mid = 0.5 * ((double)r + 1 + (double)e);
 		for (size_t q = r; q < e; q++)
@@ -166,13 +176,21 @@ static double best_cut(struct ctx *c, size_t lo, size_t hi, size_t *cut)
 	if (!(var > 0))
 		return 0;
 	mean = 0.5 * ((double)m + 1);
+	double vm = var / (double)(m - 1);
 	for (size_t k = 1; k < m; k++) {
 		s += c->rank[lo + k - 1];
 		if (k < c->min_seg || m - k < c->min_seg)
 			continue;
+		/* a position clearly below the best so far needs no root:
+		 * z^2 < best^2 with room for the few roundings between the
+		 * two ways of computing it */
+		double d = s - (double)k * mean;
+		if (d * d < best * best * ((double)k * (double)(m - k) * vm) *
+		    (1 - 1e-9))
+			continue;
 		double sd = sqrt((double)k * (double)(m - k) * var /
 				 (double)(m - 1));
-		double z = fabs(s - (double)k * mean) / sd;
+		double z = fabs(d) / sd;
 		if (z > best) {
 			best = z;
 			*cut = lo + k;
@@ -210,6 +228,22 @@ static int segment(struct ctx *c, size_t *cuts, double *zc)
 
 struct seg { size_t lo, hi; double level, z; };
 
+/* Merge the sorted runs c->sv[lo, mid) and [mid, hi) into one, through
+ * c->rank. */
+static void merge_runs(struct ctx *c, size_t lo, size_t mid, size_t hi)
+{
+	const double *x = c->sv;
+	size_t i = lo, j = mid, o = 0;
+
+	while (i < mid && j < hi)
+		c->rank[o++] = x[j] < x[i] ? x[j++] : x[i++];
+	while (i < mid)
+		c->rank[o++] = x[i++];
+	while (j < hi)
+		c->rank[o++] = x[j++];
+	memcpy(c->sv + lo, c->rank, (hi - lo) * sizeof *c->rank);
+}
+
 /* Merge neighbours closer than t_diff in level (closest pair first),
  * and beyond SBT_PHASE_MAX.  Returns the new count. */
 static int merge_close(struct ctx *c, struct seg *sg, int m, double t_diff)
@@ -226,6 +260,7 @@ static int merge_close(struct ctx *c, struct seg *sg, int m, double t_diff)
 		}
 		if (bd >= t_diff && m <= SBT_PHASE_MAX)
 			break;
+		merge_runs(c, sg[best].lo, sg[best].hi, sg[best + 1].hi);
 		sg[best].hi = sg[best + 1].hi;
 		sg[best].level = seg_level(c, sg[best].lo, sg[best].hi);
 		memmove(&sg[best + 1], &sg[best + 2],
@@ -258,13 +293,14 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 	c.idx = big_alloc(n * sizeof *c.idx);
 	c.rank = big_alloc(n * sizeof *c.rank);
 	c.order = big_alloc(n * sizeof *c.order);
-	if (!c.idx || !c.rank || !c.order)
+	c.sv = big_alloc(n * sizeof *c.sv);
+	if (!c.idx || !c.rank || !c.order || !c.sv)
 		goto oom;
 	/* a stable sort of (value, index) pairs: ties stay in index order */
-	memcpy(c.rank, ns, n * sizeof *c.rank);
+	memcpy(c.sv, ns, n * sizeof *c.sv);
 	for (size_t i = 0; i < n; i++)
 		c.order[i] = (uint32_t)i;
-	if (sbt_sort_keyed(c.rank, c.order, n) != 0)
+	if (sbt_sort_keyed(c.sv, c.order, n) != 0)
 		goto oom;
 
 	/* no t_diff, no size test: no shift can be judged */
@@ -293,11 +329,13 @@ int sbt_phase_detect(const double *t_ns, const double *ns, size_t n,
 	big_free(c.idx, n * sizeof *c.idx);
 	big_free(c.rank, n * sizeof *c.rank);
 	big_free(c.order, n * sizeof *c.order);
+	big_free(c.sv, n * sizeof *c.sv);
 	return 0;
 oom:
 	big_free(c.idx, n * sizeof *c.idx);
 	big_free(c.rank, n * sizeof *c.rank);
 	big_free(c.order, n * sizeof *c.order);
+	big_free(c.sv, n * sizeof *c.sv);
 	return -1;
 }
 /* ---- naming the phases ------------------------------------------------ */

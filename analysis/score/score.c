@@ -375,6 +375,37 @@ static int cmp_by_density(const void *a, const void *b, void *arg)
 	return (i > j) - (i < j);   /* ties by position: deterministic */
 }
 
+/* cmp_by_density's order in linear time (a fine grid has hundreds of
+ * thousands of cells, most of them often empty): the cells of density
+ * > 0 by a stable radix sort on the negated density, then the empty ones
+ * (the lowest, all tied) in position order; qsort_r where its scratch is
+ * lacking.  Densities are sums of non-negative terms. */
+void sbt_density_order(const double *c, size_t len, uint32_t *order)
+{
+	double *key = len < UINT32_MAX ? malloc((len ? len : 1) *
+						  sizeof *key) : NULL;
+	size_t m = 0;
+
+	if (key) {
+		for (size_t i = 0; i < len; i++)
+			if (c[i] != 0) {
+				key[m] = -c[i];
+				order[m++] = (uint32_t)i;
+			}
+		for (size_t i = 0, z = m; i < len; i++)
+			if (c[i] == 0)
+				order[z++] = (uint32_t)i;
+		if (sbt_sort_keyed(key, order, m) == 0) {
+			free(key);
+			return;
+		}
+	}
+	free(key);
+	for (size_t i = 0; i < len; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, len, sizeof *order, cmp_by_density, (void *)c);
+}
+
 static uint32_t uf_find(uint32_t *parent, uint32_t i)
 {
 	while (parent[i] != i) {
@@ -400,9 +431,7 @@ static long find_peaks(const struct grid *g, double t_diff, uint32_t **peaks)
 		free(order); free(parent); free(top); free(alive); free(out);
 		return -1;
 	}
-	for (size_t i = 0; i < len; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, len, sizeof *order, cmp_by_density, g->c);
+	sbt_density_order(g->c, len, order);
 
 	for (size_t r = 0; r < len; r++) {
 		uint32_t i = order[r];

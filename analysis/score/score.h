@@ -12,6 +12,7 @@
 #define SBT_SCORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "filter.h"          /* SBT_OS_FLOOR_DEFAULT */
 
@@ -139,6 +140,10 @@ int sbt_score_metrics(const double *kept, size_t n, const double *probes,
 int sbt_noise_model(const double *tau, size_t n, double quantum_ns,
 		    double os_floor_ns, double eps, double alpha,
 		    struct sbt_noise_est *out);
+
+/* order[0..len): the cells of a density c[0..len) (each >= 0), the
+ * densest first, ties by position: the mode finder's sweep order. */
+void sbt_density_order(const double *c, size_t len, uint32_t *order);
 
 /* Score one group: kept[0..n) are the samples left after filter_cost and
  * filter_os (finite; ascending if in->sorted, else any order; not

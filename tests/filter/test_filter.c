@@ -358,6 +358,60 @@ static void t_basics(void)
 	      "dither range [%g, %g]", lo, hi);
 }
 
+/* The 1-D scores' lookup (a grid over the thresholds) against a plain
+ * count, on thresholds spread evenly, bunched with far outliers (most
+ * cells empty, one crowded), few, and on points at, between and beyond
+ * them, and NaN: a cell boundary off by one, or a crowded cell searched
+ * short, gives a different count. */
+static void t_below(void)
+{
+	enum { NT = 3000, NX = 20000 };
+	double *T = malloc(NT * sizeof *T), *x = malloc(NX * sizeof *x);
+	uint32_t *k = malloc(NX * sizeof *k);
+	struct gen G = { 5 };
+	size_t bad = 0;
+
+	for (int shape = 0; shape < 4; shape++) {
+		size_t K = shape == 3 ? 1 : NT;
+		for (size_t i = 0; i < K; i++)
+			T[i] = shape == 0 ? 100 + 0.37 * (double)i :
+			       shape == 1 ? 100 + 1e-3 * (double)i :
+			       shape == 2 ? 50 : 80;
+		if (shape == 1) {       /* two far outliers among a bunch */
+			T[0] = -1e9;
+			T[K - 1] = 1e12;
+		}
+		if (shape == 2)         /* ascending, distinct, uneven */
+			for (size_t i = 1; i < K; i++)
+				T[i] = T[i - 1] + (i % 97 ? 1e-6 : 7.5) *
+				       (1 + (double)(i % 5));
+		for (size_t i = 0; i < NX; i++) {
+			size_t j = gen_u64(&G) % K;
+			switch (i % 5) {
+			case 0: x[i] = T[j]; break;
+			case 1: x[i] = nextafter(T[j], INFINITY); break;
+			case 2: x[i] = nextafter(T[j], -INFINITY); break;
+			case 3: x[i] = T[0] + (T[K - 1] - T[0] + 20) *
+				       gen_unif(&G) - 10; break;
+			default: x[i] = i % 2 ? NAN : T[j] +
+				 (gen_unif(&G) - 0.5) * 100;
+			}
+		}
+		sbt_if_below(T, K, x, NX, k);
+		for (size_t i = 0; i < NX; i++) {
+			uint32_t c = 0;
+			for (size_t t = 0; t < K; t++)
+				c += T[t] < x[i];
+			bad += k[i] != c;
+		}
+	}
+	sbt_if_below(T, 0, x, NX, k);
+	for (size_t i = 0; i < NX; i++)
+		bad += k[i] != 0;
+	CHECK(bad == 0, "%zu counts differ from a plain count", bad);
+	free(T), free(x), free(k);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "big")) {
@@ -365,6 +419,7 @@ int main(int argc, char **argv)
 		t_spikes(1000000, 1);
 	} else {
 		t_basics();
+		t_below();
 		t_identical();
 		t_tiny();
 		for (int two = 0; two < 2; two++) {

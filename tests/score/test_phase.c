@@ -7,6 +7,7 @@
  */
 #include "phase.h"
 #include "say.h"
+#include "stats.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
 
@@ -329,8 +330,75 @@ static void test_huge(void)
 	free(x);
 }
 
+/* A phase's level and median as the plain way finds them: on a copy,
+ * by selection (sbt_quantile), the trimmed mean's sum in time order. */
+static double ref_level(const double *x, size_t m, double *w)
+{
+	size_t g = (size_t)floor(0.1 * (double)m), le = 0, lt = 0;
+	double a, b, sum = 0;
+
+	memcpy(w, x, m * sizeof *w);
+	a = sbt_quantile(w, m, m > 1 ? (double)g / (double)(m - 1) : 0);
+	b = sbt_quantile(w, m, m > 1 ? (double)(m - 1 - g) /
+			 (double)(m - 1) : 0);
+	if (a == b)
+		return a;
+	for (size_t i = 0; i < m; i++) {
+		le += x[i] <= a;
+		lt += x[i] < b;
+		if (x[i] > a && x[i] < b)
+			sum += x[i];
+	}
+	sum += (double)(le - g) * a + (double)(m - g - lt) * b;
+	return sum / (double)(m - 2 * g);
+}
+
+/* The levels and medians phase.c reads off each phase's values kept
+ * sorted (split, merged when phases join) are the plain way's to the
+ * bit: a drift in steps below t_diff (many cuts, merged), excursions,
+ * ties of a quantized clock.  A run that split or merged wrong, or
+ * lost its values, gives another level or median. */
+static void test_levels_exact(void)
+{
+	size_t n = 60000;
+	double *t = alloc_n(n), *x = alloc_n(n), *w = alloc_n(n);
+	struct sbt_phases p;
+	int bad = 0, phases = 0;
+
+	for (int seed = 0; seed < 6; seed++) {
+		G.s = 500 + (uint64_t)seed;
+		times(t, n, 1e4);
+		for (size_t i = 0; i < n; i++) {
+			double base = 300 + 3 * (double)(i * 24 / n);
+			if (i % 9000 > 8500)
+				base += 60;     /* excursions */
+			x[i] = gen_read(&G, base + noise(4), seed % 2 ? 1 : 10);
+		}
+		CHECK(sbt_phase_detect(t, x, n, 8, &p) == 0, "rc");
+		phases += p.nphases;
+		for (int k = 0; k < p.nphases; k++) {
+			const struct sbt_phase *ph = &p.ph[k];
+			double lv = ref_level(x + ph->first, ph->n, w);
+			memcpy(w, x + ph->first, ph->n * sizeof *w);
+			double md = sbt_quantile(w, ph->n, 0.5);
+			if (lv != ph->level_ns || md != ph->median_ns) {
+				if (!bad++)
+					printf("phase %d of seed %d: level %.17g "
+					       "median %.17g, plain %.17g %.17g\n",
+					       k, seed, ph->level_ns,
+					       ph->median_ns, lv, md);
+			}
+		}
+	}
+	printf("levels exact: %d phases\n", phases);
+	CHECK(phases >= 12, "%d phases: too few to merge", phases);
+	CHECK(bad == 0, "%d phases' level or median differ", bad);
+	free(t), free(x), free(w);
+}
+
 int main(void)
 {
+	test_levels_exact();
 	test_mid_shift();
 	test_stationary();
 	test_below_tdiff();

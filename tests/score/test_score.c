@@ -675,8 +675,54 @@ static void test_four_flat(void)
 	free(x);
 }
 
+static const double *dens;
+
+static int cmp_dens(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+
+	if (dens[i] != dens[j])
+		return dens[i] > dens[j] ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* The mode finder's sweep order (sbt_density_order, a radix sort) is a
+ * comparison sort's by density, densest first, ties by position: on
+ * grids with many empty cells, densities tied in steps, and distinct
+ * ones, long and short.  Another order would find other peaks. */
+static void test_density_order(void)
+{
+	size_t lens[] = { 0, 1, 7, 300, 70000 };
+	int bad = 0;
+
+	G.s = 4242;
+	for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
+		for (int shape = 0; shape < 3; shape++) {
+			size_t n = lens[l];
+			double *c = malloc((n ? n : 1) * sizeof *c);
+			uint32_t *a = malloc((n ? n : 1) * sizeof *a);
+			uint32_t *b = malloc((n ? n : 1) * sizeof *b);
+			for (size_t i = 0; i < n; i++) {
+				double u = gen_unif(&G);
+				c[i] = shape == 0 ? (u < 0.4 ? 0 : u * 1e3) :
+				       shape == 1 ? (u < 0.6 ? 0 :
+						     floor(u * 20) * 0.25) :
+				       exp(-0.5 * pow((double)i - (double)n / 3,
+						      2) / 400) * 1e4;
+				b[i] = (uint32_t)i;
+			}
+			sbt_density_order(c, n, a);
+			dens = c;
+			qsort(b, n, sizeof *b, cmp_dens);
+			bad += n && memcmp(a, b, n * sizeof *a) != 0;
+			free(c), free(a), free(b);
+		}
+	CHECK(bad == 0, "%d grids ordered otherwise", bad);
+}
+
 int main(void)
 {
+	test_density_order();
 	test_stray_probe();
 	test_two_workloads();
 	test_constant_quantized(1003, 8, 20);
