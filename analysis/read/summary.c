@@ -44,18 +44,27 @@ static void put_u32(struct out *o, uint32_t v) { put(o, &v, sizeof v); }
 static void put_u64(struct out *o, uint64_t v) { put(o, &v, sizeof v); }
 static void put_f64(struct out *o, double v) { put(o, &v, sizeof v); }
 
-static void put_str(struct out *o, const char *s)
+/* A string of at most `max` bytes (its array's size, or STR_MAX). */
+static void put_strn(struct out *o, const char *s, size_t max)
 {
-	size_t n = s ? strnlen(s, STR_MAX) : 0;
+	size_t n = s ? strnlen(s, max < STR_MAX ? max : STR_MAX) : 0;
 	put_u32(o, (uint32_t)n);
 	put(o, s, n);
 }
 
+static void put_str(struct out *o, const char *s)
+{
+	put_strn(o, s, STR_MAX);
+}
+
+/* A char array member: bounded by its size, as the compiler checks. */
+#define put_arr(o, a) put_strn(o, a, sizeof(a))
+
 static void put_source(struct out *o, const struct sbt_source *s)
 {
-	put_str(o, s->path), put_str(o, s->host), put_str(o, s->exe);
-	put_str(o, s->cpu_model), put_str(o, s->warning);
-	put_str(o, s->os_note);
+	put_str(o, s->path), put_arr(o, s->host), put_arr(o, s->exe);
+	put_arr(o, s->cpu_model), put_arr(o, s->warning);
+	put_arr(o, s->os_note);
 	put_u32(o, (uint32_t)s->pid), put_u32(o, (uint32_t)s->rank);
 	put_u32(o, (uint32_t)s->is_csv), put_u32(o, (uint32_t)s->truncated);
 	put_u32(o, (uint32_t)s->has_cycles), put_u32(o, s->probe_period);
@@ -112,7 +121,7 @@ static void put_threads(struct out *o, const struct sbt_source *s)
 		put_u32(o, t->thread), put_u32(o, (uint32_t)t->tid);
 		put_u32(o, (uint32_t)t->omp_thread), put_u32(o, t->omp_level);
 		put_u32(o, t->flags);
-		put_str(o, t->name);
+		put_arr(o, t->name);
 	}
 	free(by);
 }
@@ -128,14 +137,14 @@ static void put_counters(struct out *o, const struct sbt_dataset *ds,
 		return;
 	put_u32(o, c->ncol);
 	for (uint32_t k = 0; k < c->ncol; k++)
-		put_str(o, c->name[k]);
+		put_arr(o, c->name[k]);
 	for (unsigned j = 0; j < SBT_COUNT_MAX; j++) {
 		put_u32(o, (uint32_t)cs->col[j]);
 		put_u32(o, cs->scaled[j] | (uint32_t)cs->user[j] << 1);
 		put_f64(o, cs->empty[j]);
 	}
 	put_u32(o, cs->n), put_u32(o, (uint32_t)cs->named);
-	put_str(o, cs->off);
+	put_arr(o, cs->off);
 	for (uint32_t k = 0; k < c->ncol; k++)
 		for (size_t i = 0; i < ds->n; i++)
 			put_f64(o, sbt_cnt_get(ds, i, k));
