@@ -107,7 +107,9 @@ struct sbt_file_header {
 	uint64_t tick_hz;             /* wall-clock frequency                 */
 	uint32_t tick_quantum;        /* smallest non-zero step seen (ticks)  */
 	uint32_t reserved0;
-	char     tick_source[16];     /* "perf", "calibrated", "cntfrq"       */
+	char     tick_source[16];     /* "perf", "sysfs", "calibrated", "run"
+	                                 (calibrated, then the run's rate as
+	                                 the log was finished), "cntfrq"      */
 	char     cycles_note[64];     /* why the cycle clock is (un)usable    */
 
 	/* Startup calibration of an empty START/STOP pair through the real

@@ -18,10 +18,20 @@ struct sbt_clockinfo {
 	char     source[16];       /* where tick_hz came from               */
 	int      cycles;           /* 1: core-cycle counter usable          */
 	char     cycles_note[64];  /* why (not)                             */
+	uint64_t anchor_ticks;     /* source "calibrated": a clock read and */
+	double   anchor_ns;        /* CLOCK_MONOTONIC_RAW beside it; 0: none */
 };
 
-/* Fill *ci.  Takes ~20 ms only when the frequency must be calibrated. */
-void sbt_clock_setup(struct sbt_clockinfo *ci, int want_cycles);
+/* Fill *ci.  Takes ~4 ms when the frequency must be calibrated (or
+ * `calibrate` says to, as a test does on a machine that need not), else
+ * ~1 ms (the quantum). */
+void sbt_clock_setup(struct sbt_clockinfo *ci, int want_cycles,
+		     int calibrate);
+
+/* The tick rate: when setup calibrated it and at least 100 ms went by
+ * since, ticks over CLOCK_MONOTONIC_RAW from setup's anchor to now (the
+ * log's rate, written as it is finished); else ci->tick_hz. */
+uint64_t sbt_clock_refined(const struct sbt_clockinfo *ci);
 
 /* Per-thread cycle counter.  Returns the counter index for
  * sbt_cycles_read(), or -1 when this thread has none. */

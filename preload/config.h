@@ -57,7 +57,7 @@
 	  "also OpenMP loops, sections, single and explicit tasks (OMPT)")   \
 	X(TEST_CLOCK, "SBT_TEST_CLOCK", STR, 0, NULL, 0, 0,                  \
 	  "for tests only: force the clock's other paths: aux-wrong, "       \
-	  "no-rdtscp, no-rseq (any of them, comma-separated)")
+	  "no-rdtscp, no-rseq, calibrate (any of them, comma-separated)")
 
 enum sbt_cfg_type { SBT_CFG_STR, SBT_CFG_LONG, SBT_CFG_BOOL };
 

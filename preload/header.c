@@ -61,6 +61,17 @@ void sbt_header_fill(struct sbt_file_header *h,
 	sbt_self_exe(h->exe, sizeof h->exe);
 }
 
+void sbt_header_clock_final(struct sbt_file_header *h,
+			    const struct sbt_clockinfo *clk)
+{
+	uint64_t hz = sbt_clock_refined(clk);
+
+	if (hz != h->tick_hz && strcmp(h->tick_source, "calibrated") == 0) {
+		h->tick_hz = hz;
+		snprintf(h->tick_source, sizeof h->tick_source, "run");
+	}
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

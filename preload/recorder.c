@@ -136,7 +136,9 @@ __attribute__((constructor)) static void sbt_setup(void)
 static void clock_ready(void)
 {
 	if (!atomic_load(&g.clk_ready)) {
-		sbt_clock_setup(&g.clk, (int)sbt_cfg(SBT_CFG_CYCLES));
+		const char *test = sbt_cfg_text(SBT_CFG_TEST_CLOCK);
+		sbt_clock_setup(&g.clk, (int)sbt_cfg(SBT_CFG_CYCLES),
+				test && strstr(test, "calibrate"));
 		atomic_store(&g.clk_ready, 1);
 	}
 }
@@ -538,6 +540,13 @@ static void quiesce(void)
 	}
 }
 
+/* Under g.lock, the log open: its last header fields, then the file. */
+static void log_finish(void)
+{
+	sbt_header_clock_final(g.hdr, &g.clk);
+	sbt_log_finish(g.log);
+}
+
 int sbt_rec_close(void)
 {
 	os_drain_gated(me);
@@ -547,7 +556,7 @@ int sbt_rec_close(void)
 	 * ignores them. */
 	quiesce();
 	if (was == LOG_OPEN)
-		sbt_log_finish(g.log);
+		log_finish();
 	pthread_mutex_unlock(&g.lock);
 	return SBT_OK;
 }
@@ -681,6 +690,6 @@ __attribute__((destructor)) static void sbt_fini(void)
 	os_drain_gated(me);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)
-		sbt_log_finish(g.log);
+		log_finish();
 	pthread_mutex_unlock(&g.lock);
 }

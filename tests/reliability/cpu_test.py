@@ -21,6 +21,13 @@ fault_ns (the page fault's cost measured at start: above 0, below 1 ms,
 a bound no machine's fault reaches; a summary of the log carries it).  Then the analyzer on a log whose
 events name cpus the machine lacks (TSC_AUX of a host): such a cpu is
 unknown, and a sample is flagged migrated only between two true cpus.
+The tick rate where the kernel does not give it (SBT_TEST_CLOCK=
+calibrate): the header says "calibrated" (~3 ms against CLOCK_MONOTONIC_RAW
+at the first marker) for a run too short to refine it, and "run" (the
+rate from there to the log's finish) for one that slept 300 ms between
+two markers; the two rates within 1 % of each other and of the default
+path's (a bound no bracketing error reaches), and a region's 300 ms read
+as such within 1 %.
 Environment: SBT_LIB, SBT_ANALYZE.  Exit 0 pass, 1 fail.
 """
 import json
@@ -36,6 +43,7 @@ from sbttest import check, done, dump_samples, preloaded  # noqa: E402
 
 # struct sbt_file_header offsets (format/sbtlog.h)
 H_TICK_HZ, H_TE_MIN, H_END_OFFSET, H_CPU_FROM = 32, 128, 976, 1064
+H_TICK_SOURCE = 48
 AUX, RSEQ, NONE = 1, 2, 4                 # enum sbt_cpu_from
 RDTSCP, RDTSC = 1, 2                      # enum sbt_clock_read
 CHUNK_MAGIC, EVENTS = 0x43544253, 4
@@ -46,10 +54,12 @@ def header(log):
     with open(log, 'rb') as f:
         b = f.read(4096)
     hz, = struct.unpack_from('<Q', b, H_TICK_HZ)
+    source = b[H_TICK_SOURCE:H_TICK_SOURCE + 16].split(b'\0')[0].decode()
     te_min, te_p50 = struct.unpack_from("<QQ", b, H_TE_MIN)
     cpu_from, clock_read, ncpus, fault_ns = struct.unpack_from('<IIII', b,
                                                              H_CPU_FROM)
-    return dict(hz=hz, te_min=te_min, te_p50=te_p50, cpu_from=cpu_from,
+    return dict(hz=hz, source=source, te_min=te_min, te_p50=te_p50,
+                cpu_from=cpu_from,
                 clock_read=clock_read, ncpus=ncpus, fault_ns=fault_ns)
 
 
@@ -126,6 +136,38 @@ def said(log, name, h):
           'header\'s %d' % (name, fns, h['fault_ns']))
 
 
+def tick_rate(rapp, tmp, default_hz):
+    """The calibrated tick rate, as is and refined over the run."""
+    hz = {}
+    for name, args in (('short', ['plain', '10']), ('long', ['pause', '300'])):
+        log = os.path.join(tmp, 'rate-%s.log' % name)
+        env = preloaded(log, test_clock='calibrate')
+        p = subprocess.run([rapp, *args], env=env, capture_output=True,
+                           timeout=60)
+        h = header(log) if os.path.exists(log) else {}
+        check(p.returncode == 0 and h.get('hz', 0) > 0,
+              'calibrate, %s run: exit %d, tick_hz %s' %
+              (name, p.returncode, h.get('hz')))
+        if not h:
+            return
+        hz[name] = h['hz']
+        want = ('run',) if name == 'long' else ('calibrated', 'run')
+        check(h['source'] in want, 'calibrate, %s run: tick_source %r '
+              '(want %s)' % (name, h['source'], ' or '.join(want)))
+    for name, v in hz.items():
+        check(abs(v / default_hz - 1) < 0.01, 'calibrate, %s run: %d Hz, '
+              'the default path\'s %d' % (name, v, default_hz))
+    rows = [r for r in dump_samples(os.path.join(tmp, 'rate-long.log'),
+                                    tmp) if r['region'] == 'p']
+    gap = (rows[-1]['t_ns'] - rows[0]['t_ns']) / 1e6 if len(rows) == 2 \
+        else 0
+    # slept 300 ms between them: a rate read too high by 1e-4 or more
+    # would put them closer (a late wake-up only puts them further)
+    check(len(rows) == 2 and gap >= 300 * (1 - 1e-4),
+          'calibrate, long run: %d pairs, %.3f ms apart (slept 300 ms)'
+          % (len(rows), gap))
+
+
 def cpus_of(rows):
     return sorted({(r['cpu_start'], r['cpu_stop']) for r in rows})
 
@@ -170,6 +212,10 @@ def main():
         check(not any(r['migrated'] == '1' for r in rows),
               '%s: none flagged migrated' % name)
         said(log, name, h)
+        if force is None:
+            default_hz = h['hz']
+
+    tick_rate(rapp, tmp, default_hz)
 
     # The analyzer: cpus beyond the header's count are unknown; a sample
     # is migrated only between two true cpus.  STOP events alternately

@@ -34,6 +34,7 @@
  *                                         whose handler marks "sig"
  *   rapp fdlist                           prints fds that look like logs
  *   rapp plain K                          K "p" pairs, nothing else
+ *   rapp pause MS                         a "p" pair, MS ms asleep, another
  *   rapp nested N                         one thread: N x outer { inner }
  *                                         inside "run", open throughout
  *   rapp closerace T LOG                  T threads mark "cr" (inline and
@@ -696,6 +697,15 @@ int main(int argc, char **argv)
 		return nested(ARG(2));
 	if (!strcmp(m, "plain")) {
 		pairs("p", ARG(2));
+		return 0;
+	}
+	if (!strcmp(m, "pause")) {
+		long ms = ARG(2);
+		struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+		pairs("p", 1);
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+		pairs("p", 1);
 		return 0;
 	}
 	fprintf(stderr, "rapp: unknown mode '%s'\n", m);

@@ -624,7 +624,7 @@ int main(int argc, char **argv)
 	info = o.json ? stderr : stdout;
 	cpu = pin_cpu(o.cpu);
 
-	sbt_clock_setup(&ci, 1);
+	sbt_clock_setup(&ci, 1, 0);
 	if (!ci.tick_hz) {
 		fprintf(stderr, "sbt-calibrate: cannot tell the wall clock's "
 			"frequency\n");
@@ -662,9 +662,11 @@ int main(int argc, char **argv)
 #endif
 	pf.version = SBT_PROFILE_VERSION;
 	pf.created = (int64_t)time(NULL);
-	pf.tick_hz = ci.tick_hz;
+	/* a rate calibrated at the start, now over the whole run */
+	pf.tick_hz = sbt_clock_refined(&ci);
 	pf.tick_quantum = ci.quantum;
-	snprintf(pf.tick_source, sizeof pf.tick_source, "%s", ci.source);
+	snprintf(pf.tick_source, sizeof pf.tick_source, "%s",
+		 pf.tick_hz != ci.tick_hz ? "run" : ci.source);
 	snprintf(pf.cycles, sizeof pf.cycles, "%s: %s",
 		 ci.cycles ? "yes" : "none", ci.cycles_note);
 	pf.ns_per_add = nsadd;
