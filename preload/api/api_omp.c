@@ -127,13 +127,18 @@ struct sbt_omp_thr *sbt_omp_thr_slow(void)
 
 void sbt_omp_leave(struct sbt_omp_thr *o)
 {
-	uint32_t aux;
-	uint64_t t1 = sbt_hot_stop_clock(&aux);
+	uint32_t aux = 0;
+	uint64_t t1 = 0;
 
 	if (o->level == 0)
 		return;
 	if (o->level <= SBT_OMP_DEPTH) {
 		struct sbt_omp_lv *v = &o->lv[o->level - 1];
+		/* a clock read only for a region still open: a worker has
+		 * closed its share and wait already, and serialized reads
+		 * are what it pays on the team's way to its barrier */
+		if (v->work || v->wait || v->share)
+			t1 = sbt_hot_stop_clock(&aux);
 		/* innermost first, so that each STOP is the fast one */
 		if (v->work)
 			(void)sbt_hot_stop_id_at(v->work, t1, aux);
