@@ -38,7 +38,10 @@
 #include "sbtmark.h"
 
 #define SBT_CACHE_SLOTS 256            /* name cache per thread          */
-#define SBT_SITE_SLOTS  64             /* (ra, region) cache per thread  */
+/* (ra, region) cache per thread, as large as the name cache: a miss
+ * takes the general path, and at 64 slots the 60 OpenMP regions of a
+ * LULESH step kept evicting each other. */
+#define SBT_SITE_SLOTS  256
 #define SBT_HOT_SLOTS   4              /* app objects holding our pointer */
 /* hot.busy while a marker waits for the recorder's lock (attaching,
  * opening the log): shut to signal handlers (bit 0), no event in flight. */
