@@ -546,9 +546,13 @@ void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g)
 		sbt_plural(x->faults, "fault", "faults"));
 	if (x->left_out)
 		sbt_put(o, "; %zu preempted left out", x->left_out);
-	if (x->preempted_own)
+	/* the region's rule, as the summary line says it (say.c) */
+	if (x->preempted_own && x->keep_pre == SBT_PRE_OWN)
 		sbt_put(o, "; gave the cpu away more often than the OS "
 			"preempts: kept as its own (yields, waits)");
+	else if (x->preempted_own)
+		sbt_put(o, "; preempted in half its calls or more: kept (its "
+			"time holds the OS's)");
 	if (x->lost)
 		sbt_put(o, "; %zu near lost events (counts may be low)",
 			x->lost);

@@ -6,6 +6,7 @@
  * (alarm or minor, what is said), would say another sentence here.
  */
 #include "say.h"
+#include "words.h"
 #include "../common/harness.h"
 
 #include <math.h>
@@ -181,5 +182,23 @@ int main(void)
 	g.said.score_only = 1;
 	g.score.n = 0;
 	SAYS(verdict(&g), "no samples");
+	/* the kernel's record: preempted samples kept by the region's
+	 * rule, said as that rule (the verdict's words and -v's agree) */
+	{
+		static char b[512];
+		struct sbt_strbuf o = { b, sizeof b, 0 };
+		base(&g);
+		g.os.covered = 100, g.os.preempted = 88;
+		g.os.switches = 104, g.os.preempted_own = 1;
+		g.os.keep_pre = SBT_PRE_HALF;
+		sbt_words_os(&o, &g);
+		CHECK(strstr(b, "preempted in half its calls or more: kept") &&
+		      !strstr(b, "yields"), "half the calls preempted: %s", b);
+		o.used = 0, b[0] = 0;
+		g.os.keep_pre = SBT_PRE_OWN;
+		sbt_words_os(&o, &g);
+		CHECK(strstr(b, "more often than the OS preempts: kept as its "
+			     "own (yields, waits)") != NULL, "yields: %s", b);
+	}
 	return h_done();
 }
