@@ -28,6 +28,7 @@
  * evens that out, so every call is held alike.
  */
 #include "reader.h"
+#include "bigmem.h"
 #include "counters.h"
 #include "jobs.h"
 #include "logread.h"
@@ -613,11 +614,63 @@ static int site_infos(struct ctx *c)
 struct segs {
 	struct ctx *c;
 	struct seg *g;
-	pthread_mutex_t mu;             /* spare and c->share              */
+	pthread_mutex_t mu;             /* all below, and c->share         */
 	struct spare { struct sbt_sample *s; uint8_t *dead; size_t cap; }
 		spare[SPARES];
 	int nspare;
+	/* The dataset's samples as the merge last left them, and what the
+	 * parsed, unmerged segments will add: the merge writes no further
+	 * than tail + pending, and its fresh pages up to there are faulted
+	 * in by the parsing threads (filled: so far), not by the merge,
+	 * which all of them wait for. */
+	struct sbt_sample *s;
+	size_t cap, tail, pending, filled;
+	size_t *kept;                   /* per segment, in pending         */
 };
+
+/* The samples segment g holds for the dataset. */
+static size_t seg_kept(const struct seg *g)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		kept += !g->dead[i];
+	return kept;
+}
+
+/* The dataset's pages that g's merge may write, faulted in here.  The
+ * array may move meanwhile (a merge's reserve): the old one stays in the
+ * heap (main.c), where populating it is harmless. */
+static void fill_ahead(struct segs *p, size_t i)
+{
+	size_t kept = p->g[i].oom ? 0 : seg_kept(&p->g[i]), lo, hi;
+	struct sbt_sample *s;
+
+	pthread_mutex_lock(&p->mu);
+	p->kept[i] = kept;
+	p->pending += kept;
+	s = p->s, lo = p->filled;
+	hi = p->tail + p->pending < p->cap ? p->tail + p->pending : p->cap;
+	if (hi > lo)
+		p->filled = hi;
+	pthread_mutex_unlock(&p->mu);
+	if (hi > lo)
+		big_populate(s + lo, (hi - lo) * sizeof *s);
+}
+
+/* After a merge: where the dataset's array now ends, and holds. */
+static void fill_merged(struct segs *p, size_t i)
+{
+	struct sbt_dataset *ds = p->c->ds;
+
+	pthread_mutex_lock(&p->mu);
+	p->pending -= p->kept[i];
+	p->tail = ds->n;
+	if (p->s != ds->s)              /* moved: its copy is touched */
+		p->filled = ds->n;
+	p->s = ds->s, p->cap = ds->cap;
+	pthread_mutex_unlock(&p->mu);
+}
 
 static void seg_work(void *arg, size_t i)
 {
@@ -634,6 +687,7 @@ static void seg_work(void *arg, size_t i)
 	if (g->dead)
 		memset(g->dead, 0, g->cap);
 	(void)sbt_seg_parse(p->c, g);   /* g->oom tells */
+	fill_ahead(p, i);
 }
 
 /* Live: past c->hold_max samples, and once a 32nd of the log is read
@@ -667,6 +721,7 @@ static int seg_merge(void *arg, size_t i)
 		p->c->bytes_done += p->c->chunks[k].used;
 	int rc = g->oom || sbt_seg_merge(p->c, g) != 0 || hold(p) != 0;
 
+	fill_merged(p, i);
 	pthread_mutex_lock(&p->mu);
 	if (g->s && p->nspare < SPARES) {
 		p->spare[p->nspare++] = (struct spare){ g->s, g->dead, g->cap };
@@ -756,12 +811,19 @@ static int events(struct ctx *c, int jobs)
 		sbt_seg_free(&one);
 		return rc ? -1 : 0;
 	}
-	struct segs p = { .c = c };
+	struct segs p = { .c = c, .s = c->ds->s, .cap = c->ds->cap,
+			  .tail = c->ds->n, .filled = c->ds->n };
 	size_t n = cut(c, &p.g, bytes);
 	if (!n && c->nchunks)
 		return -1;
 	if (!n)                         /* live, and no events */
 		return hold_final(c);
+	if (!(p.kept = calloc(n, sizeof *p.kept))) {
+		for (size_t i = 0; i < n; i++)
+			sbt_seg_free(&p.g[i]);
+		free(p.g);
+		return -1;
+	}
 	pthread_mutex_init(&p.mu, NULL);
 	int rc = sbt_jobs_ordered(n, jobs, jobs > 1 ? 2 * (size_t)jobs : 1,
 				  seg_work, seg_merge, &p);
@@ -769,7 +831,7 @@ static int events(struct ctx *c, int jobs)
 		sbt_seg_free(&p.g[i]);
 	for (int i = 0; i < p.nspare; i++)
 		free(p.spare[i].s), free(p.spare[i].dead);
-	free(p.g);
+	free(p.g), free(p.kept);
 	pthread_mutex_destroy(&p.mu);
 	if (rc == 0 && c->live)
 		rc = hold_final(c);

@@ -1,0 +1,34 @@
+#!/bin/sh
+# same_reports.sh BASE NEW LOG... - do two sbt-analyze builds print the
+# same bytes?  Each log through text, -v, -v --by thread and --format json,
+# each at -j 1 and -j 2 (--no-symbols: a build's libdw is not the point);
+# the exit status too.  Prints each difference and one summary line; exit
+# 1 when any differed.  A change meant to keep every output (a faster
+# path, work moved between threads) is checked with it against the
+# commit it started from.
+set -u
+base=$1 new=$2
+shift 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 bad=0
+for log in "$@"; do
+	for opts in "" "-v" "-v --by thread" "--format json"; do
+		for j in 1 2; do
+			# shellcheck disable=SC2086
+			"$base" --no-symbols -j $j $opts "$log" >"$tmp/a" 2>&1
+			echo "exit $?" >>"$tmp/a"
+			# shellcheck disable=SC2086
+			"$new" --no-symbols -j $j $opts "$log" >"$tmp/b" 2>&1
+			echo "exit $?" >>"$tmp/b"
+			n=$((n + 1))
+			if ! cmp -s "$tmp/a" "$tmp/b"; then
+				bad=$((bad + 1))
+				echo "DIFFERS: -j $j $opts $log"
+				diff "$tmp/a" "$tmp/b" | head -n 10
+			fi
+		done
+	done
+done
+echo "same_reports: $((n - bad)) of $n the same"
+[ "$bad" -eq 0 ]
