@@ -1056,6 +1056,36 @@ static void probe_blind(struct sbt_result *res)
 	}
 }
 
+/* Each group's samples left out and why, from the final marks (item k
+ * of sbt_jobs_each: group k, its one writer); each sample under the first
+ * reason of enum sbt_left it has. */
+static void left_count(void *arg, size_t k, int w)
+{
+	static const uint8_t flag[SBT_LEFT__N] = {
+		SBT_MK_DROPPED, SBT_MK_SPEED, SBT_MK_MACHINE,
+		SBT_MK_AFTER_PROBE, SBT_MK_TRANSIENT };
+	const struct pool *p = arg;
+	const struct sbt_result *res = p->res;
+	struct sbt_group *g = &res->g[k];
+
+	(void)w;
+	g->left_n = 0;
+	memset(g->left, 0, sizeof g->left);
+	for (size_t i = g->first; i < g->first + g->n && i < res->norder;
+	     i++) {
+		uint32_t f = p->ds->s[res->order[i]].flags;
+		if (f & (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET |
+			 SBT_SF_BEFORE_RESET))
+			continue;
+		g->left_n++;
+		for (int r = 0; r < SBT_LEFT__N; r++)
+			if (res->mark[res->order[i]] & flag[r]) {
+				g->left[r]++;
+				break;
+			}
+	}
+}
+
 /* Grouping's passes over the samples, in fixed blocks on -j threads
  * (sbt_jobs_blocks: by the sample count only, so the same for any -j):
  * per region, where it first appears (by region alone: its group number
@@ -1308,6 +1338,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	probe_blind(res);
 	for (size_t k = 0; k < res->ngroups; k++)
 		sbt_verdict(&res->g[k], o);
+	sbt_jobs_each(res->ngroups, o->jobs, left_count, &pool);
 	rc = 0;
 out:
 	pool_end(&pool);
