@@ -288,8 +288,9 @@ int sbt_hold_missed(const struct ctx *c);
 /* Drop the held samples of this log beyond c->share (a thread's first
  * of a site stays), each left-out call folded into the last one held
  * before it of its site and thread, as thinning at c->share from the
- * start would have; the threads' carried last samples follow. */
-void sbt_hold_compact(struct ctx *c);
+ * start would have; the threads' carried last samples follow.  The
+ * samples' hashes are tested on `jobs` threads. */
+void sbt_hold_compact(struct ctx *c, int jobs);
 /* Free the carried threads' state. */
 void sbt_seg_threads_free(struct ctx *c);
 

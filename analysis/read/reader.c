@@ -626,6 +626,7 @@ struct segs {
 	struct sbt_sample *s;
 	size_t cap, tail, pending, filled;
 	size_t *kept;                   /* per segment, in pending         */
+	int jobs;
 };
 
 /* The samples segment g holds for the dataset. */
@@ -708,7 +709,7 @@ static int hold(struct segs *p)
 	pthread_mutex_lock(&p->mu);     /* segments parsed from now on */
 	c->share = sh;
 	pthread_mutex_unlock(&p->mu);
-	sbt_hold_compact(c);
+	sbt_hold_compact(c, p->jobs);
 	return 0;
 }
 
@@ -765,13 +766,13 @@ static size_t cut(struct ctx *c, struct seg **out, uint64_t bytes)
 /* Live, after the last segment: the final plan and the held samples
  * compacted to it; the array's room beyond them given back.  0, -1 out
  * of memory, or MISSED: a share was guessed below the final one. */
-static int hold_final(struct ctx *c)
+static int hold_final(struct ctx *c, int jobs)
 {
 	if (keep_shares(c, c->share = sbt_hold_plan(c, 1)) != 0)
 		return -1;
 	if (sbt_hold_missed(c))
 		return MISSED;
-	sbt_hold_compact(c);
+	sbt_hold_compact(c, jobs);
 	struct sbt_dataset *ds = c->ds;
 	if (ds->cap > ds->n + ds->n / 8 + 4096) {
 		void *s = realloc(ds->s, (ds->n + 4096) * sizeof *ds->s);
@@ -812,12 +813,12 @@ static int events(struct ctx *c, int jobs)
 		return rc ? -1 : 0;
 	}
 	struct segs p = { .c = c, .s = c->ds->s, .cap = c->ds->cap,
-			  .tail = c->ds->n, .filled = c->ds->n };
+			  .tail = c->ds->n, .filled = c->ds->n, .jobs = jobs };
 	size_t n = cut(c, &p.g, bytes);
 	if (!n && c->nchunks)
 		return -1;
 	if (!n)                         /* live, and no events */
-		return hold_final(c);
+		return hold_final(c, jobs);
 	if (!(p.kept = calloc(n, sizeof *p.kept))) {
 		for (size_t i = 0; i < n; i++)
 			sbt_seg_free(&p.g[i]);
@@ -834,7 +835,7 @@ static int events(struct ctx *c, int jobs)
 	free(p.g), free(p.kept);
 	pthread_mutex_destroy(&p.mu);
 	if (rc == 0 && c->live)
-		rc = hold_final(c);
+		rc = hold_final(c, jobs);
 	/* what the segments freed stays in the heap (main.c): the
 	 * analysis's scratch (bigmem.h) takes it instead of fresh pages */
 	return rc;
