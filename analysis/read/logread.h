@@ -229,8 +229,9 @@ int sbt_seg_parse(struct ctx *c, struct seg *g);
  * samples to c->ds (the merging thread).  0, or -1 out of memory. */
 int sbt_seg_merge(struct ctx *c, struct seg *g);
 /* After the last merge: the waits JOIN events marked end at their
- * RELEASE (format version 6). */
-void sbt_seg_joins(struct ctx *c);
+ * RELEASE (format version 6), on `jobs` threads.  0, or -1 out of
+ * memory. */
+int sbt_seg_joins(struct ctx *c, int jobs);
 void sbt_seg_free(struct seg *g);
 /* The site_info of a site id, and its index in *k - segment.c. */
 const struct site_info *sbt_seg_info(const struct ctx *c, uint32_t site,

@@ -849,53 +849,157 @@ static int cmp_reset(const void *a, const void *b)
 	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
 }
 
-/* Map raw ids to regions; apply RESET events (latest per thread wins). */
-static int finish(struct ctx *c)
+/* Does a RESET of raw region id (latest per thread wins) discard s? */
+static int before_reset(const struct ctx *c, uint32_t id,
+			const struct sbt_sample *s)
 {
-	sbt_seg_joins(c);
+	struct reset key = { id, s->thread, 1e300 }, *lo = c->resets,
+		     *hi = c->resets + c->nresets;
+
+	/* last reset of (id, thread): upper bound search */
+	while (lo < hi) {
+		struct reset *mid = lo + (hi - lo) / 2;
+		if (cmp_reset(mid, &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > c->resets && lo[-1].id == id &&
+	       lo[-1].thread == s->thread && s->t_ns < lo[-1].t_ns;
+}
+
+/* Sample s's raw site id mapped to its region and site, which may make
+ * the region (a damaged log's).  0, or -1 out of memory. */
+static int map_one(struct ctx *c, struct sbt_sample *s)
+{
+	uint32_t id = s->region;
+	int64_t site = -1;
+
+	/* id is a site: its region */
+	if (id < c->siteregion.n && c->siteregion.ds[id] >= 0)
+		site = c->sitemap.ds[id];
+	id = site >= 0 ? (uint32_t)c->siteregion.ds[id] : UINT32_MAX;
+	if (c->nresets && before_reset(c, id, s))
+		s->flags |= SBT_SF_BEFORE_RESET;
+	int64_t r = sbt_log_region(c, id);
+	if (r < 0)
+		return -1;
+	s->region = (uint32_t)r;
+	s->site = SBT_SITE_NONE;
+	if (site >= 0) {
+		s->site = (uint32_t)site;
+		struct sbt_site *st = &c->ds->sites[s->site];
+		st->region = s->region;
+		st->count++;
+	}
+	return 0;
+}
+
+/* The mapping in fixed blocks on -j threads, from a table of each raw
+ * site id whose region and site are made already (tab; region -1: not
+ * so).  A block stops at its first sample the table cannot map (stop[b])
+ * and the rest of it is mapped after, in turn and in order, by map_one:
+ * regions are made in the order of the samples that need them, as one
+ * walk makes them.  Each site's samples counted per block (cnt[b][id])
+ * and added after. */
+struct idtab { int64_t region, site; uint32_t raw; };
+
+struct maps {
+	const struct ctx *c;
+	const struct idtab *tab;
+	size_t ntab, nb, n;
+	uint32_t *cnt;                /* [nb][ntab]                      */
+	size_t *stop;                 /* [nb]                            */
+};
+
+static size_t map_lo(const struct maps *m, size_t b)
+{
+	return m->c->first + (size_t)((unsigned __int128)b * m->n / m->nb);
+}
+
+static void map_block(void *arg, size_t b, int w)
+{
+	struct maps *m = arg;
+	const struct ctx *c = m->c;
+	uint32_t *cnt = m->cnt + b * m->ntab;
+	size_t i;
+
+	(void)w;
+	for (i = map_lo(m, b); i < map_lo(m, b + 1); i++) {
+		struct sbt_sample *s = &c->ds->s[i];
+		uint32_t id = s->region;
+		if (id >= m->ntab || m->tab[id].region < 0)
+			break;
+		if (c->nresets && before_reset(c, m->tab[id].raw, s))
+			s->flags |= SBT_SF_BEFORE_RESET;
+		s->region = (uint32_t)m->tab[id].region;
+		s->site = (uint32_t)m->tab[id].site;
+		cnt[id]++;
+	}
+	m->stop[b] = i;
+}
+
+/* The table: a site id whose region is in the log's map. */
+static struct idtab *id_table(const struct ctx *c, size_t *n)
+{
+	struct idtab *tab = malloc((c->siteregion.n + 1) * sizeof *tab);
+
+	*n = c->siteregion.n;
+	for (size_t id = 0; tab && id < *n; id++) {
+		int64_t raw = c->siteregion.ds[id];
+		tab[id].region = -1;
+		if (raw < 0)
+			continue;
+		tab[id].raw = (uint32_t)raw;
+		tab[id].site = c->sitemap.ds[id];
+		if (tab[id].site >= 0 && (uint64_t)raw < c->map.n &&
+		    c->map.ds[raw] >= 0)
+			tab[id].region = c->map.ds[raw];
+	}
+	return tab;
+}
+
+/* Map raw ids to regions; apply RESET events (latest per thread wins). */
+static int finish(struct ctx *c, int jobs)
+{
+	struct maps m = { .c = c, .n = c->ds->n - c->first };
+	struct idtab *tab = NULL;
+	int rc = -1;
+
+	if (sbt_seg_joins(c, jobs) != 0)
+		return -1;
 	if (c->nunreleased)
 		sbt_log_warn(c, "%zu OpenMP barrier waits whose team's release "
 			     "is not in the log (cut short?): their own end "
 			     "kept", c->nunreleased);
 	if (c->nresets)
 		qsort(c->resets, c->nresets, sizeof *c->resets, cmp_reset);
-	for (size_t i = c->first; i < c->ds->n; i++) {
-		struct sbt_sample *s = &c->ds->s[i];
-		uint32_t id = s->region;
-		int64_t site = -1;
-		/* id is a site: its region */
-		if (id < c->siteregion.n && c->siteregion.ds[id] >= 0)
-			site = c->sitemap.ds[id];
-		id = site >= 0 ? (uint32_t)c->siteregion.ds[id] : UINT32_MAX;
-		if (c->nresets) {
-			struct reset key = { id, s->thread, 1e300 }, *lo =
-				c->resets, *hi = c->resets + c->nresets;
-			/* last reset of (id, thread): upper bound search */
-			while (lo < hi) {
-				struct reset *mid = lo + (hi - lo) / 2;
-				if (cmp_reset(mid, &key) < 0)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			if (lo > c->resets && lo[-1].id == id &&
-			    lo[-1].thread == s->thread &&
-			    s->t_ns < lo[-1].t_ns)
-				s->flags |= SBT_SF_BEFORE_RESET;
-		}
-		int64_t r = sbt_log_region(c, id);
-		if (r < 0)
-			return -1;
-		s->region = (uint32_t)r;
-		s->site = SBT_SITE_NONE;
-		if (site >= 0) {
-			s->site = (uint32_t)site;
-			struct sbt_site *st = &c->ds->sites[s->site];
-			st->region = s->region;
-			st->count++;
+	if (!(tab = id_table(c, &m.ntab)))
+		return -1;
+	m.tab = tab;
+	m.nb = sbt_jobs_blocks(m.n, ((size_t)1 << 20) / (m.ntab + 1));
+	if (!(m.cnt = calloc(m.nb * m.ntab + 1, sizeof *m.cnt)) ||
+	    !(m.stop = malloc(m.nb * sizeof *m.stop)))
+		goto out;
+	sbt_jobs_each(m.nb, jobs, map_block, &m);
+	for (size_t id = 0; id < m.ntab; id++) {
+		uint64_t n = 0;
+		for (size_t b = 0; b < m.nb; b++)
+			n += m.cnt[b * m.ntab + id];
+		if (n) {
+			struct sbt_site *st = &c->ds->sites[tab[id].site];
+			st->region = (uint32_t)tab[id].region;
+			st->count += n;
 		}
 	}
-	return 0;
+	for (size_t b = 0; b < m.nb; b++)
+		for (size_t i = m.stop[b]; i < map_lo(&m, b + 1); i++)
+			if (map_one(c, &c->ds->s[i]) != 0)
+				goto out;
+	rc = 0;
+out:
+	free(tab), free(m.cnt), free(m.stop);
+	return rc;
 }
 
 /* Open the log at path, check its header, and make it a new source of
@@ -1055,7 +1159,7 @@ static int read_once(const char *path, struct sbt_dataset *ds, int jobs,
 		rc = MISSED;
 		goto out;
 	}
-	if (ev != 0 || finish(&c) != 0) {
+	if (ev != 0 || finish(&c, jobs) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

@@ -21,7 +21,11 @@
  *     of its thread before it) calls (afterprobe.c's per-thread lists);
  * and the analyses at -j 1 and -j 2 agree mark for mark and figure for
  * figure.  The live read holds what a read planned from counts holds,
- * sample for sample (hold.c's verdicts made in blocks).
+ * sample for sample (hold.c's verdicts made in blocks).  A third log
+ * has calls of a site whose region has no name and of a site it never
+ * declared, from a third of the way in: the reader's blocks stop there
+ * and the rest is mapped in turn (reader.c), each region made where its
+ * first sample comes, every sample under one, the sites counted.
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -37,7 +41,18 @@
 #define THREADS 5
 #define CALLS   90000               /* a thread's, one a microsecond    */
 
-static void split_log(const char *path, int spread)
+#define LOST 41                     /* a site whose region has no name */
+#define BAD  42                     /* a site the log never declared    */
+
+/* Calls of thread th at call i that the damaged log gives to LOST, BAD. */
+static uint32_t damaged_site(uint32_t th, uint64_t i)
+{
+	if (i >= CALLS / 3 && i % 1000 == th * 10)
+		return i % 2000 < 1000 ? LOST : BAD;
+	return 0;
+}
+
+static void split_log(const char *path, int spread, int damaged)
 {
 	struct synlog L;
 	struct gen g = { 11 };
@@ -49,6 +64,10 @@ static void split_log(const char *path, int spread)
 		snprintf(name, sizeof name, "r%02u", REGIONS + 1 - r);
 		syn_region(&L, r, name);
 	}
+	if (damaged) {
+		uint64_t ra = 0x402000;
+		lb_site(L.meta, LOST, LOST, &ra, 1);
+	}
 	syn_speed_meta(&L, 200, 100);
 	for (uint32_t th = 0; th < THREADS; th++)
 		for (uint64_t i = 0; i < CALLS; i++) {
@@ -57,6 +76,8 @@ static void split_log(const char *path, int spread)
 			uint64_t known = spread ? 1 + i * REGIONS / CALLS :
 					 REGIONS;
 			uint32_t site = 1 + (uint32_t)((i * 7 + th * 3) % known);
+			if (damaged && damaged_site(th, i))
+				site = damaged_site(th, i);
 			double d = 200 + 10 * site + gen_exp(&g, 3);
 			if (i % 501 == 250)
 				d = 30000;
@@ -288,7 +309,7 @@ static void analyses(const struct sbt_dataset *ds, const char *read)
 			CHECK(ok[j], "%s: the analysis failed", what);
 			if (!ok[j])
 				continue;
-			CHECK(r[j].ngroups == (by[b] == SBT_BY_NONE ? REGIONS :
+			CHECK(r[j].ngroups >= (by[b] == SBT_BY_NONE ? REGIONS :
 					       REGIONS * THREADS),
 			      "%s: %zu groups", what, r[j].ngroups);
 			check_groups(ds, &r[j], by[b], what);
@@ -306,6 +327,53 @@ static void analyses(const struct sbt_dataset *ds, const char *read)
 	}
 }
 
+/* Samples whose site or region the log does not name: each region made
+ * where its first sample comes (reader.c's walk after the blocks), every
+ * sample under one, the sites' counts those of their samples. */
+static void damaged(void)
+{
+	struct sbt_dataset ds = { 0 };
+	char err[256] = "";
+	size_t want = 0, lost = 0, named = 0, other = 0, sites = 0;
+	long made[2] = { -1, -1 };          /* regions, in sample order */
+	int rc = sbt_read_log_jobs("damaged.log", &ds, 2, 1u << 20, err,
+				   sizeof err);
+
+	CHECK(rc >= 0, "reading damaged.log: %s", err);
+	if (rc < 0)
+		return;
+	for (uint32_t th = 0; th < THREADS; th++)
+		for (uint64_t i = 0; i < CALLS; i++)
+			want += damaged_site(th, i) != 0,
+			lost += damaged_site(th, i) == LOST;
+	for (size_t i = 0; i < ds.n; i++) {
+		const char *name = ds.regions[ds.s[i].region].name;
+		if (name[0] == 'r') {
+			named++;
+			continue;
+		}
+		other++;
+		if (made[0] < 0)
+			made[0] = ds.s[i].region;
+		else if (made[1] < 0 && ds.s[i].region != made[0])
+			made[1] = ds.s[i].region;
+	}
+	for (size_t k = 0; k < ds.nsites; k++)
+		sites += ds.sites[k].count;
+	printf("damaged: %zu regions, %zu samples named, %zu not (%zu "
+	       "made), sites count %zu\n", ds.nregions, named, other, want,
+	       sites);
+	CHECK(ds.n == (size_t)THREADS * CALLS && other == want &&
+	      ds.nregions == REGIONS + 2 && made[0] == REGIONS &&
+	      made[1] == REGIONS + 1, "damaged: %zu samples, %zu of %zu "
+	      "under regions made for them, in the order they came (%ld, "
+	      "%ld)", ds.n, other, want, made[0], made[1]);
+	CHECK(sites == named + lost, "damaged: the sites count %zu samples "
+	      "of %zu", sites, named + lost);
+	analyses(&ds, "damaged");
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	struct sbt_dataset whole = { 0 }, live = { 0 }, planned = { 0 };
@@ -313,8 +381,9 @@ int main(void)
 	const uint64_t budget = 100000;
 
 	h_tmpdir();
-	split_log("split.log", 1);
-	split_log("even.log", 0);
+	split_log("split.log", 1, 0);
+	split_log("even.log", 0, 0);
+	split_log("damaged.log", 1, 1);
 	CHECK(sbt_read_log_jobs("split.log", &whole, 2, 1u << 20, err,
 				sizeof err) == 0, "reading split.log: %s", err);
 	CHECK(whole.n == (size_t)THREADS * CALLS && whole.nregions == REGIONS,
@@ -342,6 +411,7 @@ int main(void)
 	      "live: %zu samples held, planned from counts %zu (%s)", live.n,
 	      planned.n, live.n == planned.n ? "not the same ones" : "");
 	analyses(&live, "live");
+	damaged();
 	sbt_ds_free(&whole);
 	sbt_ds_free(&live);
 	sbt_ds_free(&planned);
