@@ -639,9 +639,9 @@ static size_t seg_kept(const struct seg *g)
 	return kept;
 }
 
-/* The dataset's pages that g's merge may write, faulted in here.  The
- * array may move meanwhile (a merge's reserve): the old one stays in the
- * heap (main.c), where populating it is harmless. */
+/* The dataset's pages that segment i's merge may write, faulted in
+ * here.  The array may move meanwhile (a merge's reserve): populating
+ * the old one writes nothing, it only costs the time. */
 static void fill_ahead(struct segs *p, size_t i)
 {
 	size_t kept = p->g[i].oom ? 0 : seg_kept(&p->g[i]), lo, hi;
