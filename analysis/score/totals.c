@@ -126,13 +126,13 @@ static double eff(const struct totals *t, uint32_t i)
 }
 
 /* For the rare thread whose samples are not in the order they ended
- * (CSV input): by end, the inner one first on a tie. */
-static const struct sbt_sample *cmp_s;
-
-static int cmp_end(const void *a, const void *b)
+ * (CSV input): by end, the inner one first on a tie (qsort_r: arg the
+ * samples). */
+static int cmp_end(const void *a, const void *b, void *arg)
 {
-	const struct sbt_sample *x = &cmp_s[*(const uint32_t *)a];
-	const struct sbt_sample *y = &cmp_s[*(const uint32_t *)b];
+	const struct sbt_sample *s = arg;
+	const struct sbt_sample *x = &s[*(const uint32_t *)a];
+	const struct sbt_sample *y = &s[*(const uint32_t *)b];
 	double ex = end_of(x), ey = end_of(y);
 
 	if (ex != ey)
@@ -140,27 +140,44 @@ static int cmp_end(const void *a, const void *b)
 	return (x->t_ns < y->t_ns) - (x->t_ns > y->t_ns);
 }
 
+/* What a walk found of a sample: its children's time, to come off its
+ * group's own (sub); whether it had any (HAD_KIDS) and whether they took
+ * more than its own time (CLAMPED). */
+enum { HAD_KIDS = 1, CLAMPED = 2 };
+
+static void account(struct totals *t, uint32_t g, double sub, int how)
+{
+	if (how & HAD_KIDS)
+		t->nested[g] = 1;
+	if (how & CLAMPED)
+		t->clamped[g]++;
+	t->ex[g] -= sub;
+}
+
 /* One thread's samples th[0..n), in the order they ended: each parent's
- * children off the stack st[]. */
+ * children off the stack st[].  What it finds of th[k] goes to sub[k]
+ * and how[k] when they are given (threads walked side by side, their
+ * findings accounted after in walk order: floating-point sums in the
+ * same order), else to the totals at once. */
 static void thread_walk(struct totals *t, uint32_t *th, size_t n,
-			uint32_t *st)
+			uint32_t *st, double *sub, uint8_t *how)
 {
 	const struct sbt_sample *s = t->ds->s;
 	size_t sp = 0;
 
 	for (size_t k = 1; k < n; k++)
 		if (end_of(&s[th[k]]) < end_of(&s[th[k - 1]])) {
-			cmp_s = s;
-			qsort(th, n, sizeof *th, cmp_end);
+			qsort_r(th, n, sizeof *th, cmp_end, (void *)s);
 			break;
 		}
 	for (size_t k = 0; k < n; k++) {
-		uint32_t p = th[k], g = t->gid[p];
+		uint32_t p = th[k];
 		double w = 1 + (double)s[p].skipped, b = s[p].t_ns;
 		double kids = 0, own;
+		int found = 0;
 		while (sp && s[st[sp - 1]].t_ns >= b) {
 			kids += eff(t, st[--sp]);
-			t->nested[g] = 1;
+			found = HAD_KIDS;
 		}
 		/* a parent counted at its median (cut), or with the cost
 		 * taken out once where its children had it taken out each,
@@ -169,11 +186,59 @@ static void thread_walk(struct totals *t, uint32_t *th, size_t n,
 		own = eff(t, p);
 		if (kids > own) {
 			kids = fmax(own, 0);
-			t->clamped[g]++;
+			found |= CLAMPED;
 		}
-		t->ex[g] -= w * kids;
+		if (sub)
+			sub[k] = w * kids, how[k] = (uint8_t)found;
+		else
+			account(t, t->gid[p], w * kids, found);
 		st[sp++] = p;
 	}
+}
+
+/* The walks of threads side by side (sbt_jobs_each: thread k, its
+ * samples by[from[k] .. from[k + 1]) and as much of the stack). */
+struct walks {
+	struct totals *t;
+	uint32_t *by, *st;
+	const uint32_t *end;          /* per thread: its run's end in by */
+	double *sub;
+	uint8_t *how;
+};
+
+static void walk_thread(void *arg, size_t k, int w)
+{
+	const struct walks *p = arg;
+	size_t from = k ? p->end[k - 1] : 0;
+
+	(void)w;
+	thread_walk(p->t, p->by + from, p->end[k] - from, p->st + from,
+		    p->sub + from, p->how + from);
+}
+
+/* Every thread's walk: side by side where there are threads and -j
+ * threads to spare, then accounted in turn; else in turn. */
+static void walks(struct totals *t, uint32_t *by, uint32_t *st,
+		  const uint32_t *end, size_t nth, int jobs)
+{
+	size_t n = nth ? end[nth - 1] : 0;
+	struct walks p = { t, by, st, end, NULL, NULL };
+
+	if (nth > 1 && sbt_jobs(jobs) > 1 &&
+	    (p.sub = big_alloc((n + 1) * sizeof *p.sub)) &&
+	    (p.how = big_alloc(n + 1))) {
+		sbt_jobs_each(nth, jobs, walk_thread, &p);
+		for (size_t k = 0; k < n; k++)
+			account(t, t->gid[by[k]], p.sub[k], p.how[k]);
+	} else {
+		for (size_t k = 0, from = 0; k < nth; from = end[k++])
+			thread_walk(t, by + from, end[k] - from, st, NULL,
+				    NULL);
+	}
+	if (p.sub)
+		big_free(p.sub, (n + 1) * sizeof *p.sub);
+	if (p.how)
+		big_free(p.how, n + 1);
 }
 
 /* The passes over every sample run on o->jobs threads, in fixed blocks
@@ -388,8 +453,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 		cnt[k] = (uint32_t)at;
 	}
 	sbt_jobs_each(nb, o->jobs, pass_by, &p);
-	for (size_t k = 0, from = 0; k < nth; from = cnt[k++])
-		thread_walk(&t, by + from, cnt[k] - from, st);
+	walks(&t, by, st, cnt, nth, o->jobs);
 	struct spans sp = { &t, base, t0, t1, mark, nth + 1, res->g };
 	sbt_jobs_each(res->ngroups, o->jobs, group_span, &sp);
 	rc = 0;

@@ -7,15 +7,17 @@
  * the regions brought in one after another through the log (so their
  * first samples lie in different blocks), a speed probe every 100 calls,
  * every 501st call long (cut by the filters); read whole.  And one with
- * every region from the start, read live under a sample budget (hold.c's
- * compactions).  Each analyzed per region and by thread on one thread
+ * every region from the start and a call of the next region inside every
+ * tenth, read whole (each thread's nesting walk, side by side at -j 2)
+ * and live under a sample budget (hold.c's compactions).  Each analyzed per region and by thread on one thread
  * and on two.  Each result is checked against
  * a plain walk over the samples done here:
  *   - grouping: each group holds its samples, all and only them, in log
  *     order (analyze.c's blocks of first appearances and counting sort);
  *   - its samples left out and why (left_n, left[]) as its marks say;
  *   - its threads' time (thread_ns): the spans of its threads, each once,
- *     summed in the order its samples name them (totals.c);
+ *     summed in the order its samples name them (totals.c); with calls
+ *     inside its calls, its own time below its total;
  *   - the calls after each probe: a sample is marked when its start is
  *     among the SBT_AFTER_PROBE_CALLS earliest of its probe's (the last
  *     of its thread before it) calls (afterprobe.c's per-thread lists);
@@ -52,13 +54,15 @@ static uint32_t damaged_site(uint32_t th, uint64_t i)
 	return 0;
 }
 
-static void split_log(const char *path, int spread, int damaged)
+static void split_log(const char *path, int spread, int damaged, int nest)
 {
 	struct synlog L;
 	struct gen g = { 11 };
 	char name[16];
 
-	syn_begin(&L, 1e9);
+	/* nested: a clock whose ticks are no whole number of ns, so that
+	 * sums of times depend on their order */
+	syn_begin(&L, nest ? 2.596e9 : 1e9);
 	L.h.tick_quantum = 10;
 	for (uint32_t r = 1; r <= REGIONS; r++) {
 		snprintf(name, sizeof name, "r%02u", REGIONS + 1 - r);
@@ -82,8 +86,19 @@ static void split_log(const char *path, int spread, int damaged)
 			if (i % 501 == 250)
 				d = 30000;
 			uint64_t len = (uint64_t)gen_read(&g, d, 10);
-			syn_pair(&L, th, site, (uint64_t)t, (uint64_t)t + len,
-				 th);
+			if (nest && i % 10 == 5) {
+				/* a call of the next region inside it */
+				uint32_t kid = site % REGIONS + 1;
+				uint64_t k0 = (uint64_t)t + 100;
+				uint64_t k1 = k0 + (uint64_t)gen_read(&g,
+							200 + gen_exp(&g, 3), 10);
+				syn_start(&L, th, site, (uint64_t)t, th);
+				syn_pair(&L, th, kid, k0, k1, th);
+				syn_stop(&L, th, site, k1 + len, th);
+			} else {
+				syn_pair(&L, th, site, (uint64_t)t,
+					 (uint64_t)t + len, th);
+			}
 			if (i % 100 == 0)
 				syn_speed(&L, th, (uint64_t)t + 400 + len / 2,
 					  60, th, 0);
@@ -292,7 +307,8 @@ static int same_sample(const struct sbt_sample *a, const struct sbt_sample *b)
 	       !memcmp(&a->detour_ns, &b->detour_ns, sizeof a->detour_ns);
 }
 
-static void analyses(const struct sbt_dataset *ds, const char *read)
+static void analyses(const struct sbt_dataset *ds, const char *read,
+		     int nests)
 {
 	static const enum sbt_by by[] = { SBT_BY_NONE, SBT_BY_THREAD };
 	char what[64];
@@ -316,6 +332,13 @@ static void analyses(const struct sbt_dataset *ds, const char *read)
 			check_left(ds, &r[j], what);
 			check_spans(ds, &r[j], what);
 			check_after(ds, &r[j], what);
+			size_t nested = 0;
+			for (size_t k = 0; k < r[j].ngroups; k++)
+				nested += r[j].g[k].nested &&
+					  r[j].g[k].excl_ns < r[j].g[k].total_ns;
+			CHECK(!nests || nested == r[j].ngroups, "%s: %zu of %zu "
+			      "groups found with calls inside", what, nested,
+			      r[j].ngroups);
 		}
 		if (ok[0] && ok[1])
 			CHECK(same(ds, &r[0], &r[1]), "%s, by %s: -j 1 and -j 2 "
@@ -370,7 +393,7 @@ static void damaged(void)
 	      "%ld)", ds.n, other, want, made[0], made[1]);
 	CHECK(sites == named + lost, "damaged: the sites count %zu samples "
 	      "of %zu", sites, named + lost);
-	analyses(&ds, "damaged");
+	analyses(&ds, "damaged", 0);
 	sbt_ds_free(&ds);
 }
 
@@ -381,16 +404,24 @@ int main(void)
 	const uint64_t budget = 100000;
 
 	h_tmpdir();
-	split_log("split.log", 1, 0);
-	split_log("even.log", 0, 0);
-	split_log("damaged.log", 1, 1);
+	split_log("split.log", 1, 0, 0);
+	split_log("even.log", 0, 0, 1);
+	split_log("damaged.log", 1, 1, 0);
 	CHECK(sbt_read_log_jobs("split.log", &whole, 2, 1u << 20, err,
 				sizeof err) == 0, "reading split.log: %s", err);
 	CHECK(whole.n == (size_t)THREADS * CALLS && whole.nregions == REGIONS,
 	      "read %zu samples of %zu regions", whole.n, whole.nregions);
 	if (whole.n != (size_t)THREADS * CALLS)
 		return h_done();
-	analyses(&whole, "whole");
+	analyses(&whole, "whole", 0);
+	sbt_ds_free(&whole);
+	memset(&whole, 0, sizeof whole);
+	/* nested calls: the threads' walks side by side (totals.c) */
+	CHECK(sbt_read_log_jobs("even.log", &whole, 2, 1u << 20, err,
+				sizeof err) == 0, "reading even.log: %s", err);
+	CHECK(whole.n == (size_t)THREADS * (CALLS + CALLS / 10),
+	      "even.log: %zu samples", whole.n);
+	analyses(&whole, "nested", 1);
 
 	/* under a budget: live, compacted as it reads (1 MB segments: many
 	 * merges, each compaction's blocks over the samples so far); a log
@@ -410,7 +441,7 @@ int main(void)
 	CHECK(!differ && live.n < whole.n / 2,
 	      "live: %zu samples held, planned from counts %zu (%s)", live.n,
 	      planned.n, live.n == planned.n ? "not the same ones" : "");
-	analyses(&live, "live");
+	analyses(&live, "live", 0);
 	damaged();
 	sbt_ds_free(&whole);
 	sbt_ds_free(&live);
