@@ -8,7 +8,7 @@ A sample of the main thread whose stack holds no pool (sbt_jobs_each,
 sbt_jobs_ordered) ran while no worker of ours existed: serial time.  Prints
 the run's samples per thread kind (a stack the unwinder did not follow
 to main is counted apart), the serial ones as milliseconds of cpu
-(samples / HZ, default 2000) and by the outermost of our stages named
+(samples / HZ, default 2000) and by the innermost of the stages named
 below on their stacks.  Cpu time, not wall: a shared machine stretches
 the wall, not the samples' count, so this compares runs made while the
 machine was busy.
