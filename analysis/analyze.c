@@ -20,6 +20,7 @@
 #include "sbtlog.h"
 #include "sort.h"
 #include "bigmem.h"
+#include "jobs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -902,62 +903,133 @@ static int machine_witness(const struct sbt_dataset *ds,
  * OS filter uses at the region's median: the region gives its cpu away
  * itself, as MPI progress loops do with sched_yield).  Per region, not
  * per group, so that a sample is classed the same in every view (--by).
- * Only where some sample was preempted is a median taken. */
-static uint8_t *preempt_rule(const struct sbt_dataset *ds)
-{
-	size_t nr = ds->nregions ? ds->nregions : 1;
-	size_t *n = calloc(nr, sizeof *n), *pre = calloc(nr, sizeof *pre);
-	double *floor = calloc(nr, sizeof *floor), *v = NULL;
-	uint8_t *rule = malloc(nr);
+ * Only where some sample was preempted is a median taken.
+ *
+ * The passes over the samples run in fixed blocks on -j threads: counts
+ * and highest floors per block (sums and maxima: any order gives them),
+ * then each block's times of a region gathered at its own offset (a
+ * median does not depend on the order of its values), then the medians
+ * one region per item. */
+struct prule {
+	const struct sbt_dataset *ds;
+	size_t nb, nr;
+	size_t *n, *pre;              /* [nb + 1][nr]: calls, preempted
+					 ones (row nb: the sums)         */
+	double *floor;                /* [nb + 1][nr]: highest kernel
+					 entry (row nb: of all)          */
+	size_t *at;                   /* [nb][nr]: where its times go in v */
+	size_t *start;                /* per region: its times in v        */
+	uint8_t *rule;
+	double *v;
+};
 
-	if (!n || !pre || !floor || !rule)
-		goto oom;
-	for (size_t i = 0; i < ds->n; i++) {
+static int is_call(const struct sbt_sample *s)
+{
+	return !(s->flags & (SBT_SF_PROBE | SBT_SF_BEFORE_RESET));
+}
+
+static void prule_count(void *arg, size_t b, int w)
+{
+	struct prule *p = arg;
+	const struct sbt_dataset *ds = p->ds;
+	size_t *n = p->n + b * p->nr, *pre = p->pre + b * p->nr;
+	double *floor = p->floor + b * p->nr;
+
+	(void)w;
+	for (size_t i = b * ds->n / p->nb; i < (b + 1) * ds->n / p->nb; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		double f = ds->sources[s->source].kernel_entry_ns;
-		if (s->flags & (SBT_SF_PROBE | SBT_SF_BEFORE_RESET))
+		if (!is_call(s))
 			continue;
 		n[s->region]++;
 		pre[s->region] += sbt_os_class(s) == SBT_OSC_PREEMPTED;
 		if (f > floor[s->region])
 			floor[s->region] = f;
 	}
-	/* the regions whose median is wanted: their calls' times gathered
-	 * in one pass, each region's at its own offset (at[r]) */
-	size_t *at = malloc(nr * sizeof *at), tot = 0;
-	if (!at)
+}
+
+static void prule_gather(void *arg, size_t b, int w)
+{
+	struct prule *p = arg;
+	const struct sbt_dataset *ds = p->ds;
+	size_t *at = p->at + b * p->nr;
+
+	(void)w;
+	for (size_t i = b * ds->n / p->nb; i < (b + 1) * ds->n / p->nb; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		if (p->start[s->region] != SIZE_MAX && is_call(s))
+			p->v[at[s->region]++] = s->ns;
+	}
+}
+
+/* Region r's median against the OS's bound (item r). */
+static void prule_median(void *arg, size_t r, int w)
+{
+	struct prule *p = arg;
+	size_t all = p->nb * p->nr + r, m = p->n[all];
+
+	(void)w;
+	if (p->start[r] == SIZE_MAX)
+		return;
+	double share = sbt_os_max_share(sbt_quantile(p->v + p->start[r], m,
+						     0.5),
+					p->floor[all] > 0 ? p->floor[all] :
+					SBT_OS_FLOOR_DEFAULT, m);
+	if ((double)p->pre[all] > share * (double)m)
+		p->rule[r] = SBT_PRE_OWN;
+}
+
+static uint8_t *preempt_rule(const struct sbt_dataset *ds, int jobs)
+{
+	size_t nr = ds->nregions ? ds->nregions : 1, tot = 0;
+	struct prule p = { .ds = ds, .nr = nr,
+			   .nb = sbt_jobs_blocks(ds->n, ((size_t)1 << 20) /
+						 (nr + 1)) };
+	uint8_t *rule = malloc(nr);
+
+	p.n = calloc((p.nb + 1) * nr, sizeof *p.n);
+	p.pre = calloc((p.nb + 1) * nr, sizeof *p.pre);
+	p.floor = calloc((p.nb + 1) * nr, sizeof *p.floor);
+	p.at = malloc(p.nb * nr * sizeof *p.at);
+	p.start = malloc(nr * sizeof *p.start);
+	if (!rule || !p.n || !p.pre || !p.floor || !p.at || !p.start)
 		goto oom;
+	sbt_jobs_each(p.nb, jobs, prule_count, &p);
+	size_t *n = p.n + p.nb * nr, *pre = p.pre + p.nb * nr;
+	double *floor = p.floor + p.nb * nr;
+	for (size_t b = 0; b < p.nb; b++)
+		for (size_t r = 0; r < nr; r++) {
+			n[r] += p.n[b * nr + r];
+			pre[r] += p.pre[b * nr + r];
+			if (p.floor[b * nr + r] > floor[r])
+				floor[r] = p.floor[b * nr + r];
+		}
+	/* the regions whose median is wanted: their calls' times, each
+	 * region's from start[r], block by block */
 	for (size_t r = 0; r < nr; r++) {
 		rule[r] = 2 * pre[r] < n[r] ? SBT_PRE_LEAVE : SBT_PRE_HALF;
-		at[r] = tot;
-		if (rule[r] == SBT_PRE_LEAVE && pre[r])
-			tot += n[r];
-	}
-	if (tot && !(v = malloc(tot * sizeof *v))) {
-		free(at);
-		goto oom;
-	}
-	for (size_t i = 0; tot && i < ds->n; i++) {
-		const struct sbt_sample *s = &ds->s[i];
-		if (rule[s->region] == SBT_PRE_LEAVE && pre[s->region] &&
-		    !(s->flags & (SBT_SF_PROBE | SBT_SF_BEFORE_RESET)))
-			v[at[s->region]++] = s->ns;
-	}
-	for (size_t r = 0; r < nr; r++) {
+		p.start[r] = SIZE_MAX;
 		if (rule[r] != SBT_PRE_LEAVE || !pre[r])
 			continue;
-		size_t m = n[r];
-		double share = sbt_os_max_share(sbt_quantile(v + at[r] - m, m,
-							     0.5),
-						floor[r] > 0 ? floor[r] :
-						SBT_OS_FLOOR_DEFAULT, m);
-		if ((double)pre[r] > share * (double)m)
-			rule[r] = SBT_PRE_OWN;
+		p.start[r] = tot;
+		for (size_t b = 0; b < p.nb; b++) {
+			p.at[b * nr + r] = tot;
+			tot += p.n[b * nr + r];
+		}
 	}
-	free(n), free(pre), free(floor), free(v), free(at);
+	if (tot && !(p.v = malloc(tot * sizeof *p.v)))
+		goto oom;
+	if (tot)
+		sbt_jobs_each(p.nb, jobs, prule_gather, &p);
+	p.rule = rule;
+	if (tot)
+		sbt_jobs_each(nr, jobs, prule_median, &p);
+	free(p.n), free(p.pre), free(p.floor), free(p.at), free(p.start);
+	free(p.v);
 	return rule;
 oom:
-	free(n), free(pre), free(floor), free(v), free(rule);
+	free(p.n), free(p.pre), free(p.floor), free(p.at), free(p.start);
+	free(p.v), free(rule);
 	return NULL;
 }
 
@@ -984,33 +1056,160 @@ static void probe_blind(struct sbt_result *res)
 	}
 }
 
-/* Every sample but those a reset discarded into its group: a dense
- * number for each (region, o->by's key) in gid[] (UINT32_MAX: none),
- * res->g with each group's first and n, and res->order, the samples laid
- * out group by group (a counting sort: stable, so each group stays in
- * log order).  0, or -1 when out of memory. */
-static int group(const struct sbt_dataset *ds, const struct sbt_options *o,
-		 struct sbt_result *res, uint32_t *gid)
+/* Each group's samples left out and why, from the final marks (item k
+ * of sbt_jobs_each: group k, its one writer); each sample under the first
+ * reason of enum sbt_left it has. */
+static void left_count(void *arg, size_t k, int w)
+{
+	static const uint8_t flag[SBT_LEFT__N] = {
+		SBT_MK_DROPPED, SBT_MK_SPEED, SBT_MK_MACHINE,
+		SBT_MK_AFTER_PROBE, SBT_MK_TRANSIENT };
+	const struct pool *p = arg;
+	const struct sbt_result *res = p->res;
+	struct sbt_group *g = &res->g[k];
+
+	(void)w;
+	g->left_n = 0;
+	memset(g->left, 0, sizeof g->left);
+	for (size_t i = g->first; i < g->first + g->n && i < res->norder;
+	     i++) {
+		uint32_t f = p->ds->s[res->order[i]].flags;
+		if (f & (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET |
+			 SBT_SF_BEFORE_RESET))
+			continue;
+		g->left_n++;
+		for (int r = 0; r < SBT_LEFT__N; r++)
+			if (res->mark[res->order[i]] & flag[r]) {
+				g->left[r]++;
+				break;
+			}
+	}
+}
+
+/* Grouping's passes over the samples, in fixed blocks on -j threads
+ * (sbt_jobs_blocks: by the sample count only, so the same for any -j):
+ * per region, where it first appears (by region alone: its group number
+ * is its rank in that order); then every sample's group; per group, how
+ * many samples each block holds, and they laid out from there. */
+struct gpass {
+	const struct sbt_dataset *ds;
+	uint32_t *gid;
+	size_t nb, nr, ng;
+	size_t *fst;                  /* [nb][nr]: block's first sample   */
+	const uint32_t *rg;           /* region -> group                  */
+	uint32_t *at;                 /* [nb][ng]: block's count, then
+					 where its samples go in order   */
+	uint32_t *order;
+};
+
+static size_t gp_lo(const struct gpass *p, size_t b)
+{
+	return (size_t)((unsigned __int128)b * p->ds->n / p->nb);
+}
+
+static void gp_first(void *arg, size_t b, int w)
+{
+	struct gpass *p = arg;
+	size_t *fst = p->fst + b * p->nr;
+
+	(void)w;
+	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++) {
+		const struct sbt_sample *s = &p->ds->s[i];
+		if (!(s->flags & SBT_SF_BEFORE_RESET) &&
+		    fst[s->region] == SIZE_MAX)
+			fst[s->region] = i;
+	}
+}
+
+static void gp_gid(void *arg, size_t b, int w)
+{
+	struct gpass *p = arg;
+
+	(void)w;
+	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++) {
+		const struct sbt_sample *s = &p->ds->s[i];
+		p->gid[i] = s->flags & SBT_SF_BEFORE_RESET ? UINT32_MAX :
+			    p->rg[s->region];
+	}
+}
+
+static void gp_count(void *arg, size_t b, int w)
+{
+	struct gpass *p = arg;
+	uint32_t *at = p->at + b * p->ng;
+
+	(void)w;
+	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++)
+		if (p->gid[i] != UINT32_MAX)
+			at[p->gid[i]]++;
+}
+
+static void gp_lay(void *arg, size_t b, int w)
+{
+	struct gpass *p = arg;
+	uint32_t *at = p->at + b * p->ng;
+
+	(void)w;
+	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++)
+		if (p->gid[i] != UINT32_MAX)
+			p->order[at[p->gid[i]]++] = (uint32_t)i;
+}
+
+/* Regions by where they first appear (qsort_r: arg the first samples). */
+static int cmp_first(const void *a, const void *b, void *arg)
+{
+	const size_t *fst = arg;
+	size_t x = fst[*(const uint32_t *)a], y = fst[*(const uint32_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+/* By region alone: group numbers in order of each region's first
+ * sample, gid[] from them.  Returns the number of groups, or -1 when
+ * out of memory. */
+static long group_regions(struct gpass *p, int jobs)
+{
+	size_t nr = p->nr, ng = 0;
+	uint32_t *rg = malloc(nr * sizeof *rg), *by = malloc(nr * sizeof *by);
+	size_t *first = malloc(nr * sizeof *first);
+
+	p->fst = malloc(p->nb * nr * sizeof *p->fst);
+	if (!rg || !by || !first || !p->fst) {
+		free(rg), free(by), free(first), free(p->fst);
+		return -1;
+	}
+	memset(p->fst, 0xff, p->nb * nr * sizeof *p->fst);
+	sbt_jobs_each(p->nb, jobs, gp_first, p);
+	for (size_t r = 0; r < nr; r++) {
+		first[r] = SIZE_MAX;
+		for (size_t b = 0; b < p->nb && first[r] == SIZE_MAX; b++)
+			first[r] = p->fst[b * nr + r];
+		if (first[r] != SIZE_MAX)
+			by[ng++] = (uint32_t)r;
+		rg[r] = UINT32_MAX;
+	}
+	qsort_r(by, ng, sizeof *by, cmp_first, first);
+	for (size_t k = 0; k < ng; k++)
+		rg[by[k]] = (uint32_t)k;
+	p->rg = rg;
+	sbt_jobs_each(p->nb, jobs, gp_gid, p);
+	free(rg), free(by), free(first), free(p->fst);
+	p->rg = NULL, p->fst = NULL;
+	return (long)ng;
+}
+
+/* By a key (o->by): a dense number for each (region, key) in order of
+ * appearance, in turn.  Returns the number of groups, or -1. */
+static long group_keys(const struct sbt_dataset *ds,
+		       const struct sbt_options *o, uint32_t *gid)
 {
 	struct gmap m = { 0 };
-	uint32_t *rg = NULL, *cnt = NULL;
-	int rc = -1;
+	long n = -1;
 
-	/* Per region only: regions are dense already; a small table maps
-	 * them to group numbers without hashing every sample. */
-	if (o->by == SBT_BY_NONE) {
-		if (!(rg = malloc((ds->nregions + 1) * sizeof *rg)))
-			goto out;
-		memset(rg, 0xff, (ds->nregions + 1) * sizeof *rg);
-	}
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		if (s->flags & SBT_SF_BEFORE_RESET) {
 			gid[i] = UINT32_MAX;
-			continue;
-		}
-		if (rg && rg[s->region] != UINT32_MAX) {
-			gid[i] = rg[s->region];
 			continue;
 		}
 		uint64_t key = (uint64_t)s->region << 32 |
@@ -1021,42 +1220,71 @@ static int group(const struct sbt_dataset *ds, const struct sbt_options *o,
 		if (g < 0)
 			goto out;
 		gid[i] = (uint32_t)g;
-		if (rg)
-			rg[s->region] = (uint32_t)g;
 	}
-	res->ngroups = m.n;
-	res->g = calloc(m.n ? m.n : 1, sizeof *res->g);
-	cnt = calloc(m.n + 1, sizeof *cnt);
-	res->order = malloc((ds->n ? ds->n : 1) * sizeof *res->order);
-	if (!res->g || !cnt || !res->order)
-		goto out;
-	for (size_t i = 0; i < ds->n; i++)
-		if (gid[i] != UINT32_MAX) {
-			cnt[gid[i] + 1]++;
-			struct sbt_group *g = &res->g[gid[i]];
-			const struct sbt_sample *s = &ds->s[i];
-			g->region = s->region;
-			g->source = s->source;
-			g->key = key_of(ds, o, s);
-			g->others_wait_ns = g->others_wait_rel = NAN;
-			g->omp_thread = -1;
-			g->wait_slow_key = SBT_FIND_NOKEY;
-			g->wait_slow_ns = g->wait_others_ns = NAN;
-			g->wait_base_ns = NAN;
-		}
-	for (size_t k = 0; k < m.n; k++) {
-		res->g[k].first = cnt[k];
-		res->g[k].n = cnt[k + 1];
-		cnt[k + 1] += cnt[k];
-	}
-	for (size_t i = 0; i < ds->n; i++)
-		if (gid[i] != UINT32_MAX)
-			res->order[cnt[gid[i]]++] = (uint32_t)i;
-	res->norder = m.n ? res->g[m.n - 1].first + res->g[m.n - 1].n : 0;
-	rc = 0;
+	n = (long)m.n;
 out:
-	free(m.keys), free(m.val), free(rg), free(cnt);
-	return rc;
+	free(m.keys), free(m.val);
+	return n;
+}
+
+/* Every sample but those a reset discarded into its group: a dense
+ * number for each (region, o->by's key) in gid[] (UINT32_MAX: none),
+ * res->g with each group's first and n, and res->order, the samples laid
+ * out group by group (a counting sort: stable, so each group stays in
+ * log order).  A group's region, source and key are its last sample's.
+ * 0, or -1 when out of memory. */
+static int group(const struct sbt_dataset *ds, const struct sbt_options *o,
+		 struct sbt_result *res, uint32_t *gid)
+{
+	struct gpass p = { .ds = ds, .gid = gid,
+			   .nr = ds->nregions + 1 };
+	long ng;
+
+	p.nb = sbt_jobs_blocks(ds->n, ((size_t)1 << 20) / (p.nr + 1));
+	ng = o->by == SBT_BY_NONE ? group_regions(&p, o->jobs) :
+	     group_keys(ds, o, gid);
+	if (ng < 0)
+		return -1;
+	res->ngroups = (size_t)ng;
+	res->g = calloc(ng ? (size_t)ng : 1, sizeof *res->g);
+	res->order = malloc((ds->n ? ds->n : 1) * sizeof *res->order);
+	if (!res->g || !res->order)
+		return -1;
+	/* the counting sort's blocks: per-block counts of some 2^22
+	 * entries at most */
+	p.ng = (size_t)ng;
+	p.nb = sbt_jobs_blocks(ds->n, ((size_t)1 << 22) / (p.ng + 1));
+	p.order = res->order;
+	if (!(p.at = calloc(p.nb * p.ng + 1, sizeof *p.at)))
+		return -1;
+	sbt_jobs_each(p.nb, o->jobs, gp_count, &p);
+	size_t at = 0;
+	for (size_t k = 0; k < p.ng; k++) {
+		res->g[k].first = at;
+		for (size_t b = 0; b < p.nb; b++) {
+			uint32_t c = p.at[b * p.ng + k];
+			p.at[b * p.ng + k] = (uint32_t)at;
+			at += c;
+		}
+		res->g[k].n = at - res->g[k].first;
+	}
+	sbt_jobs_each(p.nb, o->jobs, gp_lay, &p);
+	free(p.at);
+	res->norder = at;
+	for (size_t k = 0; k < p.ng; k++) {
+		struct sbt_group *g = &res->g[k];
+		const struct sbt_sample *s = &ds->s[res->order[g->first +
+							       g->n - 1]];
+		g->region = s->region;
+		g->source = s->source;
+		g->key = key_of(ds, o, s);
+		g->others_wait_ns = g->others_wait_rel = NAN;
+		g->omp_thread = -1;
+		g->wait_slow_key = SBT_FIND_NOKEY;
+		g->wait_slow_ns = g->wait_others_ns = NAN;
+		g->wait_base_ns = NAN;
+	}
+	return 0;
 }
 
 int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
@@ -1084,7 +1312,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	ng = res->ngroups;
 	if (!(in = malloc((ng ? ng : 1) * sizeof *in)))
 		goto out;
-	if (!(leave_pre = preempt_rule(ds)))
+	if (!(leave_pre = preempt_rule(ds, o->jobs)))
 		goto out;
 	pool = (struct pool){ .ds = ds, .o = o, .res = res, .in = in,
 			      .leave_pre = leave_pre };
@@ -1110,6 +1338,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	probe_blind(res);
 	for (size_t k = 0; k < res->ngroups; k++)
 		sbt_verdict(&res->g[k], o);
+	sbt_jobs_each(res->ngroups, o->jobs, left_count, &pool);
 	rc = 0;
 out:
 	pool_end(&pool);

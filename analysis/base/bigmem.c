@@ -10,6 +10,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 #define HUGE ((uintptr_t)2 << 20)
 
@@ -24,6 +29,17 @@ void big_huge(void *p, size_t bytes)
 #else
 	(void)p, (void)bytes;
 #endif
+}
+
+void big_populate(void *p, size_t bytes)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p & ~(pg - 1);
+
+	/* an older kernel says EINVAL: the writer faults them itself */
+	if (bytes)
+		(void)madvise((void *)a, (uintptr_t)p + bytes - a,
+			      MADV_POPULATE_WRITE);
 }
 
 void *big_alloc(size_t bytes)

@@ -23,5 +23,10 @@ void big_free(void *p, size_t bytes);
 /* Ask for transparent huge pages on the whole 2 MiB pages inside
  * [p, p + bytes): fewer faults on a big array's first touch. */
 void big_huge(void *p, size_t bytes);
+/* Fault in the pages of [p, p + bytes) as written, without writing them
+ * (MADV_POPULATE_WRITE; nothing where the kernel lacks it): a thread
+ * that is not on the critical path pays their zeroing.  Their contents
+ * are untouched, so another thread may write them meanwhile. */
+void big_populate(void *p, size_t bytes);
 
 #endif

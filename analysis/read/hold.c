@@ -30,6 +30,7 @@
  * and the log is read again, counted first (sbt_hold_missed).
  */
 #include "logread.h"
+#include "jobs.h"
 #include "thin.h"
 
 #include <stdlib.h>
@@ -141,12 +142,45 @@ int sbt_hold_missed(const struct ctx *c)
 	return 0;
 }
 
-void sbt_hold_compact(struct ctx *c)
+/* The hash's verdict on each sample from c->first on at c->share
+ * (held[i - c->first]), in fixed blocks on -j threads: a sample's own,
+ * whatever was held before it (thin.h).  What depends on the samples
+ * before it (a thread's first of a site, the folds) is the compaction's. */
+struct verdicts {
+	const struct ctx *c;
+	uint8_t *held;
+	size_t n, nb;
+};
+
+static int held_at(const struct ctx *c, const struct sbt_sample *s)
+{
+	size_t k;
+	const struct site_info *in = sbt_seg_info(c, s->region, &k);
+
+	return sbt_seg_held(c, in, c->share[k], s->thread, s->t_ns);
+}
+
+static void verdict_block(void *arg, size_t b, int w)
+{
+	const struct verdicts *v = arg;
+	const struct sbt_sample *s = v->c->ds->s + v->c->first;
+
+	(void)w;
+	for (size_t i = b * v->n / v->nb; i < (b + 1) * v->n / v->nb; i++)
+		v->held[i] = (uint8_t)held_at(v->c, &s[i]);
+}
+
+void sbt_hold_compact(struct ctx *c, int jobs)
 {
 	struct sbt_dataset *ds = c->ds;
 	struct tstate *ts = NULL;
 	size_t j = c->first;
+	struct verdicts v = { c, NULL, ds->n - c->first,
+			      sbt_jobs_blocks(ds->n - c->first, 1024) };
 
+	/* without room for them, each is made in the walk */
+	if ((v.held = malloc(v.n ? v.n : 1)))
+		sbt_jobs_each(v.nb, jobs, verdict_block, &v);
 	/* the last held of each site: made again from what stays */
 	for (size_t t = 0; t < c->nthreads; t++) {
 		struct tstate *x = c->threads[t];
@@ -157,16 +191,13 @@ void sbt_hold_compact(struct ctx *c)
 	}
 	for (size_t i = c->first; i < ds->n; i++) {
 		struct sbt_sample *s = &ds->s[i];
-		size_t k;
 		if (!ts || ts->thread != s->thread)
 			ts = sbt_seg_thread(c, s->thread);
 		if (!ts) {              /* carried, so found: never */
 			ds->s[j++] = *s;
 			continue;
 		}
-		const struct site_info *in = sbt_seg_info(c, s->region, &k);
-		int held = sbt_seg_held(c, in, c->share[k], s->thread,
-					s->t_ns);
+		int held = v.held ? v.held[i - c->first] : held_at(c, s);
 		if (!(s->flags & SBT_SF_PROBE)) {
 			struct last *e = sbt_seg_last(ts, s->region);
 			if (!held && e) {
@@ -186,4 +217,5 @@ void sbt_hold_compact(struct ctx *c)
 			ds->s[j++] = *s;
 	}
 	ds->n = j;
+	free(v.held);
 }

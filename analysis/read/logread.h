@@ -229,8 +229,9 @@ int sbt_seg_parse(struct ctx *c, struct seg *g);
  * samples to c->ds (the merging thread).  0, or -1 out of memory. */
 int sbt_seg_merge(struct ctx *c, struct seg *g);
 /* After the last merge: the waits JOIN events marked end at their
- * RELEASE (format version 6). */
-void sbt_seg_joins(struct ctx *c);
+ * RELEASE (format version 6), on `jobs` threads.  0, or -1 out of
+ * memory. */
+int sbt_seg_joins(struct ctx *c, int jobs);
 void sbt_seg_free(struct seg *g);
 /* The site_info of a site id, and its index in *k - segment.c. */
 const struct site_info *sbt_seg_info(const struct ctx *c, uint32_t site,
@@ -288,8 +289,9 @@ int sbt_hold_missed(const struct ctx *c);
 /* Drop the held samples of this log beyond c->share (a thread's first
  * of a site stays), each left-out call folded into the last one held
  * before it of its site and thread, as thinning at c->share from the
- * start would have; the threads' carried last samples follow. */
-void sbt_hold_compact(struct ctx *c);
+ * start would have; the threads' carried last samples follow.  The
+ * samples' hashes are tested on `jobs` threads. */
+void sbt_hold_compact(struct ctx *c, int jobs);
 /* Free the carried threads' state. */
 void sbt_seg_threads_free(struct ctx *c);
 

@@ -28,6 +28,7 @@
  * evens that out, so every call is held alike.
  */
 #include "reader.h"
+#include "bigmem.h"
 #include "counters.h"
 #include "jobs.h"
 #include "logread.h"
@@ -613,11 +614,64 @@ static int site_infos(struct ctx *c)
 struct segs {
 	struct ctx *c;
 	struct seg *g;
-	pthread_mutex_t mu;             /* spare and c->share              */
+	pthread_mutex_t mu;             /* all below, and c->share         */
 	struct spare { struct sbt_sample *s; uint8_t *dead; size_t cap; }
 		spare[SPARES];
 	int nspare;
+	/* The dataset's samples as the merge last left them, and what the
+	 * parsed, unmerged segments will add: the merge writes no further
+	 * than tail + pending, and its fresh pages up to there are faulted
+	 * in by the parsing threads (filled: so far), not by the merge,
+	 * which all of them wait for. */
+	struct sbt_sample *s;
+	size_t cap, tail, pending, filled;
+	size_t *kept;                   /* per segment, in pending         */
+	int jobs;
 };
+
+/* The samples segment g holds for the dataset. */
+static size_t seg_kept(const struct seg *g)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		kept += !g->dead[i];
+	return kept;
+}
+
+/* The dataset's pages that segment i's merge may write, faulted in
+ * here.  The array may move meanwhile (a merge's reserve): populating
+ * the old one writes nothing, it only costs the time. */
+static void fill_ahead(struct segs *p, size_t i)
+{
+	size_t kept = p->g[i].oom ? 0 : seg_kept(&p->g[i]), lo, hi;
+	struct sbt_sample *s;
+
+	pthread_mutex_lock(&p->mu);
+	p->kept[i] = kept;
+	p->pending += kept;
+	s = p->s, lo = p->filled;
+	hi = p->tail + p->pending < p->cap ? p->tail + p->pending : p->cap;
+	if (hi > lo)
+		p->filled = hi;
+	pthread_mutex_unlock(&p->mu);
+	if (hi > lo)
+		big_populate(s + lo, (hi - lo) * sizeof *s);
+}
+
+/* After a merge: where the dataset's array now ends, and holds. */
+static void fill_merged(struct segs *p, size_t i)
+{
+	struct sbt_dataset *ds = p->c->ds;
+
+	pthread_mutex_lock(&p->mu);
+	p->pending -= p->kept[i];
+	p->tail = ds->n;
+	if (p->s != ds->s)              /* moved: its copy is touched */
+		p->filled = ds->n;
+	p->s = ds->s, p->cap = ds->cap;
+	pthread_mutex_unlock(&p->mu);
+}
 
 static void seg_work(void *arg, size_t i)
 {
@@ -634,6 +688,7 @@ static void seg_work(void *arg, size_t i)
 	if (g->dead)
 		memset(g->dead, 0, g->cap);
 	(void)sbt_seg_parse(p->c, g);   /* g->oom tells */
+	fill_ahead(p, i);
 }
 
 /* Live: past c->hold_max samples, and once a 32nd of the log is read
@@ -654,7 +709,7 @@ static int hold(struct segs *p)
 	pthread_mutex_lock(&p->mu);     /* segments parsed from now on */
 	c->share = sh;
 	pthread_mutex_unlock(&p->mu);
-	sbt_hold_compact(c);
+	sbt_hold_compact(c, p->jobs);
 	return 0;
 }
 
@@ -667,6 +722,7 @@ static int seg_merge(void *arg, size_t i)
 		p->c->bytes_done += p->c->chunks[k].used;
 	int rc = g->oom || sbt_seg_merge(p->c, g) != 0 || hold(p) != 0;
 
+	fill_merged(p, i);
 	pthread_mutex_lock(&p->mu);
 	if (g->s && p->nspare < SPARES) {
 		p->spare[p->nspare++] = (struct spare){ g->s, g->dead, g->cap };
@@ -710,13 +766,13 @@ static size_t cut(struct ctx *c, struct seg **out, uint64_t bytes)
 /* Live, after the last segment: the final plan and the held samples
  * compacted to it; the array's room beyond them given back.  0, -1 out
  * of memory, or MISSED: a share was guessed below the final one. */
-static int hold_final(struct ctx *c)
+static int hold_final(struct ctx *c, int jobs)
 {
 	if (keep_shares(c, c->share = sbt_hold_plan(c, 1)) != 0)
 		return -1;
 	if (sbt_hold_missed(c))
 		return MISSED;
-	sbt_hold_compact(c);
+	sbt_hold_compact(c, jobs);
 	struct sbt_dataset *ds = c->ds;
 	if (ds->cap > ds->n + ds->n / 8 + 4096) {
 		void *s = realloc(ds->s, (ds->n + 4096) * sizeof *ds->s);
@@ -756,12 +812,19 @@ static int events(struct ctx *c, int jobs)
 		sbt_seg_free(&one);
 		return rc ? -1 : 0;
 	}
-	struct segs p = { .c = c };
+	struct segs p = { .c = c, .s = c->ds->s, .cap = c->ds->cap,
+			  .tail = c->ds->n, .filled = c->ds->n, .jobs = jobs };
 	size_t n = cut(c, &p.g, bytes);
 	if (!n && c->nchunks)
 		return -1;
 	if (!n)                         /* live, and no events */
-		return hold_final(c);
+		return hold_final(c, jobs);
+	if (!(p.kept = calloc(n, sizeof *p.kept))) {
+		for (size_t i = 0; i < n; i++)
+			sbt_seg_free(&p.g[i]);
+		free(p.g);
+		return -1;
+	}
 	pthread_mutex_init(&p.mu, NULL);
 	int rc = sbt_jobs_ordered(n, jobs, jobs > 1 ? 2 * (size_t)jobs : 1,
 				  seg_work, seg_merge, &p);
@@ -769,10 +832,10 @@ static int events(struct ctx *c, int jobs)
 		sbt_seg_free(&p.g[i]);
 	for (int i = 0; i < p.nspare; i++)
 		free(p.spare[i].s), free(p.spare[i].dead);
-	free(p.g);
+	free(p.g), free(p.kept);
 	pthread_mutex_destroy(&p.mu);
 	if (rc == 0 && c->live)
-		rc = hold_final(c);
+		rc = hold_final(c, jobs);
 	/* what the segments freed stays in the heap (main.c): the
 	 * analysis's scratch (bigmem.h) takes it instead of fresh pages */
 	return rc;
@@ -786,53 +849,157 @@ static int cmp_reset(const void *a, const void *b)
 	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
 }
 
-/* Map raw ids to regions; apply RESET events (latest per thread wins). */
-static int finish(struct ctx *c)
+/* Does a RESET of raw region id (latest per thread wins) discard s? */
+static int before_reset(const struct ctx *c, uint32_t id,
+			const struct sbt_sample *s)
 {
-	sbt_seg_joins(c);
+	struct reset key = { id, s->thread, 1e300 }, *lo = c->resets,
+		     *hi = c->resets + c->nresets;
+
+	/* last reset of (id, thread): upper bound search */
+	while (lo < hi) {
+		struct reset *mid = lo + (hi - lo) / 2;
+		if (cmp_reset(mid, &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > c->resets && lo[-1].id == id &&
+	       lo[-1].thread == s->thread && s->t_ns < lo[-1].t_ns;
+}
+
+/* Sample s's raw site id mapped to its region and site, which may make
+ * the region (a damaged log's).  0, or -1 out of memory. */
+static int map_one(struct ctx *c, struct sbt_sample *s)
+{
+	uint32_t id = s->region;
+	int64_t site = -1;
+
+	/* id is a site: its region */
+	if (id < c->siteregion.n && c->siteregion.ds[id] >= 0)
+		site = c->sitemap.ds[id];
+	id = site >= 0 ? (uint32_t)c->siteregion.ds[id] : UINT32_MAX;
+	if (c->nresets && before_reset(c, id, s))
+		s->flags |= SBT_SF_BEFORE_RESET;
+	int64_t r = sbt_log_region(c, id);
+	if (r < 0)
+		return -1;
+	s->region = (uint32_t)r;
+	s->site = SBT_SITE_NONE;
+	if (site >= 0) {
+		s->site = (uint32_t)site;
+		struct sbt_site *st = &c->ds->sites[s->site];
+		st->region = s->region;
+		st->count++;
+	}
+	return 0;
+}
+
+/* The mapping in fixed blocks on -j threads, from a table of each raw
+ * site id whose region and site are made already (tab; region -1: not
+ * so).  A block stops at its first sample the table cannot map (stop[b])
+ * and the rest of it is mapped after, in turn and in order, by map_one:
+ * regions are made in the order of the samples that need them, as one
+ * walk makes them.  Each site's samples counted per block (cnt[b][id])
+ * and added after. */
+struct idtab { int64_t region, site; uint32_t raw; };
+
+struct maps {
+	const struct ctx *c;
+	const struct idtab *tab;
+	size_t ntab, nb, n;
+	uint32_t *cnt;                /* [nb][ntab]                      */
+	size_t *stop;                 /* [nb]                            */
+};
+
+static size_t map_lo(const struct maps *m, size_t b)
+{
+	return m->c->first + (size_t)((unsigned __int128)b * m->n / m->nb);
+}
+
+static void map_block(void *arg, size_t b, int w)
+{
+	struct maps *m = arg;
+	const struct ctx *c = m->c;
+	uint32_t *cnt = m->cnt + b * m->ntab;
+	size_t i;
+
+	(void)w;
+	for (i = map_lo(m, b); i < map_lo(m, b + 1); i++) {
+		struct sbt_sample *s = &c->ds->s[i];
+		uint32_t id = s->region;
+		if (id >= m->ntab || m->tab[id].region < 0)
+			break;
+		if (c->nresets && before_reset(c, m->tab[id].raw, s))
+			s->flags |= SBT_SF_BEFORE_RESET;
+		s->region = (uint32_t)m->tab[id].region;
+		s->site = (uint32_t)m->tab[id].site;
+		cnt[id]++;
+	}
+	m->stop[b] = i;
+}
+
+/* The table: a site id whose region is in the log's map. */
+static struct idtab *id_table(const struct ctx *c, size_t *n)
+{
+	struct idtab *tab = malloc((c->siteregion.n + 1) * sizeof *tab);
+
+	*n = c->siteregion.n;
+	for (size_t id = 0; tab && id < *n; id++) {
+		int64_t raw = c->siteregion.ds[id];
+		tab[id].region = -1;
+		if (raw < 0)
+			continue;
+		tab[id].raw = (uint32_t)raw;
+		tab[id].site = c->sitemap.ds[id];
+		if (tab[id].site >= 0 && (uint64_t)raw < c->map.n &&
+		    c->map.ds[raw] >= 0)
+			tab[id].region = c->map.ds[raw];
+	}
+	return tab;
+}
+
+/* Map raw ids to regions; apply RESET events (latest per thread wins). */
+static int finish(struct ctx *c, int jobs)
+{
+	struct maps m = { .c = c, .n = c->ds->n - c->first };
+	struct idtab *tab = NULL;
+	int rc = -1;
+
+	if (sbt_seg_joins(c, jobs) != 0)
+		return -1;
 	if (c->nunreleased)
 		sbt_log_warn(c, "%zu OpenMP barrier waits whose team's release "
 			     "is not in the log (cut short?): their own end "
 			     "kept", c->nunreleased);
 	if (c->nresets)
 		qsort(c->resets, c->nresets, sizeof *c->resets, cmp_reset);
-	for (size_t i = c->first; i < c->ds->n; i++) {
-		struct sbt_sample *s = &c->ds->s[i];
-		uint32_t id = s->region;
-		int64_t site = -1;
-		/* id is a site: its region */
-		if (id < c->siteregion.n && c->siteregion.ds[id] >= 0)
-			site = c->sitemap.ds[id];
-		id = site >= 0 ? (uint32_t)c->siteregion.ds[id] : UINT32_MAX;
-		if (c->nresets) {
-			struct reset key = { id, s->thread, 1e300 }, *lo =
-				c->resets, *hi = c->resets + c->nresets;
-			/* last reset of (id, thread): upper bound search */
-			while (lo < hi) {
-				struct reset *mid = lo + (hi - lo) / 2;
-				if (cmp_reset(mid, &key) < 0)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			if (lo > c->resets && lo[-1].id == id &&
-			    lo[-1].thread == s->thread &&
-			    s->t_ns < lo[-1].t_ns)
-				s->flags |= SBT_SF_BEFORE_RESET;
-		}
-		int64_t r = sbt_log_region(c, id);
-		if (r < 0)
-			return -1;
-		s->region = (uint32_t)r;
-		s->site = SBT_SITE_NONE;
-		if (site >= 0) {
-			s->site = (uint32_t)site;
-			struct sbt_site *st = &c->ds->sites[s->site];
-			st->region = s->region;
-			st->count++;
+	if (!(tab = id_table(c, &m.ntab)))
+		return -1;
+	m.tab = tab;
+	m.nb = sbt_jobs_blocks(m.n, ((size_t)1 << 20) / (m.ntab + 1));
+	if (!(m.cnt = calloc(m.nb * m.ntab + 1, sizeof *m.cnt)) ||
+	    !(m.stop = malloc(m.nb * sizeof *m.stop)))
+		goto out;
+	sbt_jobs_each(m.nb, jobs, map_block, &m);
+	for (size_t id = 0; id < m.ntab; id++) {
+		uint64_t n = 0;
+		for (size_t b = 0; b < m.nb; b++)
+			n += m.cnt[b * m.ntab + id];
+		if (n) {
+			struct sbt_site *st = &c->ds->sites[tab[id].site];
+			st->region = (uint32_t)tab[id].region;
+			st->count += n;
 		}
 	}
-	return 0;
+	for (size_t b = 0; b < m.nb; b++)
+		for (size_t i = m.stop[b]; i < map_lo(&m, b + 1); i++)
+			if (map_one(c, &c->ds->s[i]) != 0)
+				goto out;
+	rc = 0;
+out:
+	free(tab), free(m.cnt), free(m.stop);
+	return rc;
 }
 
 /* Open the log at path, check its header, and make it a new source of
@@ -992,7 +1159,7 @@ static int read_once(const char *path, struct sbt_dataset *ds, int jobs,
 		rc = MISSED;
 		goto out;
 	}
-	if (ev != 0 || finish(&c) != 0) {
+	if (ev != 0 || finish(&c, jobs) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

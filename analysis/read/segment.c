@@ -24,6 +24,7 @@
  * not know (PEND, or no entry: what the segments before left).
  */
 #include "logread.h"
+#include "jobs.h"
 #include "thin.h"
 
 #include <errno.h>
@@ -1013,38 +1014,68 @@ static int cmp_rel(const void *a, const void *b)
  * only every 2^24 teams of its master, all released before that start.
  * One no RELEASE ends (the master's log cut short) keeps the end its
  * own STOP gave, and is counted (c->nunreleased). */
-void sbt_seg_joins(struct ctx *c)
+/* Sample s's wait ended at its RELEASE; 1 when none did. */
+static int join_one(const struct ctx *c, struct sbt_sample *s)
 {
 	const double tns = c->tick_ns;
+	struct release key = { (uint32_t)s->switches |
+			       (uint32_t)s->faults << 16, s->site, 0 };
+
+	/* the START's ticks, as fill() took them */
+	key.t = c->start_ticks + (uint64_t)(s->t_ns / tns);
+	size_t lo = 0, hi = c->nrel;    /* lower bound (rel may be NULL:
+					   none) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_rel(&c->rel[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	s->flags &= ~(uint32_t)SBT_SF_JOINED;
+	s->site = 0;
+	s->switches = s->faults = 0;
+	if (lo == c->nrel || c->rel[lo].thread != key.thread ||
+	    c->rel[lo].inst != key.inst)
+		return 1;
+	double end = t_of(c, c->rel[lo].t) - s->t_ns - s->detour_ns;
+	s->ns = end > 0 ? end : 0;
+	return 0;
+}
+
+/* The samples in fixed blocks on -j threads, each its own; the waits no
+ * RELEASE ended counted per block (none[b]) and added after. */
+struct joins {
+	const struct ctx *c;
+	size_t nb;
+	size_t *none;
+};
+
+static void join_block(void *arg, size_t b, int w)
+{
+	struct joins *j = arg;
+	const struct ctx *c = j->c;
+	size_t n = c->ds->n - c->first;
+
+	(void)w;
+	for (size_t i = c->first + b * n / j->nb;
+	     i < c->first + (b + 1) * n / j->nb; i++)
+		if (c->ds->s[i].flags & SBT_SF_JOINED)
+			j->none[b] += join_one(c, &c->ds->s[i]);
+}
+
+int sbt_seg_joins(struct ctx *c, int jobs)
+{
+	struct joins j = { c, sbt_jobs_blocks(c->ds->n - c->first, 1024),
+			   NULL };
 
 	if (c->nrel)
 		qsort(c->rel, c->nrel, sizeof *c->rel, cmp_rel);
-	for (size_t i = c->first; i < c->ds->n; i++) {
-		struct sbt_sample *s = &c->ds->s[i];
-		if (!(s->flags & SBT_SF_JOINED))
-			continue;
-		struct release key = { (uint32_t)s->switches |
-				       (uint32_t)s->faults << 16, s->site, 0 };
-		/* the START's ticks, as fill() took them */
-		key.t = c->start_ticks + (uint64_t)(s->t_ns / tns);
-		size_t lo = 0, hi = c->nrel;    /* lower bound (rel may be
-						   NULL: none) */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (cmp_rel(&c->rel[mid], &key) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		s->flags &= ~(uint32_t)SBT_SF_JOINED;
-		s->site = 0;
-		s->switches = s->faults = 0;
-		if (lo == c->nrel || c->rel[lo].thread != key.thread ||
-		    c->rel[lo].inst != key.inst) {
-			c->nunreleased++;
-			continue;
-		}
-		double end = t_of(c, c->rel[lo].t) - s->t_ns - s->detour_ns;
-		s->ns = end > 0 ? end : 0;
-	}
+	if (!(j.none = calloc(j.nb, sizeof *j.none)))
+		return -1;
+	sbt_jobs_each(j.nb, jobs, join_block, &j);
+	for (size_t b = 0; b < j.nb; b++)
+		c->nunreleased += j.none[b];
+	free(j.none);
+	return 0;
 }

@@ -269,14 +269,13 @@ static void verdict_words(FILE *f, const struct sbt_group *g)
 }
 
 /* What was left out, the precision and the kernel's record, as -v. */
-static void evidence_words(FILE *f, const struct sbt_report_in *in,
-			   const struct sbt_group *g)
+static void evidence_words(FILE *f, const struct sbt_group *g)
 {
 	static const char *const label[3] = { "left out", "precision", "OS" };
 	struct sbt_leftout lo;
 	char line[1024];
 
-	sbt_group_leftout(in->ds, in->res, g, &lo);
+	sbt_group_leftout(g, &lo);
 	for (int k = 0; k < 3; k++) {
 		struct sbt_strbuf o = { line, sizeof line, 0 };
 		line[0] = 0;
@@ -1109,7 +1108,7 @@ static int region(FILE *f, const struct sbt_report_in *in, size_t i,
 	}
 	fputs("<p class=\"verdict\">", f);
 	verdict_words(f, g);
-	evidence_words(f, in, g);
+	evidence_words(f, g);
 	sbt_plot_fmt(SBT_TICK_NS, g->total_ns, t, sizeof t);
 	fprintf(f, "</p><p class=\"legend\">total %s", t);
 	if (isfinite(g->share))

@@ -405,8 +405,8 @@ static void short_table(FILE *f, const struct sbt_dataset *ds,
 
 /* At most three lines: the processor's shifts, what was left out when
  * that is much, the machine's events; each with what to do. */
-static void context(FILE *f, const struct sbt_dataset *ds,
-		    const struct sbt_result *res, const struct layout *l)
+static void context(FILE *f, const struct sbt_result *res,
+		    const struct layout *l)
 {
 	const struct sbt_speed *sp = &res->speed;
 	struct sbt_leftout all = { 0 }, lo;
@@ -414,7 +414,7 @@ static void context(FILE *f, const struct sbt_dataset *ds,
 	int lines = 0;
 
 	for (size_t i = 0; i < res->ngroups; i++) {
-		sbt_group_leftout(ds, res, &res->g[i], &lo);
+		sbt_group_leftout(&res->g[i], &lo);
 		all.n += lo.n;
 		all.total += lo.total;
 		for (int w = 0; w < SBT_LEFT__N; w++)
@@ -520,7 +520,6 @@ static void item(FILE *f, const struct layout *l, const char *label,
 }
 
 static void evidence(FILE *f, const struct sbt_dataset *ds,
-		     const struct sbt_result *res,
 		     const struct sbt_report_opts *o, const struct layout *l,
 		     const struct sbt_group *g)
 {
@@ -591,7 +590,7 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 		item(f, l, "wild", line);
 	}
 
-	sbt_group_leftout(ds, res, g, &lo);
+	sbt_group_leftout(g, &lo);
 	b = (struct sbt_strbuf){ line, sizeof line, 0 };
 	sbt_words_leftout(&b, &lo, 0);
 	item(f, l, "left out", line);
@@ -617,7 +616,7 @@ static void evidences(FILE *f, const struct sbt_dataset *ds,
 		if (o->explain && strcmp(o->explain,
 					 ds->regions[g->region].name))
 			continue;
-		evidence(f, ds, res, o, l, g);
+		evidence(f, ds, o, l, g);
 		any = 1;
 	}
 	if (o->explain && !any)
@@ -773,7 +772,7 @@ static int write_text(FILE *f, const struct sbt_report_in *in)
 		if (o->spark)
 			sparks(f, ds, res, o, &l);
 		sbt_cnt_text(f, ds, res, o);
-		context(f, ds, res, &l);
+		context(f, res, &l);
 		next(f, in, &l);
 	}
 	if (res == &sorted)

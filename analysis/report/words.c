@@ -444,28 +444,13 @@ const char *sbt_left_advice(int why)
 	}
 }
 
-void sbt_group_leftout(const struct sbt_dataset *ds,
-		       const struct sbt_result *res, const struct sbt_group *g,
-		       struct sbt_leftout *lo)
+void sbt_group_leftout(const struct sbt_group *g, struct sbt_leftout *lo)
 {
-	static const uint8_t flag[SBT_LEFT__N] = {
-		SBT_MK_DROPPED, SBT_MK_SPEED, SBT_MK_MACHINE,
-		SBT_MK_AFTER_PROBE, SBT_MK_TRANSIENT };
-
 	memset(lo, 0, sizeof *lo);
-	for (size_t i = g->first; i < g->first + g->n && i < res->norder;
-	     i++) {
-		uint32_t f = ds->s[res->order[i]].flags;
-		if (f & (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET |
-			 SBT_SF_BEFORE_RESET))
-			continue;
-		lo->n++;
-		for (int w = 0; w < SBT_LEFT__N; w++)
-			if (res->mark[res->order[i]] & flag[w]) {
-				lo->by[w]++;
-				lo->total++;
-				break;
-			}
+	lo->n = g->left_n;
+	for (int w = 0; w < SBT_LEFT__N; w++) {
+		lo->by[w] = g->left[w];
+		lo->total += g->left[w];
 	}
 }
 

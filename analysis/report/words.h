@@ -33,18 +33,13 @@ void sbt_words_change(struct sbt_strbuf *o, const struct sbt_group *g,
 void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		       const struct sbt_finding *x, const char *who);
 
-/* What was left out of a group's verdict and why, each sample counted
- * once, under the first reason in this order. */
-enum sbt_left { SBT_LEFT_CUT, SBT_LEFT_SPEED, SBT_LEFT_MACHINE,
-		SBT_LEFT_PROBE, SBT_LEFT_TRANSIENT, SBT_LEFT__N };
+/* What was left out of a group's verdict and why (enum sbt_left). */
 struct sbt_leftout {
 	size_t n;                     /* samples of the group              */
 	size_t by[SBT_LEFT__N];
 	size_t total;                 /* the sum                            */
 };
-void sbt_group_leftout(const struct sbt_dataset *ds,
-		       const struct sbt_result *res, const struct sbt_group *g,
-		       struct sbt_leftout *lo);
+void sbt_group_leftout(const struct sbt_group *g, struct sbt_leftout *lo);
 /* "30.5 % of 40000 samples (12200): the processor off speed 20 %, ...",
  * largest first; brief: each reason in a word (sbt_left_word). */
 void sbt_words_leftout(struct sbt_strbuf *o, const struct sbt_leftout *lo,

@@ -79,26 +79,48 @@ static struct sbt_probe *places(const struct sbt_dataset *ds, size_t n)
 	return p;
 }
 
-/* The flags, each sample's own, in fixed blocks of samples on `jobs`
- * threads; the offers before them in turn (K-lists of each thread's own
- * would cost n * K doubles a thread). */
+/* Both passes in fixed blocks of samples on `jobs` threads.  The offers
+ * go to K-lists of each thread's own (first + w * n * K), merged into
+ * thread 0's after: a list's K earliest do not depend on the order they
+ * were offered in.  Where every thread's lists would take more than
+ * OWN_MAX bytes, one thread offers (n * K doubles a thread). */
+#define OWN_MAX ((size_t)64 << 20)
+
 struct mark {
 	const struct sbt_dataset *ds;
 	uint8_t *marks;
 	const struct sbt_probe *at;
 	size_t n, nb;
-	const double *first;
+	double *first;                /* [workers][n][K] */
 };
+
+static size_t blk(const struct mark *m, size_t b)
+{
+	return (size_t)((unsigned __int128)b * m->ds->n / m->nb);
+}
+
+static void mark_offer(void *arg, size_t b, int w)
+{
+	const struct mark *m = arg;
+	double *first = m->first + (size_t)w * m->n * K;
+	long hint = -1;
+
+	for (size_t i = blk(m, b); i < blk(m, b + 1); i++) {
+		const struct sbt_sample *s = &m->ds->s[i];
+		long p;
+		if (!(s->flags & NOT_CALL) &&
+		    (p = last_before(m->at, m->n, s, &hint)) >= 0)
+			offer(first + (size_t)p * K, s->t_ns);
+	}
+}
 
 static void mark_flag(void *arg, size_t b, int w)
 {
 	const struct mark *m = arg;
-	size_t lo = (size_t)((unsigned __int128)b * m->ds->n / m->nb);
-	size_t hi = (size_t)((unsigned __int128)(b + 1) * m->ds->n / m->nb);
 	long hint = -1;
 
 	(void)w;
-	for (size_t i = lo; i < hi; i++) {
+	for (size_t i = blk(m, b); i < blk(m, b + 1); i++) {
 		const struct sbt_sample *s = &m->ds->s[i];
 		long p;
 		if (m->n && !(s->flags & NOT_CALL) &&
@@ -114,29 +136,29 @@ int sbt_after_probe_mark(const struct sbt_dataset *ds, int jobs,
 			 uint8_t *marks)
 {
 	size_t n = ds->nprobes + ds->ndetours;
+	struct mark m = { .ds = ds, .marks = marks, .n = n,
+			  .nb = sbt_jobs_blocks(ds->n, 1024) };
 	struct sbt_probe *at = NULL;
-	double *first = NULL;
+	int ow = sbt_jobs_width(m.nb, jobs);
 
 	if (n && !(at = places(ds, n)))
 		return -1;
-	if (n && !(first = malloc(n * K * sizeof *first))) {
+	if (n && (size_t)ow * n * K * sizeof *m.first > OWN_MAX)
+		ow = 1;
+	if (n && !(m.first = malloc((size_t)ow * n * K * sizeof *m.first))) {
 		free(at);
 		return -1;
 	}
-	for (size_t i = 0; i < n * K; i++)
-		first[i] = INFINITY;
-	long hint = -1;
-	for (size_t i = 0; n && i < ds->n; i++) {
-		const struct sbt_sample *s = &ds->s[i];
-		long p;
-		if (!(s->flags & NOT_CALL) &&
-		    (p = last_before(at, n, s, &hint)) >= 0)
-			offer(first + (size_t)p * K, s->t_ns);
-	}
-	struct mark m = { .ds = ds, .marks = marks, .at = at, .n = n, .first = first,
-			  .nb = sbt_jobs_blocks(ds->n, 1024) };
+	m.at = at;
+	for (size_t i = 0; i < (size_t)ow * n * K; i++)
+		m.first[i] = INFINITY;
+	if (n)
+		sbt_jobs_each(m.nb, ow, mark_offer, &m);
+	for (size_t i = n * K; i < (size_t)ow * n * K; i++)
+		if (isfinite(m.first[i]))
+			offer(m.first + i / K % n * K, m.first[i]);
 	sbt_jobs_each(m.nb, jobs, mark_flag, &m);
-	free(first);
+	free(m.first);
 	free(at);
 	return 0;
 }

@@ -568,40 +568,43 @@ static int takes_part(const struct sbt_dataset *ds,
 static int mark_moments(const struct sbt_dataset *ds, struct sbt_result *res,
 			const uint32_t *gof, struct witness *w, int vote)
 {
-	uint32_t *pos, *start;
-	size_t nthreads = 1;
+	uint32_t *pos;
+	size_t *start, nthreads = 1, nkeys;
 	int rc = 0;
 
 	for (size_t i = 0; i < ds->nsources; i++)
 		if (ds->sources[i].nthreads > nthreads)
 			nthreads = ds->sources[i].nthreads;
+	nkeys = ds->nsources * nthreads;
 	pos = malloc((ds->n ? ds->n : 1) * sizeof *pos);
-	start = calloc(nthreads + 1, sizeof *start);
+	start = calloc(nkeys + 1, sizeof *start);
 	if (!pos || !start) {
 		free(pos), free(start);
 		return -1;
 	}
-	for (uint32_t src = 0; src < ds->nsources && rc == 0; src++) {
-		size_t n = 0;
-		/* counting sort by thread, stable: the log holds each thread's
-		 * samples in time order already */
-		memset(start, 0, (nthreads + 1) * sizeof *start);
-		for (size_t i = 0; i < ds->n; i++)
-			if (ds->s[i].source == src &&
-			    ds->s[i].thread < nthreads &&
-			    takes_part(ds, res, gof, w, i))
-				start[ds->s[i].thread + 1]++, n++;
-		if (n < 2)
+	/* one counting sort by source and thread, stable: the log holds
+	 * each thread's samples in time order already */
+	for (size_t i = 0; i < ds->n; i++)
+		if (ds->s[i].thread < nthreads &&
+		    takes_part(ds, res, gof, w, i))
+			start[ds->s[i].source * nthreads + ds->s[i].thread +
+			      1]++;
+	for (size_t k = 0; k < nkeys; k++)
+		start[k + 1] += start[k];
+	for (size_t i = 0; i < ds->n; i++)
+		if (ds->s[i].thread < nthreads &&
+		    takes_part(ds, res, gof, w, i))
+			pos[start[ds->s[i].source * nthreads +
+				  ds->s[i].thread]++] = (uint32_t)i;
+	/* start[k]: now the end of key k's run */
+	for (size_t src = 0, lo = 0; src < ds->nsources && rc == 0; src++) {
+		size_t *end = start + src * nthreads;
+		if (end[nthreads - 1] - lo < 2) {   /* the source's samples */
+			lo = end[nthreads - 1];
 			continue;
-		for (size_t t = 0; t < nthreads; t++)
-			start[t + 1] += start[t];
-		for (size_t i = 0; i < ds->n; i++)
-			if (ds->s[i].source == src &&
-			    ds->s[i].thread < nthreads &&
-			    takes_part(ds, res, gof, w, i))
-				pos[start[ds->s[i].thread]++] = (uint32_t)i;
-		for (size_t t = 0, lo = 0; t < nthreads; t++) {
-			size_t hi = start[t];
+		}
+		for (size_t t = 0; t < nthreads; t++) {
+			size_t hi = end[t];
 			if (vote)
 				vote_thread(ds, pos, gof, w, lo, hi);
 			else

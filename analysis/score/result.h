@@ -330,6 +330,11 @@ struct sbt_said {
 					 who a group finding names       */
 };
 
+/* What was left out of a group's verdict and why, each sample counted
+ * once, under the first reason in this order (its mark, mark.h). */
+enum sbt_left { SBT_LEFT_CUT, SBT_LEFT_SPEED, SBT_LEFT_MACHINE,
+		SBT_LEFT_PROBE, SBT_LEFT_TRANSIENT, SBT_LEFT__N };
+
 struct sbt_group {
 	uint32_t region;
 	uint32_t key;                 /* thread / cpu / rank / source   */
@@ -391,6 +396,9 @@ struct sbt_group {
 	/* Its level moved (a step) while the speed probes held (i33):
 	 * what the probes cannot see (analyze.c). */
 	int    probe_blind;
+	/* Its samples (no probes, calibration, resets) and those left
+	 * out by reason, from the final marks (analyze.c). */
+	size_t left_n, left[SBT_LEFT__N];
 	/* How much of the run it took (totals.c). */
 	double total_ns;              /* inclusive: every call's time,
 					 a cut sample at the median     */

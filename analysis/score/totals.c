@@ -44,20 +44,50 @@ static int counted(const struct sbt_sample *s)
 }
 
 /* Thread numbers dense over the dataset, source-major: base[src] is the
- * first of source src's, base[nsources] how many. */
-static uint32_t *thread_base(const struct sbt_dataset *ds)
+ * first of source src's, base[nsources] how many.  Each source's count
+ * is the highest of its threads': found per block of samples on `jobs`
+ * threads (part[b]), the blocks' then taken in turn. */
+struct tcount {
+	const struct sbt_dataset *ds;
+	uint32_t *part;               /* [nb][nsources] */
+	size_t nb;
+};
+
+static void tcount_block(void *arg, size_t b, int w)
+{
+	const struct tcount *c = arg;
+	const struct sbt_dataset *ds = c->ds;
+	uint32_t *top = c->part + b * ds->nsources;
+	size_t lo = (size_t)((unsigned __int128)b * ds->n / c->nb);
+	size_t hi = (size_t)((unsigned __int128)(b + 1) * ds->n / c->nb);
+
+	(void)w;
+	for (size_t i = lo; i < hi; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		if (s->thread + 1 > top[s->source])
+			top[s->source] = s->thread + 1;
+	}
+}
+
+static uint32_t *thread_base(const struct sbt_dataset *ds, int jobs)
 {
 	uint32_t *base = calloc(ds->nsources + 1, sizeof *base);
+	struct tcount c = { ds, NULL, sbt_jobs_blocks(ds->n, ((size_t)1 << 20)
+						       / (ds->nsources + 1)) };
 
-	if (!base)
+	if (!base || !(c.part = calloc(c.nb * ds->nsources + 1,
+				       sizeof *c.part))) {
+		free(base);
 		return NULL;
-	for (size_t i = 0; i < ds->n; i++) {
-		const struct sbt_sample *s = &ds->s[i];
-		if (s->thread + 1 > base[s->source + 1])
-			base[s->source + 1] = s->thread + 1;
 	}
+	sbt_jobs_each(c.nb, jobs, tcount_block, &c);
+	for (size_t b = 0; b < c.nb; b++)
+		for (size_t k = 0; k < ds->nsources; k++)
+			if (c.part[b * ds->nsources + k] > base[k + 1])
+				base[k + 1] = c.part[b * ds->nsources + k];
 	for (size_t k = 0; k < ds->nsources; k++)
 		base[k + 1] += base[k];
+	free(c.part);
 	return base;
 }
 
@@ -96,13 +126,13 @@ static double eff(const struct totals *t, uint32_t i)
 }
 
 /* For the rare thread whose samples are not in the order they ended
- * (CSV input): by end, the inner one first on a tie. */
-static const struct sbt_sample *cmp_s;
-
-static int cmp_end(const void *a, const void *b)
+ * (CSV input): by end, the inner one first on a tie (qsort_r: arg the
+ * samples). */
+static int cmp_end(const void *a, const void *b, void *arg)
 {
-	const struct sbt_sample *x = &cmp_s[*(const uint32_t *)a];
-	const struct sbt_sample *y = &cmp_s[*(const uint32_t *)b];
+	const struct sbt_sample *s = arg;
+	const struct sbt_sample *x = &s[*(const uint32_t *)a];
+	const struct sbt_sample *y = &s[*(const uint32_t *)b];
 	double ex = end_of(x), ey = end_of(y);
 
 	if (ex != ey)
@@ -110,27 +140,44 @@ static int cmp_end(const void *a, const void *b)
 	return (x->t_ns < y->t_ns) - (x->t_ns > y->t_ns);
 }
 
+/* What a walk found of a sample: its children's time, to come off its
+ * group's own (sub); whether it had any (HAD_KIDS) and whether they took
+ * more than its own time (CLAMPED). */
+enum { HAD_KIDS = 1, CLAMPED = 2 };
+
+static void account(struct totals *t, uint32_t g, double sub, int how)
+{
+	if (how & HAD_KIDS)
+		t->nested[g] = 1;
+	if (how & CLAMPED)
+		t->clamped[g]++;
+	t->ex[g] -= sub;
+}
+
 /* One thread's samples th[0..n), in the order they ended: each parent's
- * children off the stack st[]. */
+ * children off the stack st[].  What it finds of th[k] goes to sub[k]
+ * and how[k] when they are given (threads walked side by side, their
+ * findings accounted after in walk order: floating-point sums in the
+ * same order), else to the totals at once. */
 static void thread_walk(struct totals *t, uint32_t *th, size_t n,
-			uint32_t *st)
+			uint32_t *st, double *sub, uint8_t *how)
 {
 	const struct sbt_sample *s = t->ds->s;
 	size_t sp = 0;
 
 	for (size_t k = 1; k < n; k++)
 		if (end_of(&s[th[k]]) < end_of(&s[th[k - 1]])) {
-			cmp_s = s;
-			qsort(th, n, sizeof *th, cmp_end);
+			qsort_r(th, n, sizeof *th, cmp_end, (void *)s);
 			break;
 		}
 	for (size_t k = 0; k < n; k++) {
-		uint32_t p = th[k], g = t->gid[p];
+		uint32_t p = th[k];
 		double w = 1 + (double)s[p].skipped, b = s[p].t_ns;
 		double kids = 0, own;
+		int found = 0;
 		while (sp && s[st[sp - 1]].t_ns >= b) {
 			kids += eff(t, st[--sp]);
-			t->nested[g] = 1;
+			found = HAD_KIDS;
 		}
 		/* a parent counted at its median (cut), or with the cost
 		 * taken out once where its children had it taken out each,
@@ -139,11 +186,59 @@ static void thread_walk(struct totals *t, uint32_t *th, size_t n,
 		own = eff(t, p);
 		if (kids > own) {
 			kids = fmax(own, 0);
-			t->clamped[g]++;
+			found |= CLAMPED;
 		}
-		t->ex[g] -= w * kids;
+		if (sub)
+			sub[k] = w * kids, how[k] = (uint8_t)found;
+		else
+			account(t, t->gid[p], w * kids, found);
 		st[sp++] = p;
 	}
+}
+
+/* The walks of threads side by side (sbt_jobs_each: thread k, its
+ * samples by[from[k] .. from[k + 1]) and as much of the stack). */
+struct walks {
+	struct totals *t;
+	uint32_t *by, *st;
+	const uint32_t *end;          /* per thread: its run's end in by */
+	double *sub;
+	uint8_t *how;
+};
+
+static void walk_thread(void *arg, size_t k, int w)
+{
+	const struct walks *p = arg;
+	size_t from = k ? p->end[k - 1] : 0;
+
+	(void)w;
+	thread_walk(p->t, p->by + from, p->end[k] - from, p->st + from,
+		    p->sub + from, p->how + from);
+}
+
+/* Every thread's walk: side by side where there are threads and -j
+ * threads to spare, then accounted in turn; else in turn. */
+static void walks(struct totals *t, uint32_t *by, uint32_t *st,
+		  const uint32_t *end, size_t nth, int jobs)
+{
+	size_t n = nth ? end[nth - 1] : 0;
+	struct walks p = { t, by, st, end, NULL, NULL };
+
+	if (nth > 1 && sbt_jobs(jobs) > 1 &&
+	    (p.sub = big_alloc((n + 1) * sizeof *p.sub)) &&
+	    (p.how = big_alloc(n + 1))) {
+		sbt_jobs_each(nth, jobs, walk_thread, &p);
+		for (size_t k = 0; k < n; k++)
+			account(t, t->gid[by[k]], p.sub[k], p.how[k]);
+	} else {
+		for (size_t k = 0, from = 0; k < nth; from = end[k++])
+			thread_walk(t, by + from, end[k] - from, st, NULL,
+				    NULL);
+	}
+	if (p.sub)
+		big_free(p.sub, (n + 1) * sizeof *p.sub);
+	if (p.how)
+		big_free(p.how, n + 1);
 }
 
 /* The passes over every sample run on o->jobs threads, in fixed blocks
@@ -250,10 +345,49 @@ static void pass_by(void *arg, size_t b, int w)
 	}
 }
 
+/* Each group's figures, the groups on -j threads: a group's threads'
+ * time is the sum of its threads' spans, each counted once (mark[th],
+ * the worker's own: the last group that counted thread th), in the
+ * order its samples first name them, whatever the thread count. */
+struct spans {
+	const struct totals *t;
+	const uint32_t *base;
+	const double *t0, *t1;
+	uint32_t *mark;               /* [workers][nth] */
+	size_t nth;
+	struct sbt_group *g;          /* res->g: one writer per group   */
+};
+
+static void group_span(void *arg, size_t k, int w)
+{
+	const struct spans *p = arg;
+	const struct totals *t = p->t;
+	const struct sbt_dataset *ds = t->ds;
+	struct sbt_group *g = &p->g[k];
+	uint32_t *mark = p->mark + (size_t)w * p->nth;
+	double span = 0;
+
+	for (size_t j = g->first; j < g->first + g->n; j++) {
+		const struct sbt_sample *s = &ds->s[t->res->order[j]];
+		uint32_t th = p->base[s->source] + s->thread;
+		if (!counted(s) || mark[th] == k)
+			continue;
+		mark[th] = (uint32_t)k;
+		span += p->t1[th] - p->t0[th];
+	}
+	g->total_ns = t->tot[k];
+	g->excl_ns = t->ex[k];
+	g->nested = t->nested[k];
+	g->excl_clamped = t->clamped[k];
+	g->thread_ns = span;
+	g->share = span > 0 ? t->tot[k] / span : NAN;
+	g->excl_share = span > 0 ? t->ex[k] / span : NAN;
+}
+
 int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	       struct sbt_result *res)
 {
-	uint32_t *base = thread_base(ds), *gid = NULL, *by = NULL;
+	uint32_t *base = thread_base(ds, o->jobs), *gid = NULL, *by = NULL;
 	uint32_t *cnt = NULL, *mark = NULL, *st = NULL, *bcnt = NULL;
 	double *t0 = NULL, *t1 = NULL, *tot = NULL, *ex = NULL, *part = NULL;
 	int *nested = NULL;
@@ -275,7 +409,8 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    !(part = calloc(nb * ng, sizeof *part)) ||
 	    !(t0 = malloc((size_t)nw * (nth + 1) * sizeof *t0)) ||
 	    !(t1 = malloc((size_t)nw * (nth + 1) * sizeof *t1)) ||
-	    !(mark = malloc((nth + 1) * sizeof *mark)) ||
+	    !(mark = malloc((size_t)sbt_jobs_width(res->ngroups, o->jobs) *
+			    (nth + 1) * sizeof *mark)) ||
 	    !(tot = calloc(ng, sizeof *tot)) ||
 	    !(ex = calloc(ng, sizeof *ex)) ||
 	    !(nested = calloc(ng, sizeof *nested)) ||
@@ -304,7 +439,8 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 			if (a0[k] < t0[k]) t0[k] = a0[k];
 			if (a1[k] > t1[k]) t1[k] = a1[k];
 		}
-	for (size_t k = 0; k < nth; k++)
+	for (size_t k = 0; k < (size_t)sbt_jobs_width(res->ngroups, o->jobs) *
+	     (nth + 1); k++)
 		mark[k] = UINT32_MAX;
 	/* where each block's samples of each thread go in by[]; cnt[th]
 	 * the end of thread th's run */
@@ -317,27 +453,9 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 		cnt[k] = (uint32_t)at;
 	}
 	sbt_jobs_each(nb, o->jobs, pass_by, &p);
-	for (size_t k = 0, from = 0; k < nth; from = cnt[k++])
-		thread_walk(&t, by + from, cnt[k] - from, st);
-	for (size_t k = 0; k < res->ngroups; k++) {
-		struct sbt_group *g = &res->g[k];
-		double span = 0;
-		for (size_t j = g->first; j < g->first + g->n; j++) {
-			const struct sbt_sample *s = &ds->s[res->order[j]];
-			uint32_t th = base[s->source] + s->thread;
-			if (!counted(s) || mark[th] == k)
-				continue;
-			mark[th] = (uint32_t)k;
-			span += t1[th] - t0[th];
-		}
-		g->total_ns = tot[k];
-		g->excl_ns = ex[k];
-		g->nested = nested[k];
-		g->excl_clamped = clamped[k];
-		g->thread_ns = span;
-		g->share = span > 0 ? tot[k] / span : NAN;
-		g->excl_share = span > 0 ? ex[k] / span : NAN;
-	}
+	walks(&t, by, st, cnt, nth, o->jobs);
+	struct spans sp = { &t, base, t0, t1, mark, nth + 1, res->g };
+	sbt_jobs_each(res->ngroups, o->jobs, group_span, &sp);
 	rc = 0;
 out:
 	free(t0), free(t1), free(mark), free(cnt), free(base);
