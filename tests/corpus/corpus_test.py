@@ -130,6 +130,11 @@ def ex_no_finding(L):
     return not bad, "; ".join("%s: %s" % b for b in bad)[:400]
 
 
+def ex_ref_steady(L):
+    r = L.region("ref")
+    return not accuracy.code_alarm(r), "ref: " + r["verdict"][:300]
+
+
 def ex_modes_2(L):
     r = L.region("work")
     m = r["modes"]
@@ -354,6 +359,7 @@ EXPECT = {
     "cpus-exist": ex_cpus, "few-samples-unflagged": ex_few,
     "text-json-same": ex_text_json, "processor-support": ex_processor,
     "counts": count_rules, "os-faults-named": ex_os_faults,
+    "ref-steady": ex_ref_steady,
 }
 
 
