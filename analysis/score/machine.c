@@ -257,8 +257,19 @@ static size_t phase_total(const struct sbt_phases *p)
  * of a short run). */
 static int machine_period(const struct sbt_phases *p, int j)
 {
-	return j >= 1 && j + 1 < p->nphases && p->ph[j].machine &&
-	       p->ph[j + 1].machine;
+	int a = j, b = j + 1;
+
+	/* through transients: the detector may cut a short phase at the
+	 * machine's edge and then the level it moved to, a change of no
+	 * one's (the edge's trimmed mean between the two levels) */
+	while (a > 1 && !p->ph[a].machine &&
+	       p->ph[a - 1].kind == SBT_PH_TRANSIENT)
+		a--;
+	while (b + 1 < p->nphases && !p->ph[b].machine &&
+	       p->ph[b].kind == SBT_PH_TRANSIENT)
+		b++;
+	return j >= 1 && b < p->nphases && p->ph[a].machine &&
+	       p->ph[b].machine;
 }
 
 /* The level p had settled at before phase a: that of the nearest phase
