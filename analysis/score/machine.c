@@ -671,13 +671,6 @@ static void mark_probes(const struct sbt_dataset *ds,
 	}
 }
 
-static int cmp_pair_t(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
 /* g's levels over time from its samples the machine left alone, into a
  * new w->own: where its own step made it no witness (half its samples
  * off its median, the machine or not), it is one against the level it
@@ -687,14 +680,13 @@ static int local_levels(const struct sbt_dataset *ds,
 			const struct sbt_group *g, struct witness *w)
 {
 	const uint32_t *idx = res->order + g->first;
-	double *tv = malloc(2 * (g->n ? g->n : 1) * sizeof *tv);
-	double *t = malloc((g->n ? g->n : 1) * sizeof *t);
-	double *v = malloc((g->n ? g->n : 1) * sizeof *v);
-	size_t k = 0;
-	int rc = -1;
+	size_t n = g->n ? g->n : 1, k = 0;
+	double *t = malloc(n * sizeof *t), *v = malloc(n * sizeof *v);
+	uint32_t *ix = malloc(n * sizeof *ix);
+	int rc = -1, sorted = 1;
 
 	w->own = calloc(1, sizeof *w->own);
-	if (!tv || !t || !v || !w->own)
+	if (!t || !v || !ix || !w->own)
 		goto out;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct sbt_sample *x = &ds->s[idx[i]];
@@ -702,13 +694,15 @@ static int local_levels(const struct sbt_dataset *ds,
 		    res->mark[idx[i]] & (SBT_MK_DROPPED | SBT_MK_SPEED |
 					 SBT_MK_MACHINE))
 			continue;
-		tv[2 * k] = x->t_ns;
-		tv[2 * k + 1] = x->ns - w->te;
+		t[k] = x->t_ns;
+		ix[k] = idx[i];
+		sorted &= k == 0 || t[k - 1] <= t[k];
 		k++;
 	}
-	qsort(tv, k, 2 * sizeof *tv, cmp_pair_t);
+	if (!sorted && sbt_sort_keyed(t, ix, k) != 0)
+		goto out;
 	for (size_t i = 0; i < k; i++)
-		t[i] = tv[2 * i], v[i] = tv[2 * i + 1];
+		v[i] = ds->s[ix[i]].ns - w->te;
 	rc = sbt_phase_detect(t, v, k, g->phases.min_shift_ns, w->own);
 	if (rc == 0 && w->own->nphases < 2)
 		rc = 1;         /* no step of its own: its median was right */
@@ -717,7 +711,7 @@ out:
 		free(w->own);
 		w->own = NULL;
 	}
-	free(tv), free(t), free(v);
+	free(t), free(v), free(ix);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -814,6 +808,7 @@ int sbt_machine_events(const struct sbt_dataset *ds, struct sbt_result *res,
 	for (size_t k = 0; k < res->ngroups; k++) {
 		res->g[k].machine_changes = 0;
 		res->g[k].machine_n = 0;
+		res->g[k].machine_late = 0;
 		n += res->g[k].wphases ? res->g[k].wphases->nphases :
 		     res->g[k].phases.nphases;
 	}
