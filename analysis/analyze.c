@@ -690,7 +690,8 @@ static void speed_undone(const struct run *r)
 }
 
 /* A group the machine shifted whose phase search ran out of phases
- * (SBT_PHASE_MAX), searched again without the machine's samples: a host
+ * (SBT_PHASE_MAX), or one of whose phases the machine's samples made
+ * (machine_made), searched again without the machine's samples: a host
  * that slows the VM in many windows spends the phases on the windows'
  * edges, and the region's own step among them is lost in a phase that
  * spans it.  Where the search had phases to spare, its phases stand:
@@ -699,11 +700,40 @@ static void speed_undone(const struct run *r)
  * move the change's date.  The changes the machine made are then no
  * phase change of the group's: machine.c's events list them, and its
  * samples left out say how many it shifted. */
+/* Whether a phase of g that machine.c did not name the machine's holds
+ * mostly samples it left out as the machine's: marked after the phases
+ * were found (machine_late), so they made that phase. */
+static int machine_made(const struct run *r)
+{
+	const struct sbt_group *g = r->g;
+	const struct sbt_phases *p = &g->phases;
+
+	if (!g->machine_late)
+		return 0;
+	for (int k = 0; k < p->nphases; k++) {
+		size_t n = 0, m = 0;
+		if (p->ph[k].kind == SBT_PH_MACHINE)
+			continue;
+		for (size_t i = 0; i < g->n; i++) {
+			const struct sbt_sample *s = &r->ds->s[r->idx[i]];
+			if (is_probe(s) || s->t_ns < p->ph[k].t_begin_ns ||
+			    s->t_ns > p->ph[k].t_end_ns)
+				continue;
+			n++;
+			m += (r->mark[r->idx[i]] & SBT_MK_MACHINE) != 0;
+		}
+		if (n >= SBT_PHASE_MIN_SEG && 2 * m > n)
+			return 1;
+	}
+	return 0;
+}
+
 static void own_phases(const struct run *r)
 {
 	struct sbt_group *g = r->g;
 
-	if (!g->machine_n || g->phases.nphases < SBT_PHASE_MAX)
+	if (!g->machine_n || (g->phases.nphases < SBT_PHASE_MAX &&
+			      !machine_made(r)))
 		return;
 	for (size_t i = 0; i < g->n; i++)
 		r->mark[r->idx[i]] &= (uint8_t)~SBT_MK_TRANSIENT;

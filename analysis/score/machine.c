@@ -31,7 +31,13 @@
  * moment; if the sample itself is off the same way by its own, it
  * is marked.  Both must move: a constant neighbour does not mark a
  * region's own slow mode.  A region alone in its thread is never marked:
- * one region cannot tell.
+ * one region cannot tell.  A region with a step of its own is no witness
+ * by its median (half its samples sit off it), so once the test has
+ * taken the machine's samples out of it, its own levels are found again
+ * from the rest, and it is judged and used as a witness against the
+ * level it held at each moment (moments_again): beside a region that
+ * steps, a constant region amid a turbulent host is told the machine's
+ * moments too, not only the ones its phases could hold.
  *
  * Then each group separates what followed the machine from its own.  A
  * machine change away from a level, then only machine changes until one
@@ -62,6 +68,7 @@
  * the probes took out has none: nothing of the group's is left to mark).
  */
 #include "machine.h"
+#include "phase.h"
 #include "sort.h"
 
 #include <math.h>
@@ -250,8 +257,19 @@ static size_t phase_total(const struct sbt_phases *p)
  * of a short run). */
 static int machine_period(const struct sbt_phases *p, int j)
 {
-	return j >= 1 && j + 1 < p->nphases && p->ph[j].machine &&
-	       p->ph[j + 1].machine;
+	int a = j, b = j + 1;
+
+	/* through transients: the detector may cut a short phase at the
+	 * machine's edge and then the level it moved to, a change of no
+	 * one's (the edge's trimmed mean between the two levels) */
+	while (a > 1 && !p->ph[a].machine &&
+	       p->ph[a - 1].kind == SBT_PH_TRANSIENT)
+		a--;
+	while (b + 1 < p->nphases && !p->ph[b].machine &&
+	       p->ph[b].kind == SBT_PH_TRANSIENT)
+		b++;
+	return j >= 1 && b < p->nphases && p->ph[a].machine &&
+	       p->ph[b].machine;
 }
 
 /* The level p had settled at before phase a: that of the nearest phase
@@ -412,6 +430,8 @@ static void mark(const struct sbt_dataset *ds, const struct sbt_result *res,
 /* What the neighbour test needs of a group. */
 struct witness {
 	double med;            /* median of its kept samples              */
+	struct sbt_phases *own;/* its levels once the machine's samples are
+				  out (local_levels); NULL: med throughout */
 	double te;             /* the cost subtracted from them           */
 	double thr;            /* 2 min_shift / med                       */
 	int steady;            /* a witness: p25..p75 within 2 min_shift,
@@ -420,6 +440,19 @@ struct witness {
 				  of those, the ones whose nearest other
 				  region's sample is off the same way     */
 };
+
+/* w's level at time t: its own level there, else its median. */
+static double level_at(const struct witness *w, double t)
+{
+	const struct sbt_phases *p = w->own;
+	int k = 0;
+
+	if (!p)
+		return w->med;
+	while (k + 1 < p->nphases && p->ph[k + 1].t_begin_ns <= t)
+		k++;
+	return p->ph[k].level_ns > 0 ? p->ph[k].level_ns : w->med;
+}
 
 /* Sorted insertion of x into a[0..n). */
 static void insert(double *a, int n, double x)
@@ -458,7 +491,7 @@ static double neighbours(const struct sbt_dataset *ds, const uint32_t *pos,
 		const struct witness *wy = &w[gof[pos[j]]];
 		if (y->region == x->region || !wy->steady)
 			continue;
-		insert(r, k, (y->ns - wy->te) / wy->med);
+		insert(r, k, (y->ns - wy->te) / level_at(wy, y->t_ns));
 		insert(t, k, wy->thr);
 		k++;
 	}
@@ -496,7 +529,7 @@ static int mark_thread(const struct sbt_dataset *ds, struct sbt_result *res,
 		if (res->mark[pos[i]] & (SBT_MK_MACHINE | SBT_MK_SPEED) ||
 		    !(ws->med > 0))
 			continue;
-		own = (s->ns - ws->te) / ws->med - 1;
+		own = (s->ns - ws->te) / level_at(ws, s->t_ns) - 1;
 		if (!(fabs(own) > ws->thr / 2))
 			continue;       /* cheap test first: it did not move */
 		f = neighbours(ds, pos, gof, w, lo, hi, i, &thr);
@@ -514,7 +547,7 @@ static int off_way(const struct sbt_dataset *ds, const uint32_t *gof,
 		   const struct witness *w, uint32_t ix)
 {
 	const struct witness *wx = &w[gof[ix]];
-	double own = (ds->s[ix].ns - wx->te) / wx->med - 1;
+	double own = (ds->s[ix].ns - wx->te) / level_at(wx, ds->s[ix].t_ns) - 1;
 
 	return own > wx->thr ? 1 : own < -wx->thr ? -1 : 0;
 }
@@ -641,6 +674,93 @@ static void mark_probes(const struct sbt_dataset *ds,
 	}
 }
 
+/* g's levels over time from its samples the machine left alone, into a
+ * new w->own: where its own step made it no witness (half its samples
+ * off its median, the machine or not), it is one against the level it
+ * held at each moment.  0, or -1 on allocation failure. */
+static int local_levels(const struct sbt_dataset *ds,
+			const struct sbt_result *res,
+			const struct sbt_group *g, struct witness *w)
+{
+	const uint32_t *idx = res->order + g->first;
+	size_t n = g->n ? g->n : 1, k = 0;
+	double *t = malloc(n * sizeof *t), *v = malloc(n * sizeof *v);
+	uint32_t *ix = malloc(n * sizeof *ix);
+	int rc = -1, sorted = 1;
+
+	w->own = calloc(1, sizeof *w->own);
+	if (!t || !v || !ix || !w->own)
+		goto out;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sbt_sample *x = &ds->s[idx[i]];
+		if (x->source != g->source || x->flags & SBT_SF_PROBE ||
+		    res->mark[idx[i]] & (SBT_MK_DROPPED | SBT_MK_SPEED |
+					 SBT_MK_MACHINE))
+			continue;
+		t[k] = x->t_ns;
+		ix[k] = idx[i];
+		sorted &= k == 0 || t[k - 1] <= t[k];
+		k++;
+	}
+	if (!sorted && sbt_sort_keyed(t, ix, k) != 0)
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		v[i] = ds->s[ix[i]].ns - w->te;
+	rc = sbt_phase_detect(t, v, k, g->phases.min_shift_ns, w->own);
+	if (rc == 0 && w->own->nphases < 2)
+		rc = 1;         /* no step of its own: its median was right */
+out:
+	if (rc != 0) {
+		free(w->own);
+		w->own = NULL;
+	}
+	free(t), free(v), free(ix);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The neighbour test again, with the regions that were no witness for
+ * their own steps seen at their own levels (local_levels).  The samples
+ * it marks are counted in machine_late: their group's phases were found
+ * with them in. */
+static int moments_again(const struct sbt_dataset *ds,
+			 struct sbt_result *res, const uint32_t *gof,
+			 struct witness *w)
+{
+	size_t *before = calloc(res->ngroups + 1, sizeof *before);
+	int rc = 0, any = 0;
+
+	if (!before)
+		return -1;
+	for (size_t k = 0; k < res->ngroups && rc == 0; k++) {
+		w[k].off = w[k].with = 0;
+		before[k] = res->g[k].machine_n;
+		if (!w[k].steady && w[k].med > 0 && res->g[k].machine_n &&
+		    res->g[k].phases.min_shift_ns > 0)
+			rc = local_levels(ds, res, &res->g[k], &w[k]);
+		any |= w[k].own != NULL;
+	}
+	if (rc == 0 && any && (rc = mark_moments(ds, res, gof, w, 1)) == 0) {
+		any = 0;
+		for (size_t k = 0; k < res->ngroups; k++)
+			if (w[k].own && w[k].off > 0 &&
+			    10 * w[k].with >= 9 * w[k].off)
+				any = w[k].steady = 1;
+			else if (w[k].own) {
+				free(w[k].own);
+				w[k].own = NULL;
+			}
+		if (any)
+			rc = mark_moments(ds, res, gof, w, 0);
+	}
+	for (size_t k = 0; k < res->ngroups; k++) {
+		res->g[k].machine_late = res->g[k].machine_n - before[k];
+		free(w[k].own);
+		w[k].own = NULL;
+	}
+	free(before);
+	return rc;
+}
+
 /* The neighbour test, where it can say something: in a source with
  * two regions or more, one of them a steady witness. */
 static int moments(const struct sbt_dataset *ds, struct sbt_result *res,
@@ -671,6 +791,8 @@ static int moments(const struct sbt_dataset *ds, struct sbt_result *res,
 		}
 	if (rc == 0 && any && res->ngroups >= 2)
 		rc = mark_moments(ds, res, gof, w, 0);
+	if (rc == 0 && any && res->ngroups >= 2)
+		rc = moments_again(ds, res, gof, w);
 	free(w);
 	for (size_t k = 0; k < res->ngroups && rc == 0; k++)
 		if (res->g[k].machine_n)
@@ -689,6 +811,7 @@ int sbt_machine_events(const struct sbt_dataset *ds, struct sbt_result *res,
 	for (size_t k = 0; k < res->ngroups; k++) {
 		res->g[k].machine_changes = 0;
 		res->g[k].machine_n = 0;
+		res->g[k].machine_late = 0;
 		n += res->g[k].wphases ? res->g[k].wphases->nphases :
 		     res->g[k].phases.nphases;
 	}

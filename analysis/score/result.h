@@ -369,6 +369,10 @@ struct sbt_group {
 	int    machine_changes;       /* its phase changes that did     */
 	size_t machine_n;             /* samples in shifted periods,
 					 left out of its own scoring    */
+	size_t machine_late;          /* of those, the ones marked with
+					 another region seen at its own
+					 levels: its phases were searched
+					 with them in (machine.c)       */
 	size_t speed_n;               /* samples in processor shifts
 					 (speed probes), left out too   */
 	size_t after_n;               /* kept samples among their

@@ -47,6 +47,13 @@ Expectations (what each one would catch):
   counts            a real program's exact counts, from its own iteration
                     counts (see count_rules)
   os-faults-named   (synthetic) the kernel's page faults are counted
+  ref-steady        (synthetic) the constant region beside the planted one
+                    gets no finding of its own, whatever its neighbour and
+                    the machine did (a witness lost to its neighbour's step)
+  machine-share     (synthetic, a host slowing the VM in windows) each
+                    region leaves out as the machine's the share of its
+                    calls the host slowed, within 5 points: not a long
+                    stretch of its own calls between two slowdowns
 """
 import concurrent.futures, csv, glob, json, lzma, os, re, shutil
 import subprocess, sys
@@ -128,6 +135,23 @@ def ex_no_finding(L):
     bad = [(r["name"], r["class"] + " " + r["size"]) for r in L.regions()
            if accuracy.code_alarm(r)]
     return not bad, "; ".join("%s: %s" % b for b in bad)[:400]
+
+
+def ex_ref_steady(L):
+    r = L.region("ref")
+    return not accuracy.code_alarm(r), "ref: " + r["verdict"][:300]
+
+
+def ex_machine_share(L):
+    """Every region leaves out as the machine's about the share of its
+    calls the machine slowed: the slowed ones, not its own beside them."""
+    want, bad = L.e["planted"]["slowed"], []
+    for r in L.regions():
+        got = r["machine_samples"] / r["count"]
+        if abs(got - want) > 0.05:
+            bad.append("%s %.1f %%" % (r["name"], 100 * got))
+    return not bad, "slowed %.1f %% of calls; left out as the machine's: " \
+        "%s" % (100 * want, ", ".join(bad) or "all within 5 points")
 
 
 def ex_modes_2(L):
@@ -354,6 +378,7 @@ EXPECT = {
     "cpus-exist": ex_cpus, "few-samples-unflagged": ex_few,
     "text-json-same": ex_text_json, "processor-support": ex_processor,
     "counts": count_rules, "os-faults-named": ex_os_faults,
+    "ref-steady": ex_ref_steady, "machine-share": ex_machine_share,
 }
 
 

@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #define CALLS     20000
@@ -114,10 +115,12 @@ static uint64_t rd(const struct machine *m, struct gen *g, double d)
 	return (uint64_t)gen_read(g, d * m->hz / 1e9, q);
 }
 
-/* Writes the log; returns the faults planted. */
+/* Writes the log; returns the faults planted, and in *slowed the share
+ * of calls the machine slowed. */
 static long gen_log(const struct machine *m, const struct plan *p,
-		    const char *path)
+		    const char *path, double *slowed)
 {
+	long nslow = 0;
 	struct synlog L;
 	struct gen g = { p->seed };
 	struct turb w = { 0 };
@@ -153,6 +156,7 @@ static long gen_log(const struct machine *m, const struct plan *p,
 	for (long i = 0; i < CALLS; i++) {
 		double t = period * (double)i;
 		double f = turb_at(&w, t);
+		nslow += f > 1;
 		unsigned cpu = aux_at(p, i);
 		double work = p->faults ? 2000.0 : BASE_NS;
 
@@ -190,6 +194,7 @@ static long gen_log(const struct machine *m, const struct plan *p,
 			(uint32_t)(nev * sizeof *ev));
 	}
 	syn_write(&L, path);
+	*slowed = (double)nslow / CALLS;
 	return faults;
 }
 
@@ -225,8 +230,10 @@ static void gen_machine(const char *dir, const struct machine *m,
 		char log[4096];
 		snprintf(log, sizeof log, "%s/%s/%s.log", dir, m->name,
 			 p->name);
-		long faults = gen_log(m, p, log);
+		double slowed;
+		long faults = gen_log(m, p, log, &slowed);
 		const char *kind, *expect;
+		char exp[256];
 		if (p->faults) {
 			kind = "control";
 			expect = "[\"os-faults-named\", \"no-finding\"]";
@@ -243,13 +250,24 @@ static void gen_machine(const char *dir, const struct machine *m,
 			kind = "control";
 			expect = "[\"no-finding\"]";
 		}
+		/* ref, the constant work beside acc, keeps no finding of
+		 * its own whatever acc and the machine do */
+		if (!p->alone)
+			snprintf(exp, sizeof exp, "%.*s, \"ref-steady\"]",
+				 (int)strlen(expect) - 1, expect);
+		else
+			snprintf(exp, sizeof exp, "%s", expect);
+		if (p->turbulent)        /* what the machine slowed, left out */
+			snprintf(exp + strlen(exp) - 1, sizeof exp -
+				 strlen(exp) + 1, ", \"machine-share\"]");
 		fprintf(f, "  {\"log\": \"%s.log\", \"case\": \"acc\", "
 			"\"region\": \"acc\", \"kind\": \"%s\", "
 			"\"gap_units\": %.4f, \"unit_ns\": %.4f, "
 			"\"share\": %g, \"planted\": {\"gap_ns\": %.3f, "
-			"\"faults\": %ld, \"seed\": %lu}, \"expect\": %s}%s\n",
+			"\"faults\": %ld, \"slowed\": %.4f, \"seed\": %lu}, "
+			"\"expect\": %s}%s\n",
 			p->name, kind, p->gap_ns / q_ns, q_ns, p->share,
-			p->gap_ns, faults, (unsigned long)p->seed, expect,
+			p->gap_ns, faults, slowed, (unsigned long)p->seed, exp,
 			i + 1 < n ? "," : "");
 	}
 	fprintf(f, " ]}\n");
