@@ -202,6 +202,30 @@ sbt_hot_start_id(sbt_id id, const void *ra)
 	return sbt_rec_start_id_slow(id, ra);
 }
 
+/* START of region `id` at a time already read: (t0, aux), the STOP's
+ * clock of the region it follows without a gap (an OpenMP thread's share
+ * and then its wait at the closing barrier), one serialized read for
+ * both.  t0 = 0 (no read: a skipped call), or anything but the fast
+ * path: sbt_hot_start_id, which reads its own. */
+static inline __attribute__((always_inline)) int
+sbt_hot_start_id_at(sbt_id id, const void *ra, uint64_t t0, uint32_t aux)
+{
+	struct sbt_thread *t = sbt_me;
+
+	if (SBT_LIKELY(t != NULL && t0 != 0)) {
+		struct sbt_site_slot *s = sbt_site_slot(t, id, ra);
+		struct sbt__ev *e;
+		if (SBT_LIKELY(s->ra == ra && s->region == id) &&
+		    SBT_LIKELY((e = sbt__start_claim(&t->hot, s->word, id,
+						     NULL)) != NULL)) {
+			e->t = t0;
+			e->aux = aux;
+			return SBT_OK;
+		}
+	}
+	return sbt_hot_start_id(id, ra);
+}
+
 /* STOP's clock for sbt_hot_stop_id_at, read first by APIs that must find
  * the region before they can stop it: (0, 0), no read, when the innermost
  * open call is a skipped one (sparse recording), as sbt_hot_stop's test. */
