@@ -106,6 +106,7 @@ static void trampoline(void *p)
 	sbt_id wait;
 	uint64_t t1 = 0;
 	uint32_t aux = 0;
+	int same = 0;                    /* the wait began at t1 */
 
 	*(void **)&thread_num = __atomic_load_n(&thread_num_fn,
 						__ATOMIC_ACQUIRE);
@@ -113,7 +114,7 @@ static void trampoline(void *p)
 		sbt_omp_enter(o, w->site, thread_num());
 	w->fn(w->data);
 	if (o)
-		sbt_omp_share_to_wait(o, &t1, &aux);
+		same = sbt_omp_share_to_wait(o, &t1, &aux);
 	if (!w->master) {
 		wait_barrier(o);
 		return;
@@ -127,10 +128,13 @@ static void trampoline(void *p)
 	if (o) {
 		/* arrived: the wait ends at the master's RELEASE, so its
 		 * STOP here needs no clock of its own (the reader's end is
-		 * the release's) */
+		 * the release's) where its START took t1 */
 		if ((wait = sbt_omp_waiting(o)))
 			(void)sbt_rec_join(wait, w->link);
-		sbt_omp_stop_at(o, 1, t1, aux);
+		if (same)
+			sbt_omp_stop_at(o, 1, t1, aux);
+		else
+			sbt_omp_wait_end(o);
 		sbt_omp_leave(o);
 	}
 }
