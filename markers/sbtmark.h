@@ -302,16 +302,16 @@ sbt__commit(struct sbt__ev *e, uint64_t t, uint32_t aux, uint32_t word)
 
 #ifdef SBT_HAVE_CLOCK
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
- * thread t.  Returns 0, having changed nothing, when the recorder must do
- * it.  The clock read comes last; the event slot is claimed before the
- * thread stops being busy, so a signal handler that marks in between
- * appends behind
- * it. */
-static inline __attribute__((always_inline)) int
-sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
-		const char *tag)
+ * thread t: its event claimed and pushed, its time still to be written
+ * (sbt__start_fast: the clock read, last).  Returns the event, or 0,
+ * having changed nothing, when the recorder must do it.  The event slot
+ * is claimed before the thread stops being busy, so a signal handler
+ * that marks in between appends behind it. */
+static inline __attribute__((always_inline)) struct sbt__ev *
+sbt__start_claim(struct sbt_hot *t, uint32_t word, uint32_t region,
+		 const char *tag)
 {
-	uint32_t d, aux;
+	uint32_t d;
 	struct sbt__ev *e;
 
 	if (!sbt__enter(t))
@@ -332,12 +332,24 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 	t->depth = d + 1;
 	sbt__leave(t);
 	SBT__FENCE();
-	e->t = sbt_read_start(&aux);
-	e->aux = aux;
-	return 1;
+	return e;
 refuse:
 	sbt__leave(t);
 	return 0;
+}
+
+static inline __attribute__((always_inline)) int
+sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
+		const char *tag)
+{
+	struct sbt__ev *e = sbt__start_claim(t, word, region, tag);
+	uint32_t aux;
+
+	if (!e)
+		return 0;
+	e->t = sbt_read_start(&aux);
+	e->aux = aux;
+	return 1;
 }
 
 /* START of a sampled site (word: its SKIP word).  A call to be left out

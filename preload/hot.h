@@ -202,6 +202,30 @@ sbt_hot_start_id(sbt_id id, const void *ra)
 	return sbt_rec_start_id_slow(id, ra);
 }
 
+/* START of region `id` by the fast path at a time already read: (t0,
+ * aux), the STOP's clock of the region it follows without a gap (an
+ * OpenMP thread's share, then its wait at the closing barrier), one
+ * serialized read for both.  1 done; 0, having changed nothing, for
+ * anything else (t0 = 0: no read, a skipped call; a probe or tick due;
+ * a first call): then sbt_hot_start_id, with a read of its own. */
+static inline __attribute__((always_inline)) int
+sbt_hot_start_id_at(sbt_id id, const void *ra, uint64_t t0, uint32_t aux)
+{
+	struct sbt_thread *t = sbt_me;
+	struct sbt_site_slot *s;
+	struct sbt__ev *e;
+
+	if (SBT_UNLIKELY(t == NULL || t0 == 0))
+		return 0;
+	s = sbt_site_slot(t, id, ra);
+	if (SBT_UNLIKELY(s->ra != ra || s->region != id) ||
+	    SBT_UNLIKELY(!(e = sbt__start_claim(&t->hot, s->word, id, NULL))))
+		return 0;
+	e->t = t0;
+	e->aux = aux;
+	return 1;
+}
+
 /* STOP's clock for sbt_hot_stop_id_at, read first by APIs that must find
  * the region before they can stop it: (0, 0), no read, when the innermost
  * open call is a skipped one (sparse recording), as sbt_hot_stop's test. */

@@ -19,7 +19,9 @@
  * releases the team once every thread arrived, and the master returns
  * from the entry point only then.  So a worker records its arrival (the
  * wait's START, a JOIN naming the team instance, and its STOP right
- * away) and returns to libgomp's barrier; the master, back in the entry
+ * away, both at the share's STOP's clock read: one serialized read on
+ * its way to the barrier) and returns to libgomp's barrier; the master,
+ * back in the entry
  * point, closes its own wait there and writes a RELEASE event for the
  * instance; the reader ends each worker's wait at that release
  * (format/sbtlog.h, version 6).  Each thread writes only its own log;
@@ -102,16 +104,17 @@ static void trampoline(void *p)
 	struct sbt_omp_thr *o = sbt_omp_thr();
 	int (*thread_num)(void);
 	sbt_id wait;
+	uint64_t t1 = 0;
+	uint32_t aux = 0;
+	int same = 0;                    /* the wait began at t1 */
 
 	*(void **)&thread_num = __atomic_load_n(&thread_num_fn,
 						__ATOMIC_ACQUIRE);
 	if (o)
 		sbt_omp_enter(o, w->site, thread_num());
 	w->fn(w->data);
-	if (o) {
-		sbt_omp_share_end(o);
-		sbt_omp_wait_begin(o, NULL);
-	}
+	if (o)
+		same = sbt_omp_share_to_wait(o, &t1, &aux);
 	if (!w->master) {
 		wait_barrier(o);
 		return;
@@ -123,10 +126,15 @@ static void trampoline(void *p)
 		return;
 	}
 	if (o) {
-		/* arrived: the wait ends at the master's RELEASE */
+		/* arrived: the wait ends at the master's RELEASE, so its
+		 * STOP here needs no clock of its own (the reader's end is
+		 * the release's) where its START took t1 */
 		if ((wait = sbt_omp_waiting(o)))
 			(void)sbt_rec_join(wait, w->link);
-		sbt_omp_wait_end(o);
+		if (same)
+			sbt_omp_stop_at(o, 1, t1, aux);
+		else
+			sbt_omp_wait_end(o);
 		sbt_omp_leave(o);
 	}
 }

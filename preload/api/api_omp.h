@@ -164,21 +164,47 @@ static inline void sbt_omp_share_end(struct sbt_omp_thr *o)
 }
 
 /* A barrier wait begins: at barrier construct `b`, or (NULL) at the
- * closing barrier of the innermost parallel region. */
-static inline void sbt_omp_wait_begin(struct sbt_omp_thr *o,
-				      const struct sbt_omp_site *b)
+ * closing barrier of the innermost parallel region; at the caller's
+ * clock read (t0, aux) where the fast path takes it (1), else at a read
+ * of its own (0; t0 = 0: always). */
+static inline int sbt_omp_wait_begin_at(struct sbt_omp_thr *o,
+					const struct sbt_omp_site *b,
+					uint64_t t0, uint32_t aux)
 {
 	struct sbt_omp_lv *v;
 	sbt_id bar;
 	const void *ra;
 
 	if (o->level == 0 || o->level > SBT_OMP_DEPTH)
-		return;
+		return 0;
 	v = &o->lv[o->level - 1];
 	bar = b ? b->id : v->closing;
 	ra = b ? b->ra : v->ra;
-	if (bar && !v->wait && sbt_hot_start_id(bar, ra) == SBT_OK)
+	if (!bar || v->wait)
+		return 0;
+	if (sbt_hot_start_id_at(bar, ra, t0, aux)) {
 		v->wait = bar;
+		return 1;
+	}
+	if (sbt_hot_start_id(bar, ra) == SBT_OK)
+		v->wait = bar;
+	return 0;
+}
+
+static inline void sbt_omp_wait_begin(struct sbt_omp_thr *o,
+				      const struct sbt_omp_site *b)
+{
+	(void)sbt_omp_wait_begin_at(o, b, 0, 0);
+}
+
+/* The thread's share ends at the closing barrier (*t1, *aux: that clock
+ * read), and its wait there begins: 1 at the same read. */
+static inline int sbt_omp_share_to_wait(struct sbt_omp_thr *o,
+					uint64_t *t1, uint32_t *aux)
+{
+	*t1 = sbt_hot_stop_clock(aux);
+	sbt_omp_stop_at(o, 0, *t1, *aux);
+	return sbt_omp_wait_begin_at(o, NULL, *t1, *aux);
 }
 
 static inline void sbt_omp_wait_end(struct sbt_omp_thr *o)
