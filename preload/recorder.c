@@ -211,6 +211,17 @@ static void os_drain_gated(struct sbt_thread *t)
 	sbt_gate_restore(t, was);
 }
 
+/* Ticks for a thread that has work at them: a probe when probes are on,
+ * else a drain of its kernel-event ring when it has one.  A thread with
+ * neither never leaves the fast path for a tick (the chunk not yet
+ * given: its first tick is placed with it). */
+static void tick_first(struct sbt_thread *t)
+{
+	int work = sbt_speed_on() || t->os;
+
+	sbt_tick_first(t, work ? sbt_speed_period(g.clk.tick_hz) : 0);
+}
+
 /* A thread's xorshift state (probe spacing, sampling gaps): the
  * splitmix64 finalizer of its tid, so that threads with neighbouring tids
  * do not draw correlated streams. */
@@ -283,7 +294,6 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->tid = (int32_t)syscall(SYS_gettid);
 	t->rng = rng_seed(t->tid);
 	t->chunk_size = FIRST_CHUNK;
-	sbt_tick_first(t, sbt_speed_period(g.clk.tick_hz));
 	t->omp_thread = -1;
 	t->next = g.threads;
 	if (g.threads)
@@ -295,6 +305,7 @@ struct sbt_thread *sbt_thread_attach(void)
 	t->os = sbt_os_open();
 	/* before the log opens: its header's version depends on it */
 	t->ctrs = sbt_ctrs_open();
+	tick_first(t);
 	sbt_count(SBT_CNT_THREADS);
 	return t;
 }
@@ -634,7 +645,6 @@ static void after_fork_child(void)
 		t->tid = (int32_t)syscall(SYS_gettid);
 		t->rng = rng_seed(t->tid);      /* not the parent's draws */
 		t->chunk_size = FIRST_CHUNK;
-	sbt_tick_first(t, sbt_speed_period(g.clk.tick_hz));
 		t->next = t->prev = NULL;
 		/* The inherited events watch the parent's thread. */
 		sbt_os_close(t->os);
@@ -664,6 +674,7 @@ static void after_fork_child(void)
 	if (t) {
 		t->os = sbt_os_open();
 		t->ctrs = sbt_ctrs_open();
+		tick_first(t);
 	}
 }
 

@@ -7,7 +7,7 @@ Cases (each runs region_app under the recorder and reads the log back):
   count     a lone region of ~15 us: the probes number the thread's CPU
             time over the cadence, within 20 %; SBT_SPEED_US=0 writes
             none, but the kernel-event ticks' places still mark the
-            calls right after them.  (The log's chunks' page population
+            calls right after them; with SBT_OS_EVENTS=0 too, no ticks.  (The log's chunks' page population
             - no marking meanwhile - takes a share of the CPU time: 18 %
             of it with 300 ns regions at 0.3 us a page; regions of 15 us
             write 50 times fewer pages per CPU second, so even 15 us a
@@ -97,6 +97,13 @@ def case_count():
     after = region(off, 'lone')['after_probe_samples']
     check(8 <= after <= 2000, 'SBT_SPEED_US=0: %d calls after a tick '
           'left out (want a few per 100 us of marking)' % after)
+    # With no kernel events either, a tick has nothing to do: there is
+    # none, and no call is left out after one.
+    run(['lone', '20000'], 'none.log',
+        env={'SBT_SPEED_US': '0', 'SBT_OS_EVENTS': '0'})
+    after = region(report('none.log'), 'lone')['after_probe_samples']
+    check(after == 0, 'SBT_SPEED_US=0 SBT_OS_EVENTS=0: %d calls after a '
+          'tick left out (want none: no ticks)' % after)
 
 
 def case_nested():
