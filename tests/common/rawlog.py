@@ -4,7 +4,8 @@
 
 Log(path): header fields (version, tick_hz, start_ticks, end_offset,
 max_mb, thin_level), the THIN meta entries, each chunk's events
-(chunks: (thread, [(t, kind, flags, id)]), in the chunk's order), and
+(chunks: (thread, [(t, kind, flags, id)]), in the chunk's order;
+streams(): each thread's chunks joined), and
 each thread's recorded (non-probe) STARTs with the index of their call among all its calls,
 those the recorder skipped (SBT_SAMPLE, SBT_MAX_MB) counted through the
 SKIP events.  call_index() finds the call of samples by their start
@@ -67,6 +68,15 @@ class Log:
                 calls[thread] = n
             off += size
         self.calls = calls
+
+
+    def streams(self):
+        """Each thread's events over all its chunks, in order: what the
+        recorder wrote next may lie in the thread's next chunk."""
+        out = {}
+        for thread, evs in self.chunks:
+            out.setdefault(thread, []).extend(evs)
+        return out
 
 
 def call_index(log, thread, t_ns):
