@@ -966,7 +966,8 @@ static void prule_count(void *arg, size_t b, int w)
 	double *floor = p->floor + b * p->nr;
 
 	(void)w;
-	for (size_t i = b * ds->n / p->nb; i < (b + 1) * ds->n / p->nb; i++) {
+	for (size_t i = b * ds->n / p->nb, hi = (b + 1) * ds->n / p->nb;
+	     i < hi; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		double f = ds->sources[s->source].kernel_entry_ns;
 		if (!is_call(s))
@@ -985,7 +986,8 @@ static void prule_gather(void *arg, size_t b, int w)
 	size_t *at = p->at + b * p->nr;
 
 	(void)w;
-	for (size_t i = b * ds->n / p->nb; i < (b + 1) * ds->n / p->nb; i++) {
+	for (size_t i = b * ds->n / p->nb, hi = (b + 1) * ds->n / p->nb;
+	     i < hi; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		if (p->start[s->region] != SIZE_MAX && is_call(s))
 			p->v[at[s->region]++] = s->ns;
@@ -1143,7 +1145,7 @@ static void gp_first(void *arg, size_t b, int w)
 	size_t *fst = p->fst + b * p->nr;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++) {
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &p->ds->s[i];
 		if (!(s->flags & SBT_SF_BEFORE_RESET) &&
 		    fst[s->region] == SIZE_MAX)
@@ -1156,7 +1158,7 @@ static void gp_gid(void *arg, size_t b, int w)
 	struct gpass *p = arg;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++) {
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &p->ds->s[i];
 		p->gid[i] = s->flags & SBT_SF_BEFORE_RESET ? UINT32_MAX :
 			    p->rg[s->region];
@@ -1169,7 +1171,7 @@ static void gp_count(void *arg, size_t b, int w)
 	uint32_t *at = p->at + b * p->ng;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++)
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++)
 		if (p->gid[i] != UINT32_MAX)
 			at[p->gid[i]]++;
 }
@@ -1180,7 +1182,7 @@ static void gp_lay(void *arg, size_t b, int w)
 	uint32_t *at = p->at + b * p->ng;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++)
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++)
 		if (p->gid[i] != UINT32_MAX)
 			p->order[at[p->gid[i]]++] = (uint32_t)i;
 }

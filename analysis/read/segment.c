@@ -1058,8 +1058,8 @@ static void join_block(void *arg, size_t b, int w)
 	size_t n = c->ds->n - c->first;
 
 	(void)w;
-	for (size_t i = c->first + b * n / j->nb;
-	     i < c->first + (b + 1) * n / j->nb; i++)
+	for (size_t i = c->first + b * n / j->nb,
+	     hi = c->first + (b + 1) * n / j->nb; i < hi; i++)
 		if (c->ds->s[i].flags & SBT_SF_JOINED)
 			j->none[b] += join_one(c, &c->ds->s[i]);
 }

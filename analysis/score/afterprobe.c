@@ -105,7 +105,7 @@ static void mark_offer(void *arg, size_t b, int w)
 	double *first = m->first + (size_t)w * m->n * K;
 	long hint = -1;
 
-	for (size_t i = blk(m, b); i < blk(m, b + 1); i++) {
+	for (size_t i = blk(m, b), hi = blk(m, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &m->ds->s[i];
 		long p;
 		if (!(s->flags & NOT_CALL) &&
@@ -120,7 +120,7 @@ static void mark_flag(void *arg, size_t b, int w)
 	long hint = -1;
 
 	(void)w;
-	for (size_t i = blk(m, b); i < blk(m, b + 1); i++) {
+	for (size_t i = blk(m, b), hi = blk(m, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &m->ds->s[i];
 		long p;
 		if (m->n && !(s->flags & NOT_CALL) &&
