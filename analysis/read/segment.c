@@ -90,6 +90,19 @@ static struct last *tab_get(struct last **tab, size_t *n, size_t *cap,
 	return &(*tab)[i];
 }
 
+/* tab_get of ts's table; its entries moved when it grew: the memos'
+ * pointers forgotten. */
+static struct last *lt_get(struct lthread *ts, uint32_t site)
+{
+	size_t cap = ts->cap_tab;
+	struct last *e = tab_get(&ts->tab, &ts->ntab, &ts->cap_tab, site);
+
+	if (ts->cap_tab != cap)
+		for (int i = 0; i < SITE_MEMO; i++)
+			ts->memo[i].last = NULL;
+	return e;
+}
+
 /* k more calls not recorded after sample s (saturating: a sum of
  * saturating additions is their saturated sum, in any grouping). */
 static void add_calls(struct sbt_sample *s, uint64_t k)
@@ -288,7 +301,7 @@ static void credit(struct seg *g, struct lthread *ts, struct last *e,
 	if (!o)
 		return;
 	o->site = site, o->a = k, o->sure = e && e->state == PEND_SURE;
-	if (!e && !(e = tab_get(&ts->tab, &ts->ntab, &ts->cap_tab, site))) {
+	if (!e && !(e = lt_get(ts, site))) {
 		if (site)
 			g->oom = 1;
 		return;
@@ -308,7 +321,8 @@ static int thin_local(const struct ctx *c, struct seg *g, struct lthread *ts,
 		return 1;
 	if (fl & SBT_RF_PROBE)
 		return 0;
-	struct last *e = tab_find(ts->tab, ts->cap_tab, site);
+	struct last *e = m->last ? m->last :
+			 (m->last = tab_find(ts->tab, ts->cap_tab, site));
 	if (e && e->state == DEF) {
 		sbt_thin_fold(&g->s[e->v], 0);
 		return 0;
@@ -349,13 +363,15 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 			m->site = site, m->k = k;
 			m->mix = sbt_thin_mix(in->key ^ ts->thread);
 			m->share = 0, m->bound = 0;
+			m->quiet = 0, m->last = NULL;
 		}
-		if (!in->named && !g->seen[k]) {
+		if (!m->quiet && !in->named && !g->seen[k]) {
 			struct op *op = op_new(g, OP_REGION, ts->thread);
 			g->seen[k] = 1;
 			if (op)
 				op->site = in->raw;
 		}
+		m->quiet = 1;
 		if (g->counts)          /* counting, or live */
 			g->counts[k]++;
 		if (c->counting)
@@ -381,7 +397,7 @@ static int stop_local(struct ctx *c, struct seg *g, struct lthread *ts,
 	fill(c, &g->s[at], o, e->t, ev_cpu(c, e->aux), fl, ts->thread, site);
 	joined(&g->s[at], o);
 	if (!(fl & SBT_RF_PROBE)) {
-		struct last *l = tab_get(&ts->tab, &ts->ntab, &ts->cap_tab, site);
+		struct last *l = lt_get(ts, site);
 		if (!l)
 			return site ? -1 : 0;
 		if (keep == 2) {        /* the merge decides */
@@ -419,7 +435,7 @@ static int stop_earlier(struct ctx *c, struct seg *g, struct lthread *ts,
 	}
 	int sure = l && (l->state == DEF || l->state == PEND_SURE);
 	if (!l && site &&
-	    !(l = tab_get(&ts->tab, &ts->ntab, &ts->cap_tab, site)))
+	    !(l = lt_get(ts, site)))
 		return -1;
 	if (l)
 		l->state = sure ? PEND_SURE : PEND, l->v = NO_SLOT;
