@@ -457,19 +457,18 @@ static int keep(struct run *r)
 	int leave_out = os_on && r->leave_pre == SBT_PRE_LEAVE;
 	size_t j = 0, k = 0, ny = 0, npre = 0;
 
-	for (size_t i = 0; i < r->n; i++)
-		npre += sbt_os_class(&ds->s[w->ix[i]]) == SBT_OSC_PREEMPTED;
 	memset(&g->os, 0, sizeof g->os);
 	g->os.kept_excess_ns = NAN;
 	g->os.keep_pre = r->leave_pre;
-	g->os.preempted_own = os_on && !leave_out && npre;
 	for (j = 0; j < r->n; j++) {
 		uint32_t ix = w->ix[j];
 		const struct sbt_sample *s = &ds->s[ix];
+		int pre = sbt_os_class(s) == SBT_OSC_PREEMPTED;
+		npre += pre;
 		if (r->score && os_on)
 			r->score[ix] = w->score[j];
 		os_count(&g->os, &ds->sources[s->source], s, kp[j], os_on);
-		if (leave_out && sbt_os_class(s) == SBT_OSC_PREEMPTED) {
+		if (leave_out && pre) {
 			g->os.left_out++;
 			g->os.preempted_kept += kp[j];
 			kp[j] = 0;
@@ -482,6 +481,7 @@ static int keep(struct run *r)
 		if (r->cycles)
 			w->y[ny++] = w->y[j];
 	}
+	g->os.preempted_own = os_on && !leave_out && npre;
 	g->kept = r->k = k;
 	g->dropped = r->n - k;
 	g->cycles_median = r->cycles && ny ? sbt_quantile(w->y, ny, 0.5) : NAN;
@@ -502,22 +502,19 @@ static int after_probe(struct run *r)
 	struct sbt_group *g = r->g;
 	size_t m = 0;
 
+	/* marked as if they stay: mostly they do, and no second pass */
 	for (size_t i = 0; i < g->n; i++) {
 		uint32_t ix = r->idx[i];
 		const struct sbt_sample *s = &r->ds->s[ix];
 		int near = (r->mark[ix] & SBT_MK_AFTER_PROBE) ||
 			   (s->flags & SBT_SF_DETOUR);
 		m += !is_probe(s) && !(r->mark[ix] & SBT_MK_DROPPED) && near;
+		if (near)
+			r->mark[ix] |= SBT_MK_AFTER_PROBE;
 	}
 	g->after_n = 2 * m < g->kept ? m : 0;
-	for (size_t i = 0; i < g->n; i++) {
-		uint32_t ix = r->idx[i];
-		if (g->after_n && ((r->mark[ix] & SBT_MK_AFTER_PROBE) ||
-				   (r->ds->s[ix].flags & SBT_SF_DETOUR)))
-			r->mark[ix] |= SBT_MK_AFTER_PROBE;
-		else
-			r->mark[ix] &= (uint8_t)~SBT_MK_AFTER_PROBE;
-	}
+	for (size_t i = 0; !g->after_n && i < g->n; i++)
+		r->mark[r->idx[i]] &= (uint8_t)~SBT_MK_AFTER_PROBE;
 	return 0;
 }
 
