@@ -252,16 +252,19 @@ static void run_phases(const struct run *r, struct scratch *w)
 				      SBT_MK_SPEED | SBT_MK_AFTER_PROBE |
 				      SBT_MK_MACHINE))) {
 			w->t[k] = s->t_ns;
+			w->v[k] = s->ns - cost;  /* as they come: mostly */
 			w->ix[k++] = r->idx[i];
 		}
 	}
 	size_t sorted = 1;
 	for (size_t i = 1; i < k && sorted; i++)
 		sorted = w->t[i - 1] <= w->t[i];
-	if (!sorted && sbt_sort_keyed(w->t, w->ix, k) != 0)
-		return;
-	for (size_t i = 0; i < k; i++)
-		w->v[i] = ds->s[w->ix[i]].ns - cost;
+	if (!sorted) {
+		if (sbt_sort_keyed(w->t, w->ix, k) != 0)
+			return;
+		for (size_t i = 0; i < k; i++)
+			w->v[i] = ds->s[w->ix[i]].ns - cost;
+	}
 	if (sbt_phase_detect(w->t, w->v, k, min_shift, &g->phases) != 0)
 		return;
 	sbt_phase_classify(&g->phases, k, min_shift);
