@@ -35,6 +35,8 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 /* all below: one writer at a time, under mu */
 static double small_ns = -1;   /* cpu ns a HUGE of 4 KiB pages took to
 				  fault in; 0 while being timed, -1 not yet */
+static double ns, got;         /* cpu ns and bytes populated since the
+				  last judgement, huge pages asked for */
 static int no_huge;            /* huge pages cost more: none asked for */
 
 /* Advise the huge pages inside [p, p + bytes), or (out) those it
@@ -89,11 +91,10 @@ void big_populate(void *p, size_t bytes)
 	if (!bytes)
 		return;
 #if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
-	/* judged on two whole huge pages or more */
-	int judge = he >= ha + 2 * HUGE, time_small = 0;
+	int time_small = 0;
 	pthread_mutex_lock(&mu);
 	int no = no_huge;
-	if (judge && !no && small_ns < 0)
+	if (!no && small_ns < 0 && he > ha)
 		small_ns = 0, time_small = 1;
 	pthread_mutex_unlock(&mu);
 	if (no) {
@@ -106,14 +107,18 @@ void big_populate(void *p, size_t bytes)
 		pthread_mutex_unlock(&mu);
 	}
 	double t = populate(a, e - a);
-	if (!judge || no)
+	if (no)
 		return;
-	/* per huge page's worth; what is not whole huge pages (and a
-	 * huge page's worth timed just before) costs little beside */
-	double per = t * (double)HUGE / (double)(he - ha);
+	/* Judged on what two huge pages or more took, summed over calls: a
+	 * call that starts a huge page pays for all of it.  The huge page's
+	 * worth timed just before costs little the second time. */
 	pthread_mutex_lock(&mu);
-	if (small_ns > 0 && per > small_ns)
-		no_huge = 1;
+	ns += t;
+	got += (double)(e - a) - (time_small ? (double)HUGE : 0);
+	if (got >= 2.0 * HUGE && small_ns > 0) {
+		no_huge = ns / got > small_ns / (double)HUGE;
+		ns = got = 0;
+	}
 	pthread_mutex_unlock(&mu);
 #else
 	(void)populate(a, e - a), (void)ha, (void)he;
