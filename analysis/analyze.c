@@ -252,16 +252,19 @@ static void run_phases(const struct run *r, struct scratch *w)
 				      SBT_MK_SPEED | SBT_MK_AFTER_PROBE |
 				      SBT_MK_MACHINE))) {
 			w->t[k] = s->t_ns;
+			w->v[k] = s->ns - cost;  /* as they come: mostly */
 			w->ix[k++] = r->idx[i];
 		}
 	}
 	size_t sorted = 1;
 	for (size_t i = 1; i < k && sorted; i++)
 		sorted = w->t[i - 1] <= w->t[i];
-	if (!sorted && sbt_sort_keyed(w->t, w->ix, k) != 0)
-		return;
-	for (size_t i = 0; i < k; i++)
-		w->v[i] = ds->s[w->ix[i]].ns - cost;
+	if (!sorted) {
+		if (sbt_sort_keyed(w->t, w->ix, k) != 0)
+			return;
+		for (size_t i = 0; i < k; i++)
+			w->v[i] = ds->s[w->ix[i]].ns - cost;
+	}
 	if (sbt_phase_detect(w->t, w->v, k, min_shift, &g->phases) != 0)
 		return;
 	sbt_phase_classify(&g->phases, k, min_shift);
@@ -457,19 +460,18 @@ static int keep(struct run *r)
 	int leave_out = os_on && r->leave_pre == SBT_PRE_LEAVE;
 	size_t j = 0, k = 0, ny = 0, npre = 0;
 
-	for (size_t i = 0; i < r->n; i++)
-		npre += sbt_os_class(&ds->s[w->ix[i]]) == SBT_OSC_PREEMPTED;
 	memset(&g->os, 0, sizeof g->os);
 	g->os.kept_excess_ns = NAN;
 	g->os.keep_pre = r->leave_pre;
-	g->os.preempted_own = os_on && !leave_out && npre;
 	for (j = 0; j < r->n; j++) {
 		uint32_t ix = w->ix[j];
 		const struct sbt_sample *s = &ds->s[ix];
+		int pre = sbt_os_class(s) == SBT_OSC_PREEMPTED;
+		npre += pre;
 		if (r->score && os_on)
 			r->score[ix] = w->score[j];
 		os_count(&g->os, &ds->sources[s->source], s, kp[j], os_on);
-		if (leave_out && sbt_os_class(s) == SBT_OSC_PREEMPTED) {
+		if (leave_out && pre) {
 			g->os.left_out++;
 			g->os.preempted_kept += kp[j];
 			kp[j] = 0;
@@ -482,6 +484,7 @@ static int keep(struct run *r)
 		if (r->cycles)
 			w->y[ny++] = w->y[j];
 	}
+	g->os.preempted_own = os_on && !leave_out && npre;
 	g->kept = r->k = k;
 	g->dropped = r->n - k;
 	g->cycles_median = r->cycles && ny ? sbt_quantile(w->y, ny, 0.5) : NAN;
@@ -502,22 +505,19 @@ static int after_probe(struct run *r)
 	struct sbt_group *g = r->g;
 	size_t m = 0;
 
+	/* marked as if they stay: mostly they do, and no second pass */
 	for (size_t i = 0; i < g->n; i++) {
 		uint32_t ix = r->idx[i];
 		const struct sbt_sample *s = &r->ds->s[ix];
 		int near = (r->mark[ix] & SBT_MK_AFTER_PROBE) ||
 			   (s->flags & SBT_SF_DETOUR);
 		m += !is_probe(s) && !(r->mark[ix] & SBT_MK_DROPPED) && near;
+		if (near)
+			r->mark[ix] |= SBT_MK_AFTER_PROBE;
 	}
 	g->after_n = 2 * m < g->kept ? m : 0;
-	for (size_t i = 0; i < g->n; i++) {
-		uint32_t ix = r->idx[i];
-		if (g->after_n && ((r->mark[ix] & SBT_MK_AFTER_PROBE) ||
-				   (r->ds->s[ix].flags & SBT_SF_DETOUR)))
-			r->mark[ix] |= SBT_MK_AFTER_PROBE;
-		else
-			r->mark[ix] &= (uint8_t)~SBT_MK_AFTER_PROBE;
-	}
+	for (size_t i = 0; !g->after_n && i < g->n; i++)
+		r->mark[r->idx[i]] &= (uint8_t)~SBT_MK_AFTER_PROBE;
 	return 0;
 }
 
@@ -966,7 +966,8 @@ static void prule_count(void *arg, size_t b, int w)
 	double *floor = p->floor + b * p->nr;
 
 	(void)w;
-	for (size_t i = b * ds->n / p->nb; i < (b + 1) * ds->n / p->nb; i++) {
+	for (size_t i = b * ds->n / p->nb, hi = (b + 1) * ds->n / p->nb;
+	     i < hi; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		double f = ds->sources[s->source].kernel_entry_ns;
 		if (!is_call(s))
@@ -985,7 +986,8 @@ static void prule_gather(void *arg, size_t b, int w)
 	size_t *at = p->at + b * p->nr;
 
 	(void)w;
-	for (size_t i = b * ds->n / p->nb; i < (b + 1) * ds->n / p->nb; i++) {
+	for (size_t i = b * ds->n / p->nb, hi = (b + 1) * ds->n / p->nb;
+	     i < hi; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		if (p->start[s->region] != SIZE_MAX && is_call(s))
 			p->v[at[s->region]++] = s->ns;
@@ -1143,7 +1145,7 @@ static void gp_first(void *arg, size_t b, int w)
 	size_t *fst = p->fst + b * p->nr;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++) {
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &p->ds->s[i];
 		if (!(s->flags & SBT_SF_BEFORE_RESET) &&
 		    fst[s->region] == SIZE_MAX)
@@ -1156,7 +1158,7 @@ static void gp_gid(void *arg, size_t b, int w)
 	struct gpass *p = arg;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++) {
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &p->ds->s[i];
 		p->gid[i] = s->flags & SBT_SF_BEFORE_RESET ? UINT32_MAX :
 			    p->rg[s->region];
@@ -1169,7 +1171,7 @@ static void gp_count(void *arg, size_t b, int w)
 	uint32_t *at = p->at + b * p->ng;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++)
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++)
 		if (p->gid[i] != UINT32_MAX)
 			at[p->gid[i]]++;
 }
@@ -1180,7 +1182,7 @@ static void gp_lay(void *arg, size_t b, int w)
 	uint32_t *at = p->at + b * p->ng;
 
 	(void)w;
-	for (size_t i = gp_lo(p, b); i < gp_lo(p, b + 1); i++)
+	for (size_t i = gp_lo(p, b), hi = gp_lo(p, b + 1); i < hi; i++)
 		if (p->gid[i] != UINT32_MAX)
 			p->order[at[p->gid[i]]++] = (uint32_t)i;
 }

@@ -4,12 +4,25 @@
  * Not a pool of its own: one kept apart from the heap could not lend
  * its free blocks to the heap's arrays nor borrow the heap's holes, so
  * each would fault in fresh pages the other holds idle.
+ *
+ * Huge pages or not.  A fresh huge page usually costs the kernel one
+ * fault and its zeroing, less than 512 faults of 4 KiB pages.  But a
+ * virtual machine's host may take back the guest's free memory in
+ * large blocks (free page reporting): a huge page is then taken from
+ * such a block and faulted in on the host page by page, several times
+ * what 4 KiB pages cost, while the first ones, from blocks the host
+ * still backs, cost little.  So the pages big_populate() faults in
+ * are timed: once whole huge pages cost more a MiB than 4 KiB pages
+ * did (one huge page's worth of those, timed once), no more are asked
+ * for in this run.
  */
 #include "bigmem.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef MADV_POPULATE_WRITE
@@ -18,28 +31,98 @@
 
 #define HUGE ((uintptr_t)2 << 20)
 
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+/* all below: one writer at a time, under mu */
+static double small_ns = -1;   /* cpu ns a HUGE of 4 KiB pages took to
+				  fault in; 0 while being timed, -1 not yet */
+static double ns, got;         /* cpu ns and bytes populated since the
+				  last judgement, huge pages asked for */
+static int no_huge;            /* huge pages cost more: none asked for */
+
+/* Advise the huge pages inside [p, p + bytes), or (out) those it
+ * touches: a huge page half in it is faulted in whole. */
+static void advise(void *p, size_t bytes, int advice, int out)
+{
+	uintptr_t a = (uintptr_t)p + (out ? 0 : HUGE - 1);
+	uintptr_t e = (uintptr_t)p + bytes + (out ? HUGE - 1 : 0);
+
+	a &= ~(HUGE - 1), e &= ~(HUGE - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, advice);
+}
+
 void big_huge(void *p, size_t bytes)
 {
-#ifdef MADV_HUGEPAGE
-	uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(HUGE - 1);
-	uintptr_t e = ((uintptr_t)p + bytes) & ~(HUGE - 1);
-
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+	pthread_mutex_lock(&mu);
+	int no = no_huge;
+	pthread_mutex_unlock(&mu);
+	/* where huge pages were asked for before (the heap's room reused) */
+	advise(p, bytes, no ? MADV_NOHUGEPAGE : MADV_HUGEPAGE, no);
 #else
 	(void)p, (void)bytes;
 #endif
 }
 
+static double cpu_ns(void)
+{
+	struct timespec t;
+
+	(void)clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* cpu ns to fault [a, a + bytes) in as written (a page-aligned). */
+static double populate(uintptr_t a, size_t bytes)
+{
+	double t0 = cpu_ns();
+
+	/* an older kernel says EINVAL: the writer faults them itself */
+	(void)madvise((void *)a, bytes, MADV_POPULATE_WRITE);
+	return cpu_ns() - t0;
+}
+
 void big_populate(void *p, size_t bytes)
 {
 	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)p & ~(pg - 1);
+	uintptr_t a = (uintptr_t)p & ~(pg - 1), e = (uintptr_t)p + bytes;
+	uintptr_t ha = (a + HUGE - 1) & ~(HUGE - 1), he = e & ~(HUGE - 1);
 
-	/* an older kernel says EINVAL: the writer faults them itself */
-	if (bytes)
-		(void)madvise((void *)a, (uintptr_t)p + bytes - a,
-			      MADV_POPULATE_WRITE);
+	if (!bytes)
+		return;
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+	int time_small = 0;
+	pthread_mutex_lock(&mu);
+	int no = no_huge;
+	if (!no && small_ns < 0 && he > ha)
+		small_ns = 0, time_small = 1;
+	pthread_mutex_unlock(&mu);
+	if (no) {
+		advise(p, bytes, MADV_NOHUGEPAGE, 1);
+	} else if (time_small) {
+		(void)madvise((void *)ha, HUGE, MADV_NOHUGEPAGE);
+		double t = populate(ha, HUGE);
+		pthread_mutex_lock(&mu);
+		small_ns = t > 0 ? t : 1;
+		pthread_mutex_unlock(&mu);
+	}
+	double t = populate(a, e - a);
+	if (no)
+		return;
+	/* Judged on what two huge pages or more took, summed over calls: a
+	 * call that starts a huge page pays for all of it.  The huge page's
+	 * worth timed just before costs little the second time. */
+	pthread_mutex_lock(&mu);
+	ns += t;
+	got += (double)(e - a) - (time_small ? (double)HUGE : 0);
+	if (got >= 2.0 * HUGE && small_ns > 0) {
+		no_huge = ns / got > small_ns / (double)HUGE;
+		ns = got = 0;
+	}
+	pthread_mutex_unlock(&mu);
+#else
+	(void)populate(a, e - a), (void)ha, (void)he;
+#endif
 }
 
 void *big_alloc(size_t bytes)

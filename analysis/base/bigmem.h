@@ -8,8 +8,8 @@
  * shares (main.c: never trimmed, never mmap'd apart), whose freed room
  * the next stage or group reuses, whatever array held it before (the
  * reader's segments, another group's scratch); they are asked for on
- * transparent huge pages.  big_free() needs the size given to
- * big_alloc().  Thread-safe as malloc is.
+ * transparent huge pages where those cost less.  big_free() needs the
+ * size given to big_alloc().  Thread-safe as malloc is.
  */
 #ifndef SBT_BIGMEM_H
 #define SBT_BIGMEM_H
@@ -21,12 +21,14 @@
 void *big_alloc(size_t bytes);
 void big_free(void *p, size_t bytes);
 /* Ask for transparent huge pages on the whole 2 MiB pages inside
- * [p, p + bytes): fewer faults on a big array's first touch. */
+ * [p, p + bytes): fewer faults on a big array's first touch; or, once
+ * big_populate() found them dearer here, for none. */
 void big_huge(void *p, size_t bytes);
 /* Fault in the pages of [p, p + bytes) as written, without writing them
  * (MADV_POPULATE_WRITE; nothing where the kernel lacks it): a thread
  * that is not on the critical path pays their zeroing.  Their contents
- * are untouched, so another thread may write them meanwhile. */
+ * are untouched, so another thread may write them meanwhile.  Timed:
+ * whether huge pages pay on this machine (bigmem.c). */
 void big_populate(void *p, size_t bytes);
 
 #endif

@@ -6,11 +6,11 @@
  * stays linear.
  */
 #include "dataset.h"
+#include "bigmem.h"
 #include "counters.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 static uint64_t hash(const char *s, size_t n, uint32_t api)
 {
@@ -37,21 +37,6 @@ static int reindex(struct sbt_dataset *ds, size_t cap)
 	free(ds->rindex);
 	ds->rindex = n, ds->rindex_cap = cap;
 	return 0;
-}
-
-/* Ask for transparent huge pages on a big array: touching tens of
- * millions of samples page by page is a large share of the run time. */
-static void huge(void *p, size_t len)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
-	uintptr_t e = ((uintptr_t)p + len) & ~(uintptr_t)((2u << 20) - 1);
-
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-	(void)p, (void)len;
-#endif
 }
 
 long sbt_ds_region(struct sbt_dataset *ds, const char *name, size_t len,
@@ -158,7 +143,9 @@ int sbt_ds_room(struct sbt_dataset *ds, size_t cap)
 	if (!n)
 		return -1;
 	ds->s = n, ds->cap = cap;
-	huge(n, cap * sizeof *ds->s);
+	/* touching tens of millions of samples page by page is a large
+	 * share of the run time */
+	big_huge(n, cap * sizeof *ds->s);
 	return 0;
 }
 

@@ -166,7 +166,8 @@ static void verdict_block(void *arg, size_t b, int w)
 	const struct sbt_sample *s = v->c->ds->s + v->c->first;
 
 	(void)w;
-	for (size_t i = b * v->n / v->nb; i < (b + 1) * v->n / v->nb; i++)
+	for (size_t i = b * v->n / v->nb, hi = (b + 1) * v->n / v->nb;
+	     i < hi; i++)
 		v->held[i] = (uint8_t)held_at(v->c, &s[i]);
 }
 

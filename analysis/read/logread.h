@@ -121,9 +121,12 @@ struct lthread {
 	size_t lastv;                  /* slot, or op (LAST_POP)          */
 	/* k: the site's site_info; mix: sbt_thin_mix(its key ^ thread),
 	 * the part of each sample's hash the site and thread fix; bound:
-	 * sbt_thin_bound(share), the share last tested */
-	struct site_memo { uint32_t site; size_t k; uint64_t mix;
-			   double share; uint64_t bound; } memo[SITE_MEMO];
+	 * sbt_thin_bound(share), the share last tested; quiet: its region
+	 * needs no OP_REGION (named, or made in this segment); last: its
+	 * entry in tab, or NULL: not looked up (tab grown since) */
+	struct site_memo { uint32_t site; int quiet; size_t k; uint64_t mix;
+			   double share; uint64_t bound;
+			   struct last *last; } memo[SITE_MEMO];
 	struct sbt_cnt_thread cnt;     /* COUNT readings (one segment)    */
 };
 

@@ -44,6 +44,33 @@ static size_t lower(const struct sbt_os_rec *rec, size_t n, uint32_t thread,
 	return lo;
 }
 
+/* The same, known to be `from` or after: the records before `from` come
+ * before (thread, t_ns).  A thread's samples come in time order, so the
+ * next one's lies a few records on: steps doubling from there, then
+ * halving, instead of a search over them all. */
+static size_t lower_from(const struct sbt_os_rec *rec, size_t n,
+			 uint32_t thread, double t_ns, size_t from)
+{
+	size_t lo = from, hi = from, step = 1;
+
+	/* first: hi is n or a record not before (thread, t_ns) */
+	while (hi < n && (rec[hi].thread < thread ||
+			  (rec[hi].thread == thread && rec[hi].t_ns < t_ns))) {
+		lo = hi + 1;
+		hi = n - hi > step ? hi + step : n;
+		step *= 2;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rec[mid].thread < thread ||
+		    (rec[mid].thread == thread && rec[mid].t_ns < t_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int cmp_cover(const void *a, const void *b)
 {
 	const struct sbt_os_cover *x = a, *y = b;
@@ -93,16 +120,27 @@ static void join_block(void *arg, size_t b, int w)
 	size_t hi = j->first + (size_t)((unsigned __int128)(b + 1) * m /
 					j->nb);
 
+	/* the sample before's thread, start, first record and reach */
+	int had = 0;
+	uint32_t th = 0;
+	double t0 = 0, far = 0;
+	size_t k0 = 0;
+
 	(void)w;
 	for (size_t i = lo; i < hi; i++) {
 		struct sbt_sample *s = &j->ds->s[i];
 		double t1 = s->t_ns + s->ns;
 
 		s->switches = s->faults = 0;
-		if (t1 > reach(j->cov, j->ncov, s->thread))
+		if (!had || s->thread != th)
+			far = reach(j->cov, j->ncov, s->thread);
+		k0 = had && s->thread == th && s->t_ns >= t0 ?
+		     lower_from(rec, n, s->thread, s->t_ns, k0) :
+		     lower(rec, n, s->thread, s->t_ns);
+		had = 1, th = s->thread, t0 = s->t_ns;
+		if (t1 > far)
 			s->flags |= SBT_SF_OS_LOST;
-		for (size_t k = lower(rec, n, s->thread, s->t_ns);
-		     k < n && rec[k].thread == s->thread; k++) {
+		for (size_t k = k0; k < n && rec[k].thread == s->thread; k++) {
 			const struct sbt_os_rec *r = &rec[k];
 			/* Lost since the event before this one: that one
 			 * is at most t1, so the stretch overlaps. */

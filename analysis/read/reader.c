@@ -922,10 +922,10 @@ static void map_block(void *arg, size_t b, int w)
 	struct maps *m = arg;
 	const struct ctx *c = m->c;
 	uint32_t *cnt = m->cnt + b * m->ntab;
-	size_t i;
+	size_t i, hi = map_lo(m, b + 1);
 
 	(void)w;
-	for (i = map_lo(m, b); i < map_lo(m, b + 1); i++) {
+	for (i = map_lo(m, b); i < hi; i++) {
 		struct sbt_sample *s = &c->ds->s[i];
 		uint32_t id = s->region;
 		if (id >= m->ntab || m->tab[id].region < 0)
@@ -993,7 +993,8 @@ static int finish(struct ctx *c, int jobs)
 		}
 	}
 	for (size_t b = 0; b < m.nb; b++)
-		for (size_t i = m.stop[b]; i < map_lo(&m, b + 1); i++)
+		for (size_t i = m.stop[b], hi = map_lo(&m, b + 1);
+		     i < hi; i++)
 			if (map_one(c, &c->ds->s[i]) != 0)
 				goto out;
 	rc = 0;

@@ -60,22 +60,43 @@ static void offer(double *first, double t)
 	first[i] = t;
 }
 
+/* In sbt_probe_cmp order, and no time NaN (which it cannot order)? */
+static int in_order(const struct sbt_probe *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i].t_ns) ||
+		    (i && sbt_probe_cmp(&p[i - 1], &p[i]) > 0))
+			return 0;
+	return 1;
+}
+
 /* The places where a thread left the application: its speed probes and
- * the recorder's detours, in sbt_probe_cmp order; NULL when out of
- * memory. */
+ * the recorder's detours, in sbt_probe_cmp order (merged where each is
+ * in order already: one thread's are); NULL when out of memory.  Which
+ * of two equal places comes first does not matter: a sample finds the
+ * last of them, and every sample of theirs the same one. */
 static struct sbt_probe *places(const struct sbt_dataset *ds, size_t n)
 {
 	struct sbt_probe *p = malloc(n * sizeof *p);
+	const struct sbt_probe *a = ds->probes, *b = ds->detours;
+	size_t na = ds->nprobes, nb = ds->ndetours, i = 0, j = 0, k = 0;
 
 	if (!p)
 		return NULL;
-	if (ds->nprobes)
-		memcpy(p, ds->probes, ds->nprobes * sizeof *p);
-	if (ds->ndetours || !sbt_ds_probes_sorted(ds)) {
-		memcpy(p + ds->nprobes, ds->detours,
-		       ds->ndetours * sizeof *p);
+	if (!in_order(a, na) || !in_order(b, nb)) {
+		if (na)
+			memcpy(p, a, na * sizeof *p);
+		if (nb)
+			memcpy(p + na, b, nb * sizeof *p);
 		qsort(p, n, sizeof *p, sbt_probe_cmp);
+		return p;
 	}
+	while (i < na && j < nb)
+		p[k++] = sbt_probe_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
+	while (i < na)
+		p[k++] = a[i++];
+	while (j < nb)
+		p[k++] = b[j++];
 	return p;
 }
 
@@ -105,7 +126,7 @@ static void mark_offer(void *arg, size_t b, int w)
 	double *first = m->first + (size_t)w * m->n * K;
 	long hint = -1;
 
-	for (size_t i = blk(m, b); i < blk(m, b + 1); i++) {
+	for (size_t i = blk(m, b), hi = blk(m, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &m->ds->s[i];
 		long p;
 		if (!(s->flags & NOT_CALL) &&
@@ -120,7 +141,7 @@ static void mark_flag(void *arg, size_t b, int w)
 	long hint = -1;
 
 	(void)w;
-	for (size_t i = blk(m, b); i < blk(m, b + 1); i++) {
+	for (size_t i = blk(m, b), hi = blk(m, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &m->ds->s[i];
 		long p;
 		if (m->n && !(s->flags & NOT_CALL) &&

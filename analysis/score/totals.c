@@ -316,7 +316,7 @@ static void pass_sum(void *arg, size_t b, int w)
 	double *t0 = p->t0 + (size_t)w * p->nth, *t1 = p->t1 +
 		     (size_t)w * p->nth;
 
-	for (size_t i = blk_lo(p, b); i < blk_lo(p, b + 1); i++) {
+	for (size_t i = blk_lo(p, b), hi = blk_lo(p, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		if (!counted(s) || t->gid[i] == UINT32_MAX)
 			continue;
@@ -337,7 +337,7 @@ static void pass_by(void *arg, size_t b, int w)
 	uint32_t *at = p->bcnt + b * p->nth;
 
 	(void)w;
-	for (size_t i = blk_lo(p, b); i < blk_lo(p, b + 1); i++) {
+	for (size_t i = blk_lo(p, b), hi = blk_lo(p, b + 1); i < hi; i++) {
 		const struct sbt_sample *s = &ds->s[i];
 		if (counted(s) && p->gid[i] != UINT32_MAX)
 			p->by[at[p->base[s->source] + s->thread]++] =
