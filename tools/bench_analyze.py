@@ -6,7 +6,7 @@
                            [--compare] [--cpu C] [--dir DIR]
                            [--args "OPTIONS"] [--symbols] [--damaged]
                            [--ceiling] [--only-extra]
-                           [--base BUILD_DIR|SBT_ANALYZE]
+                           [--base BUILD_DIR|SBT_ANALYZE] [--log LOG]
 
 For each N (default 10^7): records a log of N samples with bench-record
 under the preload, then runs sbt-analyze on it R times for each job
@@ -41,6 +41,8 @@ same (and the base's too).
             take from it); median and the ceiling J x t1 / tJ
 --only-extra
             the --symbols and --damaged rows only, no N-sample log
+--log LOG   analyze this log instead of recording one (--samples: its
+            sample count, for the rates), e.g. one big log across sittings
 --base B    another sbt-analyze (B a build directory, or the executable
             itself; e.g. an earlier commit's build) on the same logs,
             interleaved run by run: both medians and their ratio, for
@@ -182,14 +184,17 @@ def extra(a, b, d):
 def bench(a, b, n, d):
     pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
     ana = [os.path.join(b, "analysis", "sbt-analyze"), *a.args.split()]
-    log = os.path.join(d, "big.log")
-    env = dict(os.environ, LD_PRELOAD=os.path.join(b, "preload",
-                                                   "libsbtmark.so"),
-               SBT_OUTPUT=log, SBT_QUIET="1")
-    out = subprocess.run([os.path.join(b, "tools", "bench-record"), str(n)],
-                         env=env, check=True, capture_output=True,
-                         text=True).stdout
-    print(out.strip().splitlines()[0])
+    log = a.log or os.path.join(d, "big.log")
+    if a.log:
+        print("log: %s" % a.log)
+    else:
+        env = dict(os.environ, LD_PRELOAD=os.path.join(b, "preload",
+                                                       "libsbtmark.so"),
+                   SBT_OUTPUT=log, SBT_QUIET="1")
+        out = subprocess.run([os.path.join(b, "tools", "bench-record"),
+                              str(n)], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        print(out.strip().splitlines()[0])
     size = os.path.getsize(log)
     times = {j: [] for j in a.jobs}
     btimes = {j: [] for j in a.jobs}
@@ -299,7 +304,11 @@ def main():
     ap.add_argument("--only-extra", action="store_true")
     ap.add_argument("--ceiling", action="store_true")
     ap.add_argument("--base", default=None)
+    ap.add_argument("--log", default=None)
     a = ap.parse_args()
+    if a.log:
+        a.log = os.path.abspath(a.log)
+        a.samples = a.samples.split(",")[0]     # one pass, on that log
     a.jobs = [int(j) for j in a.jobs.split(",")]
     b = os.path.abspath(a.build)
     # --base: a build directory or its sbt-analyze
