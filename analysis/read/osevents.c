@@ -27,21 +27,32 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
 }
 
-/* First record of (thread, t >= t_ns), in rec sorted by cmp_rec. */
-static size_t lower(const struct sbt_os_rec *rec, size_t n, uint32_t thread,
-		    double t_ns)
+/* Whether record r comes before (thread, t_ns) in cmp_rec's order. */
+static int before(const struct sbt_os_rec *r, uint32_t thread, double t_ns)
 {
-	size_t lo = 0, hi = n;
+	return r->thread < thread || (r->thread == thread && r->t_ns < t_ns);
+}
 
+/* First record of (thread, t >= t_ns) in rec[lo, hi), rec sorted by
+ * cmp_rec and every record before lo before (thread, t_ns). */
+static size_t lower_in(const struct sbt_os_rec *rec, size_t lo, size_t hi,
+		       uint32_t thread, double t_ns)
+{
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (rec[mid].thread < thread ||
-		    (rec[mid].thread == thread && rec[mid].t_ns < t_ns))
+		if (before(&rec[mid], thread, t_ns))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* First record of (thread, t >= t_ns), in rec sorted by cmp_rec. */
+static size_t lower(const struct sbt_os_rec *rec, size_t n, uint32_t thread,
+		    double t_ns)
+{
+	return lower_in(rec, 0, n, thread, t_ns);
 }
 
 /* The same, known to be `from` or after: the records before `from` come
@@ -54,21 +65,12 @@ static size_t lower_from(const struct sbt_os_rec *rec, size_t n,
 	size_t lo = from, hi = from, step = 1;
 
 	/* first: hi is n or a record not before (thread, t_ns) */
-	while (hi < n && (rec[hi].thread < thread ||
-			  (rec[hi].thread == thread && rec[hi].t_ns < t_ns))) {
+	while (hi < n && before(&rec[hi], thread, t_ns)) {
 		lo = hi + 1;
 		hi = n - hi > step ? hi + step : n;
 		step *= 2;
 	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rec[mid].thread < thread ||
-		    (rec[mid].thread == thread && rec[mid].t_ns < t_ns))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_in(rec, lo, hi, thread, t_ns);
 }
 
 static int cmp_cover(const void *a, const void *b)
