@@ -185,12 +185,12 @@ def bench(a, b, n, d):
     pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
     ana = [os.path.join(b, "analysis", "sbt-analyze"), *a.args.split()]
     log = a.log or os.path.join(d, "big.log")
+    env = dict(os.environ, LD_PRELOAD=os.path.join(b, "preload",
+                                                   "libsbtmark.so"),
+               SBT_OUTPUT=log, SBT_QUIET="1")
     if a.log:
         print("log: %s" % a.log)
     else:
-        env = dict(os.environ, LD_PRELOAD=os.path.join(b, "preload",
-                                                       "libsbtmark.so"),
-                   SBT_OUTPUT=log, SBT_QUIET="1")
         out = subprocess.run([os.path.join(b, "tools", "bench-record"),
                               str(n)], env=env, check=True,
                              capture_output=True, text=True).stdout
@@ -283,7 +283,8 @@ def bench(a, b, n, d):
               f"{ss / 1e6:.1f} MB ({size / ss:.0f}x smaller than the "
               f"log); analyzing it {dt2:.2f} s, {m2 / 1e6:.0f} MB peak")
         os.unlink(sb)
-    os.unlink(log)
+    if not a.log:                       # ours: recorded above
+        os.unlink(log)
 
 
 def main():
