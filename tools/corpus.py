@@ -59,6 +59,33 @@ def lscpu():
     return out
 
 
+def hypervisor(l, fl):
+    """The hypervisor's name in lscpu's words, or "none" on bare metal.
+    lscpu names no vendor on some KVM guests (Firecracker's), whose CPU
+    flags still say "hypervisor": there the guest's clock sources tell."""
+    if l.get("Hypervisor vendor"):
+        return l["Hypervisor vendor"]
+    if "hypervisor" not in fl:
+        return "none"
+    try:
+        with open("/sys/hypervisor/type") as f:
+            return f.read().strip().upper() or "guest"
+    except OSError:
+        pass
+    try:
+        with open("/sys/devices/system/clocksource/clocksource0/"
+                  "available_clocksource") as f:
+            src = f.read().split()
+    except OSError:
+        src = []
+    for clock, name in (("kvm-clock", "KVM"), ("hyperv_clocksource_tsc_page",
+                                               "Microsoft"),
+                        ("xen", "XEN")):
+        if clock in src:
+            return name
+    return "guest"
+
+
 def machine(a):
     """What the manifest says of this machine (before the runs)."""
     l = lscpu()
@@ -70,7 +97,7 @@ def machine(a):
         "model": l.get("Model name"), "family": l.get("CPU family"),
         "model_number": l.get("Model"), "stepping": l.get("Stepping"),
         "vendor": l.get("Vendor ID"),
-        "hypervisor": l.get("Hypervisor vendor") or "none",
+        "hypervisor": hypervisor(l, fl),
         "virtualization": l.get("Virtualization type"),
         "cpus": os.cpu_count(), "arch": platform.machine(),
         "flags": {f: f in fl for f in ("rdtscp", "constant_tsc",
@@ -406,7 +433,7 @@ def default_name():
     l = lscpu()
     v = l.get("Vendor ID", "cpu").lower()
     v = v.replace("authentic", "").replace("genuine", "") or "cpu"
-    hv = (l.get("Hypervisor vendor") or "bare").lower()
+    hv = hypervisor(l, cpuinfo_flags()).lower().replace("none", "bare")
     return "%s-f%sm%s-%s-%s" % (v, l.get("CPU family", "x"),
                                 l.get("Model", "x"), hv,
                                 time.strftime("%Y%m%d", time.gmtime()))

@@ -107,7 +107,38 @@ def preloaded(log, **sbt):
     for k, v in sbt.items():
         if v is not None:
             env['SBT_' + k.upper()] = v
+    if sbt.get('test_clock') is not None:
+        env['SBT_TEST_CLOCK'] = ','.join(sorted(forced_ways(v=sbt[
+            'test_clock'])))
     return env
+
+
+def forced_ways(v=''):
+    """The SBT_TEST_CLOCK ways in force: the suite's own (tools/test.sh's
+    pass as a machine without RDTSCP and a true TSC_AUX sets it for every
+    test) and a test's v, together."""
+    ways = set()
+    for s in (os.environ.get('SBT_TEST_CLOCK', ''), v or ''):
+        ways |= {w for w in s.split(',') if w}
+    return ways
+
+
+def cpu_flags():
+    """The CPU's flags as /proc/cpuinfo lists them (CPUID's view)."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            for ln in f:
+                if ln.startswith('flags'):
+                    return set(ln.split(':', 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def reads_rdtscp(v=''):
+    """Whether the recorder reads the clock with rdtscp: CPUID names it
+    and no forced way hides it (x86-64 only)."""
+    return 'rdtscp' in cpu_flags() and 'no-rdtscp' not in forced_ways(v)
 def dump_samples(log, tmp):
     """Every sample of log (not the probes) as a dict of --dump's columns,
     t_ns and ns as floats."""
