@@ -55,6 +55,9 @@
 	  "NVTX range names as domain/name")                                 \
 	X(OMP_DETAIL, "SBT_OMP_DETAIL", BOOL, 0, NULL, 0, 1,                 \
 	  "also OpenMP loops, sections, single and explicit tasks (OMPT)")   \
+	X(EARLY, "SBT_EARLY", STR, 0, NULL, 0, 0,                            \
+	  "the program (its path) whose log opens before main; sbt-run "     \
+	  "sets it")                                                          \
 	X(TEST_CLOCK, "SBT_TEST_CLOCK", STR, 0, NULL, 0, 0,                  \
 	  "for tests only: force the clock's other paths: aux-wrong, "       \
 	  "no-rdtscp, no-rseq, calibrate (any of them, comma-separated)")

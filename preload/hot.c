@@ -22,6 +22,7 @@
 #include "hot.h"
 #include "path.h"
 #include "readback.h"
+#include "regions.h"
 #include "sparse.h"
 #include "stop.h"
 
@@ -577,6 +578,12 @@ int sbt_rec_init(void)
 	int rc;
 
 	return ready(&rc) ? SBT_OK : rc;
+}
+
+__attribute__((constructor(SBT_CTOR_EARLY))) static void early_open(void)
+{
+	if (sbt_rec_early() && sbt_rec_init() == SBT_OK)
+		sbt_regions_warm();
 }
 
 int sbt_rec_thread_init(void)

@@ -34,6 +34,7 @@
 #include "thread.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <linux/membarrier.h>
 #include <sched.h>
 #include <pthread.h>
@@ -107,7 +108,18 @@ int sbt_thread_log_state(void)
 
 int sbt_rec_skips;
 
-__attribute__((constructor)) static void sbt_setup(void)
+int sbt_rec_early(void)
+{
+	const char *want = sbt_cfg_text(SBT_CFG_EARLY);
+	char a[PATH_MAX], b[PATH_MAX];
+
+	return !g.inert && want && realpath(want, a) &&
+	       realpath("/proc/self/exe", b) && !strcmp(a, b);
+}
+
+/* First of the library's constructors (SBT_CTOR_SETUP): every other one
+ * may use the configuration. */
+__attribute__((constructor(SBT_CTOR_SETUP))) static void sbt_setup(void)
 {
 	sbt_config_load();
 	/* Secure execution (setuid etc.): the environment is not the

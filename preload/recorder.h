@@ -135,6 +135,18 @@ SBT_HIDDEN void sbt_rec_thread_omp(int32_t omp_thread, uint32_t level);
  * call before its clock read.  Set before main, never changed. */
 SBT_HIDDEN extern int sbt_rec_skips;
 
+/* The library's constructors that must run in order, before those of
+ * no priority (the APIs'): the configuration, then the early log. */
+#define SBT_CTOR_SETUP 101
+#define SBT_CTOR_EARLY 102
+
+/* 1 when this process is the program SBT_EARLY names (sbt-run's), whose
+ * log opens before main: the recorder's one-off work (clock and
+ * page-fault measurements, t_e,std, the log's set-up) then lands in no
+ * region of the app's own tools.  Only that program: a shell or
+ * launcher between sbt-run and it opens no log of its own. */
+SBT_HIDDEN int sbt_rec_early(void);
+
 /* Process-level. */
 SBT_HIDDEN int sbt_rec_init(void);          /* open the log now          */
 SBT_HIDDEN int sbt_rec_thread_init(void);   /* attach this thread now    */

@@ -603,6 +603,37 @@ void sbt_regions_attach(struct sbt_logfile *lf)
 	pthread_mutex_unlock(&lock);
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void sbt_regions_warm(void)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	pthread_mutex_lock(&lock);
+	if (!name_cap)
+		(void)name_tab_grow();
+	if (!ref_cap)
+		(void)ref_tab_grow();
+	if (!sid_cap)
+		(void)sid_tab_grow();
+	if (arena_left && pg && !(pg & (pg - 1))) {
+		uintptr_t a = ((uintptr_t)arena_p + pg - 1) & ~(pg - 1);
+		uintptr_t b = ((uintptr_t)arena_p + arena_left) & ~(pg - 1);
+		/* fresh zero pages not yet handed out: a zero written is
+		 * the same page, where the kernel cannot populate */
+		if (a < b && madvise((void *)a, b - a, MADV_POPULATE_WRITE))
+			for (; a < b; a += pg)
+				*(volatile char *)a = 0;
+	}
+#ifdef SBT_HAVE_UNWIND
+	void *buf[4];
+	(void)unw_backtrace(buf, 4);      /* libunwind's own first use */
+#endif
+	pthread_mutex_unlock(&lock);
+}
+
 void sbt_regions_meta(uint16_t type, const void *a, uint32_t alen,
 		      const void *b, uint32_t blen)
 {

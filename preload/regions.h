@@ -73,4 +73,10 @@ void sbt_regions_meta(uint16_t type, const void *a, uint32_t alen,
 		      const void *b, uint32_t blen);
 void sbt_regions_unlock(void);
 
+/* What the first START of a name would touch for the first time - the
+ * name and site tables, the arena's fresh pages, libunwind's caches -
+ * touched now: for a log opened before main (SBT_EARLY), none of it in
+ * the app's first window. */
+void sbt_regions_warm(void);
+
 #endif
