@@ -491,6 +491,47 @@ static int keep(struct run *r)
 	return 0;
 }
 
+/* What a probe leaves in a sample near it: at most this many clock
+ * steps (afterprobe.h: 1-5 measured).  Where that is under a tenth of
+ * the region's own spread (robust sd of its kept calls) it cannot make
+ * a mode, a step or a shift the verdict would name: the samples near a
+ * probe stay (a LULESH region of 2-30 us spreads by microseconds and
+ * met a probe in 40 % of its calls). */
+#define SBT_PROBE_STEPS  5
+#define SBT_PROBE_SHARE 10
+
+/* The robust sd (IQR / 1.349) of the group's kept calls; 0 when too few
+ * or out of memory (the samples near probes then go, as ever). */
+static double kept_sd(const struct run *r)
+{
+	const struct sbt_group *g = r->g;
+	double *v = malloc((g->n ? g->n : 1) * sizeof *v), sd = 0;
+	size_t k = 0;
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t ix = r->idx[i];
+		const struct sbt_sample *s = &r->ds->s[ix];
+		if (!is_probe(s) && !(r->mark[ix] & SBT_MK_DROPPED))
+			v[k++] = s->ns;
+	}
+	if (k >= 8) {
+		double q1 = sbt_quantile(v, k, 0.25);
+		sd = (sbt_quantile(v, k, 0.75) - q1) / 1.349;
+	}
+	free(v);
+	return sd;
+}
+
+static int probe_visible(const struct run *r)
+{
+	const struct sbt_source *src = &r->ds->sources[r->g->source];
+	double step = src->quantum_ns > 0 ? src->quantum_ns : 1;
+
+	return SBT_PROBE_SHARE * SBT_PROBE_STEPS * step > kept_sd(r);
+}
+
 /* Step 4: the kept samples a recorder probe disturbed - among their
  * thread's first calls after a speed probe (afterprobe.c), or holding a
  * probe's detour (SBT_SF_DETOUR: its span was taken out, but 1-5 clock
@@ -498,8 +539,10 @@ static int keep(struct run *r)
  * recorder) - are left out of the steady ones, all marked
  * SBT_MK_AFTER_PROBE; unless half or more of them are: a region called
  * about as often as the probes come, or longer than their cadence,
- * meets one nearly every call, and that is then its normal.  There the
- * marks are cleared, so that every format shows the samples used. */
+ * meets one nearly every call, and that is then its normal; or where the
+ * region's own spread drowns what a probe leaves (probe_visible()).
+ * There the marks are cleared, so that every format shows the samples
+ * used. */
 static int after_probe(struct run *r)
 {
 	struct sbt_group *g = r->g;
@@ -515,7 +558,7 @@ static int after_probe(struct run *r)
 		if (near)
 			r->mark[ix] |= SBT_MK_AFTER_PROBE;
 	}
-	g->after_n = 2 * m < g->kept ? m : 0;
+	g->after_n = 2 * m < g->kept && m && probe_visible(r) ? m : 0;
 	for (size_t i = 0; !g->after_n && i < g->n; i++)
 		r->mark[r->idx[i]] &= (uint8_t)~SBT_MK_AFTER_PROBE;
 	return 0;
