@@ -31,8 +31,19 @@ static uint32_t slot_of(unsigned kind, const void *ra)
 	return (uint32_t)((h >> 40) + kind) & (OMP_SLOTS - 1);
 }
 
+/* Whether code address `ra` is the recorder's own: no construct of the
+ * app's is there (a runtime call an outlined body made as its last, a
+ * tail call, returns into api_gomp.c's trampoline). */
+static int ours(const Dl_info *di)
+{
+	Dl_info me;
+
+	return dladdr((const void *)(uintptr_t)ours, &me) &&
+	       me.dli_fbase == di->dli_fbase;
+}
+
 /* "omp parallel @ app+0x1234": object basename and offset, stable across
- * runs (no load address in it). */
+ * runs (no load address in it).  0 for an address of ours. */
 static sbt_id make(unsigned kind, const void *ra)
 {
 	char buf[SBT_MAX_NAME];
@@ -41,6 +52,8 @@ static sbt_id make(unsigned kind, const void *ra)
 	Dl_info di;
 
 	if (ra && dladdr(ra, &di) && di.dli_fbase) {
+		if (ours(&di))
+			return 0;
 		off = (uintptr_t)ra - (uintptr_t)di.dli_fbase;
 		if (di.dli_fname && *di.dli_fname)
 			obj = (sl = strrchr(di.dli_fname, '/')) ? sl + 1
