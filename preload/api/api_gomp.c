@@ -310,15 +310,25 @@ LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
  * cancellation the _cancel variants; checked with objdump of gcc 12's
  * code).  Each is the thread's wait there, "omp barrier @ LOC" with LOC
  * the call's return address, nested in the thread's share, as OMPT
- * gives it.  NULL: not recorded - no region of ours around it (level
- * 0), OMPT on, no state, or no construct for the address (a tail call
- * from an outlined body returns into our trampoline: api_omp.c names
- * nothing there).  Else the thread's state, its wait open.
+ * gives it.
+ *
+ * An explicit barrier that is the region's last statement is a tail
+ * call (jmp GOMP_barrier): its return address is our trampoline's, no
+ * place in the app.  It ends the thread's share like the closing
+ * barrier right after it, so the thread's wait at the region's end
+ * starts there: the closing barrier's wait spans both (the trampoline
+ * finds it open).
+ *
+ * NULL: no wait of its own to close - none recorded (no region of ours
+ * around it: level 0; OMPT on; no state) or the closing one begun.
+ * Else the thread's state, its wait open.
  */
 static struct sbt_omp_thr *bar_begin(const void *ra)
 {
 	const struct sbt_omp_site *b;
 	struct sbt_omp_thr *o;
+	uint64_t t1;
+	uint32_t aux;
 
 	if (sbt_rec_inert() || __atomic_load_n(&sbt_ompt_active,
 						  __ATOMIC_ACQUIRE) ||
@@ -326,6 +336,10 @@ static struct sbt_omp_thr *bar_begin(const void *ra)
 	    o->level > SBT_OMP_DEPTH || sbt_omp_waiting(o) ||
 	    !(b = sbt_omp_site(SBT_OMP_BARRIER, ra)))
 		return NULL;
+	if (b->ours) {
+		(void)sbt_omp_share_to_wait(o, &t1, &aux);
+		return NULL;
+	}
 	sbt_omp_wait_begin(o, b);
 	return sbt_omp_waiting(o) ? o : NULL;
 }

@@ -40,13 +40,14 @@ struct sbt_omp_site {
 	const void *ra;
 	unsigned kind;
 	sbt_id id, id2;
+	int ours;                  /* ra is in the recorder's own code */
 };
 
 /* The construct of `kind` at code address `ra`, made on first use
  * (cold: dladdr, the regions lock) and then found in a process-wide
  * table without a lock.  Lives for the process.  NULL when the table
  * (4096 constructs) is full (counted); its ids 0 when a name could not
- * be made or `ra` is in the recorder's own code. */
+ * be made or `ra` is in the recorder's own code (`ours`). */
 SBT_HIDDEN const struct sbt_omp_site *sbt_omp_site(unsigned kind,
 						   const void *ra);
 
