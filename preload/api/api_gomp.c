@@ -312,12 +312,13 @@ LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
  * the call's return address, nested in the thread's share, as OMPT
  * gives it.
  *
- * An explicit barrier that is the region's last statement is a tail
- * call (jmp GOMP_barrier): its return address is our trampoline's, no
- * place in the app.  It ends the thread's share like the closing
- * barrier right after it, so the thread's wait at the region's end
- * starts there: the closing barrier's wait spans both (the trampoline
- * finds it open).
+ * A barrier that is the last thing the outlined body does is a tail
+ * call (jmp GOMP_barrier: an explicit barrier ending the region, or a
+ * path GCC made where nothing follows): its return address is our
+ * trampoline's, no place in the app.  Nothing of the thread's share
+ * follows it, so the thread's wait at the region's end starts there:
+ * the closing barrier's wait spans both (the trampoline finds it
+ * open).
  *
  * NULL: no wait of its own to close - none recorded (no region of ours
  * around it: level 0; OMPT on; no state) or the closing one begun.
