@@ -236,8 +236,14 @@ static void name_w_cols(FILE *f, const struct sbt_dataset *ds,
 
 	fit(f, l, ds->regions[g->region].name, w);
 	if (l->key_w) {
+		int n;
 		sbt_group_key(ds, g, o, key, sizeof key);
-		if ((int)strlen(key) > l->key_w)
+		n = (int)strlen(key);
+		if (n > l->key_w && o->by_site && o->cs && g->key < o->cs->n &&
+		    o->cs->c[g->key].twin)
+			/* its end (line and offset) is what tells it apart */
+			fprintf(f, " ~%s", key + n - (l->key_w - 1));
+		else if (n > l->key_w)
 			fprintf(f, " %.*s~", l->key_w - 1, key);
 		else
 			fprintf(f, " %*s", l->key_w, key);

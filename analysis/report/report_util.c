@@ -66,8 +66,12 @@ void sbt_group_key(const struct sbt_dataset *ds, const struct sbt_group *g,
 			snprintf(out, n, "-");
 		} else if (c->at.nframes && c->at.f[0].file[0]) {
 			const char *b = strrchr(c->at.f[0].file, '/');
-			snprintf(out, n, "%s:%d", b ? b + 1 : c->at.f[0].file,
-				 c->at.f[0].line);
+			int w = snprintf(out, n, "%s:%d", b ? b + 1 :
+					 c->at.f[0].file, c->at.f[0].line);
+			/* another site of the region reads the same */
+			if (c->twin && w > 0 && (size_t)w < n)
+				snprintf(out + w, n - (size_t)w, " +0x%llx",
+					 (unsigned long long)c->at.offset);
 		} else {
 			snprintf(out, n, "%s", c->label);
 		}

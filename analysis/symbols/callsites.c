@@ -371,6 +371,61 @@ static int merge_same(struct sbt_callsites *cs)
 	return 0;
 }
 
+/* Sort order of twins(): region, then innermost file (its base name,
+ * as reports show it) and line; sites without a line last. */
+static int cmp_line(const void *a, const void *b)
+{
+	const struct sbt_callsite *x = &cmp_cs->c[*(const uint32_t *)a];
+	const struct sbt_callsite *y = &cmp_cs->c[*(const uint32_t *)b];
+	int hx = x->at.nframes && x->at.f[0].file[0];
+	int hy = y->at.nframes && y->at.f[0].file[0];
+	int c;
+
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	if (hx != hy)
+		return hx ? -1 : 1;
+	if (!hx)
+		return 0;
+	const char *fx = strrchr(x->at.f[0].file, '/');
+	const char *fy = strrchr(y->at.f[0].file, '/');
+	if ((c = strcmp(fx ? fx + 1 : x->at.f[0].file,
+			fy ? fy + 1 : y->at.f[0].file)) != 0)
+		return c;
+	return (x->at.f[0].line > y->at.f[0].line) -
+	       (x->at.f[0].line < y->at.f[0].line);
+}
+
+/* Mark the sites of one region that read the same file:line but are
+ * different locations (a call GCC duplicated, a loop peeled): a report
+ * that shows sites by file:line must add their offsets. */
+static int twins(struct sbt_callsites *cs)
+{
+	uint32_t *ix = malloc((cs->n + 1) * sizeof *ix);
+	size_t k = 0;
+
+	if (!ix)
+		return -1;
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->same[i] == i)
+			ix[k++] = (uint32_t)i;
+	cmp_cs = cs;
+	qsort(ix, k, sizeof *ix, cmp_line);
+	for (size_t i = 0, first = 0; i <= k; i++) {
+		if (i < k && i > first && cmp_line(&ix[i], &ix[first]) == 0)
+			continue;
+		for (size_t j = first; i - first > 1 && j < i; j++)
+			if (cs->c[ix[j]].at.nframes &&
+			    cs->c[ix[j]].at.f[0].file[0])
+				cs->c[ix[j]].twin = 1;
+		first = i;
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		cs->c[i].twin = cs->c[cs->same[i]].twin;
+	free(ix);
+	return 0;
+}
+
 int sbt_callsites_build(const struct sbt_dataset *ds, int symbols, int jobs,
 			struct sbt_callsites *cs)
 {
@@ -411,15 +466,19 @@ int sbt_callsites_build(const struct sbt_dataset *ds, int symbols, int jobs,
 	}
 	if (symbols && resolve_all(&r, fb, nfb, jobs) != 0)
 		goto out;
-	for (size_t i = 0; i < ds->nsites; i++, cs->n++)
+	for (size_t i = 0; i < ds->nsites; i++, cs->n++) {
 		if (build_one(&b, &ds->sites[i], cs, &cs->c[i]) != 0)
 			goto out;
+		cs->c[i].region = ds->sites[i].region;
+	}
 	for (size_t i = 0; i < nfb; i++) {
 		if (build_one(&b, &fb[i], cs, &cs->c[cs->n]) != 0)
 			goto out;
+		cs->c[cs->n].region = fb[i].region;
 		cs->fallback[fb[i].region] = (uint32_t)cs->n++;
 	}
-	rc = dedupe_notes(cs) == 0 && merge_same(cs) == 0 ? 0 : -1;
+	rc = dedupe_notes(cs) == 0 && merge_same(cs) == 0 &&
+	     twins(cs) == 0 ? 0 : -1;
 out:
 	for (size_t i = 0; b.noted && i < ds->nsources; i++)
 		free(b.noted[i]);

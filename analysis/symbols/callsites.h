@@ -26,6 +26,11 @@ struct sbt_callsite {
 					 each caller's (inlines expanded) */
 	char label[300];              /* "function (file:line)" or
 					 module+0xoffset                   */
+	uint32_t region;              /* the region it calls             */
+	int twin;                     /* 1: another site of its region,
+					 not the same location (same[]),
+					 is at the same file:line: only its
+					 offset tells them apart           */
 };
 
 struct sbt_callsites {

@@ -28,7 +28,10 @@ static int line_name(const struct sbt_dataset *ds, size_t r,
 	if (!ss[g->source] &&
 	    !(ss[g->source] = sbt_symsess_open(&ds->sources[g->source])))
 		return -1;
-	if (sbt_symbolize_addr(ss[g->source], g->site, &a) || a.nframes < 1)
+	/* libgomp's parallel constructs: their outlined function's entry;
+	 * the rest: a return address */
+	if (sbt_symbolize_entry(ss[g->source], g->site, &a) &&
+	    (sbt_symbolize_addr(ss[g->source], g->site, &a) || a.nframes < 1))
 		return -1;
 	/* the innermost frame: the pragma's own line, also when the
 	 * construct's body was inlined (clang's outlined

@@ -478,6 +478,78 @@ const char *sbt_symbolize_note(struct sbt_symsess *ss, long module_no)
 	       ss->mods[module_no].note : "";
 }
 
+/* The first row of unit cu's line table at pc (the line the compiler
+ * gave the address first; later rows at the same address are the code
+ * that follows).  0, or -1 when no row is at pc. */
+static int first_row(Dwarf_Die *cu, Dwarf_Addr pc, const char **file,
+		     int *line)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, k);
+		Dwarf_Addr a;
+		bool end;
+		if (!l || dwarf_lineaddr(l, &a) != 0 || a != pc ||
+		    dwarf_lineendsequence(l, &end) != 0 || end)
+			continue;
+		if (!(*file = dwarf_linesrc(l, NULL, NULL)) ||
+		    dwarf_lineno(l, line) != 0)
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+int sbt_symbolize_entry(struct sbt_symsess *ss, uint64_t addr,
+			struct sbt_symaddr *out)
+{
+	const struct sbt_source *src = ss->src;
+	Dwfl_Module *mod;
+	GElf_Off off;
+	GElf_Sym sym;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu, cumem;
+	const char *name, *file = NULL;
+	int line = 0;
+
+	memset(out, 0, sizeof *out);
+	out->module_no = -1;
+	long i = addr ? sbt_modindex_find(&ss->mi, addr) : -1;
+	if (i < 0)
+		return -1;
+	if (!ss->mods[i].reported)
+		report_module(ss, (size_t)i);
+	if (ss->mods[i].state == SBT_MOD_MISSING ||
+	    !(mod = dwfl_addrmodule(ss->dwfl, addr)))
+		return -1;
+	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (!name || off != 0 || !strstr(name, "._omp_fn."))
+		return -1;
+	snprintf(out->module, sizeof out->module, "%s", src->modules[i].path);
+	out->module_no = i;
+	out->offset = addr - src->modules[i].base;
+	out->module_state = ss->mods[i].state;
+	frames_at(ss, mod, addr, out);
+	if (out->nframes < 1)
+		return -1;
+	/* the function itself, not what may be inlined at its entry */
+	if (out->nframes > 1)
+		out->f[0] = out->f[out->nframes - 1];
+	out->nframes = 1;
+	out->f[0].inlined = 0;
+	if (!(cu = dwfl_module_addrdie(mod, addr, &bias)))
+		cu = cu_scan(mod, addr, &bias, &cumem);
+	if (cu && first_row(cu, addr - bias, &file, &line) == 0) {
+		snprintf(out->f[0].file, sizeof out->f[0].file, "%s", file);
+		out->f[0].line = line;
+	}
+	return 0;
+}
+
 void sbt_symsess_close(struct sbt_symsess *ss)
 {
 	if (!ss)
@@ -525,6 +597,15 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 		out->offset = addr - m->base;
 	}
 	out->module_state = SBT_MOD_NODEBUG;
+	return -1;
+}
+
+int sbt_symbolize_entry(struct sbt_symsess *ss, uint64_t addr,
+			struct sbt_symaddr *out)
+{
+	(void)ss, (void)addr;
+	memset(out, 0, sizeof *out);
+	out->module_no = -1;
 	return -1;
 }
 

@@ -59,6 +59,15 @@ void sbt_symsess_close(struct sbt_symsess *ss);
 int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 		       struct sbt_symaddr *out);
 
+/* Describe `addr` when it is the entry of a function GCC outlined an
+ * OpenMP construct's body into ("main._omp_fn.4"), as libgomp's path
+ * names a parallel construct (preload/api/api_omp.h): one frame, the
+ * function ("main [omp]") at the first line the line table gives its
+ * entry, the pragma's.  -1 when addr is not such an entry (a return
+ * address: sbt_symbolize_addr) or cannot be read. */
+int sbt_symbolize_entry(struct sbt_symsess *ss, uint64_t addr,
+			struct sbt_symaddr *out);
+
 /* Why module `module_no` (sbt_symaddr's) may give wrong or no answers
  * ("" when it is fine, or not looked at yet): "was rebuilt after the run
  * (...)", etc. */

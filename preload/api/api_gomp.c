@@ -38,10 +38,14 @@
  * after its wait's STOP in its stream (the derived way: their regions
  * are not nested in the wait).
  *
+ * The barriers inside a region (explicit and worksharing ones) are
+ * interposed too (the end of this file).
+ *
  * Not covered: GCC's pre-4.9 entry points (GOMP_parallel_start/_end:
  * the encountering thread calls fn itself, outside any entry point;
- * counted as openmp_unrecorded), teams, and worksharing detail
- * (SBT_OMP_DETAIL is OMPT's).  A runtime
+ * counted as openmp_unrecorded), teams, the barrier inside
+ * single copyprivate (GOMP_single_copy_start/_end), and worksharing
+ * detail (SBT_OMP_DETAIL is OMPT's).  A runtime
  * serving both paths (LLVM's libomp exports GOMP_*) is recorded through
  * OMPT only: these pass straight through once OMPT is on.
  */
@@ -58,7 +62,8 @@ typedef void (*gomp_fn)(void *);
 struct wrap {
 	gomp_fn fn;
 	void *data;
-	const struct sbt_omp_site *site;
+	const struct sbt_omp_site *site; /* named by fn: its pragma's line */
+	const void *ra;                  /* the entry point's call site    */
 	struct sbt_omp_thr *master;      /* NULL: the barrier way          */
 	uint64_t link;                   /* SBT_JOIN_T of this instance    */
 	int entered;                     /* the master's trampoline ran    */
@@ -111,7 +116,7 @@ static void trampoline(void *p)
 	*(void **)&thread_num = __atomic_load_n(&thread_num_fn,
 						__ATOMIC_ACQUIRE);
 	if (o)
-		sbt_omp_enter(o, w->site, thread_num());
+		sbt_omp_enter(o, w->site, thread_num(), w->ra);
 	w->fn(w->data);
 	if (o)
 		same = sbt_omp_share_to_wait(o, &t1, &aux);
@@ -140,9 +145,12 @@ static void trampoline(void *p)
 }
 
 /* Whether to record this region: the functions we call in the team
- * found, and OMPT not already recording it.  Then the way its waits are
- * recorded: derived (the calling thread, the master, can write the
- * release: it has state) or the barrier way. */
+ * found, and OMPT not already recording it.  The construct is named by
+ * its outlined function fn, whose entry GCC gives the pragma's line (the
+ * call's return address, the line of whatever came before the pragma);
+ * its samples' site is the call.  Then the way its waits are recorded:
+ * derived (the calling thread, the master, can write the release: it
+ * has state) or the barrier way. */
 static int wrap_on(const void *ra, struct wrap *w, gomp_fn fn, void *data)
 {
 	struct sbt_omp_thr *o;
@@ -153,8 +161,10 @@ static int wrap_on(const void *ra, struct wrap *w, gomp_fn fn, void *data)
 		return 0;
 	(void)next(&thread_num_fn, "omp_get_thread_num");
 	(void)next(&barrier_fn, "GOMP_barrier");
-	*w = (struct wrap){ fn, data, sbt_omp_site(SBT_OMP_PARALLEL, ra),
-			    NULL, 0, 0 };
+	*w = (struct wrap){ fn, data,
+			    sbt_omp_site(SBT_OMP_PARALLEL,
+					 (const void *)(uintptr_t)fn),
+			    ra, NULL, 0, 0 };
 	if (!w->site)
 		return 0;
 	if ((o = sbt_omp_thr()) && (me = sbt_rec_thread_index()) >= 0) {
@@ -289,3 +299,84 @@ LOOP_CHUNK(GOMP_parallel_loop_nonmonotonic_guided)
 LOOP_RUNTIME(GOMP_parallel_loop_runtime)
 LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
 LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+/* ---- barriers inside a region ------------------------------------------------ */
+
+/*
+ * The barriers GCC emits inside a region: an explicit one, and a
+ * worksharing construct's closing one without nowait (a static loop's,
+ * single's and a reduction's are GOMP_barrier calls; a dynamic loop's
+ * and sections' are in GOMP_loop_end and GOMP_sections_end; with
+ * cancellation the _cancel variants; checked with objdump of gcc 12's
+ * code).  Each is the thread's wait there, "omp barrier @ LOC" with LOC
+ * the call's return address, nested in the thread's share, as OMPT
+ * gives it.
+ *
+ * A barrier that is the last thing the outlined body does is a tail
+ * call (jmp GOMP_barrier: an explicit barrier ending the region, or a
+ * path GCC made where nothing follows): its return address is our
+ * trampoline's, no place in the app.  Nothing of the thread's share
+ * follows it, so the thread's wait at the region's end starts there:
+ * the closing barrier's wait spans both (the trampoline finds it
+ * open).
+ *
+ * NULL: no wait of its own to close - none recorded (no region of ours
+ * around it: level 0; OMPT on; no state) or the closing one begun.
+ * Else the thread's state, its wait open.
+ */
+static struct sbt_omp_thr *bar_begin(const void *ra)
+{
+	const struct sbt_omp_site *b;
+	struct sbt_omp_thr *o;
+	uint64_t t1;
+	uint32_t aux;
+
+	if (sbt_rec_inert() || __atomic_load_n(&sbt_ompt_active,
+						  __ATOMIC_ACQUIRE) ||
+	    !(o = sbt_omp_thr()) || o->level == 0 ||
+	    o->level > SBT_OMP_DEPTH || sbt_omp_waiting(o) ||
+	    !(b = sbt_omp_site(SBT_OMP_BARRIER, ra)))
+		return NULL;
+	if (b->ours) {
+		(void)sbt_omp_share_to_wait(o, &t1, &aux);
+		return NULL;
+	}
+	sbt_omp_wait_begin(o, b);
+	return sbt_omp_waiting(o) ? o : NULL;
+}
+
+/* Every call goes on to libgomp, recorded or not. */
+#define BARRIER(name)                                                       \
+SBT_API void name(void)                                                     \
+{                                                                           \
+	static void *real;                                                  \
+	void (*f)(void);                                                    \
+	struct sbt_omp_thr *o;                                              \
+	*(void **)&f = next(&real, #name);                                  \
+	o = bar_begin(RA);                                                  \
+	f();                                                                \
+	if (o)                                                              \
+		sbt_omp_wait_end(o);                                        \
+}
+
+/* The cancellable ones: true when the region was cancelled. */
+#define BARRIER_CANCEL(name)                                                \
+SBT_API _Bool name(void)                                                    \
+{                                                                           \
+	static void *real;                                                  \
+	_Bool (*f)(void), r;                                                \
+	struct sbt_omp_thr *o;                                              \
+	*(void **)&f = next(&real, #name);                                  \
+	o = bar_begin(RA);                                                  \
+	r = f();                                                            \
+	if (o)                                                              \
+		sbt_omp_wait_end(o);                                        \
+	return r;                                                           \
+}
+
+BARRIER(GOMP_barrier)
+BARRIER(GOMP_loop_end)
+BARRIER(GOMP_sections_end)
+BARRIER_CANCEL(GOMP_barrier_cancel)
+BARRIER_CANCEL(GOMP_loop_end_cancel)
+BARRIER_CANCEL(GOMP_sections_end_cancel)

@@ -31,6 +31,17 @@ static uint32_t slot_of(unsigned kind, const void *ra)
 	return (uint32_t)((h >> 40) + kind) & (OMP_SLOTS - 1);
 }
 
+/* Whether code address `ra` is the recorder's own: no construct of the
+ * app's is there (a runtime call an outlined body made as its last, a
+ * tail call, returns into api_gomp.c's trampoline). */
+static int ours(const void *ra)
+{
+	Dl_info me, di;
+
+	return dladdr((const void *)(uintptr_t)ours, &me) &&
+	       dladdr(ra, &di) && me.dli_fbase == di.dli_fbase;
+}
+
 /* "omp parallel @ app+0x1234": object basename and offset, stable across
  * runs (no load address in it). */
 static sbt_id make(unsigned kind, const void *ra)
@@ -72,19 +83,23 @@ const struct sbt_omp_site *sbt_omp_site(unsigned kind, const void *ra)
 {
 	struct sbt_omp_site *e;
 	sbt_id id, id2;
+	int mine;
 
 	if (kind >= SBT_OMP__N || !ra)
 		return NULL;
 	e = probe(kind, ra);
 	if (SBT_LIKELY(e && e->ra))
 		return e;
-	id = make(kind, ra);
-	id2 = kind == SBT_OMP_PARALLEL ? make(SBT_OMP_BARRIER, ra) : 0;
+	mine = ours(ra);
+	id = mine ? 0 : make(kind, ra);
+	id2 = kind == SBT_OMP_PARALLEL && !mine ? make(SBT_OMP_BARRIER, ra)
+						: 0;
 	pthread_mutex_lock(&table_lock);
 	if ((e = probe(kind, ra)) && !e->ra) {
 		e->kind = kind;
 		e->id = id;
 		e->id2 = id2;
+		e->ours = mine;
 		__atomic_store_n(&e->ra, ra, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&table_lock);

@@ -11,11 +11,17 @@
  *                         an explicit or worksharing one: its own LOC);
  *   "omp loop @ LOC", "omp task @ LOC"   worksharing loops and explicit
  *                         tasks, with SBT_OMP_DETAIL=1 only (OMPT).
- * LOC is "<object>+0x<offset>" of the construct's code address (the
- * return address of the runtime call the compiler emitted), the same in
- * every run and every rank; the analyzer shows it as "file:line"
- * (analysis/symbols/omp_names.c).  Each thread's OpenMP thread number
- * and nesting level go into the log's META THREAD entries.
+ * LOC is "<object>+0x<offset>" of the construct's code address, the
+ * same in every run and every rank: the return address of the runtime
+ * call the compiler emitted (OMPT's codeptr_ra; libgomp's barriers), or
+ * for a parallel construct on libgomp the entry of the function GCC
+ * outlined its body into (GCC's line table gives the call of
+ * GOMP_parallel the line of whatever statement came before the pragma;
+ * the function's entry has the pragma's own).  The analyzer shows it as
+ * "file:line" (analysis/symbols/omp_names.c).  Each sample's call site
+ * (the site of its START) is the runtime call's return address on both
+ * paths.  Each thread's OpenMP thread number and nesting level go into
+ * the log's META THREAD entries.
  */
 #ifndef SBT_API_OMP_H
 #define SBT_API_OMP_H
@@ -27,19 +33,21 @@ enum sbt_omp_kind {
 	SBT_OMP_SINGLE, SBT_OMP_TASK, SBT_OMP__N
 };
 
-/* A construct: its code address and region ids.  A parallel
+/* A construct: its code address (LOC above) and region ids.  A parallel
  * construct's `id2` is its closing barrier's region ("omp barrier" at
  * the same LOC). */
 struct sbt_omp_site {
 	const void *ra;
 	unsigned kind;
 	sbt_id id, id2;
+	int ours;                  /* ra is in the recorder's own code */
 };
 
 /* The construct of `kind` at code address `ra`, made on first use
  * (cold: dladdr, the regions lock) and then found in a process-wide
  * table without a lock.  Lives for the process.  NULL when the table
- * (4096 constructs) is full or a name could not be made (counted). */
+ * (4096 constructs) is full (counted); its ids 0 when a name could not
+ * be made or `ra` is in the recorder's own code (`ours`). */
 SBT_HIDDEN const struct sbt_omp_site *sbt_omp_site(unsigned kind,
 						   const void *ra);
 
@@ -73,7 +81,8 @@ struct sbt_omp_thr {
 		sbt_id closing;           /* its closing barrier's region    */
 		sbt_id wait;              /* a barrier wait open, or 0       */
 		sbt_id work;              /* a worksharing region open, or 0 */
-		const void *ra;           /* the parallel construct          */
+		const void *ra;           /* where the parallel construct
+					     was called: its samples' site */
 	} lv[SBT_OMP_DEPTH];
 };
 
@@ -95,10 +104,12 @@ static inline struct sbt_omp_thr *sbt_omp_thr(void)
 SBT_HIDDEN int sbt_omp_level(void);
 
 /* The thread enters an implicit task of parallel construct `p` (NULL:
- * not recorded) as OpenMP thread `num`: its share starts.  The START's
- * clock read is the last thing done. */
+ * not recorded) as OpenMP thread `num`, the construct called from `at`
+ * (NULL: p's own address): its share starts.  The START's clock read is
+ * the last thing done. */
 static inline void sbt_omp_enter(struct sbt_omp_thr *o,
-				 const struct sbt_omp_site *p, int num)
+				 const struct sbt_omp_site *p, int num,
+				 const void *at)
 {
 	uint32_t l = o->level++, nest;
 
@@ -118,8 +129,10 @@ static inline void sbt_omp_enter(struct sbt_omp_thr *o,
 		o->lv[l] = (struct sbt_omp_lv){ 0 };
 		return;
 	}
-	o->lv[l] = (struct sbt_omp_lv){ .closing = p->id2, .ra = p->ra };
-	if (p->id && sbt_hot_start_id(p->id, p->ra) == SBT_OK)
+	if (!at)
+		at = p->ra;
+	o->lv[l] = (struct sbt_omp_lv){ .closing = p->id2, .ra = at };
+	if (p->id && sbt_hot_start_id(p->id, at) == SBT_OK)
 		o->lv[l].share = p->id;
 }
 

@@ -65,7 +65,7 @@ static void on_implicit_task(int endpoint, sbt_ompt_data *par,
 	if (!(o = sbt_omp_thr()))
 		return;
 	if (endpoint == SBT_OMPT_BEGIN)
-		sbt_omp_enter(o, par ? par->ptr : NULL, (int)index);
+		sbt_omp_enter(o, par ? par->ptr : NULL, (int)index, NULL);
 	else if (endpoint == SBT_OMPT_END)
 		sbt_omp_leave(o);
 }

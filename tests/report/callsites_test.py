@@ -8,7 +8,7 @@ Compiles a small app from SRCDIR at test time, runs it under the preload
 and checks each region's "callsites": function, file, line (the line of
 the source marked "SITE: <region>"), module, exact counts and the stack.
 
-Cases: pie, dlopen, stripped, rebuilt, lambda, fortran, three, omp,
+Cases: pie, dlopen, stripped, rebuilt, lambda, fortran, three, twins, omp,
 many-names (20,000 regions at one site), many-sites (5,000 sites),
 omp_nog (OpenMP regions of a program without a line table: named by
 function and offset, every text row told apart at 100 columns).
@@ -226,6 +226,29 @@ def case_three(d, src, cc):
         fail('--by site rows: %r' % rows)
 
 
+def case_twins(d, src, cc):
+    # two sites of one region at one line: --by site keys them by line
+    # and offset, and the text table tells the rows apart in 100 columns
+    sh(cc + ['-g', '-O1', '-DSBT_MARKER', '-I', MARKERS,
+             os.path.join(src, 'twins.c'), '-o', 'twins'], d)
+    log = run(['./twins'], d)
+    line = site_line(os.path.join(src, 'twins.c'), 'twin')
+    doc = analyze(log, '--by', 'site')
+    rows = sorted((r['count'], r['site']) for r in doc['regions'])
+    key = re.compile(r'^twins\.c:%d \+0x[0-9a-f]+$' % line)
+    if [c for c, _ in rows] != [100, 200] or rows[0][1] == rows[1][1] or \
+            not all(key.match(k) for _, k in rows):
+        fail('twins: --by site rows %r, want 100 and 200 at twins.c:%d '
+             'with their offsets' % (rows, line))
+    p = sh([os.environ['SBT_ANALYZE'], '-q', '--width', '100', '--by',
+            'site', '--filter', 'none', log], d)
+    lines = p.stdout.splitlines()
+    i = next(k for k, l in enumerate(lines) if l.startswith('region '))
+    text = [l[:lines[i].index('total') - 5] for l in lines[i + 1:i + 3]]
+    if len(set(text)) != 2 or any(len(l) > 100 for l in lines):
+        fail('twins: text rows not told apart:\n' + p.stdout)
+
+
 def case_omp(d, src, cc):
     # markers inlined from sbtmark.h inside an OpenMP loop (GCC outlines
     # it as main._omp_fn.0) and inside a static inline helper: the user's
@@ -265,7 +288,9 @@ def case_omp_nog(d, src, cc):
     doc = analyze(log)
     names = [r['name'] for r in doc['regions']
              if r['name'].startswith('omp parallel @ ')]
-    want = re.compile(r'^omp parallel @ (main|triad[.\w]*) '
+    # libgomp's constructs are named by their outlined body ("main
+    # [omp]"), the others by the call in the function
+    want = re.compile(r'^omp parallel @ (main|triad[.\w]*)( \[omp\])? '
                       r'\(omp_pragmas\+0x[0-9a-f]+\)$')
     if len(names) != 4 or not all(want.match(n) for n in names):
         fail('omp_nog: want 4 regions by function and offset: %r' % names)
@@ -344,7 +369,8 @@ def case_many_sites(d, src, cc):
 
 
 CASES = {'pie': 'cc', 'dlopen': 'cc', 'stripped': 'cc', 'rebuilt': 'cc',
-         'lambda': 'cxx', 'fortran': 'fc', 'three': 'cc', 'omp': 'cc',
+         'lambda': 'cxx', 'fortran': 'fc', 'three': 'cc', 'twins': 'cc',
+         'omp': 'cc',
          'many_names': 'cc', 'many_sites': 'cc', 'omp_nog': 'cc'}
 
 
