@@ -228,7 +228,7 @@ static const char *est_word(const struct sbt_cmp *c,
 	if (e->by_runs)
 		return e->change > 0 ? "slower" : e->change < 0 ? "faster" :
 		       "no change found";
-	return e->change ? "apart" : "within";
+	return e->change ? "apart" : "no change found";
 }
 
 /* Row r's estimate as a sentence (JSON, CSV, HTML). */
@@ -253,7 +253,8 @@ static void est_sentence(char *buf, size_t len, const struct sbt_cmp *c,
 	fmt_ratio(lo, sizeof lo, e->lo);
 	fmt_ratio(hi, sizeof hi, e->hi);
 	snprintf(buf, len, "median %s, interval %s .. %s (95 %% for all %zu "
-		 "rows together): %s%s", x, lo, hi, c->nest, est_word(c, r),
+		 "row%s together): %s%s", x, lo, hi, c->nest,
+		 c->nest == 1 ? "" : "s", est_word(c, r),
 		 e->by_runs ? "" : e->change ? " beyond its interval; one run "
 		 "a side: the spread between runs is unknown" :
 		 "; one run a side: the spread between runs is unknown");
@@ -329,8 +330,9 @@ static void legend_text(FILE *f, const struct sbt_cmp *c)
 	if (!c->nrows)
 		return;
 	fprintf(f, "\nnew/base: the ratio of the medians of every call "
-		"(timing cost out); interval: 95 %% for all %zu rows "
-		"together (Bonferroni), from %s.\n", c->nest, c->by_runs ?
+		"(timing cost out); interval: 95 %% for all %zu row%s "
+		"together (Bonferroni), from %s.\n", c->nest,
+		c->nest == 1 ? "" : "s", c->by_runs ?
 		"each run's median (the spread between runs)" :
 		"10 batches of consecutive calls a side");
 	if (c->by_runs)
@@ -340,7 +342,7 @@ static void legend_text(FILE *f, const struct sbt_cmp *c)
 		fprintf(f, "one run %s: the spread between runs is unknown, "
 			"so no row is called slower or faster; beyond its "
 			"interval within these runs (apart): %zu up, %zu down; "
-			"%zu within", c->runs_b < 2 && c->runs_n < 2 ?
+			"%zu no change found", c->runs_b < 2 && c->runs_n < 2 ?
 			"a side" : "on a side", up, down, in);
 	fprintf(f, "; %zu with too few samples (%d a side wanted)", few,
 		SBT_CMP_MIN_N);
@@ -512,6 +514,9 @@ static void json_side(FILE *f, const char *k, const struct sbt_cmp_side *s,
 static void json_runs(FILE *f, const char *k, const struct sbt_cmp_runs *w)
 {
 	fprintf(f, "\"%s\":{\"runs\":%d,", k, w->n);
+	/* to the ns, as --dump gives the samples' times */
+	if (isfinite(w->wall_ns))
+		fprintf(f, "\"wall_ns\":%.1f,", w->wall_ns);
 	sbt_json_num(f, "wall_s", w->wall_ns / 1e9, 0);
 	sbt_json_num(f, "wall_min_s", w->wall_min_ns / 1e9, 0);
 	sbt_json_num(f, "wall_max_s", w->wall_max_ns / 1e9, 0);
