@@ -23,6 +23,7 @@ No timing of this machine is read.
 import csv, json, lzma, os, re, struct, subprocess, sys, tempfile
 
 GEN, CORPUS = sys.argv[1], sys.argv[2]
+SBT_RUN = sys.argv[3] if len(sys.argv) > 3 else None
 ANALYZE = os.environ['SBT_ANALYZE']
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
@@ -233,4 +234,46 @@ def main():
     done()
 
 
-main()
+def names():
+    """Live: OpenMP regions named by their pragma's line in the
+    comparison as in a report of one log (tests/openmp/omp_app.c, clang,
+    two runs); nothing here reads a time."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                       'openmp', 'omp_app.c')
+    line = next(i + 1 for i, t in enumerate(open(src))
+                if '#pragma omp parallel' in t)
+    tmp = tempfile.mkdtemp(prefix='sbt-names-')
+    app = os.path.join(tmp, 'omp_app')
+    try:
+        subprocess.run(['clang', '-O2', '-g', '-fopenmp', src, '-o', app],
+                       check=True)
+    except (OSError, subprocess.CalledProcessError):
+        print('SKIP: no clang with OpenMP', file=sys.stderr)
+        sys.exit(77)
+    env = dict(os.environ, OMP_NUM_THREADS='2')
+    env.pop('LD_PRELOAD', None)
+    logs = []
+    for i in range(2):
+        log = os.path.join(tmp, 'omp%d.log' % i)
+        subprocess.run([SBT_RUN, '-o', log, '--', app, '50', '0'], cwd=tmp,
+                       env=env, capture_output=True, check=True,
+                       timeout=120)
+        logs.append(log)
+    one = json.loads(run(logs[0], fmt='json').stdout)
+    single = {g['name'] for g in one['regions']} if 'regions' in one \
+        else set()
+    p, d = compare([logs[0]], [logs[1]])
+    got = {r['name'] for r in d['regions']}
+    want = 'omp parallel @ omp_app.c:%d' % line
+    check(want in got and got == single,
+          'compare names the regions as one log\'s report: %s (single: '
+          '%s)' % (sorted(got), sorted(single)))
+    p = run('--no-symbols', '--compare', logs[0], '--', logs[1])
+    check('omp_app+0x' in p.stdout, '--no-symbols: module+offset')
+    done()
+
+
+if len(sys.argv) > 4 and sys.argv[4] == 'names':
+    names()
+else:
+    main()
