@@ -130,37 +130,46 @@ static void runs_line(char *buf, size_t len, const struct sbt_cmp *c)
 			"the base side" : "the new side");
 }
 
-/* What the records say of the change of wall time, or "" when it did
- * not change by 5 % or the records are not there: the most preempted
- * thread's extra preempted time against the extra wall time (with
- * barriers, one thread preempted holds up the others). */
+/* The threads' time on their cpus: their spans less the time the
+ * records show them off (preempted or of their own accord). */
+static double on_cpu(const struct sbt_cmp_runs *w)
+{
+	return fmax(0, w->span_ns - w->preempt_ns - w->sleep_ns);
+}
+
+/* What the records say of a change of wall time by 5 % or more, or ""
+ * (no change, or no records).  The threads' time is on their cpus,
+ * preempted, or off of their own accord; on a log scale the change of
+ * the wall time splits into the change of the time on their cpus (the
+ * code's, the processor's, or a thread spinning at a barrier for a
+ * preempted one) and the rest (off their cpus).  When the time on their
+ * cpus holds at most 1/4 of it, the change is the OS's. */
 static void cause_line(char *buf, size_t len, const struct sbt_cmp *c)
 {
 	struct sbt_strbuf o = { buf, len, 0 };
 	const struct sbt_cmp_runs *b = &c->wb, *n = &c->wn;
-	double e = n->wall_ns - b->wall_ns;
-	double p = n->preempt_max_ns - b->preempt_max_ns;
+	double ob = on_cpu(b) / b->n, on = on_cpu(n) / n->n;
+	char x[32], y[32], p[32], q[32];
 
 	buf[0] = 0;
-	if (!b->os || !n->os || !(b->wall_ns > 0) ||
-	    !(fabs(e) > 0.05 * b->wall_ns))
+	if (!b->os || !n->os || !(b->wall_ns > 0) || !(n->wall_ns > 0) ||
+	    !(ob > 0) || !(on > 0) ||
+	    !(fabs(log(n->wall_ns / b->wall_ns)) >= log(1.05)))
 		return;
-	const char *run = e > 0 ? "new" : "base";
-	char x[32], y[32];
-
-	if (e < 0)
-		e = -e, p = -p;
-	fmt_wall(x, sizeof x, e);
-	fmt_wall(y, sizeof y, p);
-	if (p >= 0.5 * e)
-		sbt_put(&o, "why: the OS preempted the threads: the %s run "
-			"took %s longer, and its most preempted thread was "
-			"preempted %s more (%.0f %% of that)", run, x, y,
-			fmin(100, pct_of(p, e)));
-	else
-		sbt_put(&o, "why: not the OS's preemption alone: the %s run "
-			"took %s longer, its most preempted thread was "
-			"preempted %s more", run, x, y);
+	double lw = log(n->wall_ns / b->wall_ns), part = log(on / ob) / lw;
+	fmt_wall(x, sizeof x, ob);
+	fmt_wall(y, sizeof y, on);
+	fmt_wall(p, sizeof p, b->preempt_ns / b->n);
+	fmt_wall(q, sizeof q, n->preempt_ns / n->n);
+	if (part <= 0.25)
+		sbt_put(&o, "why: the OS: the threads were on their cpus %s "
+			"in the base run, %s in the new, and preempted %s, %s"
+			" (a run's threads together)", x, y, p, q);
+	else    /* spinning waits count as on a cpu: no more is sure */
+		sbt_put(&o, "why: not the OS's preemption alone: the threads "
+			"were on their cpus %.2fx as long (%s in the base run, "
+			"%s in the new; preempted %s, %s)", on / ob, x, y, p,
+			q);
 }
 
 static void inputs_text(FILE *f, const char *what,
