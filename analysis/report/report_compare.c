@@ -829,11 +829,12 @@ static int html_compare(FILE *f, const struct sbt_cmp *c,
 		say_row(&w, c, r);
 		fprintf(f, "</h2>\n<p class=\"verdict%s\">",
 			r->tripped ? " trip" : "");
-		sbt_html_str(f, w.verdict);
 		est_sentence(line, sizeof line, c, r);
-		fputs("<br>", f);
 		sbt_html_str(f, line);
-		fputs("</p>\n", f);
+		fputs("<br><small>steady samples' trimmed means (the gate's): ",
+		      f);
+		sbt_html_str(f, w.verdict);
+		fputs("</small></p>\n", f);
 		if (r->side || !r->b.g || !r->n.g || !r->b.n || !r->n.n) {
 			fputs("</section>\n", f);
 			continue;
