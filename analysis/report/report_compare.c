@@ -82,8 +82,10 @@ static void fmt_wall(char *buf, size_t len, double ns)
 		snprintf(buf, len, "-");
 	else if (fabs(ns) >= 1e9)
 		snprintf(buf, len, "%.3f s", ns / 1e9);
-	else
+	else if (fabs(ns) >= 1e6)
 		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else
+		sbt_fmt_ns(buf, len, ns);
 }
 
 /* A side's wall time: one run's, or the runs' median and range. */
@@ -338,6 +340,11 @@ static void legend_text(FILE *f, const struct sbt_cmp *c)
 	}
 	if (!c->nrows)
 		return;
+	if (!c->nest) {
+		fprintf(f, "\nno region has %d samples a side: no estimate\n",
+			SBT_CMP_MIN_N);
+		return;
+	}
 	fprintf(f, "\nnew/base: the ratio of the medians of every call "
 		"(timing cost out); interval: 95 %% for all %zu row%s "
 		"together (Bonferroni), from %s.\n", c->nest,
