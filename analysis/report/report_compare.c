@@ -533,6 +533,10 @@ static void json_runs(FILE *f, const char *k, const struct sbt_cmp_runs *w)
 	/* to the ns, as --dump gives the samples' times */
 	if (isfinite(w->wall_ns))
 		fprintf(f, "\"wall_ns\":%.1f,", w->wall_ns);
+	fputs("\"run_wall_ns\":[", f);
+	for (int i = 0; i < w->n && w->run_wall_ns; i++)
+		fprintf(f, "%s%.1f", i ? "," : "", w->run_wall_ns[i]);
+	fputs("],", f);
 	sbt_json_num(f, "wall_s", w->wall_ns / 1e9, 0);
 	sbt_json_num(f, "wall_min_s", w->wall_min_ns / 1e9, 0);
 	sbt_json_num(f, "wall_max_s", w->wall_max_ns / 1e9, 0);

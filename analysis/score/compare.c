@@ -681,11 +681,13 @@ static int runs_of(const struct sbt_cmp_side *s, struct sbt_cmp_runs *w)
 	double *pmax = malloc((n ? n : 1) * sizeof *pmax);
 
 	memset(w, 0, sizeof *w);
-	if (!wall || !pmax) {
+	w->run_wall_ns = malloc((n ? n : 1) * sizeof *w->run_wall_ns);
+	if (!wall || !pmax || !w->run_wall_ns) {
 		free(wall), free(pmax);
 		return -1;
 	}
 	walls(ds, wall, pmax);      /* pmax: room for the starts, first */
+	memcpy(w->run_wall_ns, wall, n * sizeof *wall);
 	w->n = (int)n;
 	w->os = n > 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -997,6 +999,8 @@ int sbt_cmp_unmatched(const struct sbt_cmp *c, char *name, size_t len)
 
 void sbt_compare_free(struct sbt_cmp *c)
 {
+	free(c->wb.run_wall_ns), free(c->wn.run_wall_ns);
+	c->wb.run_wall_ns = c->wn.run_wall_ns = NULL;
 	free(c->rows);
 	c->rows = NULL, c->nrows = 0;
 }

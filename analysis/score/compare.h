@@ -115,6 +115,7 @@ struct sbt_cmp_row {
  * time (the kernel's switch records, read/osevents.c). */
 struct sbt_cmp_runs {
 	int n;                        /* runs (inputs)                   */
+	double *run_wall_ns;          /* each run's, in input order      */
 	double wall_ns;               /* median of the runs'             */
 	double wall_min_ns, wall_max_ns;
 	int os;                       /* every run has switch records    */

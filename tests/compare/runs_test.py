@@ -244,6 +244,11 @@ def main():
               for x in d['regions']),
           'two runs a side, the same code: no change found')
     p, d = compare(g[0:2], g[4:6])
+    want = [wall_of(dump(x, tmp)) for x in g[0:2]]
+    got = d['runs']['base']['run_wall_ns']
+    check(len(got) == 2 and all(abs(x - y) <= 1e-9 * y
+                                for x, y in zip(got, want)),
+          'each run\'s wall time, in input order: %s = %s' % (got, want))
     r = {x['name']: x for x in d['regions']}
     e = r['solve']['estimate']
     check(e['change'] == 'slower' and e['lo'] <= 1.03 <= e['hi'] and
