@@ -323,7 +323,7 @@ static void row_text(FILE *f, const struct sbt_cmp *c,
 /* What the columns mean, and the rows counted by what they say. */
 static void legend_text(FILE *f, const struct sbt_cmp *c)
 {
-	size_t up = 0, down = 0, in = 0, few = 0, one = 0;
+	size_t up = 0, down = 0, in = 0, few = 0, one = 0, apart = 0;
 
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
@@ -333,10 +333,12 @@ static void legend_text(FILE *f, const struct sbt_cmp *c)
 		}
 		if (!r->est.have)
 			few++;
-		else if (r->est.change)
-			*(r->est.change > 0 ? &up : &down) += 1;
-		else
+		else if (!r->est.change)
 			in++;
+		else if (r->est.by_runs || !c->by_runs)
+			*(r->est.change > 0 ? &up : &down) += 1;
+		else    /* in one run of a side only: its batches */
+			apart++;
 	}
 	if (!c->nrows)
 		return;
@@ -350,10 +352,13 @@ static void legend_text(FILE *f, const struct sbt_cmp *c)
 		"together (Bonferroni), from %s.\n", c->nest,
 		c->nest == 1 ? "" : "s", c->by_runs ?
 		"each run's median (the spread between runs)" :
-		"10 batches of consecutive calls a side");
+		"batches of consecutive calls a side");
 	if (c->by_runs)
 		fprintf(f, "rows: %zu slower, %zu faster, %zu no change "
 			"found", up, down, in);
+	if (apart)
+		fprintf(f, "; %zu apart (in one run of a side: the spread "
+			"between runs unknown)", apart);
 	else
 		fprintf(f, "one run %s: the spread between runs is unknown, "
 			"so no row is called slower or faster; beyond its "
