@@ -356,15 +356,15 @@ static void legend_text(FILE *f, const struct sbt_cmp *c)
 	if (c->by_runs)
 		fprintf(f, "rows: %zu slower, %zu faster, %zu no change "
 			"found", up, down, in);
-	if (apart)
-		fprintf(f, "; %zu apart (in one run of a side: the spread "
-			"between runs unknown)", apart);
 	else
 		fprintf(f, "one run %s: the spread between runs is unknown, "
 			"so no row is called slower or faster; beyond its "
 			"interval within these runs (apart): %zu up, %zu down; "
 			"%zu no change found", c->runs_b < 2 && c->runs_n < 2 ?
 			"a side" : "on a side", up, down, in);
+	if (apart)
+		fprintf(f, "; %zu apart (in one run of a side: the spread "
+			"between runs unknown)", apart);
 	fprintf(f, "; %zu with too few samples (%d a side wanted)", few,
 		SBT_CMP_MIN_N);
 	if (one)

@@ -256,7 +256,11 @@ def main():
           'solve 3 %% slower: %s' % e['said'])
     check(r['io']['estimate']['change'] == 'no change found',
           'io unchanged: %s' % r['io']['estimate']['said'])
-    no_nan(g[0:2], g[4:6], 'synthetic two runs a side')
+    text = run('--compare', *g[0:2], '--', *g[4:6]).stdout
+    check('rows: 1 slower, 0 faster, 1 no change found;' in text and
+          'one run a side' not in text,
+          'two runs a side: the text counts the rows by their verdicts')
+    no_nan(g[0:2], g[4:6], 'synthetic two runs a side', {'text': text})
     done()
 
 
