@@ -6,6 +6,7 @@
 #include "analyze.h"
 #include "compare_cmd.h"
 #include "inputs.h"
+#include "omp_names.h"
 #include "report_compare.h"
 #include "status.h"
 
@@ -23,7 +24,8 @@ struct side {
  * input was damaged; what was valid is kept) or 2. */
 static int side_read(struct side *s, int n, char **paths,
 		     enum sbt_input input, unsigned long long budget,
-		     const struct sbt_options *o, const char *what)
+		     const struct sbt_options *o, int symbols,
+		     const char *what)
 {
 	int status;
 
@@ -40,6 +42,13 @@ static int side_read(struct side *s, int n, char **paths,
 	if (s->ds.nsources == 0) {
 		fprintf(stderr, "sbt-analyze: no %s input could be read\n",
 			what);
+		return 2;
+	}
+	/* named as a report of one side names them */
+	sbt_status("symbolizing (%s)", what);
+	if (sbt_omp_names(&s->ds, symbols) != 0) {
+		sbt_status_done();
+		fputs("sbt-analyze: out of memory\n", stderr);
 		return 2;
 	}
 	sbt_status("analyzing %zu samples of %zu regions (%s)", s->ds.n,
@@ -75,7 +84,7 @@ int sbt_compare_cmd(int argc, char **argv, int at,
 		    const struct sbt_options *o,
 		    const struct sbt_report_opts *ro, const char *html,
 		    enum sbt_input input, unsigned long long budget,
-		    const struct sbt_cmp_opts *co)
+		    int symbols, const struct sbt_cmp_opts *co)
 {
 	struct side sb = { 0 }, sn = { 0 };
 	struct sbt_cmp cmp;
@@ -92,10 +101,10 @@ int sbt_compare_cmd(int argc, char **argv, int at,
 	if (budget)
 		budget = budget / 2 ? budget / 2 : 1;
 	status = side_read(&sb, dd - at - 1, argv + at + 1, input, budget, o,
-			   "base");
+			   symbols, "base");
 	if (status != 2) {
 		s2 = side_read(&sn, argc - dd - 1, argv + dd + 1, input,
-			       budget, o, "new");
+			       budget, o, symbols, "new");
 		status = s2 > status ? s2 : status;
 	}
 	if (status == 2)

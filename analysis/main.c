@@ -622,7 +622,7 @@ int main(int argc, char **argv)
 	if (c.at) {
 		c.co.by = c.o.by;
 		return sbt_compare_cmd(argc, argv, c.at, &c.o, &c.ro, c.html,
-				       c.input, c.budget, &c.co);
+				       c.input, c.budget, c.symbols, &c.co);
 	}
 	if (c.summary)
 		return sbt_summary_cmd(argc - c.first, argv + c.first,

@@ -135,6 +135,14 @@ struct sbt_source {
 	uint32_t os_state;           /* enum sbt_os_state (format/sbtlog.h)   */
 	char     os_note[64];        /* why unavailable or off                */
 	uint64_t os_lost;            /* events the kernel lost, at least      */
+	/* Off-cpu time from the kernel's switch records (osevents.c), summed
+	 * over the threads, each within its samples' span (os_span_ns, also
+	 * summed): preempted (from a preemption to the switch back in) and
+	 * of the thread's own accord (sleeps, blocking waits).  The thread
+	 * preempted longest, and for how long.  All 0 without records. */
+	double   os_span_ns, os_preempt_ns, os_sleep_ns;
+	double   os_preempt_max_ns;
+	uint32_t os_preempt_max_thread;
 	uint32_t os_pages;           /* ring pages per thread at the start    */
 	uint32_t speed_ops;          /* probe workload (META SPEED), 0: none  */
 	uint32_t speed_cadence_us;

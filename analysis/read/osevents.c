@@ -167,6 +167,105 @@ static void join_block(void *arg, size_t b, int w)
 	}
 }
 
+/* ---- off-cpu time of each thread, summed into its source ------------- */
+
+struct span { double lo, hi; };
+
+/* Each thread's span: its first sample's start to its last one's end. */
+static struct span *spans_of(const struct sbt_dataset *ds, size_t first,
+			     size_t last, uint32_t *nspan)
+{
+	struct span *sp = NULL;
+	uint32_t n = 0;
+
+	for (size_t i = first; i < last; i++) {
+		const struct sbt_sample *s = &ds->s[i];
+		double end = s->t_ns + s->ns + s->detour_ns;
+		if (s->thread >= n) {
+			uint32_t m = s->thread + 1 > 2 * n ? s->thread + 1 :
+				     2 * n;
+			struct span *g = realloc(sp, m * sizeof *sp);
+			if (!g) {
+				free(sp);
+				return *nspan = 0, NULL;
+			}
+			for (uint32_t k = n; k < m; k++)
+				g[k] = (struct span){ 1, 0 };   /* empty */
+			sp = g, n = m;
+		}
+		struct span *t = &sp[s->thread];
+		if (t->lo > t->hi)
+			*t = (struct span){ s->t_ns, end };
+		else {
+			t->lo = t->lo < s->t_ns ? t->lo : s->t_ns;
+			t->hi = t->hi > end ? t->hi : end;
+		}
+	}
+	*nspan = n;
+	return sp;
+}
+
+/* The part of [a, b] inside span t. */
+static double clipped(const struct span *t, double a, double b)
+{
+	a = a > t->lo ? a : t->lo;
+	b = b < t->hi ? b : t->hi;
+	return b > a ? b - a : 0;
+}
+
+/* Sum each thread's time off its cpu, from a switch-out to the switch
+ * back in, into src: preempted or of its own accord, by the switch-out's
+ * kind.  A LOST record ends what is known of the stretch it falls in;
+ * a thread still out at its last record is out to its span's end.  rec
+ * sorted by cmp_rec.  Out of memory: the totals stay 0. */
+static void off_cpu(const struct sbt_dataset *ds, size_t first, size_t last,
+		    const struct sbt_os_rec *rec, size_t n,
+		    struct sbt_source *src)
+{
+	uint32_t nspan;
+	struct span *sp = spans_of(ds, first, last, &nspan);
+
+	src->os_span_ns = src->os_preempt_ns = src->os_sleep_ns = 0;
+	src->os_preempt_max_ns = 0, src->os_preempt_max_thread = 0;
+	if (!sp)
+		return;
+	for (uint32_t t = 0; t < nspan; t++)
+		if (sp[t].hi > sp[t].lo)
+			src->os_span_ns += sp[t].hi - sp[t].lo;
+	for (size_t a = 0, b; a < n; a = b) {
+		uint32_t th = rec[a].thread;
+		int out = 0;          /* the kind it left by, 0: on its cpu */
+		double t_out = 0, pre = 0, sleep = 0;
+		for (b = a; b < n && rec[b].thread == th; b++)
+			;
+		if (th >= nspan || !(sp[th].hi > sp[th].lo))
+			continue;     /* no samples: outside every span */
+		for (size_t k = a; k < b; k++) {
+			const struct sbt_os_rec *r = &rec[k];
+			if (r->kind == SBT_OS_LOST) {
+				out = 0;
+			} else if (r->kind == SBT_OS_PREEMPTED ||
+				   r->kind == SBT_OS_SWITCH_OUT) {
+				if (!out)
+					out = r->kind, t_out = r->t_ns;
+			} else if (r->kind == SBT_OS_SWITCH_IN && out) {
+				double d = clipped(&sp[th], t_out, r->t_ns);
+				*(out == SBT_OS_PREEMPTED ? &pre : &sleep) += d;
+				out = 0;
+			}
+		}
+		if (out) {
+			double d = clipped(&sp[th], t_out, sp[th].hi);
+			*(out == SBT_OS_PREEMPTED ? &pre : &sleep) += d;
+		}
+		src->os_preempt_ns += pre, src->os_sleep_ns += sleep;
+		if (pre > src->os_preempt_max_ns)
+			src->os_preempt_max_ns = pre,
+			src->os_preempt_max_thread = th;
+	}
+	free(sp);
+}
+
 void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		 struct sbt_os_rec *rec, size_t n,
 		 struct sbt_os_cover *cov, size_t ncov, int jobs)
@@ -179,6 +278,7 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		qsort(cov, ncov, sizeof *cov, cmp_cover);
 	if (last <= first)
 		return;
+	off_cpu(ds, first, last, rec, n, &ds->sources[ds->s[first].source]);
 	j.nb = sbt_jobs_blocks(last - first, 1024);
 	sbt_jobs_each(j.nb, jobs, join_block, &j);
 }

@@ -68,6 +68,112 @@ static void machine_line(char *buf, size_t len, const struct sbt_cmp *c)
 		 "no speed probes on either side");
 }
 
+/* ---- the runs: wall time and the OS's share ---------------------------- */
+
+static double pct_of(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : 0;
+}
+
+/* A wall time: ms below a second, so that short runs do not read 0. */
+static void fmt_wall(char *buf, size_t len, double ns)
+{
+	if (!isfinite(ns))
+		snprintf(buf, len, "-");
+	else if (fabs(ns) >= 1e9)
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+	else if (fabs(ns) >= 1e6)
+		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else
+		sbt_fmt_ns(buf, len, ns);
+}
+
+/* A side's wall time: one run's, or the runs' median and range. */
+static void wall_words(struct sbt_strbuf *o, const struct sbt_cmp_runs *w)
+{
+	char a[32], b[32];
+
+	fmt_wall(a, sizeof a, w->wall_ns);
+	sbt_put(o, "%s", a);
+	if (w->n > 1) {
+		fmt_wall(a, sizeof a, w->wall_min_ns);
+		fmt_wall(b, sizeof b, w->wall_max_ns);
+		sbt_put(o, " (median of %d runs, %s to %s)", w->n, a, b);
+	}
+}
+
+/* The first line: each side's wall time, how much longer the new one
+ * took, and the threads' preempted share (the kernel's switch records). */
+static void runs_line(char *buf, size_t len, const struct sbt_cmp *c)
+{
+	struct sbt_strbuf o = { buf, len, 0 };
+	const struct sbt_cmp_runs *b = &c->wb, *n = &c->wn;
+
+	buf[0] = 0;
+	sbt_put(&o, "wall time: base ");
+	wall_words(&o, b);
+	sbt_put(&o, ", new ");
+	wall_words(&o, n);
+	if (b->wall_ns > 0 && n->wall_ns > 0) {
+		double x = n->wall_ns / b->wall_ns;
+		if (x >= 1.005 || x <= 0.995)
+			sbt_put(&o, ": %.2fx as long", x);
+		else
+			sbt_put(&o, ": as long");
+	}
+	if (b->os && n->os)
+		sbt_put(&o, "; threads preempted (the OS's, by the kernel's "
+			"switch records) %.1f %% of their time in the base "
+			"run, %.1f %% in the new", pct_of(b->preempt_ns,
+			b->span_ns), pct_of(n->preempt_ns, n->span_ns));
+	else
+		sbt_put(&o, "; preempted share unknown: no switch records "
+			"on %s", !b->os && !n->os ? "either side" : !b->os ?
+			"the base side" : "the new side");
+}
+
+/* The threads' time on their cpus: their spans less the time the
+ * records show them off (preempted or of their own accord). */
+static double on_cpu(const struct sbt_cmp_runs *w)
+{
+	return fmax(0, w->span_ns - w->preempt_ns - w->sleep_ns);
+}
+
+/* What the records say of a change of wall time by 5 % or more, or ""
+ * (no change, or no records).  The threads' time is on their cpus,
+ * preempted, or off of their own accord; on a log scale the change of
+ * the wall time splits into the change of the time on their cpus (the
+ * code's, the processor's, or a thread spinning at a barrier for a
+ * preempted one) and the rest (off their cpus).  When the time on their
+ * cpus holds at most 1/4 of it, the change is the OS's. */
+static void cause_line(char *buf, size_t len, const struct sbt_cmp *c)
+{
+	struct sbt_strbuf o = { buf, len, 0 };
+	const struct sbt_cmp_runs *b = &c->wb, *n = &c->wn;
+	double ob = on_cpu(b) / b->n, on = on_cpu(n) / n->n;
+	char x[32], y[32], p[32], q[32];
+
+	buf[0] = 0;
+	if (!b->os || !n->os || !(b->wall_ns > 0) || !(n->wall_ns > 0) ||
+	    !(ob > 0) || !(on > 0) ||
+	    !(fabs(log(n->wall_ns / b->wall_ns)) >= log(1.05)))
+		return;
+	double lw = log(n->wall_ns / b->wall_ns), part = log(on / ob) / lw;
+	fmt_wall(x, sizeof x, ob);
+	fmt_wall(y, sizeof y, on);
+	fmt_wall(p, sizeof p, b->preempt_ns / b->n);
+	fmt_wall(q, sizeof q, n->preempt_ns / n->n);
+	if (part <= 0.25)
+		sbt_put(&o, "why: the OS: the threads were on their cpus %s "
+			"in the base run, %s in the new, and preempted %s, %s"
+			" (a run's threads together)", x, y, p, q);
+	else    /* spinning waits count as on a cpu: no more is sure */
+		sbt_put(&o, "why: not the OS's preemption alone: the threads "
+			"were on their cpus %.2fx as long (%s in the base run, "
+			"%s in the new; preempted %s, %s)", on / ob, x, y, p,
+			q);
+}
+
 static void inputs_text(FILE *f, const char *what,
 			const struct sbt_cmp_side *s)
 {
@@ -106,16 +212,63 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 	fputc('\n', f);
 }
 
-/* A comparison's direction in one word: slower or faster beyond what
- * bounds it; else "no change" (beyond that bound, said beside it), or
- * "not resolved" (compare.c: ch->unresolved). */
-static const char *direction(const struct sbt_cmp_change *ch)
+/* A ratio as a change in percent; beyond +999 % as a factor. */
+static void fmt_ratio(char *buf, size_t len, double r)
 {
-	if (!isfinite(ch->delta_ns))
-		return "no samples";
-	if (ch->change)
-		return ch->change > 0 ? "slower" : "faster";
-	return ch->unresolved ? "not resolved" : "no change";
+	double p = 100 * (r - 1);
+
+	if (!isfinite(r))
+		snprintf(buf, len, "-");
+	else if (p > 999)
+		snprintf(buf, len, r < 9999.5 ? "%.3gx" : "%.0fx", r);
+	else
+		snprintf(buf, len, "%+.1f %%", p);
+}
+
+/* Row r's estimate in a word, as every format says it. */
+static const char *est_word(const struct sbt_cmp *c,
+			    const struct sbt_cmp_row *r)
+{
+	const struct sbt_cmp_ratio *e = &r->est;
+
+	(void)c;
+	if (r->side)
+		return r->side < 0 ? "base only" : "new only";
+	if (!e->have)
+		return "too few samples";
+	if (e->by_runs)
+		return e->change > 0 ? "slower" : e->change < 0 ? "faster" :
+		       "no change found";
+	return e->change ? "apart" : "no change found";
+}
+
+/* Row r's estimate as a sentence (JSON, CSV, HTML). */
+static void est_sentence(char *buf, size_t len, const struct sbt_cmp *c,
+			 const struct sbt_cmp_row *r)
+{
+	const struct sbt_cmp_ratio *e = &r->est;
+	char x[32], lo[32], hi[32];
+
+	if (r->side) {
+		snprintf(buf, len, "on the %s side only", r->side < 0 ?
+			 "base" : "new");
+		return;
+	}
+	if (!e->have) {
+		snprintf(buf, len, "too few samples for an estimate (%zu base,"
+			 " %zu new; %d a side wanted)", e->nb, e->nn,
+			 SBT_CMP_MIN_N);
+		return;
+	}
+	fmt_ratio(x, sizeof x, e->ratio);
+	fmt_ratio(lo, sizeof lo, e->lo);
+	fmt_ratio(hi, sizeof hi, e->hi);
+	snprintf(buf, len, "median %s, interval %s .. %s (95 %% for all %zu "
+		 "row%s together): %s%s", x, lo, hi, c->nest,
+		 c->nest == 1 ? "" : "s", est_word(c, r),
+		 e->by_runs ? "" : e->change ? " beyond its interval; one run "
+		 "a side: the spread between runs is unknown" :
+		 "; one run a side: the spread between runs is unknown");
 }
 
 /* Name in exactly w columns, its middle cut to '~' when longer. */
@@ -131,6 +284,94 @@ static void cmp_name(FILE *f, const struct sbt_cmp_row *r, int w)
 		fprintf(f, "%.*s~%s", w / 2, b, b + n - (w - 1 - w / 2));
 }
 
+/* Row r: both medians, their ratio as a change, its interval and what
+ * it says; a changed distribution (modes, steps) on the line under. */
+static void row_text(FILE *f, const struct sbt_cmp *c,
+		     const struct sbt_cmp_row *r, int w)
+{
+	const struct sbt_cmp_ratio *e = &r->est;
+	char line[512], x[32], y[32], z[32], lo[32], hi[32], iv[80];
+
+	cmp_name(f, r, w);
+	if (r->side || !e->have) {
+		struct said sd;
+		say_row(&sd, c, r);
+		if (r->side)
+			fprintf(f, " %9s %9s %9s  %-21s  %s\n", "-", "-", "-",
+				"", sd.verdict);
+		else
+			fprintf(f, " %9s %9s %9s  %-21s  too few samples "
+				"(%zu base, %zu new)\n", "-", "-", "-", "",
+				e->nb, e->nn);
+		return;
+	}
+	sbt_fmt_ns(x, sizeof x, e->med_b_ns);
+	sbt_fmt_ns(y, sizeof y, e->med_n_ns);
+	fmt_ratio(z, sizeof z, e->ratio);
+	fmt_ratio(lo, sizeof lo, e->lo);
+	fmt_ratio(hi, sizeof hi, e->hi);
+	snprintf(iv, sizeof iv, "%s .. %s", lo, hi);
+	fprintf(f, " %9s %9s %9s  %-21s  %s%s\n", x, y, z, iv,
+		est_word(c, r), r->tripped ? "; TRIPS the gate" : "");
+	struct sbt_strbuf o = { line, sizeof line, 0 };
+	line[0] = 0;
+	sbt_words_cmp_dist(&o, r);
+	if (line[0])
+		fprintf(f, "%*s  %s\n", w, "", line);
+}
+
+/* What the columns mean, and the rows counted by what they say. */
+static void legend_text(FILE *f, const struct sbt_cmp *c)
+{
+	size_t up = 0, down = 0, in = 0, few = 0, one = 0, apart = 0;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct sbt_cmp_row *r = &c->rows[i];
+		if (r->side) {
+			one++;
+			continue;
+		}
+		if (!r->est.have)
+			few++;
+		else if (!r->est.change)
+			in++;
+		else if (r->est.by_runs || !c->by_runs)
+			*(r->est.change > 0 ? &up : &down) += 1;
+		else    /* in one run of a side only: its batches */
+			apart++;
+	}
+	if (!c->nrows)
+		return;
+	if (!c->nest) {
+		fprintf(f, "\nno region has %d samples a side: no estimate\n",
+			SBT_CMP_MIN_N);
+		return;
+	}
+	fprintf(f, "\nnew/base: the ratio of the medians of every call "
+		"(timing cost out); interval: 95 %% for all %zu row%s "
+		"together (Bonferroni), from %s.\n", c->nest,
+		c->nest == 1 ? "" : "s", c->by_runs ?
+		"each run's median (the spread between runs)" :
+		"batches of consecutive calls a side");
+	if (c->by_runs)
+		fprintf(f, "rows: %zu slower, %zu faster, %zu no change "
+			"found", up, down, in);
+	else
+		fprintf(f, "one run %s: the spread between runs is unknown, "
+			"so no row is called slower or faster; beyond its "
+			"interval within these runs (apart): %zu up, %zu down; "
+			"%zu no change found", c->runs_b < 2 && c->runs_n < 2 ?
+			"a side" : "on a side", up, down, in);
+	if (apart)
+		fprintf(f, "; %zu apart (in one run of a side: the spread "
+			"between runs unknown)", apart);
+	fprintf(f, "; %zu with too few samples (%d a side wanted)", few,
+		SBT_CMP_MIN_N);
+	if (one)
+		fprintf(f, "; %zu on one side only", one);
+	fputc('\n', f);
+}
+
 /* One line per region: base and new typical times, the change, its
  * direction word and what bounds it; a changed distribution (modes,
  * steps) on the line under it. */
@@ -138,9 +379,14 @@ static void report_text(FILE *f, const struct sbt_cmp *c,
 			const struct sbt_cmp_side *b,
 			const struct sbt_cmp_side *n)
 {
-	char line[512], x[32], y[32], z[32];
+	char line[512];
 	int w = 6;
 
+	runs_line(line, sizeof line, c);
+	fprintf(f, "%s\n", line);
+	cause_line(line, sizeof line, c);
+	if (line[0])
+		fprintf(f, "%s\n", line);
 	inputs_text(f, "base", b);
 	inputs_text(f, "new", n);
 	machine_line(line, sizeof line, c);
@@ -151,45 +397,14 @@ static void report_text(FILE *f, const struct sbt_cmp *c,
 		if (k > w)
 			w = k;
 	}
-	if (w > 30)
-		w = 30;
+	if (w > 40)
+		w = 40;
 	if (c->nrows)
-		fprintf(f, "%-*s %9s %9s %8s  %-12s  %s\n", w, "region", "base",
-			"new", "change", "", c->speed ? "bound (normalized by "
-			"the processor's speed)" : "bound");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct sbt_cmp_row *r = &c->rows[i];
-		const struct sbt_cmp_change *ch = judged(c, r);
-		double base = r->b.tm_ns;
-		cmp_name(f, r, w);
-		if (r->side || !r->b.n || !r->n.n) {
-			struct said w;
-			say_row(&w, c, r);
-			fprintf(f, " %9s %9s %8s  %s\n", "-", "-", "-",
-				w.verdict);
-			continue;
-		}
-		sbt_fmt_ns(x, sizeof x, r->b.tm_ns);
-		sbt_fmt_ns(y, sizeof y, r->n.tm_ns);
-		fprintf(f, " %9s %9s %+7.1f%%  %-12s  ", x, y, 100 * ch->rel,
-			direction(ch));
-		sbt_fmt_ns(z, sizeof z, ch->change ? ch->resolution_ns :
-			   ch->threshold_ns);
-		if (ch->change)
-			fprintf(f, "resolves %s", z);
-		else
-			fprintf(f, "within %s", z);
-		if (base > 0)
-			fprintf(f, " (%.2g %%)", 100 * (ch->change ?
-				ch->resolution_ns : ch->threshold_ns) / base);
-		fprintf(f, ", %s%s\n", sbt_cmp_bound_name(ch->bound),
-			r->tripped ? "; TRIPS the gate" : "");
-		struct sbt_strbuf o = { line, sizeof line, 0 };
-		line[0] = 0;
-		sbt_words_cmp_dist(&o, r);
-		if (line[0])
-			fprintf(f, "%*s  %s\n", w, "", line);
-	}
+		fprintf(f, "%-*s %9s %9s %9s  %-21s  %s\n", w, "region",
+			"base", "new", "new/base", "interval", "");
+	for (size_t i = 0; i < c->nrows; i++)
+		row_text(f, c, &c->rows[i], w);
+	legend_text(f, c);
 	if (c->nrows == 0)
 		fprintf(f, "no regions on either side\n");
 	fputc('\n', f);
@@ -217,6 +432,25 @@ static void csv_change(FILE *f, const struct sbt_cmp_change *ch, int valid)
 		change_name(ch->change));
 }
 
+/* Row r's estimate: its medians, ratio and interval, and words. */
+static void csv_est(FILE *f, const struct sbt_cmp *c,
+		    const struct sbt_cmp_row *r)
+{
+	const struct sbt_cmp_ratio *e = &r->est;
+	char line[512];
+	int ok = !r->side && e->have;
+
+	csv_num(f, ok ? e->med_b_ns : NAN);
+	csv_num(f, ok ? e->med_n_ns : NAN);
+	csv_num(f, ok ? e->ratio : NAN);
+	csv_num(f, ok ? e->lo : NAN);
+	csv_num(f, ok ? e->hi : NAN);
+	fprintf(f, ",%s,%s,", !ok ? "" : e->by_runs ? "runs" : "batches",
+		est_word(c, r));
+	est_sentence(line, sizeof line, c, r);
+	sbt_csv_str(f, line);
+}
+
 static void report_csv(FILE *f, const struct sbt_cmp *c)
 {
 	fputs("region,group,present,base_n,new_n,base_slow,new_slow,"
@@ -224,7 +458,9 @@ static void report_csv(FILE *f, const struct sbt_cmp *c)
 	      "population_resolution_ns,runs_resolution_ns,floor_ns,"
 	      "delta_ns,delta_pct,resolution_ns,bound,change,"
 	      "norm_delta_ns,norm_delta_pct,norm_resolution_ns,norm_bound,"
-	      "norm_change,speed_ratio,distribution,tripped,verdict\n", f);
+	      "norm_change,speed_ratio,distribution,tripped,verdict,"
+	      "base_median_ns,new_median_ns,ratio,ratio_lo,ratio_hi,"
+	      "interval_units,estimate,estimate_said\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
 		struct said w;
@@ -247,6 +483,7 @@ static void report_csv(FILE *f, const struct sbt_cmp *c)
 		sbt_csv_str(f, w.dist);
 		fprintf(f, ",%d,", r->tripped);
 		sbt_csv_str(f, w.verdict);
+		csv_est(f, c, r);
 		fputc('\n', f);
 	}
 }
@@ -295,6 +532,59 @@ static void json_side(FILE *f, const char *k, const struct sbt_cmp_side *s,
 	fputs("},\n", f);
 }
 
+static void json_runs(FILE *f, const char *k, const struct sbt_cmp_runs *w)
+{
+	fprintf(f, "\"%s\":{\"runs\":%d,", k, w->n);
+	/* to the ns, as --dump gives the samples' times */
+	if (isfinite(w->wall_ns))
+		fprintf(f, "\"wall_ns\":%.1f,", w->wall_ns);
+	fputs("\"run_wall_ns\":[", f);
+	for (int i = 0; i < w->n && w->run_wall_ns; i++)
+		fprintf(f, "%s%.1f", i ? "," : "", w->run_wall_ns[i]);
+	fputs("],", f);
+	sbt_json_num(f, "wall_s", w->wall_ns / 1e9, 0);
+	sbt_json_num(f, "wall_min_s", w->wall_min_ns / 1e9, 0);
+	sbt_json_num(f, "wall_max_s", w->wall_max_ns / 1e9, 0);
+	if (w->os) {
+		sbt_json_num(f, "threads_s", w->span_ns / 1e9, 0);
+		sbt_json_num(f, "preempted_s", w->preempt_ns / 1e9, 0);
+		sbt_json_num(f, "preempted_pct", pct_of(w->preempt_ns,
+			     w->span_ns), 0);
+		sbt_json_num(f, "off_cpu_own_accord_s", w->sleep_ns / 1e9, 0);
+		sbt_json_num(f, "most_preempted_thread_s",
+			     w->preempt_max_ns / 1e9, 1);
+	} else {
+		fputs("\"preempted_pct\":null", f);
+	}
+	fputc('}', f);
+}
+
+static void json_estimate(FILE *f, const struct sbt_cmp *c,
+			  const struct sbt_cmp_row *r)
+{
+	const struct sbt_cmp_ratio *e = &r->est;
+	char line[512];
+
+	fputs(",\"estimate\":", f);
+	if (r->side || !e->have) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	sbt_json_num(f, "base_median_ns", e->med_b_ns, 0);
+	sbt_json_num(f, "new_median_ns", e->med_n_ns, 0);
+	sbt_json_num(f, "ratio", e->ratio, 0);
+	sbt_json_num(f, "lo", e->lo, 0);
+	sbt_json_num(f, "hi", e->hi, 0);
+	sbt_json_num(f, "df", e->df, 0);
+	fprintf(f, "\"units\":\"%s\",\"base_units\":%d,\"new_units\":%d,"
+		"\"change\":\"%s\",\"said\":", e->by_runs ? "runs" :
+		"batches", e->units_b, e->units_n, est_word(c, r));
+	est_sentence(line, sizeof line, c, r);
+	sbt_json_str(f, line);
+	fputc('}', f);
+}
+
 static void report_json(FILE *f, const struct sbt_cmp *c,
 			const struct sbt_cmp_side *b,
 			const struct sbt_cmp_side *n)
@@ -304,6 +594,18 @@ static void report_json(FILE *f, const struct sbt_cmp *c,
 	fputs("{\"compare\":{\n", f);
 	json_side(f, "base", b, &c->sb);
 	json_side(f, "new", n, &c->sn);
+	fputs("\"runs\":{", f);
+	json_runs(f, "base", &c->wb);
+	fputc(',', f);
+	json_runs(f, "new", &c->wn);
+	runs_line(line, sizeof line, c);
+	fputs(",\"note\":", f);
+	sbt_json_str(f, line);
+	cause_line(line, sizeof line, c);
+	fputs(",\"why\":", f);
+	sbt_json_str(f, line);
+	fprintf(f, ",\"estimated\":%zu,\"by_runs\":%s},\n", c->nest,
+		c->by_runs ? "true" : "false");
 	machine_line(line, sizeof line, c);
 	fprintf(f, "\"machine\":{\"speed\":%s,", c->speed ? "true" : "false");
 	sbt_json_num(f, "speed_ratio", c->speed ? c->speed_ratio : NAN, 0);
@@ -359,6 +661,7 @@ static void report_json(FILE *f, const struct sbt_cmp *c,
 		fprintf(f, ",\"tripped\":%s,\"verdict\":",
 			r->tripped ? "true" : "false");
 		sbt_json_str(f, w.verdict);
+		json_estimate(f, c, r);
 		fputc('}', f);
 	}
 	fputs("]}}\n", f);
@@ -514,6 +817,14 @@ static int html_compare(FILE *f, const struct sbt_cmp *c,
 				     x->ds->sources[i].path : "?");
 		}
 	}
+	runs_line(line, sizeof line, c);
+	fputs("</p>\n<p>", f);
+	sbt_html_str(f, line);
+	cause_line(line, sizeof line, c);
+	if (line[0]) {
+		fputs("<br>", f);
+		sbt_html_str(f, line);
+	}
 	machine_line(line, sizeof line, c);
 	fputs("</p>\n<p>Machine: ", f);
 	sbt_html_str(f, line);
@@ -534,8 +845,12 @@ static int html_compare(FILE *f, const struct sbt_cmp *c,
 		say_row(&w, c, r);
 		fprintf(f, "</h2>\n<p class=\"verdict%s\">",
 			r->tripped ? " trip" : "");
+		est_sentence(line, sizeof line, c, r);
+		sbt_html_str(f, line);
+		fputs("<br><small>steady samples' trimmed means (the gate's): ",
+		      f);
 		sbt_html_str(f, w.verdict);
-		fputs("</p>\n", f);
+		fputs("</small></p>\n", f);
 		if (r->side || !r->b.g || !r->n.g || !r->b.n || !r->n.n) {
 			fputs("</section>\n", f);
 			continue;

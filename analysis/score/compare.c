@@ -35,6 +35,27 @@
  * then trips only on a change both as measured and normalized.  Without
  * probes on both sides the comparison assumes an equal machine, and says
  * so.
+ *
+ * What a person reads first: the ratio of the medians.  Every row with
+ * SBT_CMP_MIN_N samples a side gets r = median(new) / median(base) of
+ * every call of it (probes aside; times less the timing cost, at least
+ * one clock quantum) and an interval for r.  Calls of one run are not
+ * independent (a co-runner slows a stretch of them), so the interval
+ * comes from units that are:
+ *   - with >= 2 runs a side, the runs: each run's median, the change of
+ *     the mean log medians, its standard error from the runs' scatter;
+ *   - else batches (the batch-means method of simulation output): each
+ *     side's calls in time order cut into SBT_CMP_BATCHES consecutive
+ *     batches, the standard error of log r from the scatter of the
+ *     batches' log medians (var(log median) ~ var(batch's) / batches).
+ *     This sees the drift within a run, not what differs between runs:
+ *     the report says that the runs' spread is unknown and calls no row
+ *     slower or faster.
+ * The interval is log r +- t se (Student's t, Welch-Satterthwaite df),
+ * at least one clock quantum wide, at the level 1 - SBT_CMP_ALPHA / m
+ * for each of the m rows estimated (Bonferroni): all m intervals hold
+ * together with 95 %, so on two runs of the same thing any row beyond
+ * its interval is there with at most 5 % probability.
  */
 #include "compare.h"
 #include "sort.h"
@@ -64,6 +85,70 @@ static double t999(int df)
 	if (df <= 30)
 		return t[df];
 	return df <= 60 ? 3.55 : df <= 120 ? 3.46 : SBT_SCORE_Z;
+}
+
+/* ---- Student's t ------------------------------------------------------- */
+
+/* The continued fraction of the incomplete beta function (Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < 1e-300 ? 1e-300 : d);
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		for (int k = 0; k < 2; k++) {
+			double num = k == 0 ?
+				m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)) :
+				-(a + m) * (a + b + m) * x /
+				((a + 2 * m) * (a + 2 * m + 1));
+			d = 1 + num * d;
+			c = 1 + num / c;
+			d = 1 / (fabs(d) < 1e-300 ? 1e-300 : d);
+			if (fabs(c) < 1e-300)
+				c = 1e-300;
+			h *= d * c;
+			if (k == 1 && fabs(d * c - 1) < 1e-14)
+				return h;
+		}
+	}
+	return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b). */
+static double inc_beta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lb = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lb) * beta_cf(a, b, x) / a;
+	return 1 - exp(lb) * beta_cf(b, a, 1 - x) / b;
+}
+
+/* P(|T| > t), T Student's t with df degrees of freedom. */
+static double t_tail2(double t, double df)
+{
+	return inc_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+/* The t with P(|T| > t) = p: bisection, on a log scale once above 1
+ * (the tail falls monotonely; t reaches 10^6 at 1 df and small p). */
+static double t_two_sided(double p, double df)
+{
+	double lo = 0, hi = 1e7;
+
+	for (int i = 0; i < 300 && hi - lo > 1e-9 * hi; i++) {
+		double mid = lo >= 1 ? sqrt(lo * hi) : 0.5 * (lo + fmin(hi, 2));
+		if (t_tail2(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
 }
 
 /* ---- the processor's slow windows (speed probes) ----------------------- */
@@ -405,6 +490,224 @@ out:
 	return rc;
 }
 
+/* ---- the ratio of the medians and its interval -------------------------- */
+
+struct call { double v, t; uint32_t source; };
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct call *x = a, *y = b;
+
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* The median of calls k[a..b)'s values, w room for b - a of them. */
+static double calls_median(const struct call *k, size_t a, size_t b,
+			   double *w)
+{
+	for (size_t i = a; i < b; i++)
+		w[i - a] = k[i].v;
+	return median_of(w, b - a);
+}
+
+/* Every call of cell c on side s but the probes, in (run, time) order:
+ * its time less the timing cost, at least one clock quantum.  *q: the
+ * largest quantum.  NULL when out of memory. */
+static struct call *calls_of(const struct sbt_cmp_side *s,
+			     const struct cell *c, size_t *n, double *q)
+{
+	const struct sbt_result *res = s->res;
+	size_t total = 0, m = 0;
+
+	*q = 1.0, *n = 0;
+	for (size_t k = 0; k < c->ng; k++)
+		total += res->g[c->gi[k]].n;
+	struct call *v = malloc((total ? total : 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	for (size_t k = 0; k < c->ng; k++) {
+		const struct sbt_group *g = &res->g[c->gi[k]];
+		double qf = fmax(g->quantum_ns, 1.0);
+		*q = fmax(*q, qf);
+		for (size_t i = g->first; i < g->first + g->n; i++) {
+			const struct sbt_sample *x = &s->ds->s[res->order[i]];
+			if (x->flags & SBT_SF_PROBE)
+				continue;
+			double ns = x->ns - sbt_cost_of(s->o,
+						&s->ds->sources[x->source]);
+			v[m++] = (struct call){ fmax(ns, qf), x->t_ns,
+						x->source };
+		}
+	}
+	qsort(v, m, sizeof *v, cmp_call);
+	*n = m;
+	return v;
+}
+
+/* The log medians of a side's units into u: by run, or in batches of
+ * consecutive calls.  Their number. */
+static int unit_logs(const struct call *k, size_t n, int by_runs,
+		     double *w, double *u)
+{
+	int m = 0;
+
+	if (by_runs) {
+		for (size_t a = 0, b; a < n; a = b) {
+			for (b = a; b < n && k[b].source == k[a].source; b++)
+				;
+			u[m++] = log(calls_median(k, a, b, w));
+		}
+		return m;
+	}
+	for (int j = 0; j < SBT_CMP_BATCHES; j++) {
+		size_t a = n * (size_t)j / SBT_CMP_BATCHES;
+		size_t b = n * (size_t)(j + 1) / SBT_CMP_BATCHES;
+		if (b > a)
+			u[m++] = log(calls_median(k, a, b, w));
+	}
+	return m;
+}
+
+static void mean_var(const double *u, int m, double *mean, double *var)
+{
+	double s = 0, s2 = 0;
+
+	for (int i = 0; i < m; i++)
+		s += u[i];
+	*mean = s / m;
+	for (int i = 0; i < m; i++)
+		s2 += (u[i] - *mean) * (u[i] - *mean);
+	*var = m > 1 ? s2 / (m - 1) : 0;
+}
+
+/* Runs among calls k[0..n) (sorted by run). */
+static int runs_in(const struct call *k, size_t n)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		r += i == 0 || k[i].source != k[i - 1].source;
+	return r;
+}
+
+/* Row's log ratio and its standard error from cells cb and cn (the
+ * interval waits for the number of rows: ratio_interval).  0, or -1
+ * when out of memory. */
+static int ratio_row(const struct sbt_cmp_side *sb, const struct cell *cb,
+		     const struct sbt_cmp_side *sn, const struct cell *cn,
+		     struct sbt_cmp_ratio *e)
+{
+	size_t nb, nn;
+	double qb, qn;
+	struct call *kb = calls_of(sb, cb, &nb, &qb);
+	struct call *kn = calls_of(sn, cn, &nn, &qn);
+	size_t most = (nb > nn ? nb : nn) + SBT_CMP_BATCHES;
+	double *w = malloc(most * sizeof *w);
+	double *ub = malloc(most * sizeof *ub), *un = malloc(most * sizeof *un);
+	double mb, vb, mn, vn;
+	int rc = -1;
+
+	memset(e, 0, sizeof *e);
+	e->nb = nb, e->nn = nn;
+	if (!kb || !kn || !w || !ub || !un)
+		goto out;
+	rc = 0;
+	if (nb < SBT_CMP_MIN_N || nn < SBT_CMP_MIN_N)
+		goto out;
+	e->have = 1;
+	e->med_b_ns = calls_median(kb, 0, nb, w);
+	e->med_n_ns = calls_median(kn, 0, nn, w);
+	e->by_runs = runs_in(kb, nb) >= 2 && runs_in(kn, nn) >= 2;
+	e->units_b = unit_logs(kb, nb, e->by_runs, w, ub);
+	e->units_n = unit_logs(kn, nn, e->by_runs, w, un);
+	mean_var(ub, e->units_b, &mb, &vb);
+	mean_var(un, e->units_n, &mn, &vn);
+	e->log_ratio = e->by_runs ? mn - mb :
+		       log(e->med_n_ns) - log(e->med_b_ns);
+	double xb = vb / e->units_b, xn = vn / e->units_n;
+	e->se = sqrt(xb + xn);
+	/* Welch-Satterthwaite; both spreads 0: the units' own df */
+	e->df = xb + xn > 0 ? (xb + xn) * (xb + xn) /
+		(xb * xb / (e->units_b - 1) + xn * xn / (e->units_n - 1)) :
+		e->units_b + e->units_n - 2;
+	if (!(e->df >= 1))
+		e->df = 1;
+	e->floor_log = log1p(fmax(qb, qn) / fmin(e->med_b_ns, e->med_n_ns));
+out:
+	free(kb), free(kn), free(w), free(ub), free(un);
+	return rc;
+}
+
+/* Row e's interval, one of m rows estimated (Bonferroni). */
+static void ratio_interval(struct sbt_cmp_ratio *e, size_t m)
+{
+	double t = t_two_sided(SBT_CMP_ALPHA / (double)m, e->df);
+	double h = fmax(t * e->se, e->floor_log);
+
+	e->ratio = exp(e->log_ratio);
+	e->lo = exp(e->log_ratio - h);
+	e->hi = exp(e->log_ratio + h);
+	e->change = e->lo > 1 ? 1 : e->hi < 1 ? -1 : 0;
+}
+
+/* ---- each side's runs: wall time and the OS's share -------------------- */
+
+/* Each source's wall time into wall: its first call's start to its last
+ * one's end, probes too (what --dump lists). */
+static void walls(const struct sbt_dataset *ds, double *wall, double *lo)
+{
+	for (size_t i = 0; i < ds->nsources; i++)
+		lo[i] = INFINITY, wall[i] = -INFINITY;
+	for (size_t k = 0; k < ds->n; k++) {
+		const struct sbt_sample *x = &ds->s[k];
+		if (x->source >= ds->nsources)
+			continue;
+		lo[x->source] = fmin(lo[x->source], x->t_ns);
+		wall[x->source] = fmax(wall[x->source],
+				       x->t_ns + x->ns + x->detour_ns);
+	}
+	for (size_t i = 0; i < ds->nsources; i++)
+		wall[i] = wall[i] >= lo[i] ? wall[i] - lo[i] : 0;
+}
+
+/* Side s's runs into w.  0, or -1 when out of memory. */
+static int runs_of(const struct sbt_cmp_side *s, struct sbt_cmp_runs *w)
+{
+	const struct sbt_dataset *ds = s->ds;
+	size_t n = ds->nsources;
+	double *wall = malloc((n ? n : 1) * sizeof *wall);
+	double *pmax = malloc((n ? n : 1) * sizeof *pmax);
+
+	memset(w, 0, sizeof *w);
+	w->run_wall_ns = malloc((n ? n : 1) * sizeof *w->run_wall_ns);
+	if (!wall || !pmax || !w->run_wall_ns) {
+		free(wall), free(pmax);
+		return -1;
+	}
+	walls(ds, wall, pmax);      /* pmax: room for the starts, first */
+	memcpy(w->run_wall_ns, wall, n * sizeof *wall);
+	w->n = (int)n;
+	w->os = n > 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sbt_source *src = &ds->sources[i];
+		pmax[i] = src->os_preempt_max_ns;
+		if (src->os_state != SBT_OS_ON || !(src->os_span_ns > 0))
+			w->os = 0;
+		w->span_ns += src->os_span_ns;
+		w->preempt_ns += src->os_preempt_ns;
+		w->sleep_ns += src->os_sleep_ns;
+	}
+	if (n) {
+		w->wall_ns = median_of(wall, n);       /* sorts wall */
+		w->wall_min_ns = wall[0], w->wall_max_ns = wall[n - 1];
+		w->preempt_max_ns = median_of(pmax, n);
+	}
+	free(wall), free(pmax);
+	return 0;
+}
+
 /* ---- the verdict's numbers (report/say.c words them) -------------------- */
 
 
@@ -624,7 +927,8 @@ int sbt_compare(const struct sbt_cmp_side *base,
 	c->co = *co;
 	c->runs_b = base->runs, c->runs_n = nw->runs;
 	if (speed_read(base, &sb, &c->sb) != 0 ||
-	    speed_read(nw, &sn, &c->sn) != 0)
+	    speed_read(nw, &sn, &c->sn) != 0 ||
+	    runs_of(base, &c->wb) != 0 || runs_of(nw, &c->wn) != 0)
 		goto out;
 	c->probes_b = c->sb.probes > 0, c->probes_n = c->sn.probes > 0;
 	/* per-op times compare only between the same workload */
@@ -654,10 +958,18 @@ int sbt_compare(const struct sbt_cmp_side *base,
 			goto out;
 		if (k >= 0 && estimate(nw, &cn[j], &sn, &r->n) != 0)
 			goto out;
-		if (k == 0)
+		if (k == 0) {
 			row_both(c, r);
+			if (ratio_row(base, &cb[i], nw, &cn[j], &r->est) != 0)
+				goto out;
+			c->nest += r->est.have;
+		}
 		i += k <= 0, j += k >= 0;
 	}
+	for (size_t k = 0; k < c->nrows; k++)
+		if (c->rows[k].est.have)
+			ratio_interval(&c->rows[k].est, c->nest);
+	c->by_runs = c->runs_b >= 2 && c->runs_n >= 2;
 	rc = 0;
 out:
 	free(sb.p), free(sn.p);
@@ -687,6 +999,8 @@ int sbt_cmp_unmatched(const struct sbt_cmp *c, char *name, size_t len)
 
 void sbt_compare_free(struct sbt_cmp *c)
 {
+	free(c->wb.run_wall_ns), free(c->wn.run_wall_ns);
+	c->wb.run_wall_ns = c->wn.run_wall_ns = NULL;
 	free(c->rows);
 	c->rows = NULL, c->nrows = 0;
 }

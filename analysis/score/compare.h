@@ -65,6 +65,27 @@ struct sbt_cmp_change {
 					 "no change"                      */
 };
 
+/* A row's estimate: the ratio of the medians new / base and its
+ * interval, simultaneous over the rows estimated (compare.c says how). */
+#define SBT_CMP_MIN_N   10     /* samples a side for an estimate         */
+#define SBT_CMP_BATCHES 10     /* batches a side when a side has 1 run   */
+#define SBT_CMP_ALPHA   0.05   /* for all rows' intervals together       */
+struct sbt_cmp_ratio {
+	int have;                     /* SBT_CMP_MIN_N samples a side    */
+	size_t nb, nn;                /* samples compared                */
+	double med_b_ns, med_n_ns;    /* medians, timing cost out        */
+	double ratio, lo, hi;         /* new / base and its interval     */
+	int by_runs;                  /* units: runs (>= 2 a side), else
+					 batches of consecutive calls     */
+	int units_b, units_n;
+	double df;                    /* the t quantile's (Welch)        */
+	double log_ratio, se;         /* log(ratio) and its standard error
+					 from the units' log medians      */
+	double floor_log;             /* one clock quantum, as a log ratio:
+					 the interval's least half-width  */
+	int change;                   /* +1 lo > 1, -1 hi < 1, else 0    */
+};
+
 struct sbt_cmp_row {
 	const char *name;             /* region                          */
 	char label[80];               /* "thread 3", "rank 1", "host a"; ""*/
@@ -87,6 +108,21 @@ struct sbt_cmp_row {
 	int nmodes;
 	int steps;                    /* only the new run has steps (1),
 					 only the base run (-1), else 0  */
+	struct sbt_cmp_ratio est;
+};
+
+/* One side's runs: their wall time and the OS's share of their threads'
+ * time (the kernel's switch records, read/osevents.c). */
+struct sbt_cmp_runs {
+	int n;                        /* runs (inputs)                   */
+	double *run_wall_ns;          /* each run's, in input order      */
+	double wall_ns;               /* median of the runs'             */
+	double wall_min_ns, wall_max_ns;
+	int os;                       /* every run has switch records    */
+	double span_ns;               /* threads' spans, all runs        */
+	double preempt_ns, sleep_ns;  /* off their cpus, all runs        */
+	double preempt_max_ns;        /* the most preempted thread's, per
+					 run (median of the runs')        */
 };
 
 /* The processor's speed on one side, from its speed probes. */
@@ -115,6 +151,10 @@ struct sbt_cmp {
 	double speed_res;             /* its relative resolution         */
 	int ntripped;
 	struct sbt_cmp_opts co;
+	struct sbt_cmp_runs wb, wn;   /* base, new                       */
+	size_t nest;                  /* rows with an estimate: the
+					 family of the intervals          */
+	int by_runs;                  /* >= 2 runs a side                */
 };
 
 /* Compare two analyzed sides.  0, or -1 when out of memory. */
