@@ -65,6 +65,39 @@ static const char *check(const struct sbt_names *n,
 	return NULL;
 }
 
+size_t sbt_names_raw(const struct sbt_names *n, const void **raw)
+{
+	*raw = n + 1;
+	return sizeof n->h + n->h.nmod * sizeof *n->mod +
+	       n->h.naddr * sizeof *n->addr + n->h.nframe * sizeof *n->frame +
+	       n->h.nstr;
+}
+
+int sbt_names_from_raw(const struct sbt_source *src, const void *raw,
+		       size_t len, struct sbt_names **out, char *why,
+		       size_t whylen)
+{
+	struct sbt_names *n;
+	const char *bad;
+
+	*out = NULL;
+	if (len > SBT_NAMES_RAWMAX || !(n = malloc(sizeof *n + len))) {
+		snprintf(why, whylen, len > SBT_NAMES_RAWMAX ? "too big" :
+			 "out of memory");
+		return -1;
+	}
+	memcpy(n + 1, raw, len);
+	bad = layout(n, (const unsigned char *)(n + 1), len) != 0 ?
+	      "sizes that disagree" : check(n, src);
+	if (bad) {
+		snprintf(why, whylen, "damaged (%s)", bad);
+		free(n);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
 int sbt_names_parse(const struct sbt_source *src, const void *p, size_t len,
 		    struct sbt_names **out, char *why, size_t whylen)
 {

@@ -16,6 +16,14 @@
 int sbt_names_parse(const struct sbt_source *src, const void *p, size_t len,
 		    struct sbt_names **out, char *why, size_t whylen);
 
+/* The same from the inflated table (a summary's copy of it). */
+int sbt_names_from_raw(const struct sbt_source *src, const void *raw,
+		       size_t len, struct sbt_names **out, char *why,
+		       size_t whylen);
+
+/* The inflated table of n: *raw and its length. */
+size_t sbt_names_raw(const struct sbt_names *n, const void **raw);
+
 /* The entry of return address `addr`, or NULL. */
 const struct sbt_names_addr *sbt_names_find(const struct sbt_names *n,
 					    uint64_t addr);

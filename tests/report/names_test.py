@@ -12,7 +12,8 @@ text, -v, --by site, JSON, CSV and the HTML page.
              renamed (their binaries gone): the copy's reports are byte
              for byte those of the log with its binaries, and the log
              without names reports otherwise (the binaries did matter).
-             A second --embed-names has nothing to add.  Apps: a PIE with
+             A second --embed-names has nothing to add.  The same of the
+             logs' summaries (--summary keeps the names).  Apps: a PIE with
              debug info, the same stripped (names from the symbol table
              only), a library loaded with dlopen and closed, a C++ lambda
              inlined into std::thread's code (when there is a C++
@@ -162,10 +163,18 @@ def case_identity(d, apps):
         check(rc == 0 and 'nothing to add' in msg,
               '%s: again: %s' % (name, msg.strip()))
         same(want, reports(emb), name + ', names in the log, binaries here')
+        sums = {}
+        for log in (plain, emb):
+            sh([os.environ['SBT_ANALYZE'], '-q', '--summary', 'run.sbts',
+                'run.log'], os.path.dirname(log))
+            sums[log] = os.path.join(os.path.dirname(log), 'run.sbts')
+        want_sum = reports(sums[plain])
         hide(d, files, True)
         try:
             same(want, reports(emb), name + ', names in the log, binaries '
                  'gone')
+            same(want_sum, reports(sums[emb]), name + ', its summary, '
+                 'binaries gone')
             gone = reports(plain)
             check(gone['json'] != want['json'] and
                   b'cannot be read now' in gone['text'][1],
