@@ -428,6 +428,13 @@ int sbt_embed_names(const char *path, char *msg, size_t len)
 		snprintf(msg, len, "%s", strerror(errno));
 		return -1;
 	}
+#ifndef SBT_HAVE_LIBDW
+	/* module + offset is all it could say: no names worth carrying */
+	snprintf(msg, len, "this sbt-analyze was built without libdw: it "
+		 "has no names to embed");
+	close(fd);
+	return -1;
+#endif
 	if (flock(fd, LOCK_EX) != 0 ||
 	    pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h ||
 	    memcmp(h.magic, SBT_LOG_MAGIC, 8) != 0) {
