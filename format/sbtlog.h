@@ -484,7 +484,8 @@ struct sbt_meta_thread {
 #define SBT_NAMES_VERSION  1u
 #define SBT_NAMES_TAG      0x53454d414e544253ull  /* "SBTNAMES", chunk
 						     reserved[0]         */
-#define SBT_NAMES_ZMAX     (1u << 20)  /* zlen at most               */
+#define SBT_NAMES_ZMAX     ((1u << 20) - 4096)  /* zlen at most: the entry
+						   fits a reader's 1 MiB */
 #define SBT_NAMES_RAWMAX   (16u << 20) /* raw_len at most            */
 #define SBT_NAMES_FRAMES   8u          /* source frames per address  */
 
