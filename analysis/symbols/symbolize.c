@@ -16,6 +16,10 @@
  * must equal the one recorded (any rebuild that moves code changes it),
  * and the file must not be newer than the log's start.  Either failing
  * is said once per module; the lines may then be wrong.
+ *
+ * A log that carries its names (read/names.h: resolved by this code when
+ * they were embedded) answers first: its addresses never open a binary,
+ * and each answer is the one the binaries gave then.
  */
 #include "symbolize.h"
 #include "names.h"
