@@ -7,6 +7,7 @@
 #include "drop.h"
 #include "summary_cmd.h"
 #include "callsites.h"
+#include "embed.h"
 #include "omp_names.h"
 #include "figures.h"
 #include "inputs.h"
@@ -90,6 +91,12 @@ static const char usage[] =
 "                             estimate)\n"
 "  --no-symbols               call sites as module+offset only (no debug\n"
 "                             info is read)\n"
+"  --embed-names              instead of a report, resolve each LOG's call\n"
+"                             sites, OpenMP regions and modules from its\n"
+"                             binaries (here, as they are now) and append\n"
+"                             them to the LOG: it is then analyzed alike\n"
+"                             where the binaries are gone (sbt-run does it\n"
+"                             after the run)\n"
 "  -j, --jobs N               read N inputs (one log: N parts of it),\n"
 "                             symbolize N call-site addresses and\n"
 "                             analyze N regions at once\n"
@@ -223,7 +230,7 @@ struct cli {
 	enum sbt_input input;
 	const char *profile, *level, *html, *dump, *summary, *trace;
 	unsigned long long budget, trace_max;
-	int budget_set, symbols, quiet, by_site;
+	int budget_set, symbols, quiet, by_site, embed;
 	int format_set;                 /* --format given                 */
 	int at;                         /* argv[at] is --compare, 0: none */
 	int first;                      /* argv[first]: the first input   */
@@ -240,6 +247,7 @@ static const struct option longopts[] = {
 	{ "dump", required_argument, 0, 'd' },
 	{ "input-format", required_argument, 0, 'i' },
 	{ "no-symbols", no_argument, 0, 'n' },
+	{ "embed-names", no_argument, 0, 'N' },
 	{ "profile", required_argument, 0, 'p' },
 	{ "level", required_argument, 0, 'l' },
 	{ "html", required_argument, 0, 'H' },
@@ -378,6 +386,7 @@ static void parse(int argc, char **argv, struct cli *c)
 		case 'i': c->input = (enum sbt_input)pick(optarg,
 				     "--input-format", inf); break;
 		case 'n': c->symbols = 0; break;
+		case 'N': c->embed = 1; break;
 		case 'p': c->profile = optarg; break;
 		case 'l': c->level = levels[pick(optarg, "--level", levels)];
 			  break;
@@ -455,6 +464,8 @@ static void parse(int argc, char **argv, struct cli *c)
 		c->at && optind < c->at ?
 		"--compare: inputs go after --compare (BASE... -- NEW...)" :
 		c->at && c->summary ? "--compare: not with --summary" :
+		c->embed && (c->at || c->summary) ? "--embed-names: not with "
+		"--compare or --summary" :
 		c->at && c->dump ? "--compare: not with --dump" :
 		c->at && c->trace ? "--compare: not with --trace" :
 		c->at && !c->ro.format->compare ? "--compare: that format "
@@ -599,6 +610,23 @@ static int run(struct cli *c, int argc, char **argv)
 	return status;
 }
 
+/* --embed-names: each log's names into it; said per log unless quiet.
+ * 0 all done or nothing to add, 1 some refused or failed. */
+static int embed(int n, char **logs, int quiet)
+{
+	int status = 0;
+
+	for (int i = 0; i < n; i++) {
+		char msg[600];
+		int rc = sbt_embed_names(logs[i], msg, sizeof msg);
+		if (rc < 0)
+			status = 1;
+		if (!quiet || rc < 0)
+			fprintf(stderr, "sbt-analyze: %s: %s\n", logs[i], msg);
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -624,6 +652,8 @@ int main(int argc, char **argv)
 		return sbt_compare_cmd(argc, argv, c.at, &c.o, &c.ro, c.html,
 				       c.input, c.budget, c.symbols, &c.co);
 	}
+	if (c.embed)
+		return embed(argc - c.first, argv + c.first, c.quiet);
 	if (c.summary)
 		return sbt_summary_cmd(argc - c.first, argv + c.first,
 				       c.summary, c.input, c.budget_set ?

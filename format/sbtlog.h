@@ -389,6 +389,13 @@ enum sbt_meta_type {
 	 * a thread is first seen and again whenever what it says changes
 	 * (a later entry of the same thread holds from its `t` on). */
 	SBT_META_THREAD = 10,
+	/* Any version (older readers skip it).  Payload: struct
+	 * sbt_meta_names, then `zlen` bytes: a zlib stream of the names
+	 * table (struct sbt_names_head ...).  Appended after the run by
+	 * `sbt-analyze --embed-names` (sbt-run does it), in a META chunk of
+	 * its own tagged SBT_NAMES_TAG; a later valid one replaces an
+	 * earlier one. */
+	SBT_META_NAMES = 11,
 };
 
 /* Which API a region came in through: X(name, value, report name). */
@@ -469,6 +476,58 @@ struct sbt_meta_thread {
 	uint32_t omp_level;           /* OpenMP nesting level, 0: none        */
 	uint64_t t;                   /* wall ticks from which this holds     */
 };
+
+/* The names section (SBT_META_NAMES): the log's code addresses - its
+ * call sites' frames and its regions' first sites - resolved to source
+ * frames where the binaries were at hand, so that a log is analyzed
+ * alike without them.  Version SBT_NAMES_VERSION of its table. */
+#define SBT_NAMES_VERSION  1u
+#define SBT_NAMES_TAG      0x53454d414e544253ull  /* "SBTNAMES", chunk
+						     reserved[0]         */
+#define SBT_NAMES_ZMAX     ((1u << 20) - 4096)  /* zlen at most: the entry
+						   fits a reader's 1 MiB */
+#define SBT_NAMES_RAWMAX   (16u << 20) /* raw_len at most            */
+#define SBT_NAMES_FRAMES   8u          /* source frames per address  */
+
+struct sbt_meta_names {
+	uint32_t version;             /* SBT_NAMES_VERSION                    */
+	uint32_t raw_len;             /* bytes of the table, inflated         */
+	uint32_t crc;                 /* CRC-32 (zlib's) of those bytes       */
+	uint32_t zlen;                /* bytes of the zlib stream that follow */
+};
+
+/* The table, inflated: a head, then nmod modules, naddr addresses (by
+ * addr, ascending, each once), nframe frames and nstr bytes of
+ * NUL-terminated strings (the last byte a NUL).  Strings are offsets
+ * into those bytes. */
+struct sbt_names_head {
+	uint32_t nmod, naddr, nframe, nstr;
+};
+
+struct sbt_names_mod {
+	uint64_t lo;                  /* the MODULE entry's lo: a check       */
+	uint32_t index;               /* its MODULE entry, 0 the first in the
+					 file                               */
+	uint32_t state;               /* 0 debug info read, 3 symbol table
+					 only (no debug info)               */
+};
+
+struct sbt_names_addr {
+	uint64_t addr;                /* a return address as the log has it  */
+	uint32_t mod;                 /* index into the table's modules       */
+	uint32_t frame0;              /* its first frame                      */
+	uint32_t nframes;             /* 0 .. SBT_NAMES_FRAMES, innermost first*/
+	uint32_t reserved;
+};
+
+struct sbt_names_frame {
+	uint32_t function;            /* string: demangled, "" unknown        */
+	uint32_t file;                /* string: as the debug info names it   */
+	int32_t  line;                /* 0 unknown                            */
+	uint32_t inlined;             /* 1: inlined into the next frame       */
+};
+
+_Static_assert(sizeof(struct sbt_names_addr) == 24, "names address");
 
 #define SBT_THIN_MAX 32u              /* the highest level ever written  */
 

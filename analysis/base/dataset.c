@@ -299,6 +299,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 		free(ds->sources[i].modules);
 		free(ds->sources[i].thr);
 		free(ds->sources[i].thr_ix);
+		free(ds->sources[i].names);
 		free(ds->sources[i].path);
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);

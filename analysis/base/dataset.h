@@ -172,6 +172,20 @@ struct sbt_source {
 	uint32_t nthr, capthr;       /* entries of thr, and its room          */
 	uint32_t *thr_ix, ixcap;     /* open addressing: thr index + 1, 0 free;
 				      * ixcap a power of 2, or 0; owned     */
+	struct sbt_names *names;     /* the log's names section (checked), or
+				      * NULL; one allocation, owned        */
+	char names_note[160];        /* why a names section was left out   */
+};
+
+/* A log's names section as read (format/sbtlog.h, SBT_META_NAMES): the
+ * table's parts, checked against the log's modules; the table itself
+ * follows this struct in the same allocation. */
+struct sbt_names {
+	struct sbt_names_head h;
+	const struct sbt_names_mod *mod;
+	const struct sbt_names_addr *addr;
+	const struct sbt_names_frame *frame;
+	const char *str;
 };
 
 struct sbt_counters;           /* counters.h */

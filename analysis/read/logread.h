@@ -194,6 +194,9 @@ struct ctx {
 	int cnt_on;                     /* the log names counters: COUNT
 					   events read (in one segment)   */
 	uint64_t holes, bad_chunks;
+	int cut;                        /* a chunk (not the names') runs
+					   past the file's end            */
+	uint64_t end;                   /* where the last chunk ends      */
 	char *buf;
 	uint64_t bufsz;
 	uint64_t max_id;

@@ -32,6 +32,7 @@
 #include "counters.h"
 #include "jobs.h"
 #include "logread.h"
+#include "names.h"
 #include "osevents.h"
 #include "thin.h"
 #include "threads.h"
@@ -357,6 +358,25 @@ static void meta_speed(struct ctx *c, const void *p, uint32_t len)
 	c->src->speed_cadence_us = m.cadence_us;
 }
 
+/* The names section (appended after the run): a later valid one
+ * replaces an earlier one; a damaged one is left out with a note, the
+ * log itself being whole. */
+static void meta_names(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_source *s = c->src;
+	struct sbt_names *n;
+	char why[96];
+
+	if (sbt_names_parse(s, p, len, &n, why, sizeof why) != 0) {
+		snprintf(s->names_note, sizeof s->names_note, "has a names "
+			 "section %s: left out, names from the binaries", why);
+		return;
+	}
+	free(s->names);
+	s->names = n;
+	s->names_note[0] = 0;
+}
+
 /* A window of a META chunk's payload in c->buf: [*wpos, *wpos + *wlen).
  * Makes it hold [pos, pos + n), reading as much of the payload from pos
  * on as the buffer takes: a chunk of small entries costs one read, not
@@ -373,7 +393,8 @@ static int meta_window(struct ctx *c, uint64_t off, uint64_t used, uint64_t pos,
 	return 1;
 }
 
-static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
+/* names: the names chunk, whose damage is the section's, not the log's */
+static void read_meta(struct ctx *c, uint64_t off, uint64_t used, int names)
 {
 	uint64_t pos = 0, wpos = 0, wlen = 0;
 
@@ -386,8 +407,14 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 		memcpy(&m, c->buf + (at - wpos), sizeof m);
 		pos += sizeof m;
 		if (m.len > used - pos || m.len > BUFSZ) {
-			warn(c, "corrupt meta entry at offset %llu",
-			     (unsigned long long)(off + at));
+			if (names)
+				snprintf(c->src->names_note,
+					 sizeof c->src->names_note, "has a "
+					 "names section cut short: left out, "
+					 "names from the binaries");
+			else
+				warn(c, "corrupt meta entry at offset %llu",
+				     (unsigned long long)(off + at));
 			return;
 		}
 		if (!meta_window(c, off, used, at, sizeof m + m.len, &wpos,
@@ -407,6 +434,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used)
 				     "log or out of memory)");
 			break;
 		case SBT_META_SPEED:  meta_speed(c, p, m.len); break;
+		case SBT_META_NAMES:  meta_names(c, p, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
 			(void)sbt_cnt_meta(c->ds, c->srci, p, m.len);
 			break;
@@ -491,9 +519,15 @@ static int walk(struct ctx *c)
 			off += ALIGN;
 			continue;
 		}
-		if (zero_run)
+		/* the names chunk is appended after the file's zero tail */
+		if (zero_run && !(ch.type == SBT_CHUNK_META &&
+				  ch.reserved[0] == SBT_NAMES_TAG))
 			c->holes++;
 		zero_run = 0;
+		int names = ch.type == SBT_CHUNK_META &&
+			    ch.reserved[0] == SBT_NAMES_TAG;
+		if (off + ch.size > c->end)
+			c->end = off + ch.size;
 		uint64_t room = ch.size - sizeof ch;
 		uint64_t avail = c->fsize - off - sizeof ch;
 		uint64_t used = ch.type == SBT_CHUNK_EVENTS ? room : ch.used;
@@ -507,15 +541,22 @@ static int walk(struct ctx *c)
 			used = room;
 		}
 		if (used > avail) {
-			warn(c, "file cut short inside a chunk at offset %llu",
-			     (unsigned long long)off);
+			c->cut |= !names;
+			if (names)
+				snprintf(c->src->names_note,
+					 sizeof c->src->names_note, "has a "
+					 "names section cut short: left out, "
+					 "names from the binaries");
+			else
+				warn(c, "file cut short inside a chunk at "
+				     "offset %llu", (unsigned long long)off);
 			used = avail;
 		}
 		if (ch.type == SBT_CHUNK_EVENTS) {
 			if (add_chunk(c, off + sizeof ch, used, ch.thread) != 0)
 				return -1;
 		} else if (ch.type == SBT_CHUNK_META) {
-			read_meta(c, off + sizeof ch, used);
+			read_meta(c, off + sizeof ch, used, names);
 		}
 		if (ch.size <= c->fsize - off) {
 			off += ch.size;
@@ -523,8 +564,10 @@ static int walk(struct ctx *c)
 			/* The recorder never writes a chunk past the file's
 			 * end: the size is damaged (or the file cut).  Resume
 			 * after the bytes it holds, not at the end of file. */
-			warn(c, "chunk at offset %llu runs past the end of the "
-			     "file", (unsigned long long)off);
+			c->cut |= !names;
+			if (!names)
+				warn(c, "chunk at offset %llu runs past the "
+				     "end of the file", (unsigned long long)off);
 			if (ch.type == SBT_CHUNK_EVENTS)
 				used = stream_len(c, off + sizeof ch, used);
 			off += (sizeof ch + used + ALIGN - 1) &
@@ -1178,6 +1221,29 @@ static int read_once(const char *path, struct sbt_dataset *ds, int jobs,
 			 "cut short: the process did not finish the log "
 			 "(killed, crashed, _exit or still running)");
 	rc = c.damaged || c.src->truncated ? 1 : 0;
+out:
+	close_log(&c);
+	return rc;
+}
+
+int sbt_read_log_meta(const char *path, struct sbt_dataset *ds, int *cut,
+		      uint64_t *end, char *err, size_t errlen)
+{
+	struct ctx c;
+	struct stat st;
+	int rc = -1;
+
+	memset(&c, 0, sizeof c);
+	c.ds = ds;
+	if (open_log(&c, path, &st, err, errlen) != 0)
+		goto out;
+	if (walk(&c) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	*cut = c.cut;
+	*end = c.end > c.fsize ? c.end : c.fsize;
+	rc = 0;
 out:
 	close_log(&c);
 	return rc;

@@ -34,6 +34,14 @@ int sbt_read_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 int sbt_count_log_jobs(const char *path, struct sbt_dataset *ds, int jobs,
 		       size_t seg_bytes, char *err, size_t errlen);
 
+/* The log's meta data alone (regions, call sites, modules, its names
+ * section) as a new source of ds; no events read.  *cut: a chunk runs
+ * past the file's end (the file was cut after the fact); *end: where
+ * a chunk may be added (past every chunk and the file's end).  0, or -1
+ * with err set. */
+int sbt_read_log_meta(const char *path, struct sbt_dataset *ds, int *cut,
+		      uint64_t *end, char *err, size_t errlen);
+
 /* Does the file start like an sbtmark log? */
 int sbt_is_log(const char *path);
 

@@ -9,6 +9,7 @@
  * summary is added to the dataset only once it has been read whole.
  */
 #include "summary.h"
+#include "names.h"
 #include "threads.h"
 #include "counters.h"
 #include "thin.h"
@@ -235,6 +236,16 @@ static void put_recorder(struct out *o, const struct sbt_source *s)
 	put_f64(o, s->fault_ns);
 }
 
+/* Version 8: the log's names section, inflated (names.h); 0: none. */
+static void put_names(struct out *o, const struct sbt_source *s)
+{
+	const void *raw = NULL;
+	size_t len = s->names ? sbt_names_raw(s->names, &raw) : 0;
+
+	put_u32(o, (uint32_t)len);
+	put(o, raw, len);
+}
+
 int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 		      uint32_t src, char *err, size_t errlen)
 {
@@ -293,6 +304,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	put_detours(&o, ds);
 	put_detour_places(&o, ds, src);
 	put_recorder(&o, &ds->sources[src]);
+	put_names(&o, &ds->sources[src]);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -742,6 +754,30 @@ static int get_recorder(struct in *in, struct sbt_source *s)
 	return in->why ? -1 : 0;
 }
 
+/* Version 8: put_names, checked as a log's section is. */
+static int get_names(struct in *in, struct sbt_source *s)
+{
+	uint32_t len = get_u32(in);
+	char why[96];
+	void *raw;
+
+	if (in->why || !len)
+		return in->why ? -1 : 0;
+	if (len > SBT_NAMES_RAWMAX || !plausible(in, len, 1)) {
+		in->why = "damaged (names)";
+		return -1;
+	}
+	if (!(raw = malloc(len))) {
+		in->why = "out of memory";
+		return -1;
+	}
+	if (get(in, raw, len) == 0 &&
+	    sbt_names_from_raw(s, raw, len, &s->names, why, sizeof why) != 0)
+		in->why = "damaged (names)";
+	free(raw);
+	return in->why ? -1 : 0;
+}
+
 /* Version 5: the detours' places (put_detour_places). */
 static int get_detour_places(struct in *in, struct sbt_dataset *part)
 {
@@ -892,7 +928,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	    (in->version >= 3 && get_threads(in, src) != 0) ||
 	    (in->version >= 4 && get_detours(in, part) != 0) ||
 	    (in->version >= 5 && get_detour_places(in, part) != 0) ||
-	    (in->version >= 6 && get_recorder(in, src) != 0))
+	    (in->version >= 6 && get_recorder(in, src) != 0) ||
+	    (in->version >= 8 && get_names(in, src) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

@@ -84,6 +84,28 @@ static int add_note(struct build *b, struct sbt_callsites *cs, uint32_t src,
 	return 0;
 }
 
+/* Source src's note on its names section ("LOG has a names section
+ * ...: left out"). */
+static int add_source_note(struct build *b, struct sbt_callsites *cs,
+			   uint32_t src)
+{
+	const struct sbt_source *s = &b->ds->sources[src];
+	char buf[800];
+
+	if (cs->nnotes == b->capnotes) {
+		size_t cap = b->capnotes ? 2 * b->capnotes : 8;
+		char **n = realloc(cs->notes, cap * sizeof *n);
+		if (!n)
+			return -1;
+		cs->notes = n, b->capnotes = cap;
+	}
+	snprintf(buf, sizeof buf, "%s %s", s->path, s->names_note);
+	if (!(cs->notes[cs->nnotes] = strdup(buf)))
+		return -1;
+	cs->nnotes++;
+	return 0;
+}
+
 static int cmp_note(const void *x, const void *y, void *notes)
 {
 	size_t a = *(const size_t *)x, b = *(const size_t *)y;
@@ -466,6 +488,11 @@ int sbt_callsites_build(const struct sbt_dataset *ds, int symbols, int jobs,
 	}
 	if (symbols && resolve_all(&r, fb, nfb, jobs) != 0)
 		goto out;
+	/* a names section left out: said before the modules' notes */
+	for (uint32_t i = 0; symbols && i < ds->nsources; i++)
+		if (ds->sources[i].names_note[0] &&
+		    add_source_note(&b, cs, i) != 0)
+			goto out;
 	for (size_t i = 0; i < ds->nsites; i++, cs->n++) {
 		if (build_one(&b, &ds->sites[i], cs, &cs->c[i]) != 0)
 			goto out;

@@ -16,8 +16,13 @@
  * must equal the one recorded (any rebuild that moves code changes it),
  * and the file must not be newer than the log's start.  Either failing
  * is said once per module; the lines may then be wrong.
+ *
+ * A log that carries its names (read/names.h: resolved by this code when
+ * they were embedded) answers first: its addresses never open a binary,
+ * and each answer is the one the binaries gave then.
  */
 #include "symbolize.h"
+#include "names.h"
 #include "sbtlog.h"
 
 #include <fcntl.h>
@@ -47,6 +52,36 @@ void sbt_symaddr_short(const struct sbt_symaddr *a, char *out, size_t len)
 			 (unsigned long long)a->offset);
 }
 
+#define NODEBUG_NOTE "has no debug info: call sites as module+offset"
+
+/* Address addr as the log's names section has it (names.h): the same
+ * answer the binaries gave when it was embedded.  1 when it has it. */
+static int from_names(const struct sbt_source *src, uint64_t addr,
+		      struct sbt_symaddr *out)
+{
+	const struct sbt_names *n = src->names;
+	const struct sbt_names_addr *a = sbt_names_find(n, addr);
+
+	if (!a)
+		return 0;
+	const struct sbt_names_mod *m = &n->mod[a->mod];
+	const struct sbt_module *sm = &src->modules[m->index];
+	snprintf(out->module, sizeof out->module, "%s", sm->path);
+	out->module_no = (long)m->index;
+	out->offset = addr - sm->base;
+	out->module_state = m->state ? SBT_MOD_NODEBUG : SBT_MOD_OK;
+	for (uint32_t k = 0; k < a->nframes && k < SBT_SYM_INLINE; k++) {
+		const struct sbt_names_frame *f = &n->frame[a->frame0 + k];
+		struct sbt_symframe *o = &out->f[out->nframes++];
+		snprintf(o->function, sizeof o->function, "%s",
+			 n->str + f->function);
+		snprintf(o->file, sizeof o->file, "%s", n->str + f->file);
+		o->line = f->line;
+		o->inlined = (int)f->inlined;
+	}
+	return 1;
+}
+
 #ifdef SBT_HAVE_LIBDW
 #include "scopes.h"
 
@@ -70,6 +105,7 @@ struct unit { Dwarf *dbg; Dwarf_Off off; struct sbt_scopes *sc; };
 struct sbt_symsess {
 	Dwfl *dwfl;
 	const struct sbt_source *src;
+	int names;                     /* the log's names section first */
 	struct sbt_modindex mi;
 	struct modinfo *mods;          /* parallel to src->modules      */
 	uint64_t start_ns;             /* run_start_ns(src)             */
@@ -167,8 +203,7 @@ debug:;
 	Dwarf_Addr b;
 	if (!dwfl_module_getdwarf(mod, &b)) {
 		mi->state = SBT_MOD_NODEBUG;
-		snprintf(mi->note, sizeof mi->note, "has no debug info: "
-			 "call sites as module+offset");
+		snprintf(mi->note, sizeof mi->note, NODEBUG_NOTE);
 	}
 }
 
@@ -183,6 +218,7 @@ struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src)
 		return NULL;
 	}
 	ss->src = src;
+	ss->names = src->names != NULL;
 	ss->start_ns = run_start_ns(src);
 	return ss;
 }
@@ -457,6 +493,15 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 	long i = sbt_modindex_find(&ss->mi, addr - 1);
 	if (i < 0)
 		return -1;      /* in no module of the run: nothing to read */
+	if (ss->names && from_names(src, addr, out)) {
+		/* the module's binary is not opened for it */
+		if (!ss->mods[i].reported && out->module_no == i) {
+			ss->mods[i].state = out->module_state;
+			snprintf(ss->mods[i].note, sizeof ss->mods[i].note,
+				 "%s", out->module_state ? NODEBUG_NOTE : "");
+		}
+		return out->nframes ? 0 : -1;
+	}
 	const struct sbt_module *m = &src->modules[i];
 	if (!ss->mods[i].reported)
 		report_module(ss, (size_t)i);
@@ -569,18 +614,25 @@ void sbt_symsess_close(struct sbt_symsess *ss)
 struct sbt_symsess {
 	const struct sbt_source *src;
 	struct sbt_modindex mi;
+	int names;                     /* the log's names section first */
+	uint8_t *named;                /* per module: its state + 1 as the
+					  section gave it, 0 not named   */
 };
 
 struct sbt_symsess *sbt_symsess_open(const struct sbt_source *src)
 {
 	struct sbt_symsess *ss = malloc(sizeof *ss);
 
-	if (ss && sbt_modindex_build(&ss->mi, src) != 0) {
+	if (ss && !(ss->named = calloc(src->nmodules + 1, 1))) {
 		free(ss);
 		return NULL;
 	}
+	if (ss && sbt_modindex_build(&ss->mi, src) != 0) {
+		free(ss->named), free(ss);
+		return NULL;
+	}
 	if (ss)
-		ss->src = src;
+		ss->src = src, ss->names = src->names != NULL;
 	return ss;
 }
 
@@ -591,6 +643,14 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 
 	memset(out, 0, sizeof *out);
 	out->module_no = i;
+	if (i >= 0 && ss->names && from_names(ss->src, addr, out)) {
+		if (out->module_no == i) {
+			ss->named[i] = (uint8_t)(out->module_state + 1);
+			return out->nframes ? 0 : -1;
+		}
+		memset(out, 0, sizeof *out);    /* not the module it is in */
+		out->module_no = i;
+	}
 	if (i >= 0) {
 		const struct sbt_module *m = &ss->src->modules[i];
 		snprintf(out->module, sizeof out->module, "%s", m->path);
@@ -611,14 +671,17 @@ int sbt_symbolize_entry(struct sbt_symsess *ss, uint64_t addr,
 
 const char *sbt_symbolize_note(struct sbt_symsess *ss, long module_no)
 {
-	(void)ss, (void)module_no;
+	if (module_no >= 0 && (size_t)module_no < ss->src->nmodules &&
+	    ss->named[module_no])
+		return ss->named[module_no] == SBT_MOD_NODEBUG + 1 ?
+		       NODEBUG_NOTE : "";
 	return "built without libdw: call sites as module+offset";
 }
 
 void sbt_symsess_close(struct sbt_symsess *ss)
 {
 	if (ss)
-		sbt_modindex_free(&ss->mi);
+		sbt_modindex_free(&ss->mi), free(ss->named);
 	free(ss);
 }
 

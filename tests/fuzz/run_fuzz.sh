@@ -32,6 +32,16 @@ if [ -n "${SBT_LIB:-}" ]; then
 	  head -c 40000 seeds/real-plain.log > seeds/real-cut.log ) ||
 		echo "run_fuzz: could not record real seed logs" >&2
 fi
+# A log with its names section, small enough for -max_len: the header,
+# the first chunk's first page, then the last meta chunk (the modules)
+# and the names chunk appended after it.
+if [ -n "${SBT_ANALYZE:-}" ] && [ -f "$work/seeds/real-plain.log" ]; then
+	( cd "$work" && cp seeds/real-plain.log names.log &&
+	  "$SBT_ANALYZE" -q --embed-names names.log &&
+	  head -c 8192 names.log > seeds/real-names.log &&
+	  tail -c 8192 names.log >> seeds/real-names.log && rm names.log ) ||
+		echo "run_fuzz: could not make the names seed" >&2
+fi
 status=0
 # ASan/UBSan report and stop; libFuzzer bounds time and memory per input.
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \

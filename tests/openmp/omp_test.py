@@ -532,7 +532,10 @@ def judge_shares(shares, least, others=True):
 def logged(planted, equal):
     """Two logs of omp_app (clang, libomp) recorded once with a busy loop
     beside it (data/README): thread 3's share 30 % bigger is flagged,
-    alone, by more than 15 %; equal shares flag none."""
+    alone, by more than 15 %; equal shares flag none.  The logs carry
+    their names (sbt-run embedded them): the regions are named by line
+    without the binary that ran, which no machine but the recording one
+    had."""
     import gzip
     tmp = tempfile.mkdtemp(prefix='sbt-omp-')
     try:
@@ -546,6 +549,10 @@ def logged(planted, equal):
             check(a.returncode == 0, '%s: sbt-analyze exit %d'
                   % (os.path.basename(gz), a.returncode))
             doc = json.loads(a.stdout)
+            # the log carries its names: no binary of the run is read
+            check(not doc.get('callsite_notes'), '%s: names from the log '
+                  '(notes %s)' % (os.path.basename(gz),
+                                  doc.get('callsite_notes')))
             shares = [g for g in doc['regions'] if g['api'] == 'openmp' and
                       g['name'].startswith('omp parallel @ omp_app.c:')]
             check(sorted(g.get('omp_thread', -1) for g in shares) ==
