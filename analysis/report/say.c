@@ -351,6 +351,14 @@ static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
 		if (isfinite(x->rel))
 			sbt_put(t, ", %.1f %% of the parallel region's time",
 				100 * x->rel);
+		if (x->flags & SBT_FX_WAIT_OS)
+			sbt_put(t, "; far beyond its share's extra time: the "
+				"OS's (%zu of %zu long waits preempted)",
+				x->os_waits, x->long_waits);
+		else if (x->flags & SBT_FX_WAIT_UNEXPL)
+			sbt_put(t, "; far beyond its share's extra time, "
+				"unexplained (%zu of %zu long waits "
+				"preempted)", x->os_waits, x->long_waits);
 		break;
 	case SBT_FIND_GROUPS:
 		sbt_put(t, "thread %u %s slower than the fastest, "
