@@ -364,6 +364,9 @@ static void json_machine(FILE *f, const struct sbt_dataset *ds,
 		else
 			fputs("\"cpu\": null, ", f);
 		sbt_json_num(f, "change", e->change, 0);
+		/* the kernel's record: preempted, the OS's */
+		fprintf(f, "\"os\": %s, ", e->os ? "true" : "false");
+		sbt_json_num(f, "preempted_share", e->pre_slow, 0);
 		/* the second witness: did the speed probes see it? */
 		fprintf(f, "\"speed_probes\": %s, ", !res->ev_probes ||
 			res->ev_probes[i] < 0 ? "null" : res->ev_probes[i] ?

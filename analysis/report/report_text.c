@@ -466,9 +466,21 @@ static void context(FILE *f, const struct sbt_result *res,
 		wrap(f, line, 0, 2, l->cols);
 	}
 	if (res->nev) {
-		snprintf(line, sizeof line, "machine: %zu %s shared by regions "
-			 "at one instant, not the code's (-v lists them)",
-			 res->nev, sbt_plural(res->nev, "shift", "shifts"));
+		size_t os = 0;
+		for (size_t i = 0; i < res->nev; i++)
+			os += (size_t)res->ev[i].os;
+		if (os)
+			snprintf(line, sizeof line, "machine: %zu %s shared "
+				 "by regions at one instant, not the code's; "
+				 "%zu of them the OS's (its threads "
+				 "preempted: the kernel's record; -v lists "
+				 "them)", res->nev, sbt_plural(res->nev,
+				 "shift", "shifts"), os);
+		else
+			snprintf(line, sizeof line, "machine: %zu %s shared "
+				 "by regions at one instant, not the code's "
+				 "(-v lists them)", res->nev,
+				 sbt_plural(res->nev, "shift", "shifts"));
 		if (!lines++)
 			fputc('\n', f);
 		wrap(f, line, 0, 2, l->cols);

@@ -576,9 +576,15 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 			ds->regions[e->regions[r]].name);
 	sbt_put(o, "%s)", e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." :
 		"");
-	/* one claim: where the probes held, the witnesses disagree on
-	 * whose it is, and the event says no more than they can */
-	if (probes == 0)
+	/* one claim: the kernel's record first (preempted: the OS's);
+	 * where the probes held, the witnesses disagree on whose it is,
+	 * and the event says no more than they can */
+	if (e->os)
+		sbt_put(o, ": the OS's, not the machine: %.0f %% of the "
+			"threads' samples then preempted, %.0f %% at the "
+			"level %s", 100 * e->pre_slow, 100 * e->pre_fast,
+			e->change > 0 ? "before" : "after");
+	else if (probes == 0)
 		sbt_put(o, " together; the speed probes held: not the core's "
 			"compute speed (a register-only chain), so the code's "
 			"or a slowdown they do not see (memory, front end, an "

@@ -450,7 +450,16 @@ struct sbt_machine_event {
 	double change;                /* median relative change          */
 	int nregions;                 /* regions that shifted            */
 	uint32_t regions[SBT_MACHINE_MAX_REGIONS]; /* the first ones     */
+	/* The kernel's record beside it (machine.c): of the source's
+	 * samples in the slow level's span and in the fast one's, the
+	 * share preempted (NAN: none there); os set where the slow span's
+	 * is larger by SBT_MACHINE_OS_GAP or more: the OS's time, not the
+	 * machine's. */
+	double slow_t0, slow_t1, fast_t0, fast_t1;
+	double pre_slow, pre_fast;
+	int os;
 };
+#define SBT_MACHINE_OS_GAP 0.10
 
 struct sbt_result {
 	struct sbt_group *g;          /* sorted by region name, then key */

@@ -148,9 +148,9 @@ static double typical_gap(const double *t, size_t n)
 
 /* One thread's (or cpu's) probes p[0..n), in time order: its timeline
  * and shifts, into d.  w: scratch of 2n doubles. */
-static int timeline(struct sbt_speed *sp, struct dest *d,
-		    const struct sbt_dataset *ds, const struct sbt_probe *p,
-		    size_t n, double *w)
+static int timeline_of(struct sbt_speed *sp, struct dest *d,
+		       const struct sbt_dataset *ds, const struct sbt_probe *p,
+		       size_t n, double *w)
 {
 	struct sbt_speed_thread th = {
 		p[0].source, d->cpu ? SBT_SPEED_ALL_THREADS : p[0].thread,
@@ -260,6 +260,26 @@ done:
 		}
 	}
 	return 0;
+}
+
+/* A probe whose span holds a switch-out of its thread timed the OS (the
+ * kernel's record), not the processor: the timeline is of the others. */
+static int timeline(struct sbt_speed *sp, struct dest *d,
+		    const struct sbt_dataset *ds, const struct sbt_probe *p,
+		    size_t n, double *w)
+{
+	struct sbt_probe *q = malloc((n ? n : 1) * sizeof *q);
+	size_t m = 0;
+	int rc;
+
+	if (!q)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!p[i].switched)
+			q[m++] = p[i];
+	rc = m ? timeline_of(sp, d, ds, q, m, w) : 0;
+	free(q);
+	return rc;
 }
 
 /* The shift of (source, thread) whose window holds t, or NULL.  Shifts
@@ -578,7 +598,7 @@ static int units(const struct sbt_dataset *ds, struct sbt_speed *sp, int by)
 		if (u < sp->nun)
 			continue;
 		for (size_t j = i; j < n; j++)
-			if (key[j] == key[i])
+			if (key[j] == key[i] && !ds->probes[j].switched)
 				v[m++] = ds->probes[j].ns;
 		void *nu = realloc(sp->un, (sp->nun + 1) * sizeof *sp->un);
 		if (!nu || sbt_sort_doubles(v, m) != 0)
