@@ -431,6 +431,14 @@ void sbt_say_finding(struct sbt_strbuf *c, const struct sbt_group *g,
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_put(c, "thread %u is the slow one: it waits least here, "
 			"the others wait %s more for it", x->key, a);
+		if (x->flags & SBT_FX_WAIT_OS)
+			sbt_put(c, "; far beyond its share's extra time: the "
+				"OS's (%zu of %zu long waits preempted)",
+				x->os_waits, x->long_waits);
+		else if (x->flags & SBT_FX_WAIT_UNEXPL)
+			sbt_put(c, "; far beyond its share's extra time, "
+				"unexplained (%zu of %zu long waits "
+				"preempted)", x->os_waits, x->long_waits);
 		break;
 	case SBT_FIND_BROAD:
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);

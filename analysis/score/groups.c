@@ -405,7 +405,10 @@ static int judge_barrier(const struct sbt_result *res,
 		       j->extra_ns : 0;
 	j->nlong = j->nos = 0;
 	j->flags = 0;
-	if (!(j->others_ns > 2 * extra + j->res_ns))
+	/* no share of its own to set the wait against (a barrier inside
+	 * a region, under its own line): whose the wait is stays unsaid */
+	if (!isfinite(j->extra_ns) ||
+	    !(j->others_ns > 2 * extra + j->res_ns))
 		goto out;
 	/* far beyond the share: each long wait, and the record beside it */
 	double cut = slow->med + extra + 0.5 * (j->others_ns - extra);
