@@ -17,10 +17,11 @@
 
 #include "dataset.h"
 
-#define SBT_SUMMARY_VERSION 7   /* reads 1 (no speed probes), 2 (no
+#define SBT_SUMMARY_VERSION 8   /* reads 1 (no speed probes), 2 (no
 				   threads), 3 (no detours), 4 (no
 				   detours' places), 5 (no recorder
-				   facts), 6 (no fault cost) and 7 */
+				   facts), 6 (no fault cost), 7 (no
+				   probes' switch-outs) and 8 */
 
 /* Samples a summary holds at most by default (--max-samples sets it). */
 #define SBT_SUMMARY_SAMPLES_DEFAULT 1000000u
