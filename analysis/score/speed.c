@@ -637,6 +637,23 @@ out:
 	return rc;
 }
 
+/* Keep the shifts of sh[0..*n) beyond res, the resolution the report
+ * gives for the probes (the coarsest usable timeline's): a shift its
+ * own finer timeline resolves, but not that, is no claim to print
+ * beside it.  The number dropped. */
+static size_t resolved_only(struct sbt_speed_shift *sh, size_t *n, double res)
+{
+	size_t k = 0, n0 = *n;
+
+	if (!isfinite(res))
+		return 0;
+	for (size_t i = 0; i < n0; i++)
+		if (fabs(sh[i].rel) > res)
+			sh[k++] = sh[i];
+	*n = k;
+	return n0 - k;
+}
+
 int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		      struct sbt_speed *sp, uint8_t *marks)
 {
@@ -673,6 +690,8 @@ int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		goto oom;
 	free(w);
 	w = NULL;
+	sp->nunresolved = resolved_only(sp->sh, &sp->nsh, sp->resolution_rel) +
+			  resolved_only(sp->csh, &sp->ncsh, sp->resolution_rel);
 	if (check_shifts(ds, sp, sp->sh, &sp->nsh, 0) != 0 ||
 	    check_shifts(ds, sp, sp->csh, &sp->ncsh, 1) != 0)
 		goto oom;
