@@ -1358,6 +1358,9 @@ static int group(const struct sbt_dataset *ds, const struct sbt_options *o,
 		g->wait_slow_key = SBT_FIND_NOKEY;
 		g->wait_slow_ns = g->wait_others_ns = NAN;
 		g->wait_base_ns = NAN;
+		g->wait_extra_ns = NAN;
+		g->wait_long = g->wait_os = 0;
+		g->wait_flags = 0;
 	}
 	return 0;
 }
@@ -1407,7 +1410,8 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 		sbt_groups_compare(res, SBT_SCORE_EPS);
 	if (o->by == SBT_BY_THREAD)
 		sbt_groups_omp(res, ds);
-	sbt_groups_barriers(res, ds, o->by == SBT_BY_THREAD);
+	sbt_groups_barriers(res, ds, o->by == SBT_BY_THREAD ? 1 :
+			    o->by == SBT_BY_NONE ? 0 : -1);
 	if (sbt_decomp_run(ds, o, res) != 0)
 		goto out;
 	probe_blind(res);

@@ -43,6 +43,9 @@ struct sbt_probe {
 	double   ns;                 /* the fixed workload's duration         */
 	uint32_t thread, source;
 	uint16_t cpu;                /* 0xffff when unknown                   */
+	uint16_t switched;           /* the kernel's record shows its thread
+	                                switched out inside it: the OS's time,
+	                                not the processor's (osevents.c)      */
 };
 
 /* One timed region instance. */

@@ -282,3 +282,20 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 	j.nb = sbt_jobs_blocks(last - first, 1024);
 	sbt_jobs_each(j.nb, jobs, join_block, &j);
 }
+
+void sbt_os_join_probes(struct sbt_dataset *ds, uint32_t src,
+			const struct sbt_os_rec *rec, size_t n)
+{
+	for (size_t i = 0; i < ds->nprobes; i++) {
+		struct sbt_probe *p = &ds->probes[i];
+		double t1 = p->t_ns + p->ns;
+		if (p->source != src)
+			continue;
+		p->switched = 0;
+		for (size_t k = lower(rec, n, p->thread, p->t_ns);
+		     k < n && rec[k].thread == p->thread &&
+		     rec[k].t_ns <= t1 && !p->switched; k++)
+			p->switched = rec[k].kind == SBT_OS_SWITCH_OUT ||
+				      rec[k].kind == SBT_OS_PREEMPTED;
+	}
+}

@@ -32,4 +32,9 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		 struct sbt_os_rec *rec, size_t n,
 		 struct sbt_os_cover *cov, size_t ncov, int jobs);
 
+/* Set `switched` of the probes of source src in ds from rec[0 .. n),
+ * sorted by sbt_os_join: a switch-out stamped inside a probe's span. */
+void sbt_os_join_probes(struct sbt_dataset *ds, uint32_t src,
+			const struct sbt_os_rec *rec, size_t n);
+
 #endif

@@ -1207,9 +1207,11 @@ static int read_once(const char *path, struct sbt_dataset *ds, int jobs,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (c.src->os_state == SBT_OS_ON)
+	if (c.src->os_state == SBT_OS_ON) {
 		sbt_os_join(ds, c.first, ds->n, c.os, c.nos, c.cov, c.ncov,
 			    jobs);
+		sbt_os_join_probes(ds, c.srci, c.os, c.nos);
+	}
 	/* A finished log has holes only where chunk space could not be
 	 * allocated, and then it counted drops: any other hole is damage. */
 	if (c.holes && (c.h.flags & SBT_HF_CLOSED) &&

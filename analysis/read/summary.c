@@ -228,6 +228,21 @@ static void put_detour_places(struct out *o, const struct sbt_dataset *ds,
 }
 
 /* Version 6: how the recorder read the machine (sbt_source). */
+/* Version 8: which of the source's speed probes (put_speed's order) held
+ * a switch-out of their thread (the kernel's record), a byte each. */
+/* Version 9: per speed probe of the source, in the speed part's order,
+ * u8 1 when its thread was switched out inside it (the OS's, not the
+ * processor's). */
+static void put_probes_switched(struct out *o, const struct sbt_dataset *ds,
+				uint32_t src)
+{
+	for (size_t i = 0; i < ds->nprobes; i++)
+		if (ds->probes[i].source == src) {
+			uint8_t sw = ds->probes[i].switched != 0;
+			put(o, &sw, sizeof sw);
+		}
+}
+
 static void put_recorder(struct out *o, const struct sbt_source *s)
 {
 	put_u32(o, s->cpu_from), put_u32(o, s->clock_read);
@@ -305,6 +320,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	put_detour_places(&o, ds, src);
 	put_recorder(&o, &ds->sources[src]);
 	put_names(&o, &ds->sources[src]);
+	put_probes_switched(&o, ds, src);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -742,6 +758,18 @@ static int get_detours(struct in *in, struct sbt_dataset *part)
 	return in->why ? -1 : 0;
 }
 
+/* Version 9: put_probes_switched, after the probes (get_speed). */
+static int get_probes_switched(struct in *in, struct sbt_dataset *part)
+{
+	for (size_t i = 0; i < part->nprobes && !in->why; i++) {
+		uint8_t sw = 0;
+		if (get(in, &sw, sizeof sw) == 0 && sw > 1)
+			in->why = "damaged (a probe's switch-out)";
+		part->probes[i].switched = sw;
+	}
+	return in->why ? -1 : 0;
+}
+
 /* Version 6: put_recorder; 7 added its fault cost. */
 static int get_recorder(struct in *in, struct sbt_source *s)
 {
@@ -929,7 +957,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	    (in->version >= 4 && get_detours(in, part) != 0) ||
 	    (in->version >= 5 && get_detour_places(in, part) != 0) ||
 	    (in->version >= 6 && get_recorder(in, src) != 0) ||
-	    (in->version >= 8 && get_names(in, src) != 0))
+	    (in->version >= 8 && get_names(in, src) != 0) ||
+	    (in->version >= 9 && get_probes_switched(in, part) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

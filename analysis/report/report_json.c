@@ -129,6 +129,16 @@ static void json_finding_data(FILE *f, const struct sbt_finding *x)
 	}
 	if (x->key != SBT_FIND_NOKEY)
 		fprintf(f, "\"key\": %u, ", x->key);
+	if (x->kind == SBT_FIND_WAIT) {
+		/* what the wait is set against, and whose it is */
+		if (isfinite(x->extra_ns))
+			sbt_json_num(f, "extra_ns", x->extra_ns, 0);
+		fprintf(f, "\"cause\": \"%s\", \"long_waits\": %zu, "
+			"\"os_waits\": %zu, ", x->flags & SBT_FX_WAIT_OS ?
+			"os" : x->flags & SBT_FX_WAIT_UNEXPL ? "unexplained" :
+			isfinite(x->extra_ns) ? "share" : "unknown",
+			x->long_waits, x->os_waits);
+	}
 	fprintf(f, "\"count\": %zu, \"parts\": %d, \"alarm\": %s, ",
 		x->count, x->parts, x->alarm ? "true" : "false");
 }
@@ -364,6 +374,15 @@ static void json_machine(FILE *f, const struct sbt_dataset *ds,
 		else
 			fputs("\"cpu\": null, ", f);
 		sbt_json_num(f, "change", e->change, 0);
+		/* the kernel's record: preempted, the OS's */
+		fprintf(f, "\"os\": %s, ", e->os ? "true" : "false");
+		sbt_json_num(f, "preempted_share", e->pre_slow, 0);
+		sbt_json_num(f, "preempted_share_fast", e->pre_fast, 0);
+		if (isfinite(e->slow_t0))
+			fprintf(f, "\"slow_ms\": [%.9g, %.9g], \"fast_ms\": "
+				"[%.9g, %.9g], ", e->slow_t0 / 1e6,
+				e->slow_t1 / 1e6, e->fast_t0 / 1e6,
+				e->fast_t1 / 1e6);
 		/* the second witness: did the speed probes see it? */
 		fprintf(f, "\"speed_probes\": %s, ", !res->ev_probes ||
 			res->ev_probes[i] < 0 ? "null" : res->ev_probes[i] ?

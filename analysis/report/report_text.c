@@ -409,8 +409,32 @@ static void short_table(FILE *f, const struct sbt_dataset *ds,
 
 /* ---- the run's context ----------------------------------------------------- */
 
-/* At most three lines: the processor's shifts, what was left out when
- * that is much, the machine's events; each with what to do. */
+/* Where the kernel's record shows the threads preempted in a tenth of
+ * their samples or more (a busy loop beside them: half), that is the
+ * first thing to know of the run's times: another task had their cpus. */
+#define SBT_TEXT_PREEMPTED 0.10
+static void preempted_line(FILE *f, const struct sbt_result *res,
+			   const struct layout *l, int *lines)
+{
+	size_t cov = 0, pre = 0;
+	char line[512];
+
+	for (size_t i = 0; i < res->ngroups; i++)
+		cov += res->g[i].os.covered, pre += res->g[i].os.preempted;
+	if (!cov || !((double)pre >= SBT_TEXT_PREEMPTED * (double)cov))
+		return;
+	snprintf(line, sizeof line, "OS: %.0f %% of %zu samples preempted "
+		 "(the kernel's record): another task had their cpus, and "
+		 "that time is the OS's", 100.0 * (double)pre / (double)cov,
+		 cov);
+	if (!(*lines)++)
+		fputc('\n', f);
+	wrap(f, line, 0, 2, l->cols);
+}
+
+/* At most four lines: the processor's shifts, what was left out when
+ * that is much, the machine's events, the OS's preemption; each with
+ * what to do. */
 static void context(FILE *f, const struct sbt_result *res,
 		    const struct layout *l)
 {
@@ -472,13 +496,26 @@ static void context(FILE *f, const struct sbt_result *res,
 		wrap(f, line, 0, 2, l->cols);
 	}
 	if (res->nev) {
-		snprintf(line, sizeof line, "machine: %zu %s shared by regions "
-			 "at one instant, not the code's (-v lists them)",
-			 res->nev, sbt_plural(res->nev, "shift", "shifts"));
+		size_t os = 0;
+		for (size_t i = 0; i < res->nev; i++)
+			os += (size_t)res->ev[i].os;
+		if (os)
+			snprintf(line, sizeof line, "machine: %zu %s shared "
+				 "by regions at one instant, not the code's; "
+				 "%zu of them the OS's (its threads "
+				 "preempted: the kernel's record; -v lists "
+				 "them)", res->nev, sbt_plural(res->nev,
+				 "shift", "shifts"), os);
+		else
+			snprintf(line, sizeof line, "machine: %zu %s shared "
+				 "by regions at one instant, not the code's "
+				 "(-v lists them)", res->nev,
+				 sbt_plural(res->nev, "shift", "shifts"));
 		if (!lines++)
 			fputc('\n', f);
 		wrap(f, line, 0, 2, l->cols);
 	}
+	preempted_line(f, res, l, &lines);
 }
 
 /* The command for more: this one with -v (its options that write

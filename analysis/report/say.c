@@ -351,6 +351,14 @@ static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
 		if (isfinite(x->rel))
 			sbt_put(t, ", %.1f %% of the parallel region's time",
 				100 * x->rel);
+		if (x->flags & SBT_FX_WAIT_OS)
+			sbt_put(t, "; far beyond its share's extra time: the "
+				"OS's (%zu of %zu long waits preempted)",
+				x->os_waits, x->long_waits);
+		else if (x->flags & SBT_FX_WAIT_UNEXPL)
+			sbt_put(t, "; far beyond its share's extra time, "
+				"unexplained (%zu of %zu long waits "
+				"preempted)", x->os_waits, x->long_waits);
 		break;
 	case SBT_FIND_GROUPS:
 		sbt_put(t, "thread %u %s slower than the fastest, "
@@ -423,6 +431,14 @@ void sbt_say_finding(struct sbt_strbuf *c, const struct sbt_group *g,
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_put(c, "thread %u is the slow one: it waits least here, "
 			"the others wait %s more for it", x->key, a);
+		if (x->flags & SBT_FX_WAIT_OS)
+			sbt_put(c, "; far beyond its share's extra time: the "
+				"OS's (%zu of %zu long waits preempted)",
+				x->os_waits, x->long_waits);
+		else if (x->flags & SBT_FX_WAIT_UNEXPL)
+			sbt_put(c, "; far beyond its share's extra time, "
+				"unexplained (%zu of %zu long waits "
+				"preempted)", x->os_waits, x->long_waits);
 		break;
 	case SBT_FIND_BROAD:
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);
@@ -568,9 +584,15 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 			ds->regions[e->regions[r]].name);
 	sbt_put(o, "%s)", e->nregions > SBT_MACHINE_MAX_REGIONS ? ", ..." :
 		"");
-	/* one claim: where the probes held, the witnesses disagree on
-	 * whose it is, and the event says no more than they can */
-	if (probes == 0)
+	/* one claim: the kernel's record first (preempted: the OS's);
+	 * where the probes held, the witnesses disagree on whose it is,
+	 * and the event says no more than they can */
+	if (e->os)
+		sbt_put(o, ": the OS's, not the machine: %.0f %% of the "
+			"threads' samples then preempted, %.0f %% at the "
+			"level %s", 100 * e->pre_slow, 100 * e->pre_fast,
+			e->change > 0 ? "before" : "after");
+	else if (probes == 0)
 		sbt_put(o, " together; the speed probes held: not the core's "
 			"compute speed (a register-only chain), so the code's "
 			"or a slowdown they do not see (memory, front end, an "

@@ -30,6 +30,29 @@ const char *sbt_class_word(int cl)
 
 /* ---- changes over time -------------------------------------------------- */
 
+/* Why a barrier's wait is as long as it is: the slow share's extra time,
+ * or, far beyond it, the kernel's record (the OS's) or nothing. */
+static void wait_cause(struct sbt_strbuf *o, const struct sbt_finding *x)
+{
+	char e[32];
+
+	if (!isfinite(x->extra_ns))
+		return;
+	sbt_fmt_ns(e, sizeof e, fabs(x->extra_ns));
+	sbt_put(o, " (its share %s %s than theirs", e,
+		x->extra_ns >= 0 ? "longer" : "shorter");
+	if (x->flags & SBT_FX_WAIT_OS)
+		sbt_put(o, "; far less than the wait: the OS's, %zu of %zu "
+			"long waits had the waiter or it preempted)",
+			x->os_waits, x->long_waits);
+	else if (x->flags & SBT_FX_WAIT_UNEXPL)
+		sbt_put(o, "; far less than the wait, and the kernel's record "
+			"does not say why: unexplained, %zu of %zu long waits "
+			"preempted)", x->os_waits, x->long_waits);
+	else
+		sbt_put(o, ")");
+}
+
 static void when(char *b, size_t len, const struct sbt_group *g, double t)
 {
 	if (g->phases.untimed)
@@ -195,6 +218,13 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 		changes_size(o, g);
 		break;
 	case SBT_CL_OS:
+		if (x && x->kind == SBT_FIND_WAIT) {
+			sbt_fmt_ns(a, sizeof a, x->size_ns);
+			sbt_put(o, "wait %s, %.0f%% preempted", a,
+				100.0 * (double)x->os_waits /
+				(double)x->long_waits);
+			break;
+		}
 		if (x && x->kind == SBT_FIND_OS_TIME)
 			sbt_put(o, "%.0f%% of its time", 100 * x->time_share);
 		else if (x)
@@ -208,7 +238,12 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 	case SBT_CL_FAST_GROUP:
 		if (x && x->kind == SBT_FIND_WAIT) {
 			sbt_fmt_ns(a, sizeof a, x->size_ns);
-			sbt_put(o, "thread %u slow, others wait %s", x->key, a);
+			if (x->flags & SBT_FX_WAIT_UNEXPL)
+				sbt_put(o, "thread %u last, wait %s unexplained",
+					x->key, a);
+			else
+				sbt_put(o, "thread %u slow, others wait %s",
+					x->key, a);
 			break;
 		}
 		if (x && x->kind == SBT_FIND_GROUPS) {
@@ -375,6 +410,7 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_put(o, "thread %u waits least at the barrier: the slow one; "
 			"the others wait up to %s more for it", x->key, a);
+		wait_cause(o, x);
 		break;
 	case SBT_FIND_TIME:
 		sbt_fmt_ns(a, sizeof a, x->size_ns);

@@ -59,8 +59,11 @@ int sbt_group_class(const struct sbt_group *g)
 		case SBT_FIND_OS_TIME:
 		case SBT_FIND_OS_SPREAD: return SBT_CL_OS;
 		case SBT_FIND_PROCESSOR: return SBT_CL_PROCESSOR;
-		case SBT_FIND_GROUPS:
-		case SBT_FIND_WAIT:  return SBT_CL_SLOW_GROUP;
+		case SBT_FIND_WAIT:
+			/* waits the kernel's record gives to the OS */
+			return x->flags & SBT_FX_WAIT_OS ? SBT_CL_OS :
+			       SBT_CL_SLOW_GROUP;
+		case SBT_FIND_GROUPS: return SBT_CL_SLOW_GROUP;
 		case SBT_FIND_TIME:  return SBT_CL_PHASES;
 		case SBT_FIND_FEW:   return SBT_CL_FEW;
 		default:             return SBT_CL_OTHER;

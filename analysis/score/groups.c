@@ -207,69 +207,280 @@ static int is_barrier(const struct sbt_dataset *ds, uint32_t r)
 	       !strncmp(g->name, bar, sizeof bar - 1);
 }
 
-/* Groups g[a..b) of one barrier region, one source src: the least
- * waiting thread, the others' mean excess over its wait. */
-static void judge_waits(struct sbt_result *res, const struct sbt_dataset *ds,
-			size_t a, size_t b, uint32_t src)
-{
-	struct sbt_group *slow = NULL;
-	double sum = 0, var = 0;
-	size_t k = 0;
+/*
+ * Who arrives last at a barrier is the thread that waits least there: the
+ * slow one.  Judged on every recorded wait (what was left out as the
+ * OS's is part of the question), thread by thread by their medians: on
+ * libgomp a waiter's wait holds its switches (it sleeps, or it spins on
+ * the cpu the slow thread needs), so a fit of the time a switch costs
+ * takes its wait out and leaves the waiter looking the fastest.
+ *
+ * The others' wait is then set against what the slow thread's share
+ * took longer than theirs: a wait far beyond that (more than twice it,
+ * beyond the resolution) is not its work.  The kernel's record tells
+ * whose it is: a long wait where the waiter, or the slow thread in a
+ * sample beside it, was preempted is the OS's.  Else it is unexplained.
+ */
+struct bsamp {
+	uint32_t thread;
+	double t, end, ns;
+	int pre;
+};
 
-	for (size_t i = a; i < b; i++) {
-		struct sbt_group *g = &res->g[i];
-		if (g->source != src || !isfinite(g->score.trim_mean_ns) ||
-		    !isfinite(g->score.trim_se_ns))
+static int cmp_bsamp(const void *a, const void *b)
+{
+	const struct bsamp *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* The samples of region r, source src, by thread then start: *n of them;
+ * NULL when none or out of memory. */
+static struct bsamp *collect(const struct sbt_result *res,
+			     const struct sbt_dataset *ds, uint32_t r,
+			     uint32_t src, size_t *n)
+{
+	const uint32_t skip = SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET |
+			      SBT_SF_BEFORE_RESET;
+	struct bsamp *v = NULL;
+	size_t m = 0, cap = 0;
+
+	*n = 0;
+	for (size_t k = 0; k < res->ngroups; k++) {
+		const struct sbt_group *g = &res->g[k];
+		if (g->region != r || g->source != src)
 			continue;
-		if (!slow || g->score.trim_mean_ns < slow->score.trim_mean_ns)
-			slow = g;
+		for (size_t i = 0; i < g->n; i++) {
+			const struct sbt_sample *x =
+				&ds->s[res->order[g->first + i]];
+			if (x->flags & skip || !isfinite(x->ns))
+				continue;
+			if (m == cap) {
+				size_t c = cap ? 2 * cap : 256;
+				void *nv = realloc(v, c * sizeof *v);
+				if (!nv) {
+					free(v);
+					return NULL;
+				}
+				v = nv, cap = c;
+			}
+			v[m++] = (struct bsamp){ x->thread, x->t_ns,
+				x->t_ns + x->ns + x->detour_ns, x->ns,
+				!!(x->flags & SBT_SF_PREEMPTED) };
+		}
 	}
+	if (m)
+		qsort(v, m, sizeof *v, cmp_bsamp);
+	*n = m;
+	return v;
+}
+
+/* One thread's run of samples: its median and the median's standard
+ * error (from the MAD: robust to the few waits the OS stretched). */
+struct tstat {
+	uint32_t thread;
+	size_t a, z;            /* its samples in the sorted array */
+	double med, se;
+};
+
+static double median_sorted(const double *w, size_t n)
+{
+	return n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+}
+
+static int thread_stats(const struct bsamp *v, size_t n, struct tstat *ts,
+			size_t max, size_t *nt)
+{
+	double *w = malloc((n ? n : 1) * sizeof *w);
+
+	*nt = 0;
+	if (!w)
+		return -1;
+	for (size_t a = 0, z; a < n && *nt < max; a = z) {
+		for (z = a; z < n && v[z].thread == v[a].thread; z++)
+			;
+		size_t m = z - a;
+		for (size_t i = 0; i < m; i++)
+			w[i] = v[a + i].ns;
+		if (sbt_sort_doubles(w, m) != 0)
+			break;
+		double med = median_sorted(w, m);
+		for (size_t i = 0; i < m; i++)
+			w[i] = fabs(w[i] - med);
+		if (sbt_sort_doubles(w, m) != 0)
+			break;
+		double mad = 1.4826 * median_sorted(w, m);
+		ts[(*nt)++] = (struct tstat){ v[a].thread, a, z, med,
+			1.2533 * mad / sqrt((double)m) };
+	}
+	free(w);
+	return 0;
+}
+
+static const struct tstat *stat_of(const struct tstat *ts, size_t nt,
+				   uint32_t thread)
+{
+	for (size_t i = 0; i < nt; i++)
+		if (ts[i].thread == thread)
+			return &ts[i];
+	return NULL;
+}
+
+/* Whether one of thread t's samples in v (its run in ts) overlapping
+ * [t0, t1] was preempted. */
+static int preempted_beside(const struct bsamp *v, const struct tstat *ts,
+			    double t0, double t1)
+{
+	if (!ts)
+		return 0;
+	for (size_t i = ts->a; i < ts->z && v[i].t <= t1; i++)
+		if (v[i].end >= t0 && v[i].pre)
+			return 1;
+	return 0;
+}
+
+#define SBT_BARRIER_MAX_THREADS 256
+
+struct judged {
+	uint32_t slow;
+	double slow_ns, others_ns, res_ns, extra_ns;
+	size_t nlong, nos;
+	int flags;
+};
+
+/* Barrier b, source src: 1 and *j where a slow thread is resolved. */
+static int judge_barrier(const struct sbt_result *res,
+			 const struct sbt_dataset *ds, uint32_t b,
+			 uint32_t src, double q, struct judged *j)
+{
+	struct tstat *bt = NULL, *pt = NULL;
+	struct bsamp *bv = NULL, *pv = NULL;
+	size_t nb, np = 0, nbt = 0, npt = 0;
+	long p = parallel_of(ds, b);
+	int ok = 0;
+
+	bv = collect(res, ds, b, src, &nb);
+	if (p >= 0)
+		pv = collect(res, ds, (uint32_t)p, src, &np);
+	bt = malloc(SBT_BARRIER_MAX_THREADS * sizeof *bt);
+	pt = malloc(SBT_BARRIER_MAX_THREADS * sizeof *pt);
+	if (!bv || !bt || !pt ||
+	    thread_stats(bv, nb, bt, SBT_BARRIER_MAX_THREADS, &nbt) != 0 ||
+	    thread_stats(pv, np, pt, SBT_BARRIER_MAX_THREADS, &npt) != 0)
+		goto out;
+	const struct tstat *slow = NULL;
+	for (size_t i = 0; i < nbt; i++)
+		if (bt[i].z - bt[i].a >= SBT_FEW_SAMPLES &&
+		    (!slow || bt[i].med < slow->med))
+			slow = &bt[i];
 	if (!slow)
-		return;
-	for (size_t i = a; i < b; i++) {
-		const struct sbt_group *g = &res->g[i];
-		if (g == slow || g->source != src ||
-		    !isfinite(g->score.trim_mean_ns) ||
-		    !isfinite(g->score.trim_se_ns))
+		goto out;
+	double sum = 0, var = 0, psum = 0;
+	size_t k = 0, pk = 0;
+	for (size_t i = 0; i < nbt; i++) {
+		if (&bt[i] == slow || bt[i].z - bt[i].a < SBT_FEW_SAMPLES)
 			continue;
-		sum += g->score.trim_mean_ns;
-		var += g->score.trim_se_ns * g->score.trim_se_ns;
+		sum += bt[i].med;
+		var += bt[i].se * bt[i].se;
 		k++;
+		const struct tstat *o = stat_of(pt, npt, bt[i].thread);
+		if (o)
+			psum += o->med, pk++;
 	}
 	if (!k)
+		goto out;
+	double se = sqrt(var) / (double)k;
+	j->slow = slow->thread;
+	j->slow_ns = slow->med;
+	j->others_ns = sum / (double)k - slow->med;
+	j->res_ns = SBT_SCORE_Z * sqrt(slow->se * slow->se + se * se);
+	if (!(j->others_ns > j->res_ns && j->others_ns >= q))
+		goto out;
+	ok = 1;
+	const struct tstat *ps = stat_of(pt, npt, slow->thread);
+	j->extra_ns = ps && pk ? ps->med - psum / (double)pk : NAN;
+	double extra = isfinite(j->extra_ns) && j->extra_ns > 0 ?
+		       j->extra_ns : 0;
+	j->nlong = j->nos = 0;
+	j->flags = 0;
+	/* no share of its own to set the wait against (a barrier inside
+	 * a region, under its own line): whose the wait is stays unsaid */
+	if (!isfinite(j->extra_ns) ||
+	    !(j->others_ns > 2 * extra + j->res_ns))
+		goto out;
+	/* far beyond the share: each long wait, and the record beside it */
+	double cut = slow->med + extra + 0.5 * (j->others_ns - extra);
+	for (size_t i = 0; i < nbt; i++) {
+		if (&bt[i] == slow)
+			continue;
+		for (size_t x = bt[i].a; x < bt[i].z; x++) {
+			if (!(bv[x].ns > cut))
+				continue;
+			j->nlong++;
+			j->nos += bv[x].pre ||
+				  preempted_beside(bv, slow, bv[x].t,
+						   bv[x].end) ||
+				  preempted_beside(pv, ps, bv[x].t,
+						   bv[x].end);
+		}
+	}
+	j->flags = j->nlong && 2 * j->nos >= j->nlong ? SBT_FX_WAIT_OS :
+		   SBT_FX_WAIT_UNEXPL;
+out:
+	free(bv), free(pv), free(bt), free(pt);
+	return ok;
+}
+
+static void set_wait(struct sbt_group *g, const struct judged *j,
+		     double base)
+{
+	g->wait_slow_key = j->slow;
+	g->wait_slow_ns = j->slow_ns;
+	g->wait_others_ns = j->others_ns;
+	g->wait_base_ns = base;
+	g->wait_extra_ns = j->extra_ns;
+	g->wait_long = j->nlong;
+	g->wait_os = j->nos;
+	g->wait_flags = j->flags;
+}
+
+/* Groups g[a..b) of one barrier region, one source src: the slow
+ * thread, the others' wait for it, on the barrier's groups and (by
+ * thread) the slow thread's parallel group. */
+static void judge_waits(struct sbt_result *res, const struct sbt_dataset *ds,
+			size_t a, size_t b, uint32_t src, int by_thread)
+{
+	struct judged j = { 0 };
+	double q = res->g[a].score.quantum_ns > 0 ? res->g[a].score.quantum_ns
+						  : 0;
+
+	if (!judge_barrier(res, ds, res->g[a].region, src, q, &j))
 		return;
-	double others = sum / (double)k, se = sqrt(var) / (double)k;
-	double d = others - slow->score.trim_mean_ns;
-	double r = SBT_SCORE_Z * sqrt(slow->score.trim_se_ns *
-				      slow->score.trim_se_ns + se * se);
-	double q = slow->score.quantum_ns > 0 ? slow->score.quantum_ns : 0;
-	if (!(d > r && d >= q))
-		return;
-	long p = parallel_of(ds, slow->region);
+	long p = parallel_of(ds, res->g[a].region);
 	struct sbt_group *pg = NULL;
-	for (size_t i = 0; p >= 0 && i < res->ngroups && !pg; i++)
-		if (res->g[i].region == (uint32_t)p &&
-		    res->g[i].source == src && res->g[i].key == slow->key)
-			pg = &res->g[i];
-	double base = others_mean(res, (uint32_t)p, src, slow->key);
-	if (pg && isfinite(pg->score.trim_mean_ns))
-		base = pg->score.trim_mean_ns;
+	double base = NAN, psum = 0;
+	size_t pk = 0;
+	for (size_t i = 0; p >= 0 && i < res->ngroups; i++) {
+		struct sbt_group *g = &res->g[i];
+		if (g->region != (uint32_t)p || g->source != src ||
+		    !isfinite(g->score.trim_mean_ns))
+			continue;
+		if (by_thread && g->key == j.slow)
+			pg = g;
+		psum += g->score.trim_mean_ns, pk++;
+	}
+	base = pg ? pg->score.trim_mean_ns : pk ? psum / (double)pk : NAN;
 	for (size_t i = a; i < b; i++) {
 		struct sbt_group *g = &res->g[i];
 		if (g->source != src)
 			continue;
-		g->wait_slow_key = slow->key;
-		g->wait_slow_ns = slow->score.trim_mean_ns;
-		g->wait_others_ns = d;
-		g->wait_base_ns = base;
-		g->delta_resolution_ns = r;
+		set_wait(g, &j, base);
+		g->delta_resolution_ns = j.res_ns;
 	}
-	if (pg) {
-		pg->wait_slow_key = slow->key;
-		pg->wait_slow_ns = slow->score.trim_mean_ns;
-		pg->wait_others_ns = d;
-		pg->wait_base_ns = base;
-	}
+	if (pg)
+		set_wait(pg, &j, base);
 }
 
 /* The typical time of barrier group b's parallel region in its source
@@ -304,7 +515,7 @@ void sbt_groups_barriers(struct sbt_result *res, const struct sbt_dataset *ds,
 					parallel_typical(res, ds, &res->g[i]);
 			}
 		}
-		if (!bar || !by_thread)
+		if (!bar || by_thread < 0)
 			continue;
 		for (size_t i = a; i < b; i++) {
 			size_t j;
@@ -312,7 +523,8 @@ void sbt_groups_barriers(struct sbt_result *res, const struct sbt_dataset *ds,
 			     res->g[i].source; j++)
 				;
 			if (j == i)     /* each source once */
-				judge_waits(res, ds, a, b, res->g[i].source);
+				judge_waits(res, ds, a, b, res->g[i].source,
+					    by_thread);
 		}
 	}
 }

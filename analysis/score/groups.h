@@ -17,10 +17,12 @@ void sbt_groups_compare(struct sbt_result *res, double eps);
 void sbt_groups_omp(struct sbt_result *res, const struct sbt_dataset *ds);
 
 /* Barriers judged as waits (groups.c): marks every group of an OpenMP
- * barrier region (g->barrier); by thread (by_thread), the thread that
- * waits least at each barrier is the slow one: its parallel region's
- * group and the barrier's groups get wait_* (result.h), and no barrier
- * group is flagged as slower for waiting.  After sbt_groups_omp. */
+ * barrier region (g->barrier); by thread (by_thread 1) or by none (0),
+ * the thread that waits least at each barrier is the slow one: the
+ * barrier's groups and (by thread) its parallel region's group get
+ * wait_* (result.h), the others' wait set against its share's extra
+ * time and the kernel's record; no barrier group is flagged as slower
+ * for waiting.  -1: other --by, marked only.  After sbt_groups_omp. */
 void sbt_groups_barriers(struct sbt_result *res, const struct sbt_dataset *ds,
 			 int by_thread);
 

@@ -146,6 +146,63 @@ static void collect(const struct sbt_group *g, uint32_t gi,
 	}
 }
 
+/* The spans of the levels before and after the event's change, from
+ * its first member with a phase of its own (e->slow_t0 NAN: none). */
+static void spans(const struct sbt_result *res, const struct change *const *m,
+		  size_t n, struct sbt_machine_event *e)
+{
+	e->slow_t0 = e->slow_t1 = e->fast_t0 = e->fast_t1 = NAN;
+	e->pre_slow = e->pre_fast = NAN;
+	for (size_t i = 0; i < n; i++) {
+		const struct sbt_phases *p = &res->g[m[i]->group].phases;
+		int k = m[i]->phase;
+		if (k < 1 || k >= p->nphases)
+			continue;
+		const struct sbt_phase *a = &p->ph[k - 1], *b = &p->ph[k];
+		const struct sbt_phase *slow = m[i]->rel > 0 ? b : a;
+		const struct sbt_phase *fast = m[i]->rel > 0 ? a : b;
+		e->slow_t0 = slow->t_begin_ns, e->slow_t1 = slow->t_end_ns;
+		e->fast_t0 = fast->t_begin_ns, e->fast_t1 = fast->t_end_ns;
+		return;
+	}
+}
+
+/*
+ * Whose the event is: a region slowed where the kernel's record shows
+ * the threads preempted more than at its level before or after is the
+ * OS's (another task had the cpu), not the machine's.  Every sample of
+ * the source in each span counts, whatever its region or thread: a
+ * thread that waits for a preempted one slows without a switch of its
+ * own.
+ */
+static void os_witness(const struct sbt_dataset *ds, struct sbt_result *res)
+{
+	const uint32_t skip = SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_RESET;
+
+	for (size_t k = 0; k < res->nev; k++) {
+		struct sbt_machine_event *e = &res->ev[k];
+		size_t ns = 0, ps = 0, nf = 0, pf = 0;
+		e->os = 0;
+		if (!isfinite(e->slow_t0))
+			continue;
+		for (size_t i = 0; i < ds->n; i++) {
+			const struct sbt_sample *x = &ds->s[i];
+			if (x->source != e->source || x->flags & skip)
+				continue;
+			int pre = !!(x->flags & SBT_SF_PREEMPTED);
+			if (x->t_ns >= e->slow_t0 && x->t_ns <= e->slow_t1)
+				ns++, ps += (size_t)pre;
+			else if (x->t_ns >= e->fast_t0 &&
+				 x->t_ns <= e->fast_t1)
+				nf++, pf += (size_t)pre;
+		}
+		e->pre_slow = ns ? (double)ps / (double)ns : NAN;
+		e->pre_fast = nf ? (double)pf / (double)nf : NAN;
+		e->os = ns && nf && e->pre_slow - e->pre_fast >=
+			SBT_MACHINE_OS_GAP;
+	}
+}
+
 /* Turn the cluster m[0..n) (changes of distinct groups) into an event if
  * it spans two regions: 1 if it did, 0 if not, -1 on allocation failure. */
 static int event(struct sbt_result *res, const struct change *const *m,
@@ -179,6 +236,7 @@ static int event(struct sbt_result *res, const struct change *const *m,
 			rel[nrel++] = m[i]->rel;
 	}
 	qsort(rel, nrel, sizeof rel[0], sbt_cmp_double);
+	spans(res, m, n, &e);
 	e.source = res->g[m[0]->group].source;
 	e.t_ns = m[0]->t_ns;
 	e.cpu = m[0]->cpu;
@@ -829,6 +887,8 @@ int sbt_machine_events(const struct sbt_dataset *ds, struct sbt_result *res,
 		rc = cluster(res, c, m, &cap);
 	}
 	free(c);
+	if (rc == 0)
+		os_witness(ds, res);
 	if (rc == 0)
 		rc = own_keeps(res);
 	for (size_t k = 0; k < res->ngroups && rc == 0; k++)

@@ -155,6 +155,12 @@ struct sbt_group_os {
 				  time: small for the run only           */
 #define SBT_FX_UNSAID    0x100 /* no clause: the verdict is the score's
 				  alone                                   */
+#define SBT_FX_WAIT_OS   0x400 /* WAIT: far beyond the slow share's extra
+				  time, and the kernel's record shows the
+				  waiter or the slow thread preempted   */
+#define SBT_FX_WAIT_UNEXPL 0x800 /* WAIT: far beyond the slow share's
+				  extra time, and the kernel's record
+				  does not say why                       */
 #define SBT_FX_REC_COST  0x200 /* OS_TIME: the fault cost is the one the
 				  recorder measured at start (fault_ns)  */
 enum sbt_finding_kind {
@@ -214,6 +220,10 @@ struct sbt_finding {
 	double switches;              /* OS: switches a call; NAN        */
 	double resolution_ns;         /* smallest size the data resolve
 					 for it; NAN: unknown           */
+	double extra_ns;              /* WAIT: the slow share's extra
+					 time over the others'; NAN      */
+	size_t long_waits, os_waits;  /* WAIT: waits far beyond extra_ns,
+					 and of them the OS's            */
 	int    ref;                   /* STEP: its index among the group's
 					 steps (phases.step[ref]); -1    */
 	int    flags;                 /* SBT_FX_*                        */
@@ -395,6 +405,14 @@ struct sbt_group {
 	int    barrier;
 	uint32_t wait_slow_key;
 	double wait_slow_ns, wait_others_ns;
+	double wait_extra_ns;         /* the slow thread's share minus the
+					 others' (medians); NAN: unknown */
+	size_t wait_long, wait_os;    /* the others' waits far beyond that
+					 extra time, and of them those the
+					 kernel's record shows preempted
+					 (the waiter, or the slow thread
+					 beside it)                     */
+	int    wait_flags;            /* SBT_FX_WAIT_OS / _UNEXPL        */
 	double wait_base_ns;          /* the parallel region's typical
 					 time, what the wait is a share of */
 	/* Its level moved (a step) while the speed probes held (i33):
@@ -432,7 +450,16 @@ struct sbt_machine_event {
 	double change;                /* median relative change          */
 	int nregions;                 /* regions that shifted            */
 	uint32_t regions[SBT_MACHINE_MAX_REGIONS]; /* the first ones     */
+	/* The kernel's record beside it (machine.c): of the source's
+	 * samples in the slow level's span and in the fast one's, the
+	 * share preempted (NAN: none there); os set where the slow span's
+	 * is larger by SBT_MACHINE_OS_GAP or more: the OS's time, not the
+	 * machine's. */
+	double slow_t0, slow_t1, fast_t0, fast_t1;
+	double pre_slow, pre_fast;
+	int os;
 };
+#define SBT_MACHINE_OS_GAP 0.10
 
 struct sbt_result {
 	struct sbt_group *g;          /* sorted by region name, then key */

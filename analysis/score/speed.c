@@ -148,9 +148,9 @@ static double typical_gap(const double *t, size_t n)
 
 /* One thread's (or cpu's) probes p[0..n), in time order: its timeline
  * and shifts, into d.  w: scratch of 2n doubles. */
-static int timeline(struct sbt_speed *sp, struct dest *d,
-		    const struct sbt_dataset *ds, const struct sbt_probe *p,
-		    size_t n, double *w)
+static int timeline_of(struct sbt_speed *sp, struct dest *d,
+		       const struct sbt_dataset *ds, const struct sbt_probe *p,
+		       size_t n, double *w)
 {
 	struct sbt_speed_thread th = {
 		p[0].source, d->cpu ? SBT_SPEED_ALL_THREADS : p[0].thread,
@@ -260,6 +260,26 @@ done:
 		}
 	}
 	return 0;
+}
+
+/* A probe whose span holds a switch-out of its thread timed the OS (the
+ * kernel's record), not the processor: the timeline is of the others. */
+static int timeline(struct sbt_speed *sp, struct dest *d,
+		    const struct sbt_dataset *ds, const struct sbt_probe *p,
+		    size_t n, double *w)
+{
+	struct sbt_probe *q = malloc((n ? n : 1) * sizeof *q);
+	size_t m = 0;
+	int rc;
+
+	if (!q)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!p[i].switched)
+			q[m++] = p[i];
+	rc = m ? timeline_of(sp, d, ds, q, m, w) : 0;
+	free(q);
+	return rc;
 }
 
 /* The shift of (source, thread) whose window holds t, or NULL.  Shifts
@@ -578,7 +598,7 @@ static int units(const struct sbt_dataset *ds, struct sbt_speed *sp, int by)
 		if (u < sp->nun)
 			continue;
 		for (size_t j = i; j < n; j++)
-			if (key[j] == key[i])
+			if (key[j] == key[i] && !ds->probes[j].switched)
 				v[m++] = ds->probes[j].ns;
 		void *nu = realloc(sp->un, (sp->nun + 1) * sizeof *sp->un);
 		if (!nu || sbt_sort_doubles(v, m) != 0)
@@ -617,6 +637,23 @@ out:
 	return rc;
 }
 
+/* Keep the shifts of sh[0..*n) beyond res, the resolution the report
+ * gives for the probes (the coarsest usable timeline's): a shift its
+ * own finer timeline resolves, but not that, is no claim to print
+ * beside it.  The number dropped. */
+static size_t resolved_only(struct sbt_speed_shift *sh, size_t *n, double res)
+{
+	size_t k = 0, n0 = *n;
+
+	if (!isfinite(res))
+		return 0;
+	for (size_t i = 0; i < n0; i++)
+		if (fabs(sh[i].rel) > res)
+			sh[k++] = sh[i];
+	*n = k;
+	return n0 - k;
+}
+
 int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		      struct sbt_speed *sp, uint8_t *marks)
 {
@@ -653,6 +690,8 @@ int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		goto oom;
 	free(w);
 	w = NULL;
+	sp->nunresolved = resolved_only(sp->sh, &sp->nsh, sp->resolution_rel) +
+			  resolved_only(sp->csh, &sp->ncsh, sp->resolution_rel);
 	if (check_shifts(ds, sp, sp->sh, &sp->nsh, 0) != 0 ||
 	    check_shifts(ds, sp, sp->csh, &sp->ncsh, 1) != 0)
 		goto oom;

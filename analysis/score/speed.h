@@ -109,6 +109,9 @@ struct sbt_speed {
 	size_t ndisagree;             /* shifts dropped: their regions did
 					 not move their way ("probes
 					 disagree")                      */
+	size_t nunresolved;           /* shifts dropped: within
+					 resolution_rel, the resolution
+					 said for the probes              */
 	struct sbt_speed_thread *th;  size_t nth;
 	struct sbt_speed_shift *sh;   size_t nsh;
 	/* Per cpu, where its probes tell more than its threads' do: cpus

@@ -43,6 +43,7 @@ static void finding(struct sbt_group *g, int kind, double size_ns,
 	x->time_share = x->run_share = x->var_share = x->t_ns = NAN;
 	x->per_event_ns = x->events = x->resolution_ns = NAN;
 	x->per_switch_ns = x->switches = NAN;
+	x->extra_ns = NAN;
 	x->key = SBT_FIND_NOKEY;
 	x->ref = -1;
 	x->minor = 1;
@@ -219,18 +220,10 @@ static void components(struct sbt_group *g, const struct sbt_options *o,
 				break;
 			}
 			if (g->barrier) {
-				/* a barrier's waits: the thread that waits
-				 * least is the slow one */
-				x->kind = SBT_FIND_WAIT;
-				x->key = c->key_lo;
-				/* a share of the parallel region's time: the
-				 * barrier's own is mostly the wait itself */
-				x->rel = x->time_share = x->size_ns /
-							 g->wait_base_ns;
-				if (!isfinite(x->rel))
-					x->rel = x->time_share = NAN;
-				x->flags |= SBT_FX_UPTO;
-				alarm(g, x, o, few);
+				/* a barrier's waits are judged from who
+				 * arrives last (groups.c): its wait finding
+				 * says them, not the threads' levels */
+				g->nfind--;
 				break;
 			}
 			alarm(g, x, o, few);
@@ -361,6 +354,10 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 		x->key = g->wait_slow_key;
 		x->resolution_ns = g->delta_resolution_ns;
 		x->time_share = x->rel;
+		x->extra_ns = g->wait_extra_ns;
+		x->long_waits = g->wait_long;
+		x->os_waits = g->wait_os;
+		x->flags |= g->wait_flags;
 		alarm(g, x, opt, few);
 	}
 	if (s->broad && s->nmodes < 2 && !few && dc->n == 0) {

@@ -10,6 +10,9 @@
  * sample past the thread's last drain.
  * Region "waits" on thread 2: every sample preempted (a yielding loop).
  * Region "bare" on thread 3, which has no record at all.
+ * probes.log: speed probes of 1000 ns on a thread whose record has a
+ * switch-out inside every third one, and one just past another's end:
+ * the probes with one are the OS's (`switched`), the others not.
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -137,6 +140,65 @@ static void write_log(const char *path, uint32_t os_state)
 	if (lb_save(&b, path) != 0)
 		exit(99);
 	lb_free(&b);
+}
+
+#define NPROBES 30
+
+/* Probes every 10 us of 1000 ticks on thread 0; a switch-out (and its
+ * switch-in) inside every third, a fault inside probe 1, a switch-out
+ * just past probe 2's end. */
+static void write_probes(const char *path)
+{
+	struct sbt_file_header *h;
+
+	lb_begin(&b, SBT_HEADER_SIZE + 4 * CHUNK, CHUNK);
+	h = lb_hdr(&b);
+	h->start_ticks = 1000000;
+	h->pid = 43;
+	h->os_events = SBT_OS_ON;
+	struct sbt_chunk *m = lb_chunk(&b, SBT_CHUNK_META, 0);
+	region(m, 1, "work");
+	uint64_t t = h->start_ticks + 10000;
+	struct sbt_os_event *e = os_run(m, 0, 2 * (NPROBES / 3) + 2,
+					t + 10000 * (NPROBES + 2));
+	for (uint64_t i = 0; i < NPROBES; i++) {
+		uint64_t p0 = t + 10000 * i;
+		if (i % 3 == 0) {
+			ev(e++, p0 + 500, SBT_OS_SWITCH_OUT);
+			ev(e++, p0 + 900, SBT_OS_SWITCH_IN);
+		}
+		if (i == 1)
+			ev(e++, p0 + 500, SBT_OS_FAULT);
+		if (i == 2)
+			ev(e++, p0 + 1001, SBT_OS_SWITCH_OUT);
+		lb_event(&b, 0, SBT_EV_SPEED, 0, 1000, p0, 0);
+		lb_pair(&b, 0, 0, 1, p0 + 2000, p0 + 7000, 0);
+	}
+	if (lb_save(&b, path) != 0)
+		exit(99);
+	lb_free(&b);
+}
+
+static void check_probes(void)
+{
+	struct sbt_dataset ds = { 0 };
+	char err[256];
+	size_t n = 0, bad = 0;
+
+	write_probes("probes.log");
+	int rc = sbt_read_log("probes.log", &ds, err, sizeof err);
+	CHECK(rc == 0, "reading probes.log: rc %d %s", rc, err);
+	if (rc < 0)
+		return;
+	for (size_t i = 0; i < ds.nprobes; i++) {
+		const struct sbt_probe *p = &ds.probes[i];
+		size_t k = (size_t)llround((p->t_ns - 10000) / 10000);
+		n++;
+		bad += p->switched != (k % 3 == 0);
+	}
+	CHECK(n == NPROBES && bad == 0, "probes: %zu of %d read, %zu with "
+	      "the wrong switch-out mark", n, NPROBES, bad);
+	sbt_ds_free(&ds);
 }
 
 /* The samples of region `name` in log order. */
@@ -276,5 +338,6 @@ int main(void)
 		sbt_result_free(&r);
 	}
 	sbt_ds_free(&ds);
+	check_probes();
 	return h_done();
 }

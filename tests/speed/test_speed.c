@@ -54,6 +54,11 @@
  *             phase searches run side by side, and the passes over every
  *             sample (after-probe marks, the kernel's events, totals) in
  *             blocks; the text, JSON and --dump must be the same
+ *   coarse    two threads: 0's probes and region precise and 4 % slow
+ *             over [20, 40) ms, 1's probes noisy (a ~10 % spread, still usable): the shift is
+ *             beyond thread 0's own resolution but within the one said
+ *             for the probes (the coarsest), so it is no claim: dropped
+ *             and counted; at 40 % slow it is kept
  *   witness   the two witnesses, speed probes and regions moving
  *             together (machine.c): two regions step +10 % while the
  *             probes hold (a machine event, "the probes held": they
@@ -944,6 +949,62 @@ static void split(void)
 	finish(&ds, &r);
 }
 
+static void coarse_log(const char *path, double slow, uint64_t seed)
+{
+	struct synlog L;
+	struct gen g = { seed };
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "a");
+	syn_region(&L, 2, "b");
+	syn_speed_meta(&L, 2000, 100);
+	for (uint32_t th = 0; th < 2; th++)
+		for (uint64_t i = 0; i < 60000; i++) {
+			double t = 1000.0 * (double)i + 500 * th;
+			double f = th == 0 && t >= 20e6 && t < 40e6 ? slow : 1;
+			uint64_t len = (uint64_t)gen_read(&g, 300 * f +
+					gen_exp(&g, 2), 10);
+			syn_pair(&L, th, 1 + th, (uint64_t)t,
+				 (uint64_t)t + len, th);
+			if (i % 100 == 0) {
+				double d = th ? 2000 + gen_exp(&g, 200) :
+					   2000 * f + gen_exp(&g, 2);
+				syn_speed(&L, th, (uint64_t)t + 400, (uint64_t)
+					  gen_read(&g, d, 10), th, 0);
+			}
+		}
+	syn_write(&L, path);
+}
+
+static void coarse(void)
+{
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	coarse_log("coarse.log", 1.04, 31);
+	if (run("coarse.log", SBT_BY_NONE, &ds, &r) != 0)
+		return;
+	CHECK(r.speed.resolution_rel > 0.04 && r.speed.resolution_rel <
+	      SBT_SPEED_USABLE, "coarse: the probes resolve %.3f",
+	      r.speed.resolution_rel);
+	CHECK(r.speed.nsh + r.speed.ncsh == 0 && r.speed.nunresolved >= 1,
+	      "coarse: %zu shifts kept, %zu within the resolution said",
+	      r.speed.nsh + r.speed.ncsh, r.speed.nunresolved);
+	for (size_t i = 0; i < r.speed.nsh; i++)
+		CHECK(fabs(r.speed.sh[i].rel) > r.speed.resolution_rel,
+		      "coarse: a shift of %.3f said beside %.3f",
+		      r.speed.sh[i].rel, r.speed.resolution_rel);
+	finish(&ds, &r);
+	coarse_log("coarse40.log", 1.4, 32);
+	if (run("coarse40.log", SBT_BY_NONE, &ds, &r) != 0)
+		return;
+	CHECK(r.speed.nsh >= 1 && r.speed.nunresolved == 0,
+	      "coarse 40 %%: %zu shifts, %zu dropped (%zu disagree)",
+	      r.speed.nsh, r.speed.nunresolved, r.speed.ndisagree);
+	finish(&ds, &r);
+}
+
 int main(int argc, char **argv)
 {
 	h_tmpdir();
@@ -963,5 +1024,6 @@ int main(int argc, char **argv)
 	after();
 	held();
 	hosts();
+	coarse();
 	return h_done();
 }
