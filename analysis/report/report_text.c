@@ -539,6 +539,12 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 	if (isfinite(g->total_ns)) {
 		sbt_fmt_ns(t, sizeof t, g->total_ns);
 		sbt_put(&b, "%s in all", t);
+		/* the total is every call's; the verdict judged the kept */
+		if (g->kept < g->count && isfinite(g->kept_ns)) {
+			sbt_fmt_ns(t, sizeof t, g->kept_ns);
+			sbt_put(&b, " (%zu kept samples judged: %s)", g->kept,
+				t);
+		}
 		if (isfinite(g->share))
 			sbt_put(&b, ", %.1f %% of its threads' time", 100 *
 				g->share);
