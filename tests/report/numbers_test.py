@@ -2,7 +2,8 @@
 """numbers_test.py - the report's numbers against an independent count,
 and every number meaning what it says, on stored logs of real programs.
 
-    numbers_test.py truth|rules LOG.xz... (SBT_ANALYZE from the env)
+    numbers_test.py truth|rules LOG.xz|FOLDER... (SBT_ANALYZE from the env;
+    a folder: every *.log.xz under it)
 
 truth: per region, the count of its samples and the sum of their `ns`
   (less the log's t_e,std each: the timer's cost the analyzer takes out)
@@ -201,7 +202,13 @@ def case_rules(log, tmp):
 
 
 def main():
-    what, logs = sys.argv[1], sys.argv[2:]
+    what, logs = sys.argv[1], []
+    for a in sys.argv[2:]:              # a folder: its logs, and its
+        if os.path.isdir(a):            # folders' (the corpus)
+            logs += sorted(os.path.join(r, f) for r, _, fs in os.walk(a)
+                           for f in fs if f.endswith('.log.xz'))
+        else:
+            logs.append(a)
     check(len(logs) > 0, '%d logs' % len(logs))
     with tempfile.TemporaryDirectory() as tmp:
         for xz in logs:
