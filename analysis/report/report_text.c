@@ -563,9 +563,14 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 			sbt_put(&b, " (own %.1f %%)", 100 * g->excl_share);
 		sbt_put(&b, "; ");
 	}
-	sbt_put(&b, "%zu %s, typical (median kept) %s; %s: ", g->count,
-		sbt_plural(g->count, "sample", "samples"), a,
-		sbt_class_word(cl));
+	if (isfinite(g->st.median))
+		sbt_put(&b, "%zu %s, typical (median kept) %s; %s: ", g->count,
+			sbt_plural(g->count, "sample", "samples"), a,
+			sbt_class_word(cl));
+	else            /* no typical time without samples */
+		sbt_put(&b, "%zu %s, none kept: no typical time; %s: ",
+			g->count, sbt_plural(g->count, "sample", "samples"),
+			sbt_class_word(cl));
 	sbt_words_size(&b, g, cl);
 	wrap(f, line, (int)strlen(ds->regions[g->region].name) + 2 +
 	     (who[0] ? (int)strlen(who) + 3 : 0), 2, l->cols);

@@ -34,9 +34,9 @@ void sbt_fmt_ns(char *buf, size_t len, double ns)
 		snprintf(buf, len, "? ns");
 	else if (a >= 999.5e9)
 		snprintf(buf, len, "%.0f s", ns / 1e9);
-	else if (a >= 1e9)
+	else if (a >= 999.5e6)  /* where 3 digits would round up */
 		snprintf(buf, len, "%.3g s", ns / 1e9);
-	else if (a >= 1e6)
+	else if (a >= 999.5e3)
 		snprintf(buf, len, "%.3g ms", ns / 1e6);
 	else if (a >= 1e4)
 		snprintf(buf, len, "%.3g us", ns / 1e3);
