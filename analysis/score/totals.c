@@ -98,6 +98,7 @@ struct totals {
 	const struct sbt_result *res;
 	const uint32_t *gid;          /* sample -> group, UINT32_MAX: none */
 	double *tot, *ex, *kept;      /* per group                         */
+	double *cut;                  /* per group: calls of cut samples   */
 	int *nested;                  /* per group                         */
 	size_t *clamped;              /* per group: calls whose children
 					 took more than their own time    */
@@ -247,6 +248,7 @@ struct pass {
 	size_t n, nb, ng, nth;
 	double *part;                 /* [nb][ng]: block's inclusive sums   */
 	double *kpart;                /* [nb][ng]: the same of kept samples */
+	double *dpart;                /* [nb][ng]: calls of cut samples     */
 	uint32_t *bcnt;               /* [nb][nth]: block's samples, then
 	                                 where they go in by[]              */
 	double *t0, *t1;              /* [workers][nth]: thread spans        */
@@ -307,6 +309,7 @@ static void pass_sum(void *arg, size_t b, int w)
 	struct totals *t = p->t;
 	const struct sbt_dataset *ds = t->ds;
 	double *part = p->part + b * p->ng, *kpart = p->kpart + b * p->ng;
+	double *dpart = p->dpart + b * p->ng;
 	uint32_t *cnt = p->bcnt + b * p->nth;
 	double *t0 = p->t0 + (size_t)w * p->nth, *t1 = p->t1 +
 		     (size_t)w * p->nth;
@@ -320,6 +323,8 @@ static void pass_sum(void *arg, size_t b, int w)
 		part[t->gid[i]] += d;
 		if (!(t->res->mark[i] & SBT_MK_DROPPED))
 			kpart[t->gid[i]] += d;
+		else
+			dpart[t->gid[i]] += 1 + (double)s->skipped;
 		if (s->t_ns < t0[th]) t0[th] = s->t_ns;
 		if (end_of(s) > t1[th]) t1[th] = end_of(s);
 		cnt[th]++;
@@ -374,6 +379,11 @@ static void group_span(void *arg, size_t k, int w)
 	}
 	g->total_ns = t->tot[k];
 	g->kept_ns = t->kept[k];
+	/* the verdict's weight: a cut call at the median, its excess the
+	 * OS's (a preemption of milliseconds in a 10 ns region would
+	 * otherwise make it the run's hot spot) */
+	g->judged_ns = t->kept[k] + (t->cut[k] > 0 && isfinite(g->st.median) ?
+				     t->cut[k] * g->st.median : 0);
 	g->excl_ns = t->ex[k];
 	g->nested = t->nested[k];
 	g->excl_clamped = t->clamped[k];
@@ -388,7 +398,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	uint32_t *base = thread_base(ds, o->jobs), *gid = NULL, *by = NULL;
 	uint32_t *cnt = NULL, *mark = NULL, *st = NULL, *bcnt = NULL;
 	double *t0 = NULL, *t1 = NULL, *tot = NULL, *ex = NULL, *part = NULL;
-	double *kpart = NULL, *kept = NULL;
+	double *kpart = NULL, *kept = NULL, *dpart = NULL, *cut = NULL;
 	int *nested = NULL;
 	size_t *clamped = NULL;
 	size_t nth, sz = ds->n + 1, ng = res->ngroups + 1;
@@ -408,6 +418,8 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    !(part = calloc(nb * ng, sizeof *part)) ||
 	    !(kpart = calloc(nb * ng, sizeof *kpart)) ||
 	    !(kept = calloc(ng, sizeof *kept)) ||
+	    !(dpart = calloc(nb * ng, sizeof *dpart)) ||
+	    !(cut = calloc(ng, sizeof *cut)) ||
 	    !(t0 = malloc((size_t)nw * (nth + 1) * sizeof *t0)) ||
 	    !(t1 = malloc((size_t)nw * (nth + 1) * sizeof *t1)) ||
 	    !(mark = malloc((size_t)sbt_jobs_width(res->ngroups, o->jobs) *
@@ -418,9 +430,11 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    !(clamped = calloc(ng, sizeof *clamped)))
 		goto out;
 	gid[ds->n] = UINT32_MAX;
-	struct totals t = { ds, o, res, gid, tot, ex, kept, nested, clamped };
+	struct totals t = { ds, o, res, gid, tot, ex, kept, cut, nested,
+			    clamped };
 	struct pass p = { .t = &t, .base = base, .n = ds->n, .nb = nb,
 			  .ng = ng, .nth = nth + 1, .part = part, .kpart = kpart,
+			  .dpart = dpart,
 			  .bcnt = bcnt, .t0 = t0, .t1 = t1, .by = by,
 			  .st = st, .gid = gid, .res = res };
 	/* inclusive totals; threads' spans; samples by thread (stable) */
@@ -432,7 +446,8 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	for (size_t b = 0; b < nb; b++)
 		for (size_t k = 0; k < res->ngroups; k++)
 			tot[k] += part[b * ng + k],
-			kept[k] += kpart[b * ng + k];
+			kept[k] += kpart[b * ng + k],
+			cut[k] += dpart[b * ng + k];
 	memcpy(ex, tot, ng * sizeof *ex);
 	for (int w = 1; w < nw; w++)
 		for (size_t k = 0; k < nth; k++) {
@@ -462,7 +477,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 out:
 	free(t0), free(t1), free(mark), free(cnt), free(base);
 	free(tot), free(ex), free(nested), free(clamped), free(bcnt);
-	free(part), free(kpart), free(kept);
+	free(part), free(kpart), free(kept), free(dpart), free(cut);
 	big_free(gid, sz * sizeof *gid);
 	big_free(by, sz * sizeof *by);
 	big_free(st, sz * sizeof *st);
