@@ -84,6 +84,19 @@ void sbt_fmt_pct(char *buf, size_t len, double pct)
 		sbt_fmt_num(buf, len, pct);
 }
 
+void sbt_fmt_spread(char *buf, size_t len, double rel)
+{
+	char a[32];
+
+	if (isfinite(rel) && fabs(rel) >= 9.995) {
+		sbt_fmt_num(a, sizeof a, rel);
+		snprintf(buf, len, "%sx", a);
+	} else {
+		sbt_fmt_pct(a, sizeof a, 100 * rel);
+		snprintf(buf, len, "%s %%", a);
+	}
+}
+
 void sbt_fmt_ms(char *buf, size_t len, double ms)
 {
 	if (isfinite(ms) && fabs(ms) >= 999.5)
@@ -437,8 +450,8 @@ static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
 		break;
 	default: {              /* what is left: said, not alarmed */
 		char p[32];
-		sbt_fmt_pct(p, sizeof p, 100 * x->rel);
-		sbt_put(t, "varies +-%s %% call to call, unexplained "
+		sbt_fmt_spread(p, sizeof p, x->rel);
+		sbt_put(t, "varies +-%s call to call, unexplained "
 			"(%.0f %% of the spread)", p, 100 * x->var_share);
 	}
 		break;

@@ -94,6 +94,9 @@ void sbt_fmt_num(char *buf, size_t len, double x);
 /* A percentage (already x 100): "0.047", "4.9", "218", ">999". */
 void sbt_fmt_pct(char *buf, size_t len, double pct);
 
+/* A spread against the typical time: "31 %", "218x". */
+void sbt_fmt_spread(char *buf, size_t len, double rel);
+
 /* "9.37", "812", "11300": milliseconds of a point in the run. */
 void sbt_fmt_ms(char *buf, size_t len, double ms);
 

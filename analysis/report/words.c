@@ -262,7 +262,7 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			/* short: the row's name may leave it 20 columns */
 			double r = 100 * unexplained(g)->rel;
 			if (r >= 999.5)
-				sbt_put(o, "+->999%% unexplained");
+				sbt_put(o, "+-%.0fx unexplained", r / 100);
 			else
 				sbt_put(o, r < 10 ? "+-%.1f%% unexplained" :
 					"+-%.0f%% unexplained", r);
@@ -411,8 +411,8 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 			b, a, 100 * x->var_share);
 		break;
 	case SBT_FIND_UNEXPLAINED:
-		sbt_fmt_pct(a, sizeof a, 100 * x->rel);
-		sbt_put(o, "varies +-%s %% call to call (robust sd), "
+		sbt_fmt_spread(a, sizeof a, x->rel);
+		sbt_put(o, "varies +-%s call to call (robust sd), "
 			"unexplained by what was recorded", a);
 		break;
 	case SBT_FIND_FEW:
