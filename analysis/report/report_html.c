@@ -205,8 +205,10 @@ static void machine(FILE *f, const struct sbt_report_in *in)
 		const struct sbt_machine_event *e = &res->ev[i];
 		fputs("<tr><td>", f);
 		sbt_html_str(f, in->ds->sources[e->source].path);
-		fprintf(f, "</td><td class=\"n\">%.4g ms</td><td class=\"n\">",
-			e->t_ns / 1e6);
+		char at[32];
+		sbt_fmt_ms(at, sizeof at, e->t_ns / 1e6);
+		fprintf(f, "</td><td class=\"n\">%s ms</td><td class=\"n\">",
+			at);
 		if (e->cpu != SBT_CPU_UNKNOWN)
 			fprintf(f, "%u", e->cpu);
 		fprintf(f, "</td><td class=\"n\">%+.1f %%</td><td>",
@@ -1216,7 +1218,7 @@ static int write_html(FILE *f, const struct sbt_report_in *in)
 	fprintf(f, "<p class=\"legend\">Durations are after filter_cost (the "
 		"timer's own cost t<sub>e,std</sub> removed). Kept: samples the "
 		"OS-noise filter kept; cut: the ones it left out of the "
-		"statistics (in the totals at the median of the kept); lost "
+		"statistics (in the totals with their time); lost "
 		"by the recorder: samples it could not write (log full). t<sub>min"
 		"</sub>: the shortest region one sample times to 1 %%; t<sub>"
 		"diff</sub>: the smallest difference one sample tells apart."

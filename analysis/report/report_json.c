@@ -300,6 +300,8 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	/* how much of the run: inclusive, without nested regions, and as
 	 * a share of the time of the threads it ran on (totals.c) */
 	sbt_json_num(f, "total_ns", g->total_ns, 0);
+	/* what the verdict judged: the samples the OS filter kept */
+	sbt_json_num(f, "kept_ns", g->kept_ns, 0);
 	sbt_json_num(f, "excl_ns", g->excl_ns, 0);
 	sbt_json_num(f, "thread_ns", g->thread_ns, 0);
 	sbt_json_num(f, "share", g->share, 0);

@@ -88,8 +88,11 @@ static void num(FILE *f, int w, double ns)
 		snprintf(b, sizeof b, "-");
 	else if (fabs(ns) < 1e6)
 		snprintf(b, sizeof b, "%.1f", ns);
-	else
-		snprintf(b, sizeof b, w >= 9 ? "%.3g" : "%.2g", ns);
+	else if (fabs(ns) < 1e9 && w >= 9)
+		snprintf(b, sizeof b, "%.0f", ns);
+	else                    /* too wide in ns: in seconds, said so */
+		snprintf(b, sizeof b, fabs(ns) < 999.5e9 ? "%.3g s" :
+			 "%.0f s", ns / 1e9);
 	fprintf(f, " %*s", w, b);
 }
 
@@ -292,10 +295,13 @@ static void sampled(FILE *f, const struct sbt_dataset *ds,
 		sbt_group_total(g, &total, &se);
 		fputs("  ", f);
 		name_cols(f, ds, g, o, l);
-		fprintf(f, " %zu of %llu calls (%.2f %%), total %.6g +- %.2g ms"
+		char tt[32], ts[32];
+		snprintf(tt, sizeof tt, total < 999999.5e6 ? "%.6g" : "%.0f",
+			 total / 1e6);
+		sbt_fmt_num(ts, sizeof ts, se / 1e6);
+		fprintf(f, " %zu of %llu calls (%.2f %%), total %s +- %s ms"
 			"\n", g->count, (unsigned long long)g->calls,
-			100.0 * (double)g->count / (double)g->calls,
-			total / 1e6, se / 1e6);
+			100.0 * (double)g->count / (double)g->calls, tt, ts);
 	}
 }
 
@@ -306,6 +312,8 @@ static void total(FILE *f, double ns)
 
 	if (!isfinite(ns))
 		snprintf(b, sizeof b, "-");
+	else if (ns >= 9999.5e9)
+		snprintf(b, sizeof b, "%.0f s", ns / 1e9);
 	else if (ns >= 1e9)
 		snprintf(b, sizeof b, "%.4g s", ns / 1e9);
 	else if (ns >= 1e6)
@@ -359,7 +367,7 @@ static void table(FILE *f, const struct sbt_dataset *ds,
 	}
 	fprintf(f, "  (total: the time of all its calls; share: of the time "
 		"of the threads it ran on;%s\n   cut: samples the OS-noise "
-		"filter left out, in the total at the median)\n",
+		"filter left out, in the total with their time)\n",
 		l->own ? "\n   own: its share without the regions nested in "
 		"it;" : "");
 	sampled(f, ds, res, o, l);
@@ -469,9 +477,12 @@ static void context(FILE *f, const struct sbt_result *res,
 		if (h->cpu != SBT_CPU_UNKNOWN)
 			sbt_put(&b, "cpu %u ", h->cpu);
 		/* h->samples: of the largest; the left-out line has all */
-		sbt_put(&b, "%.0f %% %s %.3g-%.3g ms%s: %zu %s out; %s",
+		char m0[32], m1[32];
+		sbt_fmt_ms(m0, sizeof m0, t0 / 1e6);
+		sbt_fmt_ms(m1, sizeof m1, t1 / 1e6);
+		sbt_put(&b, "%.0f %% %s %s-%s ms%s: %zu %s out; %s",
 			100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster",
-			t0 / 1e6, t1 / 1e6, nsh > 1 ? "" : " (speed probes)",
+			m0, m1, nsh > 1 ? "" : " (speed probes)",
 			h->samples, sbt_plural(h->samples, "sample", "samples"),
 			sbt_left_advice(SBT_LEFT_SPEED));
 		if (!lines++)
@@ -582,6 +593,12 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 	if (isfinite(g->total_ns)) {
 		sbt_fmt_ns(t, sizeof t, g->total_ns);
 		sbt_put(&b, "%s in all", t);
+		/* the total is every call's; the verdict judged the kept */
+		if (g->kept < g->count && isfinite(g->kept_ns)) {
+			sbt_fmt_ns(t, sizeof t, g->kept_ns);
+			sbt_put(&b, " (the OS filter kept %zu samples: %s)", g->kept,
+				t);
+		}
 		if (isfinite(g->share))
 			sbt_put(&b, ", %.1f %% of its threads' time", 100 *
 				g->share);
@@ -589,9 +606,14 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 			sbt_put(&b, " (own %.1f %%)", 100 * g->excl_share);
 		sbt_put(&b, "; ");
 	}
-	sbt_put(&b, "%zu %s, typical (median kept) %s; %s: ", g->count,
-		sbt_plural(g->count, "sample", "samples"), a,
-		sbt_class_word(cl));
+	if (isfinite(g->st.median))
+		sbt_put(&b, "%zu %s, typical (median kept) %s; %s: ", g->count,
+			sbt_plural(g->count, "sample", "samples"), a,
+			sbt_class_word(cl));
+	else            /* no typical time without samples */
+		sbt_put(&b, "%zu %s, none kept: no typical time; %s: ",
+			g->count, sbt_plural(g->count, "sample", "samples"),
+			sbt_class_word(cl));
 	sbt_words_size(&b, g, cl);
 	wrap(f, line, (int)strlen(ds->regions[g->region].name) + 2 +
 	     (who[0] ? (int)strlen(who) + 3 : 0), 2, l->cols);
@@ -627,9 +649,11 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 	if (g->decomp.wild) {
 		/* what the spread's shares above leave out (decomp.c) */
 		b = (struct sbt_strbuf){ line, sizeof line, 0 };
-		sbt_put(&b, "%zu of %zu calls far out of what every "
+		/* by --by, the decomposition is its region's, all groups */
+		sbt_put(&b, "%zu of %s%zu calls far out of what every "
 			"component left (beyond 5 robust sd): not in the "
-			"shares of its spread", g->decomp.wild, g->decomp.n);
+			"shares of its spread", g->decomp.wild, l->key_w ?
+			"its region's " : "", g->decomp.n);
 		item(f, l, "wild", line);
 	}
 

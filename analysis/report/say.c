@@ -32,9 +32,11 @@ void sbt_fmt_ns(char *buf, size_t len, double ns)
 
 	if (!isfinite(ns))
 		snprintf(buf, len, "? ns");
-	else if (a >= 1e9)
+	else if (a >= 999.5e9)
+		snprintf(buf, len, "%.0f s", ns / 1e9);
+	else if (a >= 999.5e6)  /* where 3 digits would round up */
 		snprintf(buf, len, "%.3g s", ns / 1e9);
-	else if (a >= 1e6)
+	else if (a >= 999.5e3)
 		snprintf(buf, len, "%.3g ms", ns / 1e6);
 	else if (a >= 1e4)
 		snprintf(buf, len, "%.3g us", ns / 1e3);
@@ -42,6 +44,86 @@ void sbt_fmt_ns(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.0f ns", ns);
 	else
 		snprintf(buf, len, "%.2g ns", ns);
+}
+
+void sbt_fmt_num(char *buf, size_t len, double x)
+{
+	static const char unit[] = "kMGTPE";
+	double a = fabs(x);
+
+	if (!isfinite(x)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (a < 999.5) {
+		if (a == 0 || a >= 10)
+			snprintf(buf, len, "%.0f", x);
+		else if (a >= 1e-4)
+			snprintf(buf, len, "%.2g", x);
+		else
+			snprintf(buf, len, "%s0.0001", x < 0 ? ">-" : "<");
+		return;
+	}
+	for (int k = 0; unit[k]; k++) {
+		x /= 1e3, a /= 1e3;
+		if (a < 999.5 || !unit[k + 1]) {
+			snprintf(buf, len, a < 9.95 ? "%.1f%c" : "%.0f%c", x,
+				 unit[k]);
+			return;
+		}
+	}
+}
+
+void sbt_fmt_pct(char *buf, size_t len, double pct)
+{
+	if (isfinite(pct) && pct >= 999.5)
+		snprintf(buf, len, ">999");
+	else if (isfinite(pct) && pct <= -999.5)
+		snprintf(buf, len, "<-999");
+	else
+		sbt_fmt_num(buf, len, pct);
+}
+
+void sbt_fmt_spread(char *buf, size_t len, double rel)
+{
+	char a[32];
+
+	if (isfinite(rel) && fabs(rel) >= 9.995) {
+		sbt_fmt_num(a, sizeof a, rel);
+		snprintf(buf, len, "%sx", a);
+	} else {
+		sbt_fmt_pct(a, sizeof a, 100 * rel);
+		snprintf(buf, len, "%s %%", a);
+	}
+}
+
+void sbt_fmt_ms(char *buf, size_t len, double ms)
+{
+	if (isfinite(ms) && fabs(ms) >= 999.5)
+		snprintf(buf, len, "%.0f", ms);
+	else if (isfinite(ms))
+		snprintf(buf, len, "%.3g", ms);
+	else
+		snprintf(buf, len, "?");
+}
+
+void sbt_say_share(struct sbt_strbuf *o, double r, const char *whose,
+		   const char *tail)
+{
+	char a[32];
+
+	if (!isfinite(r))
+		return;
+	if (r <= 1) {
+		sbt_put(o, " [%.1f %% of %s time%s]", 100 * r, whose, tail);
+		return;
+	}
+	/* more than the whole: a ratio, not a share */
+	if (r < 9.95)
+		snprintf(a, sizeof a, "%.1f", r);
+	else
+		sbt_fmt_num(a, sizeof a, r);
+	sbt_put(o, " [%sx %s typical time%s]", a, whose, tail);
 }
 
 /* A ratio such as "37" or "1.4". */
@@ -306,12 +388,18 @@ static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
 		}
 		if (isfinite(x->per_switch_ns) && x->switches > 0) {
 			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			sbt_put(t, "%s%.2g switches a call (%s each)",
+			char c[32];
+			sbt_fmt_num(c, sizeof c, x->switches);
+			sbt_put(t, "%s%s switches a call (%s each)",
 				isfinite(x->per_event_ns) && x->events > 0 ?
-				" and " : "", x->switches, b);
+				" and " : "", c, b);
 		}
-		sbt_put(t, " = %s, %.0f %% of its time", a,
-			100 * x->time_share);
+		sbt_put(t, " = %s", a);
+		if (isfinite(x->time_share) && x->time_share <= 1)
+			sbt_put(t, ", %.0f %% of its time",
+				100 * x->time_share);
+		else if (isfinite(x->time_share))
+			sbt_put(t, ", %.1fx its mean time", x->time_share);
 		break;
 	case SBT_FIND_OS_SPREAD:
 		sbt_put(t, "the OS's: calls with more %s took longer "
@@ -348,9 +436,12 @@ static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
 		sbt_put(t, "thread %u waits least: the slow "
 			"one; the others wait up to %s more "
 			"for it", x->key, a);
-		if (isfinite(x->rel))
+		if (isfinite(x->rel) && x->rel <= 1)
 			sbt_put(t, ", %.1f %% of the parallel region's time",
 				100 * x->rel);
+		else if (isfinite(x->rel))
+			sbt_put(t, ", %.1fx the parallel region's typical "
+				"time", x->rel);
 		if (x->flags & SBT_FX_WAIT_OS)
 			sbt_put(t, "; far beyond its share's extra time: the "
 				"OS's (%zu of %zu long waits preempted)",
@@ -365,10 +456,12 @@ static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
 			"%.0f %% of the spread", x->key, a,
 			100 * x->var_share);
 		break;
-	default:                /* what is left: said, not alarmed */
-		sbt_put(t, "varies +-%.2g %% call to call, unexplained "
-			"(%.0f %% of the spread)", 100 * x->rel,
-			100 * x->var_share);
+	default: {              /* what is left: said, not alarmed */
+		char p[32];
+		sbt_fmt_spread(p, sizeof p, x->rel);
+		sbt_put(t, "varies +-%s call to call, unexplained "
+			"(%.0f %% of the spread)", p, 100 * x->var_share);
+	}
 		break;
 	}
 }
@@ -570,11 +663,13 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 	const struct sbt_machine_event *e = &res->ev[i];
 	int probes = res->ev_probes ? res->ev_probes[i] : -1;
 
+	char at[32];
+
+	sbt_fmt_ms(at, sizeof at, e->t_ns / 1e6);
 	if (e->nregions == 2)
-		sbt_put(o, "at %.4g ms, both regions", e->t_ns / 1e6);
+		sbt_put(o, "at %s ms, both regions", at);
 	else
-		sbt_put(o, "at %.4g ms, all %d regions", e->t_ns / 1e6,
-			e->nregions);
+		sbt_put(o, "at %s ms, all %d regions", at, e->nregions);
 	if (e->cpu != SBT_CPU_UNKNOWN)
 		sbt_put(o, " on cpu %u", e->cpu);
 	sbt_put(o, " %s %.0f %% (", e->change > 0 ? "slowed" : "sped up",

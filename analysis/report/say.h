@@ -87,4 +87,24 @@ void sbt_phase_line(const struct sbt_phases *p, char *buf, size_t len);
 /* "112 ns", "3.4 ns", "12.5 us", "1.5 ms": a duration in a sentence. */
 void sbt_fmt_ns(char *buf, size_t len, double ns);
 
+/* "0.35", "12", "1.2k", "3.4M": a count or amount, never in scientific
+ * notation. */
+void sbt_fmt_num(char *buf, size_t len, double x);
+
+/* A percentage (already x 100): "0.047", "4.9", "218", ">999". */
+void sbt_fmt_pct(char *buf, size_t len, double pct);
+
+/* A spread against the typical time: "31 %", "218x". */
+void sbt_fmt_spread(char *buf, size_t len, double rel);
+
+/* "9.37", "812", "11300": milliseconds of a point in the run. */
+void sbt_fmt_ms(char *buf, size_t len, double ms);
+
+/* " [4.2 % of its time]" where r is a share of a whole (0..1), else
+ * what it is: " [3.2x its typical time]".  whose: "its", "the parallel
+ * region's"; tail: ", minor" or "". */
+struct sbt_strbuf;
+void sbt_say_share(struct sbt_strbuf *o, double r, const char *whose,
+		   const char *tail);
+
 #endif

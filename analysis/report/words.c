@@ -220,18 +220,25 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 	case SBT_CL_OS:
 		if (x && x->kind == SBT_FIND_WAIT) {
 			sbt_fmt_ns(a, sizeof a, x->size_ns);
-			sbt_put(o, "wait %s, %.0f%% preempted", a,
-				100.0 * (double)x->os_waits /
-				(double)x->long_waits);
+			if (x->long_waits)
+				sbt_put(o, "wait %s, %.0f%% preempted", a,
+					100.0 * (double)x->os_waits /
+					(double)x->long_waits);
+			else
+				sbt_put(o, "wait %s", a);
 			break;
 		}
-		if (x && x->kind == SBT_FIND_OS_TIME)
+		if (x && x->kind == SBT_FIND_OS_TIME && x->time_share <= 1)
 			sbt_put(o, "%.0f%% of its time", 100 * x->time_share);
+		else if (x && x->kind == SBT_FIND_OS_TIME)
+			sbt_put(o, "%.1fx its mean time", x->time_share);
 		else if (x)
 			sbt_put(o, "%.0f%% of its spread", 100 * x->var_share);
 		if (x && isfinite(x->events) && isfinite(x->per_event_ns)) {
+			char c[32];
 			sbt_fmt_ns(a, sizeof a, x->per_event_ns);
-			sbt_put(o, ", %.2g faults x %s", x->events, a);
+			sbt_fmt_num(c, sizeof c, x->events);
+			sbt_put(o, ", %s faults x %s", c, a);
 		}
 		break;
 	case SBT_CL_SLOW_GROUP:
@@ -275,8 +282,12 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			100 * (double)g->speed_n / (double)g->count);
 		break;
 	case SBT_CL_FEW:
-		sbt_put(o, "%zu %s", s->n, sbt_plural(s->n, "sample",
-						      "samples"));
+		/* judged of its samples, where the others were left out */
+		if (s->n == g->count)
+			sbt_put(o, "%zu %s", s->n, sbt_plural(s->n, "sample",
+							      "samples"));
+		else
+			sbt_put(o, "%zu of %zu judged", s->n, g->count);
 		break;
 	case SBT_CL_OTHER:
 		sbt_put(o, "kind %d: ", x ? x->kind : -1);
@@ -288,8 +299,11 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 		} else if (unexplained(g) && isfinite(unexplained(g)->rel)) {
 			/* short: the row's name may leave it 20 columns */
 			double r = 100 * unexplained(g)->rel;
-			sbt_put(o, r < 10 ? "+-%.1f%% unexplained" :
-				"+-%.0f%% unexplained", r);
+			if (r >= 999.5)
+				sbt_put(o, "+-%.0fx unexplained", r / 100);
+			else
+				sbt_put(o, r < 10 ? "+-%.1f%% unexplained" :
+					"+-%.0f%% unexplained", r);
 		} else if (isfinite(s->shift_resolution_ns)) {
 			if (s->median_ns < g->quantum_ns) {
 				sbt_fmt_ns(a, sizeof a, g->quantum_ns);
@@ -301,9 +315,12 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 			sbt_fmt_ns(a, sizeof a, s->shift_resolution_ns);
 			/* the population's: its typical time's shifts */
 			sbt_put(o, "resolves shifts of %s", a);
-			if (s->median_ns > 0)
-				sbt_put(o, " (%.2g%%)", 100 *
-					s->shift_resolution_ns / s->median_ns);
+			if (s->median_ns > 0) {
+				sbt_fmt_pct(a, sizeof a, 100 *
+					    s->shift_resolution_ns /
+					    s->median_ns);
+				sbt_put(o, " (%s%%)", a);
+			}
 		} else {
 			sbt_put(o, "no resolution");
 		}
@@ -363,21 +380,29 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		int faults = isfinite(x->per_event_ns) && x->events > 0;
 		sbt_put(o, "the OS's part of a call:");
 		if (faults) {
+			char c[32];
 			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_put(o, " %.2g page faults a call x %s each (%s)",
-				x->events, b, x->flags & SBT_FX_RUN_COST ?
+			sbt_fmt_num(c, sizeof c, x->events);
+			sbt_put(o, " %s page faults a call x %s each (%s)",
+				c, b, x->flags & SBT_FX_RUN_COST ?
 				"fitted on the run's" : x->flags &
 				SBT_FX_REC_COST ? "measured at start" :
 				"fitted on its calls");
 		}
 		if (isfinite(x->per_switch_ns) && x->switches > 0) {
+			char c[32];
 			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			sbt_put(o, "%s %.2g context switches a call x %s each",
-				faults ? " and" : "", x->switches, b);
+			sbt_fmt_num(c, sizeof c, x->switches);
+			sbt_put(o, "%s %s context switches a call x %s each",
+				faults ? " and" : "", c, b);
 		}
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, " = %s, %.0f %% of its time", a,
-			100 * x->time_share);
+		sbt_put(o, " = %s", a);
+		if (isfinite(x->time_share) && x->time_share <= 1)
+			sbt_put(o, ", %.0f %% of its time",
+				100 * x->time_share);
+		else if (isfinite(x->time_share))
+			sbt_put(o, ", %.1fx its mean time", x->time_share);
 		break;
 	}
 	case SBT_FIND_OS_SPREAD:
@@ -419,13 +444,15 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		break;
 	case SBT_FIND_COUNTER:
 		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
+		sbt_fmt_num(a, sizeof a, x->events);
 		sbt_put(o, "calls with more of counted event %u took longer (%s "
-			"an event, %.3g a call): %.0f %% of its spread", x->key,
-			b, x->events, 100 * x->var_share);
+			"an event, %s a call): %.0f %% of its spread", x->key,
+			b, a, 100 * x->var_share);
 		break;
 	case SBT_FIND_UNEXPLAINED:
-		sbt_put(o, "varies +-%.2g %% call to call (robust sd), "
-			"unexplained by what was recorded", 100 * x->rel);
+		sbt_fmt_spread(a, sizeof a, x->rel);
+		sbt_put(o, "varies +-%s call to call (robust sd), "
+			"unexplained by what was recorded", a);
 		break;
 	case SBT_FIND_FEW:
 		sbt_put(o, "too few samples to judge");
@@ -439,10 +466,11 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_put(o, "finding of kind %d: size %s", x->kind, a);
 	}
-	if (isfinite(x->rel))
-		sbt_put(o, " [%.1f %% of %s time%s]", 100 * x->rel,
-			x->kind == SBT_FIND_WAIT ? "the parallel region's" :
-			"its", x->minor ? ", minor" : "");
+	/* the share of its time the finding moves, as JSON's time_share
+	 * says it; else its size against the typical time */
+	sbt_say_share(o, isfinite(x->time_share) ? x->time_share : x->rel,
+		      x->kind == SBT_FIND_WAIT ? "the parallel region's" :
+		      "its", x->minor ? ", minor" : "");
 }
 
 /* ---- what was left out -------------------------------------------------- */
@@ -513,11 +541,14 @@ void sbt_words_leftout(struct sbt_strbuf *o, const struct sbt_leftout *lo,
 	if (!brief)
 		sbt_put(o, " (%zu)", lo->total);
 	sbt_put(o, ":");
-	for (int k = 0; k < SBT_LEFT__N && lo->by[order[k]]; k++)
-		sbt_put(o, "%s %s %.2g %%", k ? "," : "",
+	for (int k = 0; k < SBT_LEFT__N && lo->by[order[k]]; k++) {
+		char p[32];
+		sbt_fmt_pct(p, sizeof p, 100 * (double)lo->by[order[k]] /
+			    (double)lo->n);
+		sbt_put(o, "%s %s %s %%", k ? "," : "",
 			brief ? sbt_left_word(order[k]) :
-			sbt_left_name(order[k]),
-			100 * (double)lo->by[order[k]] / (double)lo->n);
+			sbt_left_name(order[k]), p);
+	}
 }
 
 /* ---- precision, the kernel's record ------------------------------------- */
@@ -527,9 +558,14 @@ void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g)
 	const struct sbt_score *s = &g->score;
 	char a[32], b[32], c[32];
 
+	if (s->n == 0) {
+		sbt_put(o, "not judged: none of its samples was left for the "
+			"verdict");
+		return;
+	}
 	if (s->resolvable < 0) {
-		sbt_put(o, "unknown: no profile, too few probes and no clock "
-			"quantum");
+		sbt_put(o, "unknown: no profile, too few probes%s",
+			g->quantum_ns > 0 ? "" : " and no clock quantum");
 		return;
 	}
 	sbt_fmt_ns(a, sizeof a, s->t_diff_ns);

@@ -1355,9 +1355,9 @@ int sbt_decomp_run(const struct sbt_dataset *ds, const struct sbt_options *o,
 		double tot = 0, span = 0;
 		for (b = a; b < res->ngroups &&
 		     res->g[b].region == res->g[a].region; b++)
-			if (isfinite(res->g[b].total_ns) &&
+			if (isfinite(res->g[b].judged_ns) &&
 			    res->g[b].thread_ns > 0)
-				tot += res->g[b].total_ns,
+				tot += res->g[b].judged_ns,
 				span += res->g[b].thread_ns;
 		d[nr].region_share = span > 0 ? tot / span : NAN;
 		for (size_t k = a; k < b; k++)

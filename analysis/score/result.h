@@ -423,7 +423,13 @@ struct sbt_group {
 	size_t left_n, left[SBT_LEFT__N];
 	/* How much of the run it took (totals.c). */
 	double total_ns;              /* inclusive: every call's time,
-					 a cut sample at the median     */
+					 whatever the verdict left out  */
+	double kept_ns;               /* the same of the samples the OS
+					 filter kept (the verdict's)    */
+	double judged_ns;             /* kept_ns, and each cut call at
+					 its group's median: the region's
+					 own time, what its share of the
+					 run is weighed by (verdict.c)  */
 	double excl_ns;               /* less the regions nested in it  */
 	double thread_ns;             /* time of the threads it ran on  */
 	double share, excl_share;     /* total_ns, excl_ns / thread_ns  */

@@ -14,11 +14,12 @@
  * Regions stopped out of nesting order (a window overlapping another
  * without lying in it) are not nested in it.  One pass, a stack, no sort.
  *
- * Durations are the analyzed ones (filter_cost applied), of every call;
- * a sample the OS-noise filter cut counts at its group's median: its
- * excess is the OS's (a preemption of milliseconds in a 10 ns region
- * would otherwise make it look like the run's hot spot), its call still
- * took the region's typical time.  A sample recorded for 1 + skipped
+ * Durations are every call's own, as recorded less the timer's cost
+ * (filter_cost), whatever the verdict left out: a call the OS preempted
+ * for milliseconds took those milliseconds of its thread, and a total a
+ * user sums from the samples (--dump) must be found here.  What the
+ * verdict judged, the samples the OS filter kept, is summed beside it
+ * (kept_ns).  A sample recorded for 1 + skipped
  * calls (SBT_SAMPLE, a capped log, the sample budget) counts that many
  * times, as the call estimates do; its own time is its time less its
  * recorded children's.  So for any nesting
@@ -96,7 +97,8 @@ struct totals {
 	const struct sbt_options *o;
 	const struct sbt_result *res;
 	const uint32_t *gid;          /* sample -> group, UINT32_MAX: none */
-	double *tot, *ex;             /* per group                         */
+	double *tot, *ex, *kept;      /* per group                         */
+	double *cut;                  /* per group: calls of cut samples   */
 	int *nested;                  /* per group                         */
 	size_t *clamped;              /* per group: calls whose children
 					 took more than their own time    */
@@ -107,18 +109,12 @@ static double end_of(const struct sbt_sample *s)
 	return s->t_ns + s->ns;
 }
 
-/* The time sample i counts for: as analyzed, a cut one its group's
- * median. */
+/* The time sample i counts for: its own, less the timer's cost. */
 static double eff(const struct totals *t, uint32_t i)
 {
 	const struct sbt_sample *s = &t->ds->s[i];
 	double d = s->ns;
 
-	if (t->res->mark[i] & SBT_MK_DROPPED) {
-		double m = t->res->g[t->gid[i]].st.median;
-		if (isfinite(m))
-			return m;
-	}
 	if (t->o->filters & SBT_F_COST)
 		d -= t->o->cost_ns >= 0 ? t->o->cost_ns :
 		     t->ds->sources[s->source].te_ns;
@@ -179,10 +175,9 @@ static void thread_walk(struct totals *t, uint32_t *th, size_t n,
 			kids += eff(t, st[--sp]);
 			found = HAD_KIDS;
 		}
-		/* a parent counted at its median (cut), or with the cost
-		 * taken out once where its children had it taken out each,
-		 * can be shorter than they: its own time is then none, not
-		 * less than none */
+		/* a parent with the cost taken out once where its children
+		 * had it taken out each can be shorter than they: its own
+		 * time is then none, not less than none */
 		own = eff(t, p);
 		if (kids > own) {
 			kids = fmax(own, 0);
@@ -252,6 +247,8 @@ struct pass {
 	const uint32_t *base;
 	size_t n, nb, ng, nth;
 	double *part;                 /* [nb][ng]: block's inclusive sums   */
+	double *kpart;                /* [nb][ng]: the same of kept samples */
+	double *dpart;                /* [nb][ng]: calls of cut samples     */
 	uint32_t *bcnt;               /* [nb][nth]: block's samples, then
 	                                 where they go in by[]              */
 	double *t0, *t1;              /* [workers][nth]: thread spans        */
@@ -311,7 +308,8 @@ static void pass_sum(void *arg, size_t b, int w)
 	struct pass *p = arg;
 	struct totals *t = p->t;
 	const struct sbt_dataset *ds = t->ds;
-	double *part = p->part + b * p->ng;
+	double *part = p->part + b * p->ng, *kpart = p->kpart + b * p->ng;
+	double *dpart = p->dpart + b * p->ng;
 	uint32_t *cnt = p->bcnt + b * p->nth;
 	double *t0 = p->t0 + (size_t)w * p->nth, *t1 = p->t1 +
 		     (size_t)w * p->nth;
@@ -321,8 +319,12 @@ static void pass_sum(void *arg, size_t b, int w)
 		if (!counted(s) || t->gid[i] == UINT32_MAX)
 			continue;
 		uint32_t th = p->base[s->source] + s->thread;
-		part[t->gid[i]] += eff(t, (uint32_t)i) *
-				   (1 + (double)s->skipped);
+		double d = eff(t, (uint32_t)i) * (1 + (double)s->skipped);
+		part[t->gid[i]] += d;
+		if (!(t->res->mark[i] & SBT_MK_DROPPED))
+			kpart[t->gid[i]] += d;
+		else
+			dpart[t->gid[i]] += 1 + (double)s->skipped;
 		if (s->t_ns < t0[th]) t0[th] = s->t_ns;
 		if (end_of(s) > t1[th]) t1[th] = end_of(s);
 		cnt[th]++;
@@ -376,6 +378,12 @@ static void group_span(void *arg, size_t k, int w)
 		span += p->t1[th] - p->t0[th];
 	}
 	g->total_ns = t->tot[k];
+	g->kept_ns = t->kept[k];
+	/* the verdict's weight: a cut call at the median, its excess the
+	 * OS's (a preemption of milliseconds in a 10 ns region would
+	 * otherwise make it the run's hot spot) */
+	g->judged_ns = t->kept[k] + (t->cut[k] > 0 && isfinite(g->st.median) ?
+				     t->cut[k] * g->st.median : 0);
 	g->excl_ns = t->ex[k];
 	g->nested = t->nested[k];
 	g->excl_clamped = t->clamped[k];
@@ -390,6 +398,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	uint32_t *base = thread_base(ds, o->jobs), *gid = NULL, *by = NULL;
 	uint32_t *cnt = NULL, *mark = NULL, *st = NULL, *bcnt = NULL;
 	double *t0 = NULL, *t1 = NULL, *tot = NULL, *ex = NULL, *part = NULL;
+	double *kpart = NULL, *kept = NULL, *dpart = NULL, *cut = NULL;
 	int *nested = NULL;
 	size_t *clamped = NULL;
 	size_t nth, sz = ds->n + 1, ng = res->ngroups + 1;
@@ -407,6 +416,10 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    !(cnt = calloc(nth + 1, sizeof *cnt)) ||
 	    !(bcnt = calloc(nb * (nth + 1), sizeof *bcnt)) ||
 	    !(part = calloc(nb * ng, sizeof *part)) ||
+	    !(kpart = calloc(nb * ng, sizeof *kpart)) ||
+	    !(kept = calloc(ng, sizeof *kept)) ||
+	    !(dpart = calloc(nb * ng, sizeof *dpart)) ||
+	    !(cut = calloc(ng, sizeof *cut)) ||
 	    !(t0 = malloc((size_t)nw * (nth + 1) * sizeof *t0)) ||
 	    !(t1 = malloc((size_t)nw * (nth + 1) * sizeof *t1)) ||
 	    !(mark = malloc((size_t)sbt_jobs_width(res->ngroups, o->jobs) *
@@ -417,9 +430,11 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    !(clamped = calloc(ng, sizeof *clamped)))
 		goto out;
 	gid[ds->n] = UINT32_MAX;
-	struct totals t = { ds, o, res, gid, tot, ex, nested, clamped };
+	struct totals t = { ds, o, res, gid, tot, ex, kept, cut, nested,
+			    clamped };
 	struct pass p = { .t = &t, .base = base, .n = ds->n, .nb = nb,
-			  .ng = ng, .nth = nth + 1, .part = part,
+			  .ng = ng, .nth = nth + 1, .part = part, .kpart = kpart,
+			  .dpart = dpart,
 			  .bcnt = bcnt, .t0 = t0, .t1 = t1, .by = by,
 			  .st = st, .gid = gid, .res = res };
 	/* inclusive totals; threads' spans; samples by thread (stable) */
@@ -430,7 +445,9 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	sbt_jobs_each(nb, o->jobs, pass_sum, &p);
 	for (size_t b = 0; b < nb; b++)
 		for (size_t k = 0; k < res->ngroups; k++)
-			tot[k] += part[b * ng + k];
+			tot[k] += part[b * ng + k],
+			kept[k] += kpart[b * ng + k],
+			cut[k] += dpart[b * ng + k];
 	memcpy(ex, tot, ng * sizeof *ex);
 	for (int w = 1; w < nw; w++)
 		for (size_t k = 0; k < nth; k++) {
@@ -460,7 +477,7 @@ int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 out:
 	free(t0), free(t1), free(mark), free(cnt), free(base);
 	free(tot), free(ex), free(nested), free(clamped), free(bcnt);
-	free(part);
+	free(part), free(kpart), free(kept), free(dpart), free(cut);
 	big_free(gid, sz * sizeof *gid);
 	big_free(by, sz * sizeof *by);
 	big_free(st, sz * sizeof *st);
