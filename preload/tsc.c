@@ -104,6 +104,27 @@ uint32_t sbt_tsc_cpu(uint32_t w)
 	return SBT_AUX_UNKNOWN;
 }
 
+/* What a thread without a cpu source reads as its cpu word. */
+static const uint32_t cpu_unknown = SBT_AUX_UNKNOWN;
+
+void sbt_tsc_hot(struct sbt_hot *h, uint32_t w)
+{
+	h->fenced = (w & SBT_TSC_FENCED) != 0;
+	switch (w & SBT_TSC_CPU) {
+	case SBT_TSC_AUX:
+		h->cpu = NULL;
+		break;
+#ifdef HAVE_RSEQ
+	case SBT_TSC_RSEQ:
+		h->cpu = &rseq_area()->cpu_id;
+		break;
+#endif
+	default:
+		h->cpu = &cpu_unknown;
+		break;
+	}
+}
+
 /* TSC_AUX equals what Linux writes there (node << 12 | cpu) between two
  * getcpu() that agree; a thread moved meanwhile tries again. */
 static int aux_true(void)
