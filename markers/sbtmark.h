@@ -267,14 +267,16 @@ struct sbt_hot {
 	struct sbt__skip skip[SBT_HOT_SKIPS];
 	/* The thread's clock (SBT_HOT_ABI 2; older markers never see it,
 	 * and the recorder gives them the fast path only where TSC_AUX is
-	 * true).  NULL: rdtscp, its TSC_AUX the cpu.  Else the cpu word is
-	 * loaded from here - the rseq area's cpu_id, or a word that says
-	 * "unknown" - outside the window, and the clock read with
-	 * lfence; rdtsc; lfence (`fenced`: CPUID hides RDTSCP) or rdtscp. */
-	const volatile uint32_t *cpu;
-	uint32_t fenced;
-	uint32_t reserved2;
+	 * true).  0: rdtscp, its TSC_AUX the cpu.  Else the address of the
+	 * thread's cpu word - the rseq area's cpu_id, or a word that says
+	 * "unknown" - loaded outside the window, and the clock read with
+	 * lfence; rdtsc; lfence (CPUID hides RDTSCP), or with rdtscp where
+	 * bit 0 is set (SBT__CLOCK_RDTSCP).  One word: one load, one test
+	 * for the usual way. */
+	uintptr_t clock;
 };
+
+#define SBT__CLOCK_RDTSCP ((uintptr_t)1)
 
 /* The version of the contract above that an object's inline markers were
  * built against, told to the recorder with each call that may hand out
@@ -332,17 +334,23 @@ sbt__commit(struct sbt__ev *e, uint64_t t, uint32_t aux, uint32_t word)
  * loads it after its read: neither inside the window.  The recorder's
  * own build reads its thread's way from tsc.h instead. */
 #if defined(__x86_64__) && !defined(SBT_CLOCK_HOOK)
+/* The cpu word at clock c's address (rdtscp: bit 0 set, taken off). */
+#define SBT__CLOCK_CPU(c, rdtscp) \
+	(*(const volatile uint32_t *)((c) - (rdtscp)))
+
 static inline __attribute__((always_inline)) uint64_t
 sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
 {
-	const volatile uint32_t *cpu = t->cpu;
+	uintptr_t c = t->clock;
 	uint32_t aux;
 	uint64_t t0;
 
-	if (cpu) {
-		e->aux = *cpu;
-		if (__builtin_expect(t->fenced != 0, 1))
+	if (c) {
+		if (__builtin_expect(!(c & SBT__CLOCK_RDTSCP), 1)) {
+			e->aux = SBT__CLOCK_CPU(c, 0);
 			return sbt__tsc_fenced();
+		}
+		e->aux = SBT__CLOCK_CPU(c, SBT__CLOCK_RDTSCP);
 		return sbt_read_start(&aux);
 	}
 	t0 = sbt_read_start(&aux);
@@ -353,17 +361,18 @@ sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
 static inline __attribute__((always_inline)) uint64_t
 sbt__stop_clock(const struct sbt_hot *t, uint32_t *aux)
 {
-	const volatile uint32_t *cpu = t->cpu;
-	uint32_t a;
+	uintptr_t c = t->clock;
 	uint64_t t1;
 
-	if (!cpu)
+	if (!c)
 		return sbt_read_stop(aux);
-	if (__builtin_expect(t->fenced != 0, 1))
+	if (__builtin_expect(!(c & SBT__CLOCK_RDTSCP), 1)) {
 		t1 = sbt__tsc_fenced();
-	else
-		t1 = sbt_read_stop(&a);
-	*aux = *cpu;
+		*aux = SBT__CLOCK_CPU(c, 0);
+	} else {
+		t1 = sbt_read_stop(aux);
+		*aux = SBT__CLOCK_CPU(c, SBT__CLOCK_RDTSCP);
+	}
 	return t1;
 }
 #else

@@ -109,20 +109,17 @@ static const uint32_t cpu_unknown = SBT_AUX_UNKNOWN;
 
 void sbt_tsc_hot(struct sbt_hot *h, uint32_t w)
 {
-	h->fenced = (w & SBT_TSC_FENCED) != 0;
-	switch (w & SBT_TSC_CPU) {
-	case SBT_TSC_AUX:
-		h->cpu = NULL;
-		break;
-#ifdef HAVE_RSEQ
-	case SBT_TSC_RSEQ:
-		h->cpu = &rseq_area()->cpu_id;
-		break;
-#endif
-	default:
-		h->cpu = &cpu_unknown;
-		break;
+	const volatile uint32_t *cpu = &cpu_unknown;
+
+	if ((w & SBT_TSC_CPU) == SBT_TSC_AUX) {
+		h->clock = 0;
+		return;
 	}
+#ifdef HAVE_RSEQ
+	if ((w & SBT_TSC_CPU) == SBT_TSC_RSEQ)
+		cpu = &rseq_area()->cpu_id;
+#endif
+	h->clock = (uintptr_t)cpu | (w & SBT_TSC_FENCED ? 0 : SBT__CLOCK_RDTSCP);
 }
 
 /* TSC_AUX equals what Linux writes there (node << 12 | cpu) between two
