@@ -86,8 +86,8 @@ int sbt_marker_close(void) __attribute__((weak));
 /* The recorder's own build (SBT_CLOCK_HOOK) names these sbt_tscp_* and
  * reads through preload/tsc.h, which picks per thread between them and a
  * read without rdtscp, and where the cpu comes from.  The app's inline
- * markers use them as they are: the recorder hands its fast path only to
- * threads whose TSC_AUX it has checked. */
+ * markers take the same thread's way from its struct sbt_hot
+ * (sbt__start_clock, sbt__stop_clock below). */
 #ifdef SBT_CLOCK_HOOK
 #define sbt_read_start sbt_tscp_start
 #define sbt_read_stop  sbt_tscp_stop
@@ -106,6 +106,17 @@ static inline uint64_t sbt_read_stop(uint32_t *aux)
 	uint32_t lo, hi;
 	__asm__ __volatile__("rdtscp\n\tlfence"
 			     : "=a"(lo), "=d"(hi), "=c"(*aux) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* lfence; rdtsc; lfence: the read where CPUID hides RDTSCP, at both ends
+ * of a window (the leading lfence waits for earlier work as rdtscp does,
+ * the trailing one holds later work back). */
+static inline __attribute__((always_inline)) uint64_t sbt__tsc_fenced(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
+			     : "=a"(lo), "=d"(hi) :: "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 
@@ -254,7 +265,24 @@ struct sbt_hot {
 	uint32_t reserved;
 	struct sbt__ev *end_saved;
 	struct sbt__skip skip[SBT_HOT_SKIPS];
+	/* The thread's clock (SBT_HOT_ABI 2; older markers never see it,
+	 * and the recorder gives them the fast path only where TSC_AUX is
+	 * true).  0: rdtscp, its TSC_AUX the cpu.  Else the address of the
+	 * thread's cpu word - the rseq area's cpu_id, or a word that says
+	 * "unknown" - loaded outside the window, and the clock read with
+	 * lfence; rdtsc; lfence (CPUID hides RDTSCP), or with rdtscp where
+	 * bit 0 is set (SBT__CLOCK_RDTSCP).  One word: one load, one test
+	 * for the usual way. */
+	uintptr_t clock;
 };
+
+#define SBT__CLOCK_RDTSCP ((uintptr_t)1)
+
+/* The version of the contract above that an object's inline markers were
+ * built against, told to the recorder with each call that may hand out
+ * the thread's struct sbt_hot (sbt_marker_start_hot).  Binaries of an
+ * older header call sbt_marker_start_at: version 1, no `cpu`. */
+#define SBT_HOT_ABI 2
 
 #define SBT__START_WORD (1u << 28)     /* SBT_EV_START << 28              */
 #define SBT__STOP_DELTA (1u << 28)     /* STOP word = START word + delta  */
@@ -301,6 +329,72 @@ sbt__commit(struct sbt__ev *e, uint64_t t, uint32_t aux, uint32_t word)
 }
 
 #ifdef SBT_HAVE_CLOCK
+/* The inline markers' clock reads, the thread's way (struct sbt_hot's
+ * cpu).  START stores the cpu word into its event before its read, STOP
+ * loads it after its read: neither inside the window.  The recorder's
+ * own build reads its thread's way from tsc.h instead. */
+#if defined(__x86_64__) && !defined(SBT_CLOCK_HOOK)
+/* The cpu word at clock c's address (rdtscp: bit 0 set, taken off). */
+#define SBT__CLOCK_CPU(c, rdtscp) \
+	(*(const volatile uint32_t *)((c) - (rdtscp)))
+
+static inline __attribute__((always_inline)) uint64_t
+sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
+{
+	uintptr_t c = t->clock;
+	uint32_t aux;
+	uint64_t t0;
+
+	if (c) {
+		if (__builtin_expect(!(c & SBT__CLOCK_RDTSCP), 1)) {
+			e->aux = SBT__CLOCK_CPU(c, 0);
+			return sbt__tsc_fenced();
+		}
+		e->aux = SBT__CLOCK_CPU(c, SBT__CLOCK_RDTSCP);
+		return sbt_read_start(&aux);
+	}
+	t0 = sbt_read_start(&aux);
+	e->aux = aux;
+	return t0;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+sbt__stop_clock(const struct sbt_hot *t, uint32_t *aux)
+{
+	uintptr_t c = t->clock;
+	uint64_t t1;
+
+	if (!c)
+		return sbt_read_stop(aux);
+	if (__builtin_expect(!(c & SBT__CLOCK_RDTSCP), 1)) {
+		t1 = sbt__tsc_fenced();
+		*aux = SBT__CLOCK_CPU(c, 0);
+	} else {
+		t1 = sbt_read_stop(aux);
+		*aux = SBT__CLOCK_CPU(c, SBT__CLOCK_RDTSCP);
+	}
+	return t1;
+}
+#else
+static inline __attribute__((always_inline)) uint64_t
+sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
+{
+	uint32_t aux;
+	uint64_t t0 = sbt_read_start(&aux);
+
+	(void)t;
+	e->aux = aux;
+	return t0;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+sbt__stop_clock(const struct sbt_hot *t, uint32_t *aux)
+{
+	(void)t;
+	return sbt_read_stop(aux);
+}
+#endif
+
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
  * thread t: its event claimed and pushed, its time still to be written
  * (sbt__start_fast: the clock read, last).  Returns the event, or 0,
@@ -343,12 +437,10 @@ sbt__start_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 		const char *tag)
 {
 	struct sbt__ev *e = sbt__start_claim(t, word, region, tag);
-	uint32_t aux;
 
 	if (!e)
 		return 0;
-	e->t = sbt_read_start(&aux);
-	e->aux = aux;
+	e->t = sbt__start_clock(t, e);
 	return 1;
 }
 
@@ -486,6 +578,9 @@ sbt__stop_fast(struct sbt_hot *t, const char *tag, uint64_t t1, uint32_t aux)
  * sbt__tls), and gives the call site its way: a sampled region's is its
  * SKIP word.  SBT__AGAIN: the recorder drew a sampled site's next gap,
  * skip or record inline. */
+int sbt_marker_start_hot(const char *tag, struct sbt_csite *cs,
+			 struct sbt_hot **hot, unsigned abi)
+	__attribute__((weak));
 int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
 			struct sbt_hot **hot) __attribute__((weak));
 int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)
@@ -564,10 +659,15 @@ sbt__start(const char *tag, struct sbt_csite *cs)
 				return;
 		}
 	}
-	/* The recorder drew the next gap: skip or record here. */
-	if (sbt_marker_start_at &&
-	    sbt_marker_start_at(tag, cs, &sbt__tls.hot) == SBT__AGAIN)
-		sbt__again(tag, cs);
+	/* The recorder drew the next gap: skip or record here.  A recorder
+	 * older than this header has its function path only. */
+	if (sbt_marker_start_hot) {
+		if (sbt_marker_start_hot(tag, cs, &sbt__tls.hot,
+					 SBT_HOT_ABI) == SBT__AGAIN)
+			sbt__again(tag, cs);
+	} else if (sbt_marker_start) {
+		(void)sbt_marker_start(tag);
+	}
 }
 
 static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
@@ -576,7 +676,7 @@ static inline __attribute__((always_inline)) void sbt__stop(const char *tag)
 
 	if (__builtin_expect(t != 0, 1)) {
 		uint32_t aux;
-		uint64_t t1 = sbt_read_stop(&aux);
+		uint64_t t1 = sbt__stop_clock(t, &aux);
 		if (!sbt__stop_fast(t, tag, t1, aux))
 			(void)sbt_marker_stop_at(tag, t1, aux);
 	} else if ((t = sbt__tls.skip) != 0 && sbt__unskip_fast(t, tag)) {

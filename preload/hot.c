@@ -167,11 +167,16 @@ static uint32_t site_word(struct sbt_thread *t, sbt_id id, const void *ra)
 	return s->word;
 }
 
-static inline int inline_clock_ok(void)
+/* Whether an object's inline markers built against header version abi
+ * (SBT_HOT_ABI) read the calling thread's clock right: from 2 on they
+ * read it its way (struct sbt_hot's cpu); before, rdtscp with its TSC_AUX
+ * as the cpu, true only where the thread's check found it so (tsc.h). */
+static inline int inline_clock_ok(unsigned abi)
 {
 #if defined(__x86_64__)
-	return sbt_tsc_way == SBT_TSC_AUX;
+	return abi >= 2 || sbt_tsc_way == SBT_TSC_AUX;
 #else
+	(void)abi;
 	return 1;
 #endif
 }
@@ -345,7 +350,7 @@ int sbt_rec_stop_slow(const char *name, unsigned api, const void *ra,
 }
 
 int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-		     struct sbt_hot **hot, const void *ra)
+		     struct sbt_hot **hot, unsigned abi, const void *ra)
 {
 	struct sbt_thread *t;
 	int rc;
@@ -353,10 +358,9 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 	if (!(t = ready(&rc)))
 		return rc;
 	probe_entry(t);
-	/* The app's inline markers read rdtscp and keep its TSC_AUX: only
-	 * for a thread whose TSC_AUX is true (tsc.h).  Others mark here,
+	/* Inline markers that would misread this thread's clock mark here,
 	 * their call sites left unfilled (no SBT__AGAIN either). */
-	if (!inline_clock_ok())
+	if (!inline_clock_ok(abi))
 		return start_name(t, name, SBT_API_SBTMARK, ra, NULL);
 	if (hot && *hot != &t->hot)
 		publish(t, hot);

@@ -23,11 +23,19 @@ SBT_API int sbt_marker_stop(const char *tag)
 	return sbt_hot_stop(tag, SBT_API_SBTMARK, SITE);
 }
 
-/* The general path of the inline markers (sbtmark.h). */
+/* The general path of the inline markers (sbtmark.h), told the version
+ * of the header they were built against. */
+SBT_API int sbt_marker_start_hot(const char *tag, struct sbt_csite *cs,
+				 struct sbt_hot **hot, unsigned abi)
+{
+	return sbt_rec_start_at(tag, cs, hot, abi, SITE);
+}
+
+/* The same for binaries built against a header older than SBT_HOT_ABI 2. */
 SBT_API int sbt_marker_start_at(const char *tag, struct sbt_csite *cs,
 				struct sbt_hot **hot)
 {
-	return sbt_rec_start_at(tag, cs, hot, SITE);
+	return sbt_rec_start_at(tag, cs, hot, 1, SITE);
 }
 
 SBT_API int sbt_marker_stop_at(const char *tag, uint64_t t1, uint32_t aux)

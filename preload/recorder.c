@@ -294,8 +294,9 @@ struct sbt_thread *sbt_thread_attach(void)
 	if (t == MAP_FAILED)
 		return NULL;
 #if defined(__x86_64__)
-	/* first: the clock's setup below reads it this thread's way */
-	(void)sbt_tsc_thread();
+	/* first: the clock's setup below reads it this thread's way; the
+	 * inline markers read it so too */
+	sbt_tsc_hot(&t->hot, sbt_tsc_thread());
 #endif
 	pthread_mutex_lock(&g.lock);
 	clock_ready();

@@ -81,7 +81,8 @@ SBT_HIDDEN void sbt_rec_key_stop(const void *key, sbt_id id, const void *ra);
  * slot `cs` (read-only names; a sampled region's way holds its SKIP
  * word) and hands out the thread's fast-path state in *hot. */
 SBT_HIDDEN int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
-				struct sbt_hot **hot, const void *ra);
+				struct sbt_hot **hot, unsigned abi,
+				const void *ra);
 SBT_HIDDEN int sbt_rec_stop_at(const char *name, uint64_t t1, uint32_t aux,
 			       const void *ra);
 

@@ -104,6 +104,24 @@ uint32_t sbt_tsc_cpu(uint32_t w)
 	return SBT_AUX_UNKNOWN;
 }
 
+/* What a thread without a cpu source reads as its cpu word. */
+static const uint32_t cpu_unknown = SBT_AUX_UNKNOWN;
+
+void sbt_tsc_hot(struct sbt_hot *h, uint32_t w)
+{
+	const volatile uint32_t *cpu = &cpu_unknown;
+
+	if ((w & SBT_TSC_CPU) == SBT_TSC_AUX) {
+		h->clock = 0;
+		return;
+	}
+#ifdef HAVE_RSEQ
+	if ((w & SBT_TSC_CPU) == SBT_TSC_RSEQ)
+		cpu = &rseq_area()->cpu_id;
+#endif
+	h->clock = (uintptr_t)cpu | (w & SBT_TSC_FENCED ? 0 : SBT__CLOCK_RDTSCP);
+}
+
 /* TSC_AUX equals what Linux writes there (node << 12 | cpu) between two
  * getcpu() that agree; a thread moved meanwhile tries again. */
 static int aux_true(void)

@@ -42,6 +42,11 @@ SBT_HIDDEN uint32_t sbt_tsc_unchecked(void);
  * way w that does not take TSC_AUX: the rseq area's cpu_id, now. */
 SBT_HIDDEN uint32_t sbt_tsc_cpu(uint32_t w);
 
+/* The way w of the calling thread into its inline markers' state (the
+ * cpu word's place, the read): sbtmark.h's struct sbt_hot. */
+struct sbt_hot;
+SBT_HIDDEN void sbt_tsc_hot(struct sbt_hot *h, uint32_t w);
+
 /* Into the header: the read used and the cpus the machine has; each
  * thread's check adds its way to cpu_from from then on (NULL: no log,
  * a fork child's until its own opens). */
@@ -50,10 +55,7 @@ SBT_HIDDEN void sbt_tsc_header(struct sbt_file_header *h);
 
 static inline __attribute__((always_inline)) uint64_t sbt_tsc_fenced(void)
 {
-	uint32_t lo, hi;
-	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
-			     : "=a"(lo), "=d"(hi) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
+	return sbt__tsc_fenced();
 }
 
 static inline __attribute__((always_inline)) uint64_t

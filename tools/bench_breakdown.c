@@ -128,9 +128,10 @@ static size_t logsize, logused;
 /* The recorder's part, for the FULL and +log rows: the slow path of the
  * inline markers fills the call site's slot, hands out the thread's
  * state, and gives the +log rows their next chunk. */
-int sbt_marker_start_at(const char *t, struct sbt_csite *c,
-			struct sbt_hot **h)
+int sbt_marker_start_hot(const char *t, struct sbt_csite *c,
+			 struct sbt_hot **h, unsigned abi)
 {
+	(void)abi;
 	*h = hot;
 	c->way[0].word = cs.way[0].word;
 	c->way[0].region = cs.way[0].region;
