@@ -517,8 +517,13 @@ struct sbt_names_addr {
 	uint32_t mod;                 /* index into the table's modules       */
 	uint32_t frame0;              /* its first frame                      */
 	uint32_t nframes;             /* 0 .. SBT_NAMES_FRAMES, innermost first*/
-	uint32_t reserved;
+	uint32_t flags;               /* SBT_NAMES_ENTRY                      */
 };
+
+/* The address is a function's entry, named as such: an OpenMP
+ * construct's outlined body (libgomp's path), its frame the pragma's
+ * line (the function's first line-table row), not a return address's. */
+#define SBT_NAMES_ENTRY 1u
 
 struct sbt_names_frame {
 	uint32_t function;            /* string: demangled, "" unknown        */

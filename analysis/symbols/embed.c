@@ -161,7 +161,8 @@ static int rehash(struct table *t)
 
 /* Answer a of address w into t.  0, or -1 out of memory. */
 static int put(struct table *t, const struct want *w,
-	       const struct sbt_symaddr *a, const struct sbt_source *src)
+	       const struct sbt_symaddr *a, const struct sbt_source *src,
+	       uint32_t flags)
 {
 	long m = a->module_no;
 
@@ -180,7 +181,7 @@ static int put(struct table *t, const struct want *w,
 	}
 	t->addr[t->naddr++] = (struct sbt_names_addr){ .addr = w->addr,
 		.mod = (uint32_t)t->modix[m], .frame0 = (uint32_t)t->nframe,
-		.nframes = (uint32_t)a->nframes };
+		.nframes = (uint32_t)a->nframes, .flags = flags };
 	for (int k = 0; k < a->nframes; k++) {
 		uint32_t fn = intern(t, a->f[k].function);
 		uint32_t fi = intern(t, a->f[k].file);
@@ -212,7 +213,13 @@ static int resolve(const struct sbt_source *src, const struct want *w,
 		goto out;
 	memset(t->modix, 0xff, (src->nmodules + 1) * sizeof *t->modix);
 	for (size_t i = 0; i < n; i++) {
-		sbt_symbolize_addr(ss, w[i].addr, &a);
+		/* an outlined OpenMP body's entry is named as the report
+		 * names it (omp_names.c), a return address as a site */
+		uint32_t flags = SBT_NAMES_ENTRY;
+		if (sbt_symbolize_entry(ss, w[i].addr, &a) != 0) {
+			flags = 0;
+			sbt_symbolize_addr(ss, w[i].addr, &a);
+		}
 		if (a.module_no < 0 || (size_t)a.module_no >= src->nmodules)
 			continue;       /* in no module: nothing to carry */
 		if (a.module_state != SBT_MOD_OK &&
@@ -223,7 +230,7 @@ static int resolve(const struct sbt_source *src, const struct want *w,
 			continue;
 		}
 		*fresh += !sbt_names_find(src->names, w[i].addr);
-		if (put(t, &w[i], &a, src) != 0)
+		if (put(t, &w[i], &a, src, flags) != 0)
 			goto out;
 	}
 	rc = 0;

@@ -82,6 +82,22 @@ static int from_names(const struct sbt_source *src, uint64_t addr,
 	return 1;
 }
 
+/* Address addr as a function's entry, by the log's names section: 1 it
+ * is one (*out filled), -1 the section names it otherwise, 0 it has not
+ * got it. */
+static int entry_from_names(const struct sbt_source *src, uint64_t addr,
+			    struct sbt_symaddr *out)
+{
+	const struct sbt_names_addr *a = src->names ?
+		sbt_names_find(src->names, addr) : NULL;
+
+	if (!a)
+		return 0;
+	if (!(a->flags & SBT_NAMES_ENTRY))
+		return -1;
+	return from_names(src, addr, out) ? 1 : 0;
+}
+
 #ifdef SBT_HAVE_LIBDW
 #include "scopes.h"
 
@@ -563,6 +579,9 @@ int sbt_symbolize_entry(struct sbt_symsess *ss, uint64_t addr,
 
 	memset(out, 0, sizeof *out);
 	out->module_no = -1;
+	int named = ss->names ? entry_from_names(src, addr, out) : 0;
+	if (named)
+		return named > 0 ? 0 : -1;
 	long i = addr ? sbt_modindex_find(&ss->mi, addr) : -1;
 	if (i < 0)
 		return -1;
@@ -663,10 +682,9 @@ int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
 int sbt_symbolize_entry(struct sbt_symsess *ss, uint64_t addr,
 			struct sbt_symaddr *out)
 {
-	(void)ss, (void)addr;
 	memset(out, 0, sizeof *out);
 	out->module_no = -1;
-	return -1;
+	return ss->names && entry_from_names(ss->src, addr, out) > 0 ? 0 : -1;
 }
 
 const char *sbt_symbolize_note(struct sbt_symsess *ss, long module_no)
