@@ -1136,8 +1136,12 @@ static void probe_blind(struct sbt_result *res)
  * reason of enum sbt_left it has. */
 static void left_count(void *arg, size_t k, int w)
 {
+	/* SBT_LEFT_OS: a sample the processor's, the machine's or a
+	 * transient's marks left out whose thread the kernel's record
+	 * shows preempted in it: that time is the OS's first */
 	static const uint8_t flag[SBT_LEFT__N] = {
-		SBT_MK_DROPPED, SBT_MK_SPEED, SBT_MK_MACHINE,
+		SBT_MK_DROPPED, SBT_MK_SPEED | SBT_MK_MACHINE |
+		SBT_MK_TRANSIENT, SBT_MK_SPEED, SBT_MK_MACHINE,
 		SBT_MK_AFTER_PROBE, SBT_MK_TRANSIENT };
 	const struct pool *p = arg;
 	const struct sbt_result *res = p->res;
@@ -1154,7 +1158,8 @@ static void left_count(void *arg, size_t k, int w)
 			continue;
 		g->left_n++;
 		for (int r = 0; r < SBT_LEFT__N; r++)
-			if (res->mark[res->order[i]] & flag[r]) {
+			if ((res->mark[res->order[i]] & flag[r]) &&
+			    (r != SBT_LEFT_OS || (f & SBT_SF_PREEMPTED))) {
 				g->left[r]++;
 				break;
 			}

@@ -478,7 +478,8 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 const char *sbt_left_name(int why)
 {
 	static const char *const w[SBT_LEFT__N] = {
-		"cut as OS noise", "the processor off speed",
+		"cut as OS noise", "its thread preempted (the OS's)",
+		"the processor off speed",
 		"other regions shifted with it", "beside a recorder probe",
 		"in warm-up or transients" };
 
@@ -488,7 +489,8 @@ const char *sbt_left_name(int why)
 const char *sbt_left_word(int why)
 {
 	static const char *const w[SBT_LEFT__N] = {
-		"OS noise", "processor", "machine", "probes", "transients" };
+		"OS noise", "preempted", "processor", "machine", "probes",
+		"transients" };
 
 	return why >= 0 && why < SBT_LEFT__N ? w[why] : "?";
 }
@@ -498,6 +500,7 @@ const char *sbt_left_advice(int why)
 	switch (why) {
 	case SBT_LEFT_CUT:
 		return "a quieter machine, pinned threads";
+	case SBT_LEFT_OS:
 	case SBT_LEFT_SPEED:
 	case SBT_LEFT_MACHINE:
 		return "pin threads to idle cpus";

@@ -342,7 +342,7 @@ struct sbt_said {
 
 /* What was left out of a group's verdict and why, each sample counted
  * once, under the first reason in this order (its mark, mark.h). */
-enum sbt_left { SBT_LEFT_CUT, SBT_LEFT_SPEED, SBT_LEFT_MACHINE,
+enum sbt_left { SBT_LEFT_CUT, SBT_LEFT_OS, SBT_LEFT_SPEED, SBT_LEFT_MACHINE,
 		SBT_LEFT_PROBE, SBT_LEFT_TRANSIENT, SBT_LEFT__N };
 
 struct sbt_group {
