@@ -156,6 +156,13 @@ static void fill_source(struct ctx *c)
 /* ---- meta ----------------------------------------------------------------- */
 
 /* A THIN entry: the recorder's thinning level rose to `level` at `t`. */
+/* The log's names section is cut short: left out, as the note says. */
+static void names_cut(struct ctx *c)
+{
+	snprintf(c->src->names_note, sizeof c->src->names_note, "has a names "
+		 "section cut short: left out, names from the binaries");
+}
+
 static void meta_thin(struct ctx *c, const char *p, uint32_t len)
 {
 	struct sbt_meta_thin m;
@@ -408,10 +415,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used, int names)
 		pos += sizeof m;
 		if (m.len > used - pos || m.len > BUFSZ) {
 			if (names)
-				snprintf(c->src->names_note,
-					 sizeof c->src->names_note, "has a "
-					 "names section cut short: left out, "
-					 "names from the binaries");
+				names_cut(c);
 			else
 				warn(c, "corrupt meta entry at offset %llu",
 				     (unsigned long long)(off + at));
@@ -543,10 +547,7 @@ static int walk(struct ctx *c)
 		if (used > avail) {
 			c->cut |= !names;
 			if (names)
-				snprintf(c->src->names_note,
-					 sizeof c->src->names_note, "has a "
-					 "names section cut short: left out, "
-					 "names from the binaries");
+				names_cut(c);
 			else
 				warn(c, "file cut short inside a chunk at "
 				     "offset %llu", (unsigned long long)off);

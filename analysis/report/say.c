@@ -363,6 +363,19 @@ static void modes_of(struct sbt_strbuf *o, const struct sbt_mode *md, int nm)
 	sbt_put(o, ")");
 }
 
+/* A barrier wait far beyond the slow share's extra time: whose it is. */
+static void wait_cause(struct sbt_strbuf *b, const struct sbt_finding *x)
+{
+	if (x->flags & SBT_FX_WAIT_OS)
+		sbt_put(b, "; far beyond its share's extra time: the OS's (%zu "
+			"of %zu long waits preempted)", x->os_waits,
+			x->long_waits);
+	else if (x->flags & SBT_FX_WAIT_UNEXPL)
+		sbt_put(b, "; far beyond its share's extra time, unexplained "
+			"(%zu of %zu long waits preempted)", x->os_waits,
+			x->long_waits);
+}
+
 /* The clauses of the decomposition's findings (decomp.c): the OS's time,
  * the spread's components, what is left. */
 static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
@@ -442,14 +455,7 @@ static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
 		else if (isfinite(x->rel))
 			sbt_put(t, ", %.1fx the parallel region's typical "
 				"time", x->rel);
-		if (x->flags & SBT_FX_WAIT_OS)
-			sbt_put(t, "; far beyond its share's extra time: the "
-				"OS's (%zu of %zu long waits preempted)",
-				x->os_waits, x->long_waits);
-		else if (x->flags & SBT_FX_WAIT_UNEXPL)
-			sbt_put(t, "; far beyond its share's extra time, "
-				"unexplained (%zu of %zu long waits "
-				"preempted)", x->os_waits, x->long_waits);
+		wait_cause(t, x);
 		break;
 	case SBT_FIND_GROUPS:
 		sbt_put(t, "thread %u %s slower than the fastest, "
@@ -524,14 +530,7 @@ void sbt_say_finding(struct sbt_strbuf *c, const struct sbt_group *g,
 		sbt_fmt_ns(a, sizeof a, x->size_ns);
 		sbt_put(c, "thread %u is the slow one: it waits least here, "
 			"the others wait %s more for it", x->key, a);
-		if (x->flags & SBT_FX_WAIT_OS)
-			sbt_put(c, "; far beyond its share's extra time: the "
-				"OS's (%zu of %zu long waits preempted)",
-				x->os_waits, x->long_waits);
-		else if (x->flags & SBT_FX_WAIT_UNEXPL)
-			sbt_put(c, "; far beyond its share's extra time, "
-				"unexplained (%zu of %zu long waits "
-				"preempted)", x->os_waits, x->long_waits);
+		wait_cause(c, x);
 		break;
 	case SBT_FIND_BROAD:
 		sbt_fmt_ns(a, sizeof a, s->variation_ns);
