@@ -7,7 +7,8 @@ The program sbt-run runs has its log open before main begins, and its
 first region holds none of the recorder's one-off work: at most 2 page
 faults inside an empty region (counted by the kernel, getrusage: the
 first call site's stack, unwound once, reads its callers' unwind tables,
-pages of the app's libraries), where the
+pages of the app's libraries; under a sanitizer, whose shadow memory
+faults on any first touch, a sixteenth of the other case's), where the
 same program preloaded by hand (no SBT_EARLY: the log opens at the first
 marker) takes the page-fault measurement's 32 fresh pages there.  A
 launcher between sbt-run and a program (sh) opens no log of its own.
@@ -42,9 +43,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                                      p.stderr.strip()))
     check(got is not None and got[0] == 1,
           'sbt-run: the log was open before main (%s)' % (got,))
-    check(got is not None and got[1] <= 2,
-          'sbt-run: at most the call site\'s unwinding faults inside the '
-          'first region (%s)' % (got,))
+    early = got[1] if got is not None else None
 
     log2 = os.path.join(tmp, 'late.log')
     p = subprocess.run([APP, log2], env=preloaded(log2), capture_output=True,
@@ -54,6 +53,14 @@ with tempfile.TemporaryDirectory() as tmp:
           got[1] >= 32,
           'preloaded by hand: the log opens at the first marker, its '
           'page-fault measurement inside the region (%s)' % (got,))
+    # A sanitizer's shadow memory faults on the first touch of anything:
+    # there the early log's region holds a small part of the late one's.
+    late = got[1] if got is not None else 0
+    bound = late // 16 if os.environ.get('SBT_TEST_SANITIZE') else 2
+    check(early is not None and early <= bound,
+          'sbt-run: at most the call site\'s unwinding faults inside the '
+          'first region: %s (bound %d; %d when the log opens there)'
+          % (early, bound, late))
 
     # a shell between sbt-run and the program: only the program's log
     log3 = os.path.join(tmp, 'sh-%p.log')
