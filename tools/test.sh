@@ -21,6 +21,7 @@ run_suite() {
 		meson setup "$dir" $setup >"$dir.setup.log" 2>&1 ||
 			{ cat "$dir.setup.log"; return; }
 	fi
+	b0=$(date +%s)
 	if ! ninja -C "$dir" >"$dir/ninja.out" 2>&1; then
 		cat "$dir/ninja.out"; return
 	fi
@@ -31,9 +32,11 @@ run_suite() {
 		echo "test: compiler warnings in $name" >&2
 		warn=1
 	fi
+	b1=$(date +%s)
 	# shellcheck disable=SC2086
 	meson test -C "$dir" --print-errorlogs --num-processes 2 $targs \
 		> "$dir/test.out" 2>&1
+	echo "$name: built in $((b1 - b0)) s, tested in $(($(date +%s) - b1)) s"
 	count "$dir/test.out" "$warn" >"$dir.counts"
 }
 
@@ -68,8 +71,18 @@ run_forced() {
 	count build/forced.out 0 >build-forced.counts
 }
 
+# phase NAME: the seconds since the last phase, for the run's last lines
+t_last=$(date +%s) phases=""
+phase() {
+	t_now=$(date +%s)
+	phases="$phases $1 $((t_now - t_last)) s,"
+	t_last=$t_now
+}
+
 run_suite "build and test" build "" ""
+phase normal
 run_forced aux-wrong,no-rdtscp
+phase forced
 run_suite "ASan+UBSan" build-asan \
 	"-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug" \
 	"--no-suite slow --timeout-multiplier 3" >build-asan.report 2>&1 &
@@ -82,7 +95,9 @@ run_suite "TSan (recorder and analyzer threads)" build-tsan \
 	"--suite unit --suite reliability --suite threads --no-suite slow \
 	 --timeout-multiplier 4" >build-tsan.report 2>&1
 wait "$asan"
+phase sanitizers
 cat build-asan.report build-tsan.report
+echo "time:${phases%,}"
 
 pass=0 fail=0 skip=0
 for dir in build build-forced build-asan build-tsan; do

@@ -86,9 +86,13 @@ def case_count():
     pr = rep['processor']
     want = cpu_ns / 100e3
     check(pr['cadence_us'] == 100, 'cadence %r' % pr['cadence_us'])
-    check(abs(pr['probes'] - want) <= 0.2 * want,
-          '%d probes for %.1f ms of marking (want %.0f +- 20 %%)'
-          % (pr['probes'], cpu_ns / 1e6, want))
+    # Probes keep a 100 us grid (tick.c): never more than the marking's
+    # wall time holds, whatever the machine's speed.  Fewer where ticks
+    # come late (a slow or sanitized recorder, a preempted thread): the
+    # lower bound is one no machine that probes at all misses.
+    check(want / 3 <= pr['probes'] <= want + 2,
+          '%d probes for %.1f ms of marking (want at most %.0f, at '
+          'least a third of it)' % (pr['probes'], cpu_ns / 1e6, want))
     run(['lone', '20000'], 'off.log', env={'SBT_SPEED_US': '0'})
     off = report('off.log')
     check(off['processor']['probes'] == 0, 'SBT_SPEED_US=0: no probes')
