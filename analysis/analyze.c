@@ -1137,8 +1137,9 @@ static void probe_blind(struct sbt_result *res)
 static void left_count(void *arg, size_t k, int w)
 {
 	/* SBT_LEFT_OS: a sample the processor's, the machine's or a
-	 * transient's marks left out whose thread the kernel's record
-	 * shows preempted in it: that time is the OS's first */
+	 * transient's marks left out whose thread, or another thread of
+	 * its process (one it may wait for), the kernel's record shows
+	 * preempted in it: that time is the OS's first */
 	static const uint8_t flag[SBT_LEFT__N] = {
 		SBT_MK_DROPPED, SBT_MK_SPEED | SBT_MK_MACHINE |
 		SBT_MK_TRANSIENT, SBT_MK_SPEED, SBT_MK_MACHINE,
@@ -1159,7 +1160,8 @@ static void left_count(void *arg, size_t k, int w)
 		g->left_n++;
 		for (int r = 0; r < SBT_LEFT__N; r++)
 			if ((res->mark[res->order[i]] & flag[r]) &&
-			    (r != SBT_LEFT_OS || (f & SBT_SF_PREEMPTED))) {
+			    (r != SBT_LEFT_OS || (f & (SBT_SF_PREEMPTED |
+						  SBT_SF_TEAM_PREEMPTED)))) {
 				g->left[r]++;
 				break;
 			}

@@ -9,11 +9,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 sh tools/setup.sh --tests || { echo "test: setup failed" >&2; exit 1; }
 
-# run_suite NAME BUILD_DIR MESON_SETUP_ARGS MESON_TEST_ARGS
+# run_suite NAME BUILD_DIR MESON_SETUP_ARGS MESON_TEST_ARGS [SELECTION]
 # Builds and tests one build directory; prints its report and leaves
-# "passed failed skipped" in BUILD_DIR/suite.counts.
+# "passed failed skipped" in BUILD_DIR.counts.  With SELECTION (--suite
+# and --no-suite arguments), only what those tests need is built
+# (tools/test_targets.py) and they are run.
 run_suite() {
-	name=$1 dir=$2 setup=$3 targs=$4
+	name=$1 dir=$2 setup=$3 targs=$4 sel=${5:-}
 	echo "== $name"
 	echo "0 1 0" >"$dir.counts"
 	if [ ! -f "$dir/build.ninja" ]; then
@@ -22,7 +24,15 @@ run_suite() {
 			{ cat "$dir.setup.log"; return; }
 	fi
 	b0=$(date +%s)
-	if ! ninja -C "$dir" >"$dir/ninja.out" 2>&1; then
+	targets=""
+	if [ -n "$sel" ]; then
+		# shellcheck disable=SC2086
+		targets=$(python3 tools/test_targets.py "$dir" $sel) ||
+			{ echo "test: no targets for $name"; return; }
+		targs="$targs $sel --no-rebuild"
+	fi
+	# shellcheck disable=SC2086
+	if ! ninja -C "$dir" $targets >"$dir/ninja.out" 2>&1; then
 		cat "$dir/ninja.out"; return
 	fi
 	warn=0
@@ -85,15 +95,16 @@ run_forced aux-wrong,no-rdtscp
 phase forced
 run_suite "ASan+UBSan" build-asan \
 	"-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug" \
-	"--no-suite slow --timeout-multiplier 3" >build-asan.report 2>&1 &
+	"--timeout-multiplier 3" "--no-suite slow" >build-asan.report 2>&1 &
 asan=$!
 # libunwind's per-thread cache destructor crashes under TSan (not our code):
 # the TSan build records call sites without stacks.
 # The analyzer's worker threads (-j) run under it through verdict-cases.
 run_suite "TSan (recorder and analyzer threads)" build-tsan \
 	"-Db_sanitize=thread -Db_lundef=false -Dunwind=disabled" \
-	"--suite unit --suite reliability --suite threads --no-suite slow \
-	 --timeout-multiplier 4" >build-tsan.report 2>&1
+	"--timeout-multiplier 4" \
+	"--suite unit --suite reliability --suite threads --no-suite slow" \
+	>build-tsan.report 2>&1
 wait "$asan"
 phase sanitizers
 cat build-asan.report build-tsan.report

@@ -27,6 +27,8 @@ enum sbt_sflag {
 	 * source has os_state SBT_OS_ON: */
 	SBT_SF_PREEMPTED = 1u << 13, /* preempted at least once               */
 	SBT_SF_OS_LOST  = 1u << 14,  /* events lost nearby: counts may be low */
+	SBT_SF_TEAM_PREEMPTED = 1u << 15, /* another thread of its process
+	                                preempted during it                   */
 	SBT_SF_DETOUR   = 1u << 16,  /* a recorder detour (a speed probe, a
 	                                drain) inside it was taken out of its
 	                                time (SPEED flagged SPAN)             */

@@ -11,6 +11,10 @@
  * overlapping that stretch are marked SBT_SF_OS_LOST (their counts may be
  * short).  So are samples past the last drain of their thread (a thread
  * still running at exit) and samples of threads with no record at all.
+ *
+ * A sample that another thread of its process was preempted during is
+ * SBT_SF_TEAM_PREEMPTED: a thread that waits for a preempted one (at a
+ * barrier, a lock, a join) slows without a switch of its own.
  */
 #include "osevents.h"
 #include "jobs.h"
@@ -266,6 +270,90 @@ static void off_cpu(const struct sbt_dataset *ds, size_t first, size_t last,
 	free(sp);
 }
 
+/* ---- another thread of the process preempted during a sample --------- */
+
+/* A thread's stretch off its cpu after a preemption: from the PREEMPTED
+ * record to its switch back in (or a LOST record, or its last record). */
+struct out { double lo, hi; uint32_t thread; };
+
+static int cmp_out(const void *a, const void *b)
+{
+	const struct out *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The preempted stretches of every thread in rec (sorted by cmp_rec),
+ * sorted by start; *n their number.  NULL with *n 0: none, or out of
+ * memory (the flag is then left unset: it adds, never takes away). */
+static struct out *outs_of(const struct sbt_os_rec *rec, size_t n,
+			   size_t *nout)
+{
+	struct out *o = NULL;
+	size_t k = 0, cap = 0;
+
+	*nout = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rec[i].kind != SBT_OS_PREEMPTED)
+			continue;
+		double hi = rec[i].t_ns;
+		size_t j = i + 1;
+		for (; j < n && rec[j].thread == rec[i].thread; j++)
+			if (rec[j].kind == SBT_OS_SWITCH_IN ||
+			    rec[j].kind == SBT_OS_LOST)
+				break;
+		if (j < n && rec[j].thread == rec[i].thread)
+			hi = rec[j].t_ns;
+		if (k == cap) {
+			size_t m = cap ? 2 * cap : 64;
+			struct out *g = realloc(o, m * sizeof *o);
+			if (!g) {
+				free(o);
+				return NULL;
+			}
+			o = g, cap = m;
+		}
+		o[k++] = (struct out){ rec[i].t_ns, hi, rec[i].thread };
+	}
+	if (k)
+		qsort(o, k, sizeof *o, cmp_out);
+	*nout = k;
+	return o;
+}
+
+/* SBT_SF_TEAM_PREEMPTED on each sample of [first, last) that another
+ * thread's preempted stretch overlaps.  reach[i]: the latest end of
+ * o[0..i], so a walk back from the last stretch starting before the
+ * sample's end stops where nothing earlier can reach it. */
+static void team(struct sbt_dataset *ds, size_t first, size_t last,
+		 const struct out *o, size_t no)
+{
+	double *reach = malloc(no * sizeof *reach);
+
+	if (!reach)
+		return;
+	for (size_t i = 0; i < no; i++)
+		reach[i] = i && reach[i - 1] > o[i].hi ? reach[i - 1] : o[i].hi;
+	for (size_t i = first; i < last; i++) {
+		struct sbt_sample *s = &ds->s[i];
+		double t0 = s->t_ns, t1 = s->t_ns + s->ns;
+		size_t lo = 0, hi = no;
+		while (lo < hi) {      /* first stretch starting at t1 or on */
+			size_t mid = lo + (hi - lo) / 2;
+			if (o[mid].lo < t1)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t k = lo; k-- > 0 && reach[k] > t0;)
+			if (o[k].thread != s->thread && o[k].hi > t0) {
+				s->flags |= SBT_SF_TEAM_PREEMPTED;
+				break;
+			}
+	}
+	free(reach);
+}
+
 void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		 struct sbt_os_rec *rec, size_t n,
 		 struct sbt_os_cover *cov, size_t ncov, int jobs)
@@ -281,6 +369,11 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 	off_cpu(ds, first, last, rec, n, &ds->sources[ds->s[first].source]);
 	j.nb = sbt_jobs_blocks(last - first, 1024);
 	sbt_jobs_each(j.nb, jobs, join_block, &j);
+	size_t no;
+	struct out *o = outs_of(rec, n, &no);
+	if (o)
+		team(ds, first, last, o, no);
+	free(o);
 }
 
 void sbt_os_join_probes(struct sbt_dataset *ds, uint32_t src,

@@ -21,7 +21,8 @@ struct sbt_os_cover {
 	uint32_t thread;
 };
 
-/* Set switches, faults, SBT_SF_PREEMPTED and SBT_SF_OS_LOST of samples
+/* Set switches, faults, SBT_SF_PREEMPTED, SBT_SF_TEAM_PREEMPTED and
+ * SBT_SF_OS_LOST of samples
  * [first, last) of ds (one source's) from its events rec[0 .. n) and the
  * reach of each thread's runs cov[0 .. ncov) (one per run); sorts both.
  * A sample past its thread's reach, or of a thread without runs (its

@@ -168,7 +168,8 @@ static void put_counters(struct out *o, const struct sbt_dataset *ds,
  * analysis's own marking, made again when summaries are analyzed. */
 #define KEPT_FLAGS (SBT_SF_PROBE | SBT_SF_CALIB | SBT_SF_CROSSED |        \
 		    SBT_SF_MIGRATED | SBT_SF_BEFORE_RESET |                \
-		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST | SBT_SF_DETOUR)
+		    SBT_SF_PREEMPTED | SBT_SF_OS_LOST | SBT_SF_DETOUR |        \
+		    SBT_SF_TEAM_PREEMPTED)
 
 /* Version 2: the source's speed probes, all of them (a few per ms of
  * the run at most), column by column. */

@@ -26,13 +26,13 @@ static void window(const struct sbt_speed_shift *h, double *a, double *b)
 }
 
 static void shift_text(FILE *f, const struct sbt_dataset *ds,
-		       const struct sbt_speed_shift *h)
+		       const struct sbt_speed_shift *h, int os)
 {
 	const struct sbt_source *src = &ds->sources[h->source];
 	double a, b;
 
 	window(h, &a, &b);
-	fputs("processor: ", f);
+	fputs(os ? "OS, not the processor: " : "processor: ", f);
 	if (ds->nsources > 1)
 		fprintf(f, "%s: ", src->path);
 	if (h->thread == SBT_SPEED_ALL_THREADS)
@@ -46,6 +46,12 @@ static void shift_text(FILE *f, const struct sbt_dataset *ds,
 	fprintf(f, "ran %.0f %% %s from %.1f to %.1f ms (%zu probes",
 		100 * fabs(h->rel), h->rel > 0 ? "slower" : "faster", a, b,
 		h->probes);
+	if (os) {
+		fprintf(f, "; %.0f %% of the samples there preempted or "
+			"waiting on a preempted thread: another task shared "
+			"the cpu)\n", 100 * h->os_share);
+		return;
+	}
 	if (h->nregions) {
 		fputs("; region", f);
 		fputs(h->nregions > 1 ? "s " : " ", f);
@@ -77,9 +83,13 @@ void sbt_speed_text(FILE *f, const struct sbt_dataset *ds,
 			break;
 		}
 		shift_text(f, ds, k < sp->nsh ? &sp->sh[k] :
-			   &sp->csh[k - sp->nsh]);
+			   &sp->csh[k - sp->nsh], 0);
 	}
-	if (!sp->nsh && !sp->ncsh)
+	for (size_t k = 0; k < sp->nosh && k < 20; k++)
+		shift_text(f, ds, &sp->osh[k], 1);
+	if (!sp->nsh && !sp->ncsh && sp->nosh)
+		fprintf(f, "processor: no shift of its own");
+	else if (!sp->nsh && !sp->ncsh)
 		fprintf(f, "processor: no shift of its speed");
 	else
 		fputs("processor: otherwise steady", f);
@@ -148,6 +158,7 @@ static void shifts_json(FILE *f, const struct sbt_dataset *ds,
 		else
 			fputs("\"cpu\": null, ", f);
 		sbt_json_num(f, "rel", h->rel, 0);
+		sbt_json_num(f, "os_share", h->os_share, 0);
 		fprintf(f, "\"probes\": %zu, \"samples\": %zu, "
 			"\"coincidence\": %s, \"regions\": [", h->probes,
 			h->samples, h->regions_agree < 0 ? "null" :
@@ -172,6 +183,8 @@ void sbt_speed_json(FILE *f, const struct sbt_dataset *ds,
 	shifts_json(f, ds, "shifts", sp->sh, sp->nsh);
 	fputs(", ", f);
 	shifts_json(f, ds, "cpu_shifts", sp->csh, sp->ncsh);
+	fputs(", ", f);
+	shifts_json(f, ds, "os_shifts", sp->osh, sp->nosh);
 	fputs(", \"cpus\": [", f);
 	for (size_t i = 0; i < sp->nct; i++) {
 		const struct sbt_speed_thread *t = &sp->ct[i];
@@ -301,25 +314,28 @@ void sbt_speed_html(FILE *f, const struct sbt_dataset *ds,
 		"processor's, left out of their verdicts.</p>\n",
 		sp->cadence_us);
 	/* the shifts in words first, as the text report gives them */
-	if (sp->nsh || sp->ncsh) {
+	size_t nall = sp->nsh + sp->ncsh + sp->nosh;
+	if (nall) {
 		fputs("<ul class=\"findings\">\n", f);
-		for (size_t i = 0; i < sp->nsh + sp->ncsh && i < 20; i++) {
+		for (size_t i = 0; i < nall && i < 20; i++) {
 			char *line = NULL;
 			size_t len = 0;
 			FILE *m = open_memstream(&line, &len);
 			if (!m)
 				break;
+			size_t c = i - sp->nsh, o = c - sp->ncsh;
 			shift_text(m, ds, i < sp->nsh ? &sp->sh[i] :
-				   &sp->csh[i - sp->nsh]);
+				   c < sp->ncsh ? &sp->csh[c] : &sp->osh[o],
+				   i >= sp->nsh + sp->ncsh);
 			fclose(m);
 			fputs("<li class=\"slow\">", f);
 			sbt_html_str(f, line);
 			fputs("</li>\n", f);
 			free(line);
 		}
-		if (sp->nsh + sp->ncsh > 20)
+		if (nall > 20)
 			fprintf(f, "<li>and %zu more shifts</li>\n",
-				sp->nsh + sp->ncsh - 20);
+				nall - 20);
 		fputs("</ul>\n", f);
 	} else {
 		fputs("<p>No shift of the processor's speed beyond the probes' "

@@ -458,6 +458,20 @@ static void context(FILE *f, const struct sbt_result *res,
 		for (int w = 0; w < SBT_LEFT__N; w++)
 			all.by[w] += lo.by[w];
 	}
+	if (!(sp->nsh + sp->ncsh) && sp->nosh) {
+		const struct sbt_speed_shift *h = &sp->osh[0];
+		for (size_t k = 1; k < sp->nosh; k++)
+			if (sp->osh[k].os_share > h->os_share)
+				h = &sp->osh[k];
+		struct sbt_strbuf b = { line, sizeof line, 0 };
+		sbt_put(&b, "processor: no shift of its own; its probes slowed "
+			"where the OS shared the cpu with another task (%.0f "
+			"%% of the samples there preempted): the OS's",
+			100 * h->os_share);
+		if (!lines++)
+			fputc('\n', f);
+		wrap(f, line, 0, 2, l->cols);
+	}
 	if (sp->nsh + sp->ncsh) {
 		const struct sbt_speed_shift *h = sp->nsh ? &sp->sh[0] :
 						  &sp->csh[0];
@@ -485,6 +499,9 @@ static void context(FILE *f, const struct sbt_result *res,
 			m0, m1, nsh > 1 ? "" : " (speed probes)",
 			h->samples, sbt_plural(h->samples, "sample", "samples"),
 			sbt_left_advice(SBT_LEFT_SPEED));
+		if (sp->nosh)
+			sbt_put(&b, "; %zu more where the OS shared the cpu: "
+				"the OS's", sp->nosh);
 		if (!lines++)
 			fputc('\n', f);
 		wrap(f, line, 0, 2, l->cols);

@@ -41,6 +41,12 @@
  *      regions in the window to see anything: witness_regions says
  *      whether it could.
  *
+ *   7. the kernel's record before the probes: a shift whose samples (its
+ *      thread's, or its cpu's, between its first and last probe) were
+ *      preempted, or waited on a preempted thread, SBT_SPEED_OS_SHARE of
+ *      the time or more ran on a cpu the OS shared with another task:
+ *      the OS's, not the processor's (osh; no sample marked for it).
+ *
  * Per cpu: where several threads shared a cpu, or threads migrated
  * across cpus, the probes of every thread there, pooled in time order,
  * go through 1-4 as one timeline (cpu_timelines); a cpu with one thread
@@ -654,6 +660,43 @@ static size_t resolved_only(struct sbt_speed_shift *sh, size_t *n, double res)
 	return n0 - k;
 }
 
+/* Move the shifts of sh[0..*n) on a cpu the OS shared (os_share) to
+ * sp->osh: a probe there timed a cpu that another task took in turns,
+ * and the kernel's record, not the probes, says whose that time is.
+ * Every sample in scope is looked at for each shift: shifts are few. */
+static int os_shared(const struct sbt_dataset *ds, struct sbt_speed *sp,
+		     struct sbt_speed_shift *sh, size_t *n, int cpu)
+{
+	const uint32_t pre = SBT_SF_PREEMPTED | SBT_SF_TEAM_PREEMPTED;
+	size_t k = 0;
+
+	for (size_t j = 0; j < *n; j++) {
+		struct sbt_speed_shift *h = &sh[j];
+		size_t m = 0, p = 0;
+		for (size_t i = 0; i < ds->n; i++) {
+			const struct sbt_sample *x = &ds->s[i];
+			if (x->t_ns < h->first_ns || x->t_ns > h->last_ns ||
+			    !in_scope(x, h, cpu))
+				continue;
+			m++;
+			p += (x->flags & pre) != 0;
+		}
+		h->os_share = m ? (double)p / (double)m : 0;
+		if (h->os_share < SBT_SPEED_OS_SHARE) {
+			sh[k++] = *h;
+			continue;
+		}
+		struct sbt_speed_shift *g = realloc(sp->osh, (sp->nosh + 1) *
+						    sizeof *g);
+		if (!g)
+			return -1;
+		sp->osh = g;
+		sp->osh[sp->nosh++] = *h;
+	}
+	*n = k;
+	return 0;
+}
+
 int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		      struct sbt_speed *sp, uint8_t *marks)
 {
@@ -693,7 +736,9 @@ int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 	sp->nunresolved = resolved_only(sp->sh, &sp->nsh, sp->resolution_rel) +
 			  resolved_only(sp->csh, &sp->ncsh, sp->resolution_rel);
 	if (check_shifts(ds, sp, sp->sh, &sp->nsh, 0) != 0 ||
-	    check_shifts(ds, sp, sp->csh, &sp->ncsh, 1) != 0)
+	    check_shifts(ds, sp, sp->csh, &sp->ncsh, 1) != 0 ||
+	    os_shared(ds, sp, sp->sh, &sp->nsh, 0) != 0 ||
+	    os_shared(ds, sp, sp->csh, &sp->ncsh, 1) != 0)
 		goto oom;
 	mark(ds, sp, marks, 1);
 	if (by_unit && units(ds, sp, by_unit) != 0)
@@ -737,7 +782,7 @@ size_t sbt_speed_drop_unwitnessed(const struct sbt_dataset *ds,
 
 void sbt_speed_free(struct sbt_speed *sp)
 {
-	free(sp->th), free(sp->sh), free(sp->un);
+	free(sp->th), free(sp->sh), free(sp->un), free(sp->osh);
 	free(sp->ct), free(sp->csh);
 	memset(sp, 0, sizeof *sp);
 	sp->resolution_rel = sp->unusable_rel = NAN;

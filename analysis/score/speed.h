@@ -31,6 +31,9 @@
 				       gaps beyond its outer probes, no
 				       further: claimed where probed     */
 #define SBT_SPEED_MAX_REGIONS 8
+#define SBT_SPEED_OS_SHARE 0.10     /* a shift whose samples the kernel
+					shows preempted this often is the
+					OS's: another task shared the cpu */
 
 #define SBT_SPEED_ALL_THREADS UINT32_MAX  /* a cpu's timeline: its threads */
 
@@ -66,6 +69,12 @@ struct sbt_speed_shift {
 					 resolution: 1, did not 0 (such a
 					 shift is dropped: sbt_speed's
 					 ndisagree), -1 cannot tell      */
+	double os_share;              /* of its samples (its thread's, or
+					 its cpu's) between its first and
+					 last probe, those the kernel shows
+					 preempted, or waiting on a thread
+					 preempted: SBT_SPEED_OS_SHARE or
+					 more and it is the OS's (osh)   */
 };
 
 /* Why a timeline is unusable (resolution coarser than SBT_SPEED_USABLE). */
@@ -120,6 +129,9 @@ struct sbt_speed {
 	struct sbt_speed_thread *ct;  size_t nct;
 	struct sbt_speed_shift *csh;  size_t ncsh;
 	struct sbt_speed_unit *un;    size_t nun;
+	/* Shifts, of threads or cpus, where the OS shared the cpu with
+	 * another task (os_share): not the processor's, no sample marked. */
+	struct sbt_speed_shift *osh;  size_t nosh;
 	int by;                       /* what units are: 0 none, 1 cpu,
 					 2 host                          */
 };

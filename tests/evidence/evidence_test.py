@@ -25,6 +25,10 @@ only); the truths come from those samples:
              counts from the samples); NPB CG's slowdown at 7788 ms, which
              the switch records show, is one; the text says the share of
              its samples preempted.
+  processor  a processor shift kept has under a tenth of its samples
+             preempted, counted here; beside a busy loop the probes'
+             slowdown where the threads shared its cpu is the OS's, and
+             "preempted" leads the samples left out.
 """
 import bisect, collections, csv, json, lzma, os, re, statistics, subprocess, sys
 
@@ -205,6 +209,34 @@ def judge_machine(tag, log, rows, rep, must_os_ms=None):
               '%s: no event said to be the machine\'s' % tag)
 
 
+def judge_processor(tag, log, rows, rep):
+    """The OS before the processor: a processor shift kept has its
+    samples (its thread's, or its cpu's, between its first and last
+    probe) preempted less than a tenth of the time; one said to be the
+    OS's a tenth or more, counted here from the samples (a sample's own
+    preemption: the bound for the OS's side is the analyzer's, which
+    also counts a wait on a preempted thread, so only kept shifts are
+    held to the samples' count)."""
+    pr = rep['processor']
+
+    def share(h):
+        a, b = h['t_ms'] * 1e6, (h['t_ms'] + h['dur_ms']) * 1e6
+        key, val = (('thread', str(h['thread'])) if h['thread'] is not None
+                    else ('cpu_start', str(h['cpu'])))
+        s = [r for r in rows if a <= r['t'] <= b and r[key] == val]
+        return (sum(r['pre'] for r in s) / len(s) if s else 0.0), len(s)
+
+    for h in pr['shifts'] + pr['cpu_shifts']:
+        sh, n = share(h)
+        check(sh < 0.10, '%s: a processor shift at %.1f ms where %.0f %% of '
+              '%d samples were preempted' % (tag, h['t_ms'], 100 * sh, n))
+    for h in pr.get('os_shifts', []):
+        check(h['os_share'] >= 0.10, '%s: a shift called the OS\'s at %.1f '
+              'ms with %.0f %% preempted' % (tag, h['t_ms'],
+                                              100 * h['os_share']))
+    return pr
+
+
 def main():
     data, tmp = sys.argv[1], sys.argv[2]
     os.makedirs(tmp, exist_ok=True)
@@ -218,6 +250,31 @@ def main():
     clang = unpack(data, tmp, 'lulesh-clang-s30-base.log')
     rows, rep = judge_barriers('lulesh clang', clang, tmp)
     judge_machine('lulesh clang', clang, rows, rep)
+    judge_processor('lulesh clang', clang, rows, rep)
+    # a busy loop pinned to cpu 1 beside it: the OS preempting the
+    # threads there, not the processor; the probes' slowdown at the
+    # start, where the threads shared a cpu with it, the OS's
+    busy = unpack(data, tmp, 'lulesh-clang-s30-busyloop.log')
+    rows = samples(busy, tmp)
+    rep = json.loads(run(busy, '--format', 'json'))
+    pr = judge_processor('busy loop', busy, rows, rep)
+    check(any(h['t_ms'] < 1000 for h in pr.get('os_shifts', [])),
+          'busy loop: the probes\' slowdown in its first second is the '
+          'OS\'s (%s)' % [round(h['t_ms']) for h in pr.get('os_shifts', [])])
+    text = run(busy)
+    left = re.search(r'^left out: .*?preempted (\d+) %, machine (\d+) %',
+                     text, re.M)
+    # at least the samples the machine's, processor's or a transient's
+    # marks left out whose own thread was preempted (a wait on another
+    # preempted thread adds to it)
+    own = sum(r['pre'] and r['state'] in ('machine', 'processor',
+                                          'transient') for r in rows)
+    own /= len(rows)
+    check(left and int(left.group(1)) >= 100 * own - 1 and
+          int(left.group(1)) > int(left.group(2)),
+          'busy loop: preempted first among the left out, at least the '
+          '%.0f %% marked and preempted themselves (%s)'
+          % (100 * own, left and left.group(0)))
     cg = unpack(data, tmp, 'npb-cg-A-gcc-loaded.log')
     rows = samples(cg, tmp)
     judge_machine('npb cg', cg, rows, json.loads(run(cg, '--format',

@@ -13,6 +13,8 @@
  * probes.log: speed probes of 1000 ns on a thread whose record has a
  * switch-out inside every third one, and one just past another's end:
  * the probes with one are the OS's (`switched`), the others not.
+ * team.log: a thread's samples during another's preempted stretches are
+ * SBT_SF_TEAM_PREEMPTED, and only those.
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -211,6 +213,77 @@ static const struct sbt_sample *nth(const struct sbt_dataset *ds,
 	return NULL;
 }
 
+/* team.log: thread 0 preempted 20 times for 300 ns (a switch back in
+ * each time, but the last, whose record ends at its LOST); thread 1's
+ * samples each overlap one of those stretches, lie wholly after it, or
+ * wholly before it. */
+#define NTEAM 20
+
+static void write_team(const char *path)
+{
+	struct sbt_file_header *h;
+
+	lb_begin(&b, SBT_HEADER_SIZE + 4 * CHUNK, CHUNK);
+	h = lb_hdr(&b);
+	h->start_ticks = 1000000;
+	h->pid = 44;
+	h->os_events = SBT_OS_ON;
+	struct sbt_chunk *m = lb_chunk(&b, SBT_CHUNK_META, 0);
+	region(m, 1, "work");
+	region(m, 2, "wait");
+	uint64_t t = h->start_ticks + 10000, end = t + 10000 * (NTEAM + 1);
+	struct sbt_os_event *e = os_run(m, 0, 2 * NTEAM, end);
+	for (uint64_t i = 0; i < NTEAM; i++) {
+		uint64_t p0 = t + 10000 * i;
+		ev(e++, p0 + 1000, SBT_OS_PREEMPTED);
+		ev(e++, p0 + 1300, i + 1 < NTEAM ? SBT_OS_SWITCH_IN :
+						   SBT_OS_LOST);
+		lb_pair(&b, 0, 0, 1, p0 + 500, p0 + 2000, 0);
+	}
+	/* the waiter: across the stretch's end, after it, before it (a
+	 * thread's events in one chunk: after thread 0's) */
+	for (uint64_t i = 0; i < NTEAM; i++) {
+		uint64_t p0 = t + 10000 * i;
+		uint64_t w0 = i % 3 == 0 ? p0 + 1200 : i % 3 == 1 ? p0 + 1400 :
+			      p0 + 100;
+		lb_pair(&b, 1, 0, 2, w0, w0 + 250, 0);
+	}
+	(void)os_run(m, 1, 0, end);
+	if (lb_save(&b, path) != 0)
+		exit(99);
+	lb_free(&b);
+}
+
+static void check_team(void)
+{
+	struct sbt_dataset ds = { 0 };
+	char err[256];
+	size_t k = 0, bad = 0, own = 0;
+
+	write_team("team.log");
+	int rc = sbt_read_log("team.log", &ds, err, sizeof err);
+	CHECK(rc == 0, "reading team.log: rc %d %s", rc, err);
+	if (rc < 0)
+		return;
+	for (size_t i = 0; i < ds.n; i++) {
+		const struct sbt_sample *s = &ds.s[i];
+		int team = !!(s->flags & SBT_SF_TEAM_PREEMPTED);
+		if (s->thread == 0) {
+			own += !!(s->flags & SBT_SF_PREEMPTED);
+			bad += team;       /* its own stretch is not another's */
+		} else {
+			/* the last stretch ends at its LOST record: 0 long */
+			int want = k % 3 == 0 && k + 1 < NTEAM;
+			bad += team != want;
+			k++;
+		}
+	}
+	CHECK(k == NTEAM && own == NTEAM && bad == 0, "team: %zu waits, %zu "
+	      "own preempted of %d, %zu with the wrong mark", k, own, NTEAM,
+	      bad);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	struct sbt_options o = { .filters = SBT_F_ALL, .seed = 1,
@@ -339,5 +412,6 @@ int main(void)
 	}
 	sbt_ds_free(&ds);
 	check_probes();
+	check_team();
 	return h_done();
 }

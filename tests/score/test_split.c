@@ -162,7 +162,8 @@ static void check_left(const struct sbt_dataset *ds,
 		       const struct sbt_result *r, const char *what)
 {
 	/* SBT_LEFT_OS: the processor's, machine's or a transient's marks
-	 * on a sample whose thread the kernel shows preempted in it */
+	 * on a sample whose thread, or another of its process, the kernel
+	 * shows preempted in it */
 	static const uint8_t flag[SBT_LEFT__N] = {
 		SBT_MK_DROPPED, SBT_MK_SPEED | SBT_MK_MACHINE |
 		SBT_MK_TRANSIENT, SBT_MK_SPEED, SBT_MK_MACHINE,
@@ -180,7 +181,8 @@ static void check_left(const struct sbt_dataset *ds,
 			for (int w = 0; w < SBT_LEFT__N; w++)
 				if ((r->mark[i] & flag[w]) &&
 				    (w != SBT_LEFT_OS || (ds->s[i].flags &
-							  SBT_SF_PREEMPTED))) {
+					(SBT_SF_PREEMPTED |
+					 SBT_SF_TEAM_PREEMPTED)))) {
 					by[w]++;
 					break;
 				}

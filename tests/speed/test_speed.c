@@ -59,6 +59,9 @@
  *             beyond thread 0's own resolution but within the one said
  *             for the probes (the coarsest), so it is no claim: dropped
  *             and counted; at 40 % slow it is kept
+ *   preempted lone's slowdown where the kernel shows the thread
+ *             preempted in a fifth of its calls: the OS's, not the
+ *             processor's, and no sample left out for it
  *   witness   the two witnesses, speed probes and regions moving
  *             together (machine.c): two regions step +10 % while the
  *             probes hold (a machine event, "the probes held": they
@@ -1005,6 +1008,69 @@ static void coarse(void)
 	finish(&ds, &r);
 }
 
+/* The kernel's record before the probes: lone's slowdown over [40, 60)
+ * ms, where the kernel shows the thread preempted in every fifth call
+ * (another task took the cpu in turns).  The probes' shift is the OS's:
+ * said so, no sample left out for it, none of the processor's. */
+static void preempted(void)
+{
+	enum { CALLS = 100000, EVERY = 5 };
+	static struct sbt_os_event ev[2 * CALLS / EVERY];
+	struct synlog L;
+	struct gen g = { 11 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+	uint32_t n = 0;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	L.h.os_events = SBT_OS_ON;
+	syn_region(&L, 1, "lone");
+	syn_speed_meta(&L, 200, 100);
+	for (uint64_t i = 0; i < CALLS; i++) {
+		double t = 1000.0 * (double)i;
+		int in = t >= 40e6 && t < 60e6;
+		double f = in ? 1.4 : 1;
+		uint64_t len = (uint64_t)gen_read(&g, 300 * f + gen_exp(&g, 2),
+						  10);
+		syn_pair(&L, 0, 1, (uint64_t)t, (uint64_t)t + len, 0);
+		if (i % 100 == 0)
+			syn_speed(&L, 0, (uint64_t)t + 600, (uint64_t)gen_read(
+				  &g, 60 * f + gen_exp(&g, 1), 10), 0, 0);
+		if (in && i % EVERY == 0) {
+			uint64_t at = L.h.start_ticks + (uint64_t)t + 100;
+			ev[n++] = (struct sbt_os_event){ at, SBT_OS_PREEMPTED,
+							 0, 1 };
+			ev[n++] = (struct sbt_os_event){ at + 150,
+							 SBT_OS_SWITCH_IN, 0,
+							 1 };
+		}
+	}
+	struct sbt_meta_os mo = { .thread = 0, .tid = 1000, .n = n,
+				  .until = L.h.start_ticks + 1000 * CALLS };
+	lb_meta(L.meta, SBT_META_OS, &mo, sizeof mo, ev, n * sizeof *ev);
+	syn_write(&L, "preempted.log");
+	if (run("preempted.log", SBT_BY_NONE, &ds, &r) != 0)
+		return;
+	const struct sbt_speed *sp = &r.speed;
+	CHECK(sp->nsh == 0 && sp->ncsh == 0 && sp->nosh == 1,
+	      "preempted: %zu processor shifts, %zu the OS's (want 0, 1)",
+	      sp->nsh + sp->ncsh, sp->nosh);
+	if (sp->nosh == 1)
+		CHECK(sp->osh[0].os_share > 0.15 && sp->osh[0].os_share < 0.25 &&
+		      fabs(sp->osh[0].rel - 0.4) < 0.05, "preempted: the OS's "
+		      "shift %+.3f, %.3f of its samples preempted",
+		      sp->osh[0].rel, sp->osh[0].os_share);
+	CHECK(r.ngroups == 1 && r.g[0].speed_n == 0, "preempted: %zu samples "
+	      "left out as the processor's", r.ngroups ? r.g[0].speed_n : 0);
+	char *t = text(&ds, &r, SBT_BY_NONE);
+	CHECK(strstr(t, "OS, not the processor: cpu 0 ran 4") &&
+	      strstr(t, "processor: no shift of its own"),
+	      "preempted: report says\n%.600s", t);
+	free(t);
+	finish(&ds, &r);
+}
+
 int main(int argc, char **argv)
 {
 	h_tmpdir();
@@ -1025,5 +1091,6 @@ int main(int argc, char **argv)
 	held();
 	hosts();
 	coarse();
+	preempted();
 	return h_done();
 }
