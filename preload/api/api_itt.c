@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "api.h"
 #include "api_common.h"
 
 /* ---- the ITT ABI (layout-exact prefixes) ------------------------------- */
@@ -363,3 +364,12 @@ SBT_API void __itt_api_init(itt_global *g, int groups)
 	}
 	(void)sbt_rec_init();
 }
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_itt = {
+	.id = SBT_API_ITT,
+	.name = "itt",
+	.symbols = "__itt_",
+	.env = "SBT_ITT_DOMAIN_PREFIX",
+	.at_exit = NULL,
+};
