@@ -337,7 +337,7 @@ static void *impl_of(const char *name)
  * Leaving an entry at its init stub instead is not a refusal: the stub
  * is non-NULL, so a runtime takes the call as supported, and it then
  * returns 0 - LLVM's libomp asserted on exactly that, a NULL
- * __itt_stack_caller_create() (issue 22).  Builds up to 20101001 have
+ * __itt_stack_caller_create().  Builds up to 20101001 have
  * no null_func: NULL there, as their static part's own nullify did.
  * `groups` is not consulted: we implement only what we record.
  */

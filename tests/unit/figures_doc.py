@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """figures_doc.py - every measured figure in the docs names the command
-that reproduces it (issue 35).
+that reproduces it.
 
   figures_doc.py README.md doc/performance.md
 
