@@ -3,15 +3,17 @@
 descriptor sbt_api_NAME, the list in preload/api/meson.build) and what is
 kept beside it agree:
 
-  apis_doc.py SOURCE_ROOT
+  apis_doc.py SOURCE_ROOT SBT_RUN
 
 - every NAME in meson's `apis` has api_NAME.c defining sbt_api_NAME, and
   no other file defines a descriptor;
 - each descriptor's id and name are an entry of SBT_APIS (format/sbtlog.h),
   and every entry there but the recorder's own (sbtmark, internal) has
   one descriptor;
-- sbt-run's pattern (tools/sbt-run.in, references_markers) is sbtmark's
-  own symbols and the descriptors' symbols, nothing more or less;
+- sbt-run's pattern (references_markers; SBT_RUN, the configured
+  script, whose pattern the build fills in from the descriptors) is
+  sbtmark's own symbols and the descriptors' symbols, nothing more or
+  less;
 - format/FORMAT.md's lists of API numbers are SBT_APIS's;
 - every variable an API reads (getenv, sbt_cfg) is in its descriptor's
   environment, and every one listed there is read."""
@@ -23,7 +25,7 @@ import sys
 sys.path.insert(0, __file__.rsplit('/', 2)[0] + '/common')
 from sbttest import check, done  # noqa: E402
 
-root = sys.argv[1]
+root, sbt_run = sys.argv[1:3]
 api_dir = os.path.join(root, 'preload', 'api')
 OWN = {'SBTMARK', 'INTERNAL'}          # not interposed: the recorder's
 OWN_SYMBOLS = {'sbt_marker_'}          # sbtmark's own entry points
@@ -84,7 +86,7 @@ for key in sorted(OWN):
     check(key not in ids, '%s is the recorder\'s own, no descriptor' % key)
 
 # sbt-run's pattern
-run = read('tools', 'sbt-run.in')
+run = open(sbt_run).read()
 m = re.search(r"grep -q -a -E '([^']*)'", run)
 pattern = set(m.group(1).split('|')) if m else set()
 want = set(OWN_SYMBOLS)
