@@ -112,7 +112,7 @@ static int group_modes(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 	struct sbt_mode (*gm)[SBT_SCORE_MAX_MODES] = NULL;
 	int ng, m = 0, ref = -1, used = 0, rc = -1;
 
-	/* group_part named the slowest and fastest (their levels differ) */
+	/* sbt_dc_groups named the slowest and fastest (their levels differ) */
 	if (!in->key || s->nmodes < 2 || !isfinite(c->size_ns) ||
 	    sbt_dc_by_group(in, k, from, &ng) != 0 || ng < 2 ||
 	    !split_by_group(k, from, ng, s))
@@ -173,7 +173,7 @@ static int group_modes(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 		}
 	double s1 = sbt_dc_take_out(k, n, k->e, *ss, &one, ss0);
 	if (!(s1 < *ss))
-		goto none;              /* take_out put r back */
+		goto none;              /* sbt_dc_take_out put r back */
 	if (pooled_modes(in, k, min_shift, &s2) != 0)
 		goto out;
 	if (s2.nmodes >= s->nmodes) {

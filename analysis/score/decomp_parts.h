@@ -22,9 +22,9 @@ struct again {
 	double median;
 	struct sbt_score m;
 	int os;                       /* 1: os_m, os_b, os_se set       */
-	int os_m;                     /* os_part's columns after huber  */
+	int os_m;                     /* sbt_dc_os's columns after huber */
 	double os_b[3], os_se[3];
-	/* rest_part's median and robust sd of the final residuals: what
+	/* sbt_dc_rest's median and robust sd of the final residuals: what
 	 * mark_wild needs, of the same residuals (rest 1: set) */
 	int rest;
 	double rest_med, rest_sd;
