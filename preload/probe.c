@@ -18,10 +18,10 @@
 
 #include <stddef.h>
 
-/* ~1000 cycles of dependent adds.  Not the ~200 first planned: on a 10 ns
- * clock a 60 ns probe reads +-1 quantum, 7 % apart, and a level of 30
- * such probes resolved only ~8 %, while this VM's host was seen shifting
- * its speed by 3-5 %; at ~300 ns the same 30 probes resolve ~1 %. */
+/* ~1000 cycles of dependent adds: on a 10 ns clock a 60 ns probe reads
+ * +-1 quantum, 7 % apart, and a level of 30 such probes resolves only
+ * ~8 %, while a host shifts a guest's speed by 3-5 %; at ~300 ns the
+ * same 30 probes resolve ~1 %. */
 #define SPEED_OPS     1000u
 
 static struct {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fresh-runs.sh - the README's test command again and again, each run in a fresh
 # clone of one commit, quiet or beside a co-runner: the evidence that the
-# suite does not flip (issue 33 asks 10 quiet runs, then 5 with a busy loop
+# suite does not flip (say 10 quiet runs, then 5 with a busy loop
 # on a core, then 5 with a memory-streaming process on the other cpu).
 #
 #   sh tools/fresh-runs.sh [--quiet N] [--busy N] [--stream N] [--dir D] [REV]

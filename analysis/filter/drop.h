@@ -5,7 +5,7 @@
  * A filter is one file, analysis/filter/drop_NAME.c, defining
  *     const struct sbt_drop_filter sbt_drop_NAME = { "NAME", ... };
  * and NAME in `drop_filters` in analysis/meson.build, which makes the
- * table below (drop_filters.h).  The pipeline (analyze.c) runs every
+ * table below (drop_filters.h).  The pipeline (run.c) runs every
  * filter the user chose, in the table's order, on each log's samples of
  * each group (a log's noise is its own: one node's OS is not another's),
  * and counts what each dropped (JSON "dropped_by").  The timing method's

@@ -3,7 +3,7 @@
  * filter: an isolation forest scores one log's samples of a group, a cut
  * on the score is chosen, samples beyond it are dropped (filter.c).
  *
- * The analyzer adds what the kernel saw (analyze.c): a sample the
+ * The analyzer adds what the kernel saw (run.c): a sample the
  * recorder's OS events show preempted is left out whatever the forest
  * said, unless the region gives its cpu away itself.
  */

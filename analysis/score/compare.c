@@ -879,7 +879,7 @@ static void row_both(struct sbt_cmp *c, struct sbt_cmp_row *r)
 	distribution(r);
 	/* Apart beyond their populations while the probes read the same
 	 * speed: the probes time a register-only chain, so this is the
-	 * code's, or a slowdown they do not see (i33: say so). */
+	 * code's, or a slowdown they do not see: say so. */
 	r->probe_blind = c->speed && fabs(r->raw.delta_ns) > r->pop_res_ns &&
 			 fabs(c->speed_ratio - 1) <= c->speed_res &&
 			 fabs(r->raw.rel) > c->speed_res;  /* they could

@@ -56,7 +56,7 @@
  * of the group's own scoring, as warm-ups and excursions are; so are its
  * probes taken then (mark_probes); and its steps and excursions are named
  * again without them (here for the shifted periods; the phases are
- * searched again without all of them by analyze.c's own_phases).
+ * searched again without all of them by run.c's own_phases).
  *
  * Two witnesses.  The speed probes (speed.c) take the samples of the
  * processor's shifts out of a group's phases before this runs; were the

@@ -14,7 +14,7 @@
 
 enum sbt_mark {
 	SBT_MK_DROPPED  = 1u << 0,   /* left out by the drop filters or the
-	                                kernel's record (analyze.c)          */
+	                                kernel's record (run.c)              */
 	SBT_MK_TRANSIENT = 1u << 1,  /* in a warm-up or a short excursion     */
 	SBT_MK_MACHINE  = 1u << 2,   /* in a machine-wide shift (machine.c)   */
 	SBT_MK_SPEED    = 1u << 3,   /* its thread's processor ran off speed
@@ -22,7 +22,7 @@ enum sbt_mark {
 	SBT_MK_AFTER_PROBE = 1u << 4, /* among its thread's first calls after
 	                                a speed probe (afterprobe.c); once
 	                                analyzed, also holding a probe's
-	                                detour (analyze.c): left out of the
+	                                detour (run.c): left out of the
 	                                verdict                              */
 };
 

@@ -21,7 +21,7 @@ enum sbt_by { SBT_BY_NONE, SBT_BY_THREAD, SBT_BY_CPU, SBT_BY_RANK,
 	      SBT_BY_HOST, SBT_BY_SITE };
 
 /* The OS filter's bit (--filter: drop.h): the pipeline adds what the
- * kernel saw to what it drops (analyze.c). */
+ * kernel saw to what it drops (run.c). */
 #define SBT_F_OS SBT_F_DROP(SBT_DROP_ID_os)
 
 struct sbt_options {
@@ -415,8 +415,8 @@ struct sbt_group {
 	int    wait_flags;            /* SBT_FX_WAIT_OS / _UNEXPL        */
 	double wait_base_ns;          /* the parallel region's typical
 					 time, what the wait is a share of */
-	/* Its level moved (a step) while the speed probes held (i33):
-	 * what the probes cannot see (analyze.c). */
+	/* Its level moved (a step) while the speed probes held:
+	 * what the probes cannot see (witness.c). */
 	int    probe_blind;
 	/* Its samples (no probes, calibration, resets) and those left
 	 * out by reason, from the final marks (analyze.c). */

@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include "api.h"
 #include "api_common.h"
 #include "api_next.h"
 
@@ -693,3 +694,12 @@ SBT_API int cali_is_initialized(void)
 
 	return nx ? nx() : 1;
 }
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_caliper = {
+	.id = SBT_API_CALIPER,
+	.name = "caliper",
+	.symbols = "cali_begin",
+	.env = "",
+	.at_exit = NULL,
+};

@@ -5,7 +5,8 @@
  * than a region, and shared handle objects found or made by name.
  *
  * Adding an API means one api_*.c file built on this and recorder.h /
- * hot.h, and one line in meson.build.
+ * hot.h, ending in its descriptor (api.h), and its name in
+ * api/meson.build.
  */
 #ifndef SBT_API_COMMON_H
 #define SBT_API_COMMON_H

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "api.h"
 #include "api_common.h"
 
 /* ---- the ITT ABI (layout-exact prefixes) ------------------------------- */
@@ -336,7 +337,7 @@ static void *impl_of(const char *name)
  * Leaving an entry at its init stub instead is not a refusal: the stub
  * is non-NULL, so a runtime takes the call as supported, and it then
  * returns 0 - LLVM's libomp asserted on exactly that, a NULL
- * __itt_stack_caller_create() (issue 22).  Builds up to 20101001 have
+ * __itt_stack_caller_create().  Builds up to 20101001 have
  * no null_func: NULL there, as their static part's own nullify did.
  * `groups` is not consulted: we implement only what we record.
  */
@@ -363,3 +364,12 @@ SBT_API void __itt_api_init(itt_global *g, int groups)
 	}
 	(void)sbt_rec_init();
 }
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_itt = {
+	.id = SBT_API_ITT,
+	.name = "itt",
+	.symbols = "__itt_",
+	.env = "SBT_ITT_DOMAIN_PREFIX",
+	.at_exit = NULL,
+};

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api.h"
 #include "api_common.h"
 
 #define RA() __builtin_return_address(0)
@@ -375,3 +376,12 @@ SBT_API void kokkosp_init_library(int load_seq, uint64_t interface_version,
 /* Kokkos::finalize(): the app may go on marking (other APIs, or Kokkos
  * again); the log is finished at exit as always. */
 SBT_API void kokkosp_finalize_library(void) { }
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_kokkos = {
+	.id = SBT_API_KOKKOS,
+	.name = "kokkos",
+	.symbols = "kokkosp_|Kokkos",
+	.env = "",
+	.at_exit = NULL,
+};

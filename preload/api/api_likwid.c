@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "api.h"
 #include "api_common.h"
 #include "api_next.h"
 
@@ -300,3 +301,12 @@ SBT_API void likwid_markergetregion_(char *tag, int *nr_events,
 	get_id(sbt_api_name_id(tag, len, NULL, SBT_API_LIKWID, RA()),
 	       nr_events, events, time, count);
 }
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_likwid = {
+	.id = SBT_API_LIKWID,
+	.name = "likwid",
+	.symbols = "likwid_marker",
+	.env = "LIKWID_MODE LIKWID_EVENTS LIKWID_THREADS LIKWID_FILEPATH",
+	.at_exit = NULL,
+};

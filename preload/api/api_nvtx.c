@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "api.h"
 #include "api_common.h"
 
 /* ---- the NVTX ABI ------------------------------------------------------- */
@@ -423,3 +424,12 @@ SBT_API int InitializeInjectionNvtx2(nvtx_get_export_table get)
 	(void)sbt_rec_init();
 	return 1;
 }
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_nvtx = {
+	.id = SBT_API_NVTX,
+	.name = "nvtx",
+	.symbols = "nvtx",
+	.env = "SBT_NVTX_DOMAIN_PREFIX",
+	.at_exit = NULL,
+};

@@ -3,6 +3,7 @@
  * the per-thread state.
  */
 #include "api_omp.h"
+#include "api.h"
 #include "api_common.h"
 
 #include <dlfcn.h>
@@ -111,12 +112,10 @@ const struct sbt_omp_site *sbt_omp_site(unsigned kind, const void *ra)
 static void fork_lock(void) { pthread_mutex_lock(&table_lock); }
 static void fork_unlock(void) { pthread_mutex_unlock(&table_lock); }
 
-/* sbt_omp_finish (below) runs at exit: registered, the recorder knows
- * no API by name. */
+/* (sbt_omp_finish, below, runs at exit: sbt_api_omp's hook.) */
 __attribute__((constructor)) static void omp_setup(void)
 {
 	pthread_atfork(fork_lock, fork_unlock, fork_unlock);
-	sbt_rec_at_exit(sbt_omp_finish);
 }
 
 int sbt_omp_level(void)
@@ -189,3 +188,12 @@ void sbt_omp_finish(void)
 		return;
 	sbt_count(SBT_CNT_OMP_UNRECORDED);
 }
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_omp = {
+	.id = SBT_API_OPENMP,
+	.name = "openmp",
+	.symbols = "GOMP_|__kmpc_|omp_get_",
+	.env = "SBT_OMP_DETAIL",
+	.at_exit = sbt_omp_finish,
+};

@@ -20,6 +20,7 @@
  * (plain, _, __, upper case); we define all four.
  */
 #include <stdint.h>
+#include "api.h"
 #include "api_common.h"
 #include "api_next.h"
 
@@ -152,3 +153,12 @@ PAPI_F0(papif_hl_stop)
 PAPI_F0(papif_hl_stop_)
 PAPI_F0(papif_hl_stop__)
 PAPI_F0(PAPIF_HL_STOP)
+
+/* This API in the table (api.h, api/meson.build). */
+const struct sbt_api_desc sbt_api_papi = {
+	.id = SBT_API_PAPI_HL,
+	.name = "papi-hl",
+	.symbols = "PAPI_hl_",
+	.env = "",
+	.at_exit = NULL,
+};

@@ -1,7 +1,7 @@
 /*
  * test_filter.c - behaviour of filter_cost and filter_os on synthetic data.
  *
- * Each case states the property from issue 3 it checks.  Run with no
+ * Each case states the property it checks.  Run with no
  * argument for the quick cases, "big" for the 10^6-sample cases.
  */
 #include "filter.h"

@@ -1,7 +1,7 @@
 /*
  * itt_omp_app.c - an OpenMP app with nothing of ours in it.  LLVM's libomp
  * carries its own ITT calls: under sbt-run it loads libsbtmark.so as its
- * ITT collector (issue 22: it aborted when a stub answered NULL).
+ * ITT collector (it aborted when a stub answered NULL).
  */
 #include <omp.h>
 #include <stdio.h>

@@ -40,7 +40,7 @@ WORDS = {'steady', 'modes', 'step', 'phases', 'slow group', 'fast group',
 # what each kind of finding makes of a region's class word
 KIND_CLASS = {'modes': {'modes'}, 'step': {'step', 'phases'},
               'group': {'slow group', 'fast group'}, 'broad': {'broad'},
-              # the decomposition's kinds (issue 36)
+              # the decomposition's kinds
               'os_time': {'OS'}, 'os_spread': {'OS'},
               'processor': {'processor'}, 'groups': {'slow group'},
               'wait': {'slow group'}, 'time': {'phases', 'step'},

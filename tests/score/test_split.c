@@ -13,7 +13,7 @@
  * and on two.  Each result is checked against
  * a plain walk over the samples done here:
  *   - grouping: each group holds its samples, all and only them, in log
- *     order (analyze.c's blocks of first appearances and counting sort);
+ *     order (grouping.c's blocks of first appearances and counting sort);
  *   - its samples left out and why (left_n, left[]) as its marks say;
  *   - its threads' time (thread_ns): the spans of its threads, each once,
  *     summed in the order its samples name them (totals.c); with calls

@@ -1,7 +1,7 @@
 /*
  * stream.c - a memory-streaming co-runner: copies 256 MB back and forth
- * until killed.  The load that sets this VM's host slowdowns off (issue
- * 21); for running the real-run tests under it by hand:
+ * until killed.  The load that sets this VM's host slowdowns off; for
+ * running the real-run tests under it by hand:
  *   taskset -c 1 build/tests/speed/stream & ... ; kill $!
  */
 #include <stdlib.h>
