@@ -12,6 +12,7 @@
  */
 #include "analyze.h"
 #include "afterprobe.h"
+#include "axes.h"
 #include "decomp.h"
 #include "groups.h"
 #include "machine.h"
@@ -959,6 +960,7 @@ static int machine_witness(const struct sbt_dataset *ds,
 	/* a shift the regions could have shown and did not: no claim, and
 	 * its samples are the regions' again (rescored: speed_undone) */
 	sbt_speed_drop_unwitnessed(ds, &res->speed, res->mark);
+	sbt_axes_remark(res);     /* the memory axis's marks stand */
 	if (!res->nev)
 		return 0;
 	if (!(res->ev_probes = malloc(res->nev * sizeof *res->ev_probes)))
@@ -1124,10 +1126,15 @@ static void probe_blind(struct sbt_result *res)
 		g->probe_blind = c->resolved && isfinite(c->t_ns) &&
 				 sbt_speed_covers(&res->speed, g->source,
 						  c->t_ns, tol) == 0;
+		double at = c->resolved && isfinite(c->t_ns) ? c->t_ns : NAN;
 		for (int i = 0; i < p->nsteps && !g->probe_blind; i++)
 			g->probe_blind = sbt_speed_covers(&res->speed,
-				g->source, p->ph[p->step[i]].t_begin_ns,
+				g->source, at = p->ph[p->step[i]].t_begin_ns,
 				tol) == 0;
+		/* where the memory probes held there too, no probe saw it */
+		if (g->probe_blind && isfinite(at) &&
+		    sbt_axes_held(res, g->source, at, tol) == 1)
+			g->probe_blind = 2;
 	}
 }
 
@@ -1404,6 +1411,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
 			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed,
 			      res->mark) ||
+	    sbt_axes_analyze(ds, res) != 0 ||
 	    pool_start(&pool, o->jobs) != 0 || pool_run(&pool, STAGE_GROUP) ||
 	    sbt_machine_events(ds, res, gid) != 0 ||
 	    machine_witness(ds, res) != 0 ||
@@ -1444,5 +1452,6 @@ void sbt_result_free(struct sbt_result *res)
 	free(res->mark);
 	free(res->score);
 	sbt_speed_free(&res->speed);
+	sbt_axes_free(res);
 	memset(res, 0, sizeof *res);
 }
