@@ -68,6 +68,45 @@ void sbt_axes_text(FILE *f, const struct sbt_dataset *ds,
 			m->ndisagree == 1 ? "" : "s");
 }
 
+void sbt_axes_json(FILE *f, const struct sbt_dataset *ds,
+		   const struct sbt_result *res)
+{
+	const struct sbt_speed *m = &res->mem;
+
+	if (!res->mem_mark)
+		return;
+	fprintf(f, ", \"memory\": {\"probes\": %zu, ", m->probes);
+	sbt_json_num(f, "resolution_rel", m->resolution_rel, 0);
+	fprintf(f, "\"disagree\": %zu, \"shifts\": [", m->ndisagree);
+	for (size_t k = 0; k < m->nsh; k++) {
+		const struct sbt_speed_shift *h = &m->sh[k];
+		double a, b;
+		window(h, &a, &b);
+		fprintf(f, "%s{\"source\": %u, \"thread\": %u, ", k ? ", " : "",
+			h->source, h->thread);
+		sbt_json_num(f, "t_ms", a, 0);
+		sbt_json_num(f, "dur_ms", b - a, 0);
+		sbt_json_num(f, "rel", h->rel, 0);
+		fprintf(f, "\"probes\": %zu, \"samples\": %zu, \"regions\": [",
+			h->probes, h->samples);
+		for (int r = 0; r < h->nregions; r++) {
+			fputs(r ? ", " : "", f);
+			sbt_json_str(f, ds->regions[h->regions[r]].name);
+		}
+		fputs("]}", f);
+	}
+	fputs("], \"threads\": [", f);
+	for (size_t i = 0; i < m->nth; i++) {
+		const struct sbt_speed_thread *t = &m->th[i];
+		fprintf(f, "%s{\"source\": %u, \"thread\": %u, \"probes\": %zu, ",
+			i ? ", " : "", t->source, t->thread, t->probes);
+		sbt_json_num(f, "normal_ns", t->normal_ns, 0);
+		sbt_json_num(f, "resolution_rel", t->resolution_rel, 0);
+		fprintf(f, "\"levels\": %d}", t->nlevels);
+	}
+	fputs("]}", f);
+}
+
 int sbt_axes_context(char *buf, size_t n, const struct sbt_result *res)
 {
 	const struct sbt_speed *m = &res->mem;

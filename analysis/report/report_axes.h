@@ -15,6 +15,11 @@
 void sbt_axes_text(FILE *f, const struct sbt_dataset *ds,
 		   const struct sbt_result *res);
 
+/* JSON: `, "memory": {...}` after "processor" (its probes, resolution,
+ * shifts and threads' timelines); nothing without memory probes. */
+void sbt_axes_json(FILE *f, const struct sbt_dataset *ds,
+		   const struct sbt_result *res);
+
 /* The default report's line for the largest shift into buf; 0 when
  * there is none. */
 int sbt_axes_context(char *buf, size_t n, const struct sbt_result *res);
