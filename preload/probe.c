@@ -93,10 +93,11 @@ uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux)
 /* ---- the memory-latency probe (struct sbt_meta_memlat) ------------------ */
 
 /* Short, so that a probe stays cheap: on a KVM guest (nested page walks)
- * a load that left the caches took ~300 ns, 8 of them ~2.4 us every
- * cadence; its levels come from 30 probes or more, as the speed probe's
- * do. */
-#define MEM_LOADS     8u
+ * a load that left the caches took ~280 ns; 4 loads took 1.4 us a probe
+ * (median), 8 took 2.4 us, with the same relative spread (~+-25 %: most
+ * of it is each probe's, not each load's), so 4 resolve as well at 60 %
+ * of the cost.  A level is 30 probes or more, as the speed probe's. */
+#define MEM_LOADS     4u
 #define MEM_L2_TIMES  2u               /* the buffer, in L2 sizes       */
 #define MEM_L2_GUESS  (1ul << 20)      /* L2 when neither source says    */
 #define MEM_MAX       (64ul << 20)
