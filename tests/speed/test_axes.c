@@ -13,6 +13,8 @@
  *   control   the same step without memory probes: the speed probes'
  *             words as before (PROBE_BLIND without the flag), and no
  *             memory line in the report
+ *   damaged   MEMLAT entries that claim more probes than they hold, or
+ *             hold less than their head: left out, the log read
  */
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -202,11 +204,47 @@ static void lonestep(int mem)
 	sbt_ds_free(&ds);
 }
 
+static void damaged(void)
+{
+	struct synlog L;
+	struct sbt_meta_memlat mh = { .thread = 0, .n = 1000, .loads = 4,
+				      .bytes = 2u << 20 };
+	struct sbt_memlat one = { 1000100, 1400, 0 };
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	syn_begin(&L, 1e9);
+	L.h.tick_quantum = 10;
+	syn_region(&L, 1, "lone");
+	lb_meta(L.meta, SBT_META_MEMLAT, &mh, sizeof mh, &one, sizeof one);
+	lb_meta(L.meta, SBT_META_MEMLAT, &mh, 8, NULL, 0);
+	for (uint64_t i = 0; i < 1000; i++)
+		syn_pair(&L, 0, 1, 1000 * i, 1000 * i + 300 + 10 * (i % 3), 0);
+	syn_write(&L, "damaged.log");
+	struct sbt_options o = { .by = SBT_BY_NONE, .filters = SBT_F_ALL,
+		.seed = 1, .cost_ns = 0, .profile_t_min_ns = NAN,
+		.profile_t_diff_ns = NAN, .jobs = 1 };
+	char err[256] = "";
+	memset(&ds, 0, sizeof ds);
+	/* read with a warning (1): damage noted, the rest read */
+	int rc = sbt_read_log_jobs("damaged.log", &ds, 1, 0, err, sizeof err);
+	if (rc < 0 || sbt_analyze(&ds, &o, &r) != 0) {
+		CHECK(0, "damaged: read %d %s", rc, err);
+		sbt_ds_free(&ds);
+		return;
+	}
+	CHECK(ds.nmprobes == 0 && ds.n == 1000 && !r.mem_mark,
+	      "damaged: %zu memory probes, %zu samples", ds.nmprobes, ds.n);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	h_tmpdir();
 	memshift();
 	lonestep(1);
 	lonestep(0);
+	damaged();
 	return h_done();
 }
