@@ -6,6 +6,7 @@
  */
 #include "analyze.h"
 #include "afterprobe.h"
+#include "axes.h"
 #include "decomp.h"
 #include "groups.h"
 #include "grouping.h"
@@ -110,6 +111,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	    sbt_speed_analyze(ds, o->by == SBT_BY_CPU ? 1 :
 			      o->by == SBT_BY_HOST ? 2 : 0, &res->speed,
 			      res->mark) ||
+	    sbt_axes_analyze(ds, res) != 0 ||
 	    sbt_pool_start(&pool, o->jobs) != 0 || sbt_pool_run(&pool, STAGE_GROUP) ||
 	    sbt_machine_events(ds, res, gid) != 0 ||
 	    sbt_machine_witness(ds, res) != 0 ||
@@ -150,5 +152,6 @@ void sbt_result_free(struct sbt_result *res)
 	free(res->mark);
 	free(res->score);
 	sbt_speed_free(&res->speed);
+	sbt_axes_free(res);
 	memset(res, 0, sizeof *res);
 }

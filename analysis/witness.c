@@ -4,6 +4,7 @@
  * of a region the probes could not see.
  */
 #include "witness.h"
+#include "axes.h"
 #include "speed.h"
 
 #include <math.h>
@@ -36,6 +37,7 @@ int sbt_machine_witness(const struct sbt_dataset *ds,
 	/* a shift the regions could have shown and did not: no claim, and
 	 * its samples are the regions' again (rescored: speed_undone) */
 	sbt_speed_drop_unwitnessed(ds, &res->speed, res->mark);
+	sbt_axes_remark(res);     /* the memory axis's marks stand */
 	if (!res->nev)
 		return 0;
 	if (!(res->ev_probes = malloc(res->nev * sizeof *res->ev_probes)))
@@ -62,9 +64,14 @@ void sbt_probe_blind(struct sbt_result *res)
 		g->probe_blind = c->resolved && isfinite(c->t_ns) &&
 				 sbt_speed_covers(&res->speed, g->source,
 						  c->t_ns, tol) == 0;
+		double at = c->resolved && isfinite(c->t_ns) ? c->t_ns : NAN;
 		for (int i = 0; i < p->nsteps && !g->probe_blind; i++)
 			g->probe_blind = sbt_speed_covers(&res->speed,
-				g->source, p->ph[p->step[i]].t_begin_ns,
+				g->source, at = p->ph[p->step[i]].t_begin_ns,
 				tol) == 0;
+		/* where the memory probes held there too, no probe saw it */
+		if (g->probe_blind && isfinite(at) &&
+		    sbt_axes_held(res, g->source, at, tol) == 1)
+			g->probe_blind = 2;
 	}
 }

@@ -396,6 +396,13 @@ enum sbt_meta_type {
 	 * its own tagged SBT_NAMES_TAG; a later valid one replaces an
 	 * earlier one. */
 	SBT_META_NAMES = 11,
+	/* Any version (older readers skip it).  Payload: struct
+	 * sbt_meta_memlat, then `n` struct sbt_memlat: a run of one
+	 * thread's memory-latency probes, taken with its speed probes (a
+	 * second axis of the machine's speed).  A thread's runs follow in
+	 * time order; its last run, fewer than SBT_MEMLAT_RUN probes, may be
+	 * missing when the thread was still running at the log's end. */
+	SBT_META_MEMLAT = 12,
 };
 
 /* Which API a region came in through: X(name, value, report name). */
@@ -468,6 +475,31 @@ struct sbt_meta_speed {
 	uint32_t cadence_us;          /* a probe every this much marking      */
 	uint64_t reserved[2];
 };
+
+/* The memory-latency probe: `loads` dependent loads chasing one random
+ * cycle through the cache lines of a buffer of `bytes` (a few times the
+ * L2, from the machine's cache sizes at start-up), timed between the
+ * same serialized reads as a region, right after a speed probe.  Each
+ * thread resumes the cycle where its last probe left it, so a line
+ * comes round again only after bytes / 64 / loads probes: the loads go
+ * to the caches past the L2 or to memory, and their time moves with
+ * what else uses them (another process's streaming, the host's). */
+#define SBT_MEMLAT_RUN 32u            /* probes a META MEMLAT run holds */
+struct sbt_meta_memlat {
+	uint32_t thread;              /* sbtmark thread index                 */
+	uint32_t n;                   /* probes that follow                   */
+	uint32_t loads;               /* dependent loads a probe chases       */
+	uint32_t reserved;
+	uint64_t bytes;               /* the chased buffer's size             */
+};
+
+struct sbt_memlat {
+	uint64_t t;                   /* wall ticks at the probe's first read */
+	uint32_t ticks;               /* its duration in wall ticks           */
+	uint32_t aux;                 /* TSC_AUX at its first read            */
+};
+_Static_assert(sizeof(struct sbt_meta_memlat) == 24, "memlat run head");
+_Static_assert(sizeof(struct sbt_memlat) == 16, "memlat probe");
 
 struct sbt_meta_thread {
 	uint32_t thread;              /* sbtmark thread index                 */

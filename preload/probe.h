@@ -29,4 +29,16 @@ SBT_HIDDEN void sbt_speed_meta(void);
  * *aux the first read's. */
 SBT_HIDDEN uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux);
 
+#define SBT_MEMLAT_EVERY 8u            /* speed probes a memory probe  */
+
+/* The memory-latency probe (struct sbt_meta_memlat), with every
+ * SBT_MEMLAT_EVERY-th speed probe (the first included): one chase, kept in
+ * the calling thread's run (its sbtmark index `thread`), the run written
+ * into the log as it fills.  The buffer is built at the first call. */
+SBT_HIDDEN void sbt_memlat_probe(uint32_t thread);
+
+/* Write the calling thread's run so far (its end, the log's end, a
+ * fork: a child starts with none). */
+SBT_HIDDEN void sbt_memlat_flush(uint32_t thread);
+
 #endif

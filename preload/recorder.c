@@ -256,6 +256,7 @@ static void thread_exit(void *arg)
 	for (uint32_t i = 0; i < t->hot.depth; i++)
 		sbt_count(SBT_CNT_OPEN_AT_EXIT);
 	os_drain_gated(t);
+	sbt_memlat_flush(t->index);
 	sbt_os_close(t->os);
 	sbt_ctrs_close(t->ctrs);
 	for (int i = 0; i < SBT_SLOT__MAX; i++) {
@@ -574,6 +575,8 @@ static void log_finish(void)
 int sbt_rec_close(void)
 {
 	os_drain_gated(me);
+	if (me)
+		sbt_memlat_flush(me->index);
 	pthread_mutex_lock(&g.lock);
 	int was = atomic_exchange(&g.state, LOG_CLOSED);
 	/* Every thread's markers now come to the recorder, which counts and
@@ -604,6 +607,8 @@ static void before_fork(void)
 {
 	if (me && !me->hot.depth)      /* never inside a timed region */
 		os_drain_gated(me);
+	if (me)
+		sbt_memlat_flush(me->index);
 	pthread_mutex_lock(&g.lock);
 	sbt_regions_lock();
 	sbt_ctrs_fork_lock();
@@ -712,6 +717,8 @@ __attribute__((destructor)) static void sbt_fini(void)
 	for (int i = 0; i < at_exit_n; i++)
 		at_exit_fn[i]();
 	os_drain_gated(me);
+	if (me)
+		sbt_memlat_flush(me->index);
 	pthread_mutex_lock(&g.lock);
 	if (atomic_load(&g.state) == LOG_OPEN)
 		log_finish();

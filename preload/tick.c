@@ -109,6 +109,7 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	if (sbt_speed_on() && a >= t->speed_due) {
 		dur = sbt_speed_probe(&t0, &aux);
 		put(t, 0, dur, t0, aux);
+		sbt_memlat_probe(t->index);
 		/* On a grid while the ticks keep up: a tick late by a
 		 * little does not stretch the cadence. */
 		t->speed_due = t->speed_due + per > t0 ? t->speed_due + per :

@@ -207,6 +207,12 @@ int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p)
 	return sbt_probe_push(&ds->probes, &ds->nprobes, &ds->cap_probes, p);
 }
 
+int sbt_ds_mprobe(struct sbt_dataset *ds, const struct sbt_probe *p)
+{
+	return sbt_probe_push(&ds->mprobes, &ds->nmprobes, &ds->cap_mprobes,
+			      p);
+}
+
 int sbt_ds_detour(struct sbt_dataset *ds, const struct sbt_probe *p)
 {
 	return sbt_probe_push(&ds->detours, &ds->ndetours, &ds->cap_detours,
@@ -273,6 +279,12 @@ int sbt_ds_append(struct sbt_dataset *ds, struct sbt_dataset *part)
 		if (sbt_ds_probe(ds, &p) != 0)
 			goto out;
 	}
+	for (size_t i = 0; i < part->nmprobes; i++) {
+		struct sbt_probe p = part->mprobes[i];
+		p.source += src0;
+		if (sbt_ds_mprobe(ds, &p) != 0)
+			goto out;
+	}
 	for (size_t i = 0; i < part->ndetours; i++) {
 		struct sbt_probe p = part->detours[i];
 		p.source += src0;
@@ -304,6 +316,7 @@ void sbt_ds_free(struct sbt_dataset *ds)
 	}
 	free(ds->s), free(ds->regions), free(ds->sources), free(ds->rindex);
 	free(ds->probes);
+	free(ds->mprobes);
 	free(ds->detours);
 	sbt_cnt_free(ds->cnt);
 	memset(ds, 0, sizeof *ds);
@@ -333,4 +346,10 @@ void sbt_ds_sort_probes(struct sbt_dataset *ds)
 	if (!sbt_ds_probes_sorted(ds))
 		qsort(ds->probes, ds->nprobes, sizeof *ds->probes,
 		      sbt_probe_cmp);
+	for (size_t i = 1; i < ds->nmprobes; i++)
+		if (sbt_probe_cmp(&ds->mprobes[i - 1], &ds->mprobes[i]) > 0) {
+			qsort(ds->mprobes, ds->nmprobes, sizeof *ds->mprobes,
+			      sbt_probe_cmp);
+			break;
+		}
 }

@@ -207,6 +207,10 @@ struct sbt_dataset {
 	                                the readers sort them, sbt_ds_append
 	                                keeps the order; the analysis reads
 	                                them so (sbt_ds_probes_sorted)        */
+	struct sbt_probe *mprobes; size_t nmprobes, cap_mprobes; /* the
+	                                memory-latency probes (META MEMLAT;
+	                                ns: the chase's time), in the same
+	                                order as probes                      */
 	struct sbt_probe *detours; size_t ndetours, cap_detours; /* where
 	                           the recorder took a thread aside (SPAN
 	                           events; ns: for how long), any order  */
@@ -238,6 +242,8 @@ int sbt_probe_push(struct sbt_probe **a, size_t *n, size_t *cap,
 		   const struct sbt_probe *p);
 /* Append one speed probe; -1 on OOM. */
 int sbt_ds_probe(struct sbt_dataset *ds, const struct sbt_probe *p);
+/* Append one memory-latency probe; -1 on OOM. */
+int sbt_ds_mprobe(struct sbt_dataset *ds, const struct sbt_probe *p);
 /* Append one recorder detour; -1 on OOM. */
 int sbt_ds_detour(struct sbt_dataset *ds, const struct sbt_probe *p);
 
@@ -246,7 +252,7 @@ int sbt_ds_detour(struct sbt_dataset *ds, const struct sbt_probe *p);
  * probe read them). */
 int sbt_probe_cmp(const void *a, const void *b);
 /* Whether ds->probes are in sbt_probe_cmp order; sbt_ds_sort_probes
- * puts them so (a reader's last step). */
+ * puts them so, and ds->mprobes (a reader's last step). */
 int sbt_ds_probes_sorted(const struct sbt_dataset *ds);
 void sbt_ds_sort_probes(struct sbt_dataset *ds);
 /* Make room for `more` samples at once (avoids repeated growth). */

@@ -365,6 +365,40 @@ static void meta_speed(struct ctx *c, const void *p, uint32_t len)
 	c->src->speed_cadence_us = m.cadence_us;
 }
 
+/* A run of one thread's memory-latency probes (META MEMLAT): the
+ * dataset's second probe axis, its cpus read as the events' are. */
+static void meta_memlat(struct ctx *c, const char *p, uint32_t len)
+{
+	struct sbt_meta_memlat m;
+	const double tns = c->src->tick_ns;
+
+	if (len < sizeof m)
+		return;
+	memcpy(&m, p, sizeof m);
+	if (m.n > (len - sizeof m) / sizeof(struct sbt_memlat)) {
+		warn(c, "corrupt memory-latency entry (damaged meta data)");
+		return;
+	}
+	for (uint32_t i = 0; i < m.n; i++) {
+		struct sbt_memlat e;
+		memcpy(&e, p + sizeof m + i * sizeof e, sizeof e);
+		uint32_t cpu = SBT_AUX_CPU(e.aux);
+		struct sbt_probe q = {
+			.t_ns = e.t >= c->h.start_ticks ?
+				(double)(e.t - c->h.start_ticks) * tns : 0,
+			.ns = (double)e.ticks * tns, .thread = m.thread,
+			.source = c->srci,
+			.cpu = (uint16_t)(!(c->h.flags & SBT_HF_CPU_AUX) ||
+				e.aux == SBT_AUX_UNKNOWN || (c->h.ncpus &&
+				cpu >= c->h.ncpus) ? SBT_CPU_UNKNOWN : cpu) };
+		if (sbt_ds_mprobe(c->ds, &q) != 0) {
+			warn(c, "out of memory for memory-latency probes: "
+			     "left out");
+			return;
+		}
+	}
+}
+
 /* The names section (appended after the run): a later valid one
  * replaces an earlier one; a damaged one is left out with a note, the
  * log itself being whole. */
@@ -439,6 +473,7 @@ static void read_meta(struct ctx *c, uint64_t off, uint64_t used, int names)
 			break;
 		case SBT_META_SPEED:  meta_speed(c, p, m.len); break;
 		case SBT_META_NAMES:  meta_names(c, p, m.len); break;
+		case SBT_META_MEMLAT: meta_memlat(c, p, m.len); break;
 		case SBT_META_COUNTER:  /* out of memory: not shown */
 			(void)sbt_cnt_meta(c->ds, c->srci, p, m.len);
 			break;

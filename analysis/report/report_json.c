@@ -16,6 +16,7 @@
 #include "say.h"
 #include "words.h"
 #include "report_speed.h"
+#include "report_axes.h"
 #include "report_counters.h"
 #include "sbtlog.h"
 
@@ -421,6 +422,7 @@ static int write_json(FILE *f, const struct sbt_report_in *in)
 	json_machine(f, ds, res);
 	fputs("\n],\n", f);
 	sbt_speed_json(f, ds, res);
+	sbt_axes_json(f, ds, res);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;
 }

@@ -15,6 +15,7 @@
 #include "say.h"
 #include "report_counters.h"
 #include "report_speed.h"
+#include "report_axes.h"
 #include "spark.h"
 #include "words.h"
 #include "stats.h"
@@ -506,6 +507,11 @@ static void context(FILE *f, const struct sbt_result *res,
 			fputc('\n', f);
 		wrap(f, line, 0, 2, l->cols);
 	}
+	if (sbt_axes_context(line, sizeof line, res)) {
+		if (!lines++)
+			fputc('\n', f);
+		wrap(f, line, 0, 2, l->cols);
+	}
 	if (all.n && (double)all.total >= SBT_CLASS_LARGE * (double)all.n) {
 		struct sbt_strbuf b = { line, sizeof line, 0 };
 		int big = 0;
@@ -842,6 +848,7 @@ static int write_text(FILE *f, const struct sbt_report_in *in)
 		evidences(f, ds, res, o, &l);
 	} else if (o->verbose) {
 		sbt_speed_text(f, ds, res); /* the processor's, before the code */
+		sbt_axes_text(f, ds, res);
 		table(f, ds, res, o, &l);
 		if (o->spark)
 			sparks(f, ds, res, o, &l);

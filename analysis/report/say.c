@@ -546,6 +546,13 @@ void sbt_say_finding(struct sbt_strbuf *c, const struct sbt_group *g,
 		}
 		break;
 	case SBT_FIND_PROBE_BLIND:
+		if (x->flags & SBT_FX_NO_PROBE) {
+			sbt_put(c, "unexplained: neither the speed probes nor "
+				"the memory-latency probes moved: the code's, "
+				"or a slowdown no probe sees (front end, an "
+				"SMT sibling)");
+			break;
+		}
 		sbt_put(c, "the speed probes (a register-only chain's compute "
 			"speed) did not move: the code's, or a slowdown they "
 			"do not see (memory, front end, an SMT sibling)");

@@ -458,6 +458,11 @@ void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
 		sbt_put(o, "too few samples to judge");
 		break;
 	case SBT_FIND_PROBE_BLIND:
+		if (x->flags & SBT_FX_NO_PROBE) {
+			sbt_put(o, "its level moved, no probe did (speed, "
+				"memory latency): unexplained");
+			break;
+		}
 		sbt_put(o, "its level moved, the speed probes did not: the "
 			"code's, or a slowdown they cannot see (memory, front "
 			"end, an SMT sibling)");

@@ -161,6 +161,8 @@ struct sbt_group_os {
 #define SBT_FX_WAIT_UNEXPL 0x800 /* WAIT: far beyond the slow share's
 				  extra time, and the kernel's record
 				  does not say why                       */
+#define SBT_FX_NO_PROBE  0x1000 /* PROBE_BLIND: the memory-latency
+				     probes held too: no probe saw it  */
 #define SBT_FX_REC_COST  0x200 /* OS_TIME: the fault cost is the one the
 				  recorder measured at start (fault_ns)  */
 enum sbt_finding_kind {
@@ -416,7 +418,8 @@ struct sbt_group {
 	double wait_base_ns;          /* the parallel region's typical
 					 time, what the wait is a share of */
 	/* Its level moved (a step) while the speed probes held:
-	 * what the probes cannot see (witness.c). */
+	 * what the probes cannot see (witness.c); 2 where the memory
+	 * probes held too (axes.c): unexplained by any probe. */
 	int    probe_blind;
 	/* Its samples (no probes, calibration, resets) and those left
 	 * out by reason, from the final marks (analyze.c). */
@@ -477,6 +480,10 @@ struct sbt_result {
 	int *ev_probes;               /* per machine event: the speed
 					 probes saw it 1, held 0, none -1 */
 	struct sbt_speed speed;       /* the processor's own (speed.c)   */
+	struct sbt_speed mem;         /* memory latency's (axes.c): empty
+					 without memory probes           */
+	uint8_t *mem_mark;            /* its SBT_MK_SPEED per sample, NULL
+					 without memory probes           */
 	/* Per sample of the dataset analyzed (nmark = its n, indexed as
 	 * ds->s): what the analysis says of it, enum sbt_mark; and the
 	 * isolation forest's score (0: unscored), only where asked

@@ -205,10 +205,10 @@ static int timeline_of(struct sbt_speed *sp, struct dest *d,
 				 th.sd_rel / sqrt((double)SBT_PHASE_MIN_SEG));
 	if (!isfinite(th.resolution_rel))
 		th.resolution_rel = res;
-	if (th.resolution_rel > SBT_SPEED_USABLE) {
+	if (th.resolution_rel > sp->usable_rel) {
 		th.unusable = 0.5 * q / th.normal_ns / sqrt((double)
 			      SBT_PHASE_MIN_SEG) * SPEED_Z * sqrt(2.0) >
-			      SBT_SPEED_USABLE ? SBT_SPEED_COARSE :
+			      sp->usable_rel ? SBT_SPEED_COARSE :
 			      SBT_SPEED_NOISY;
 		goto done;
 	}
@@ -700,10 +700,19 @@ static int os_shared(const struct sbt_dataset *ds, struct sbt_speed *sp,
 int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		      struct sbt_speed *sp, uint8_t *marks)
 {
+	return sbt_speed_analyze_usable(ds, by_unit, SBT_SPEED_USABLE, sp,
+					marks);
+}
+
+int sbt_speed_analyze_usable(const struct sbt_dataset *ds, int by_unit,
+			     double usable, struct sbt_speed *sp,
+			     uint8_t *marks)
+{
 	size_t n = ds->nprobes;
 	double *w = NULL;
 
 	memset(sp, 0, sizeof *sp);
+	sp->usable_rel = usable;
 	sp->resolution_rel = sp->unusable_rel = NAN;
 	sp->by = by_unit;
 	for (size_t i = 0; i < ds->n; i++)

@@ -112,6 +112,7 @@ struct sbt_speed {
 	double cadence_us;            /* of the first source with probes  */
 	uint32_t ops;
 	double resolution_rel;        /* the coarsest usable thread's     */
+	double usable_rel;            /* a timeline coarser: unusable     */
 	size_t unusable;              /* timelines too coarse to use      */
 	double unusable_rel;          /* the coarsest of them; NAN        */
 	int unusable_cause;           /* enum sbt_speed_cause, its        */
@@ -143,6 +144,12 @@ struct sbt_speed {
  * then empty). */
 int sbt_speed_analyze(const struct sbt_dataset *ds, int by_unit,
 		      struct sbt_speed *sp, uint8_t *marks);
+
+/* The same with timelines coarser than `usable` (not SBT_SPEED_USABLE)
+ * unusable: a probe whose own spread is wider (memory latency's). */
+int sbt_speed_analyze_usable(const struct sbt_dataset *ds, int by_unit,
+			     double usable, struct sbt_speed *sp,
+			     uint8_t *marks);
 
 /* Drop the shifts whose regions_agree is 0: the coincidence witness
  * could have seen them (two regions with a phase's worth of calls in the

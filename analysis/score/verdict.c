@@ -375,8 +375,11 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	 * excursions or the machine's shifts where those found them */
 	components(g, opt, few, p->nsteps || p->warmup_n || p->ntransients ||
 		   g->machine_changes || g->machine_n);
-	if (g->probe_blind)
+	if (g->probe_blind) {
 		finding(g, SBT_FIND_PROBE_BLIND, NAN, NAN);
+		if (g->probe_blind == 2)
+			last(g)->flags |= SBT_FX_NO_PROBE;
+	}
 	rank(g);
 	g->nfindings = 0;
 	for (int k = 0; k < g->nfind; k++)

@@ -23,6 +23,15 @@ Cases (each runs region_app under the recorder and reads the log back):
   busylog   (third argument: data/busy-lone.log.gz) the same recorded
             once: the co-runner in the probes and the OS record, and no
             finding of its own
+  memory    (third argument: the stream co-runner) a lone constant
+            region, a memory-streaming process started on another cpu
+            mid-run: the memory-latency axis recorded beside the speed
+            probes, one memory probe with every 8th speed probe (a thread's
+            last run of at most 32 may be missing), a timeline of its
+            own; with SBT_SPEED_US=0 neither axis.  Whether the latency
+            moved is the machine's and not judged live (memlog)
+  memlog    (third argument: data/memory-lone.log.gz) the same recorded
+            once on a KVM guest (data/README): judged (case_memlog)
   faults    20,000 fresh pages touched, one a marker call: all 20,000
             faults recorded, none lost
   omp       4 threads marking at once: no kernel event lost
@@ -288,6 +297,75 @@ def case_busylog():
     check(g['os'] and g['os']['preempted'] > 0,
           'busy-lone: the co-runner preempted it: %r' % g['os'])
     check(g['findings'] == 0, 'busy-lone: no finding of its own: %s'
+          % g['verdict'])
+
+
+def case_memory():
+    import time
+    cpus = sorted(os.sched_getaffinity(0))
+    here, there = cpus[0], cpus[-1]
+    e = dict(os.environ, LD_PRELOAD=LIB, SBT_OUTPUT='mem.log')
+    if os.path.exists('mem.log'):
+        os.unlink('mem.log')
+    app = subprocess.Popen(['taskset', '-c', str(here), APP, 'lone',
+                            '40000', '20000'], env=e,
+                           stdout=subprocess.PIPE, text=True)
+    time.sleep(0.3)
+    co = subprocess.Popen(['taskset', '-c', str(there), sys.argv[3]])
+    try:
+        out, _ = app.communicate(timeout=300)
+    finally:
+        co.kill()
+        co.wait()
+    check(app.returncode == 0, 'memory: region_app exit %d' % app.returncode)
+    rep = report('mem.log')
+    g = region(rep, 'lone')
+    check(g['count'] == 40000, 'memory: %d of 40000 calls' % g['count'])
+    pr, mem = rep['processor'], rep.get('memory')
+    check(mem is not None, 'memory: a memory-latency axis in the report')
+    if mem:
+        # one with every 8th speed probe of its thread (the first
+        # included: preload/probe.h), less at most a run of 32 unwritten
+        want = (pr['probes'] + 7) // 8
+        check(pr['probes'] > 0 and want - 32 <= mem['probes'] <= want,
+              'memory: %d memory probes for %d speed probes (want %d, '
+              'up to 32 fewer)' % (mem['probes'], pr['probes'], want))
+        th = mem['threads']
+        check(len(th) == 1 and th[0]['probes'] == mem['probes'] and
+              th[0]['normal_ns'] > 0,
+              'memory: one timeline of its probes: %r' % th)
+        print('note: memory latency here (not judged): %r, verdict %s'
+              % (mem, g['verdict']))
+    run(['lone', '20000'], 'off.log', env={'SBT_SPEED_US': '0'})
+    off = report('off.log')
+    check(off['processor']['probes'] == 0 and 'memory' not in off,
+          'SBT_SPEED_US=0: neither axis')
+
+
+def case_memlog():
+    # A constant region, a streaming co-runner on the other cpu from 0.3 s
+    # on (data/README).  On that machine the chase's latency held (~1.4
+    # us for 4 loads before and after, each load past the caches and the
+    # guest's page walks): the axis is read, one memory probe a speed
+    # probe, usable, and no shift of it is claimed; the region gets no
+    # finding of its own.
+    import gzip, shutil
+    with gzip.open(sys.argv[3], 'rb') as f, open('memory-lone.log',
+                                                'wb') as o:
+        shutil.copyfileobj(f, o)
+    rep = report('memory-lone.log', '--no-symbols')
+    g, pr, mem = region(rep, 'lone'), rep['processor'], rep.get('memory')
+    check(g['count'] == 40000, 'memory-lone: %d of 40000 calls' % g['count'])
+    check(mem is not None and mem['probes'] == pr['probes'] == 9590,
+          'memory-lone: %r memory probes, %d speed probes'
+          % (mem and mem['probes'], pr['probes']))
+    if mem:
+        check(0 < mem['resolution_rel'] < 0.30,
+              'memory-lone: the axis usable: resolves %r'
+              % mem['resolution_rel'])
+        check(mem['shifts'] == [], 'memory-lone: the latency held, no '
+              'shift claimed: %r' % mem['shifts'])
+    check(g['findings'] == 0, 'memory-lone: no finding of its own: %s'
           % g['verdict'])
 
 
