@@ -940,7 +940,7 @@ static int machine_witness(const struct sbt_dataset *ds,
 			   struct sbt_result *res)
 {
 	double tol = 2e3 * (res->speed.cadence_us > 0 ?
-			    res->speed.cadence_us : 100);
+			    res->speed.cadence_us : SBT_SPEED_US_DEFAULT);
 
 	/* ... and the other way: did regions move together in each
 	 * processor shift?  Only a shift over two regions or more can
@@ -1115,7 +1115,7 @@ oom:
 static void probe_blind(struct sbt_result *res)
 {
 	double tol = 2e3 * (res->speed.cadence_us > 0 ?
-			    res->speed.cadence_us : 100);
+			    res->speed.cadence_us : SBT_SPEED_US_DEFAULT);
 
 	for (size_t k = 0; k < res->ngroups; k++) {
 		struct sbt_group *g = &res->g[k];

@@ -18,6 +18,7 @@
 #include "recorder.h"
 #include "cap.h"
 #include "counters.h"
+#include "due.h"
 #include "header.h"
 #include "hot.h"
 #include "path.h"
@@ -35,17 +36,6 @@
 static const char calib_tag[] = "<calibration>";
 
 /* ---- entering a marker -------------------------------------------------- */
-
-/* A START entering the recorder: inside open regions with an in-situ
- * probe due, the clock now - the probe's detour, taken out of them,
- * starts here, the lookups on the way to sbt_path_start included. */
-static inline void probe_entry(struct sbt_thread *t)
-{
-	uint32_t aux;
-
-	t->probe_in = t->hot.depth && t->probe_at &&
-		      t->hot.cur >= t->probe_at ? sbt_read_stop(&aux) : 0;
-}
 
 static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles);
 
@@ -332,7 +322,7 @@ int sbt_rec_start_slow(const char *name, unsigned api, const void *ra)
 
 	if (!(t = ready(&rc)))
 		return rc;
-	probe_entry(t);
+	sbt_due_pair_enter(t);
 	return start_name(t, name, api, ra, NULL);
 }
 
@@ -357,7 +347,7 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 
 	if (!(t = ready(&rc)))
 		return rc;
-	probe_entry(t);
+	sbt_due_pair_enter(t);
 	/* Inline markers that would misread this thread's clock mark here,
 	 * their call sites left unfilled (no SBT__AGAIN either). */
 	if (!inline_clock_ok(abi))
@@ -405,7 +395,7 @@ int sbt_rec_start_key_slow(const void *key, sbt_id id, const void *ra)
 		return rc;
 	if (!id || id >= sbt_regions_count())
 		return SBT_EMISUSE;
-	probe_entry(t);
+	sbt_due_pair_enter(t);
 	if ((word = sbt_site_cached(t, id, ra))) {
 		if (key) {
 			busy_set(t);
@@ -486,10 +476,9 @@ int sbt_rec_reset_id(sbt_id id)
 	if (!(t = ready(&rc)))
 		return rc;
 	busy_set(t);
-	if ((e = sbt_path_room(t, 1))) {
+	if ((e = sbt_path_claim(t))) {    /* its time after the room */
 		uint64_t at = sbt_read_stop(&aux);
 		sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_RESET, 0, id));
-		t->hot.cur++;
 	}
 	/* Sparse recording starts afresh too: the next call is recorded. */
 	for (int i = 0; i < SBT_HOT_SKIPS; i++)
@@ -510,7 +499,6 @@ int64_t sbt_rec_thread_index(void)
 int sbt_rec_join(sbt_id id, uint64_t link)
 {
 	struct sbt_thread *t = sbt_me;
-	struct sbt_event *e;
 	const struct sbt__open *o;
 	int done = 0;
 
@@ -520,12 +508,9 @@ int sbt_rec_join(sbt_id id, uint64_t link)
 	o = t->hot.depth ? &t->hot.stack[t->hot.depth - 1] : NULL;
 	if (o && o->region == id && o->ev &&
 	    SBT_EV_KIND(o->word) == SBT_EV_START &&
-	    (e = sbt_path_room(t, 1))) {
-		sbt_ev_commit(e, link, 0, SBT_EV_WORD(SBT_EV_JOIN, 0,
-						      SBT_EV_ID(o->word)));
-		t->hot.cur++;
+	    sbt_path_append(t, link, 0, SBT_EV_WORD(SBT_EV_JOIN, 0,
+						    SBT_EV_ID(o->word))))
 		done = 1;
-	}
 	busy_clear(t);
 	return done;
 }
@@ -533,7 +518,6 @@ int sbt_rec_join(sbt_id id, uint64_t link)
 void sbt_rec_release(uint64_t at, uint32_t aux, uint32_t inst)
 {
 	struct sbt_thread *t;
-	struct sbt_event *e;
 	int rc;
 
 	if (!(t = ready(&rc)))
@@ -541,11 +525,8 @@ void sbt_rec_release(uint64_t at, uint32_t aux, uint32_t inst)
 	if (!at)
 		at = sbt_read_stop(&aux);
 	busy_set(t);
-	if ((e = sbt_path_room(t, 1))) {
-		sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_RELEASE, 0,
-						      inst & 0xffffffu));
-		t->hot.cur++;
-	}
+	(void)sbt_path_append(t, at, aux, SBT_EV_WORD(SBT_EV_RELEASE, 0,
+						     inst & 0xffffffu));
 	busy_clear(t);
 }
 

@@ -63,14 +63,11 @@ int sbt_sparse_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 		uint32_t gap = draw_gap(t, ldexp(sbt_regions_gap(region),
 						 (int)sbt_cap_level()));
 		k->count = NULL;
-		if (gap && !(e = sbt_path_room(t, 1)))
+		if (gap && !(e = sbt_path_append(t, 0, 0, SBT_EV_WORD(
+						SBT_EV_SKIP, 0, site))))
 			gap = 0;        /* no room to count: record (or drop) */
-		if (gap) {
-			sbt_ev_commit(e, 0, 0, SBT_EV_WORD(SBT_EV_SKIP, 0,
-							       site));
-			t->hot.cur++;
+		if (gap)
 			k->count = &e->t;
-		}
 		k->left = gap + 1;
 		/* Only when the inline markers will take it: a skip needs
 		 * an open gate, a recorded call room before hot.end. */

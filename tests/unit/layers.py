@@ -14,7 +14,8 @@ The recorder (PRELOAD_DIR) is layered too, by file (PRELOAD_LAYERS):
 
 and a file includes no header of a later layer and calls no function a
 file of a later layer defines (the recorder calls no API by name: they
-register).
+register); the thread's busy gate (hot.busy) is stored only by gate.h,
+its stop word (hot.end, hot.end_saved) only by stop.h.
 
 Also: no two headers include each other, directly or around a loop; and
 no two files call into each other, directly or around a loop (a call of
@@ -136,7 +137,7 @@ PRELOAD_LAYERS = [
                   'osevents.c', 'osevents.h', 'evname.c', 'evname.h',
                   'counters.c', 'counters.h', 'probe.c', 'probe.h']),
     ('recorder', ['recorder.c', 'recorder.h', 'thread.h', 'gate.h',
-                  'stop.h', 'tickat.h']),
+                  'stop.h', 'due.c', 'due.h', 'append.c', 'append.h']),
     ('fast path', ['hot.h']),
     ('hot', ['hot.c', 'markers.c', 'tick.c', 'tick.h', 'path.c', 'path.h',
              'sparse.c', 'sparse.h', 'readback.c',
@@ -199,6 +200,35 @@ def preload(top):
             loops.append(c)
     check(not loops, 'preload: no call loop between files%s' %
           ''.join('; ' + ' -> '.join(c) for c in loops))
+    # the gate and the stop word have one writer each
+    texts = {rel: COMMENT.sub(lambda m: '\n' * m.group(0).count('\n'),
+                              open(os.path.join(top, rel)).read())
+             for rel in files}
+    stray = stray_stores(texts)
+    check(not stray, 'preload: the gate stored only by gate.h, the stop '
+          'word only by stop.h%s' % ''.join('; ' + x for x in stray))
+
+
+# A store to the thread's busy gate (hot.busy) or its stop word (hot.end,
+# hot.end_saved): an assignment, or an atomic builtin that writes.
+FIELD = r'(?:(?:hot|\bh)(?:\.|->)(?:busy|end|end_saved)\b|(?:\.|->)' \
+        r'(?:busy|end_saved)\b)'
+STORE = re.compile(
+    FIELD + r'\s*(?:=(?!=)|[-+|&^]=|\+\+|--)|'
+    r'__atomic_(?:store|exchange|compare_exchange|fetch_\w+|\w+_fetch)'
+    r'\w*\s*\(\s*&[^,;]*?' + FIELD)
+
+def stray_stores(texts):
+    """'file:line field' of every store outside its owner's header."""
+    out = []
+    for rel, text in sorted(texts.items()):
+        for m in STORE.finditer(text):
+            field = re.findall(r'(busy|end_saved|end)\b', m.group(0))[-1]
+            owner = 'gate.h' if field == 'busy' else 'stop.h'
+            if os.path.basename(rel) != owner:
+                out.append('%s:%d stores %s' % (
+                    rel, text.count('\n', 0, m.start()) + 1, field))
+    return out
 
 
 if len(sys.argv) > 2:
