@@ -2,7 +2,7 @@
  * append.h - the one way an event goes into a thread's log: room for it
  * (a new chunk when needed; none after CLOSE), its fields, its word
  * stored last (the commit), hot.cur moved past it.  The inline markers
- * append by themselves (sbtmark.h, sbt__commit); every writer in the
+ * append by themselves (sbtmark_hot.h, sbt__commit); every writer in the
  * recorder goes through these.
  */
 #ifndef SBT_APPEND_H

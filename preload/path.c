@@ -83,9 +83,9 @@ static struct sbt_event *due_before_start(struct sbt_thread *t,
 			 * out of them as a tick's is (~70 ns left in made a
 			 * third mode of 2 % in an enclosing region) */
 			uint64_t a = !d ? 0 : in ? in : sbt_read_stop(&aux);
-			busy_clear(t);
+			sbt_gate_open(t);
 			pair(t, word, region);
-			busy_set(t);
+			sbt_gate_shut(t);
 			if (d)
 				span = sbt_speed_span(t, a);
 		}
@@ -127,13 +127,13 @@ int sbt_path_misuse(struct sbt_thread *t, sbt_id region)
 	uint32_t d = t->hot.depth;
 
 	if (d >= SBT_HOT_DEPTH) {
-		busy_clear(t);
+		sbt_gate_open(t);
 		sbt_count(SBT_CNT_TOO_DEEP);
 		return 1;
 	}
 	for (uint32_t i = 0; i < d; i++)
 		if (t->hot.stack[i].region == region) {
-			busy_clear(t);
+			sbt_gate_open(t);
 			sbt_count(SBT_CNT_START_OPEN);
 			return 1;
 		}
@@ -152,7 +152,7 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 	struct sbt_event *e, *span;
 	int met;
 
-	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
+	assert(sbt_gate(t) && d <= SBT_HOT_DEPTH);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	if (sbt_path_misuse(t, region))
 		return SBT_EMISUSE;
@@ -173,7 +173,7 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 	t->hot.depth = d + 1;
 	if (met)                        /* NULL: no START read */
 		sbt_due_tick_met_by(t, (struct sbt__ev *)e);
-	busy_clear(t);
+	sbt_gate_open(t);
 	if (e) {
 		/* Counters, cycles, then the clock: the window opens last. */
 		if (nc) {
@@ -221,7 +221,7 @@ int sbt_path_stop(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	struct sbt__open *o;
 	struct sbt_event *e;
 
-	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
+	assert(sbt_gate(t) && d <= SBT_HOT_DEPTH);
 	if (nc && pre)                  /* the window closed at t1 */
 		memcpy(v, pre, nc * sizeof *v);
 	else if (nc)
@@ -230,7 +230,7 @@ int sbt_path_stop(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	while (i > 0 && t->hot.stack[i - 1].region != region)
 		i--;
 	if (i == 0) {
-		busy_clear(t);
+		sbt_gate_open(t);
 		sbt_count(SBT_CNT_STOP_WITHOUT_START);
 		return SBT_EMISUSE;
 	}
@@ -261,7 +261,7 @@ int sbt_path_stop(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	t->hot.depth = d - 1;
 	due_after_stop(t, region, t1);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
-	busy_clear(t);
+	sbt_gate_open(t);
 	return SBT_OK;
 }
 
@@ -277,15 +277,15 @@ static __attribute__((noinline)) void pair(struct sbt_thread *t,
 		uint64_t t1 = sbt_read_stop(&aux);
 		if (sbt__stop_fast(&t->hot, pair_tag, t1, aux))
 			return;
-		busy_set(t);
+		sbt_gate_shut(t);
 		sbt_path_stop(t, region, t1, aux, 0, NULL);
 		return;
 	}
-	busy_set(t);
+	sbt_gate_shut(t);
 	if (sbt_path_start(t, pw, region, NULL) == SBT_OK) {
 		uint64_t t1 = sbt_read_stop(&aux);
 		uint64_t c1 = cycles_now(t);
-		busy_set(t);
+		sbt_gate_shut(t);
 		sbt_path_stop(t, region, t1, aux, c1, NULL);
 	}
 }

@@ -8,31 +8,8 @@
 
 #include "counters.h"
 #include "gate.h"
-#include "hot.h"
-
-static inline int busy_set(struct sbt_thread *t)
-{
-	sbt_gate_shut(t);
-	return 1;
-}
-
-/* 1 when the innermost open region is a call not recorded. */
-static inline int top_skipped(const struct sbt_thread *t)
-{
-	return sbt_gate_top_skipped(t);
-}
-
-/* Reopen the gate; a skipped innermost region keeps STOP off the clock. */
-static inline void busy_clear(struct sbt_thread *t)
-{
-	sbt_gate_open(t);
-}
-
-/* A marker is running on the thread (a signal handler interrupted it). */
-static inline int in_marker(const struct sbt_thread *t)
-{
-	return sbt_gate_marking(t);
-}
+#include "recorder.h"
+#include "thread.h"
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
 

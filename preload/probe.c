@@ -14,7 +14,7 @@
 #include "probe.h"
 #include "config.h"
 #include "regions.h"
-#include "sbtmark.h"
+#include "tsc.h"
 
 #include <stddef.h>
 

@@ -3,7 +3,7 @@
  * region's sites skip calls at random, each counted in a SKIP event of
  * the log; a skipped call sits on the open-region stack with no event, so
  * nesting and misuse are counted as for any call.  The inline markers
- * skip by themselves (sbtmark.h: sbt__skip_fast); here are the rest and
+ * skip by themselves (sbtmark_hot.h: sbt__skip_fast); here are the rest and
  * the drawing of gaps.  Under SBT_MAX_MB every region is sampled, and
  * gaps grow with the thinning level (cap.h), read when a gap is drawn.
  */
@@ -74,9 +74,9 @@ int sbt_sparse_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 		struct sbt__ev *end = SBT__END(&t->hot);
 		if (again_ok && __atomic_load_n(&t->hot.end_saved,
 						__ATOMIC_RELAXED) &&
-		    !top_skipped(t) &&
+		    !sbt_gate_top_skipped(t) &&
 		    (k->left > 1 || (end && t->hot.cur < end))) {
-			busy_clear(t);
+			sbt_gate_open(t);
 			return SBT_AGAIN;
 		}
 	}
@@ -91,6 +91,6 @@ int sbt_sparse_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 	t->hot.depth = d + 1;
 	t->hot.nskip++;
 	sbt_stop_skip(t);
-	busy_clear(t);
+	sbt_gate_open(t);
 	return SBT_OK;
 }

@@ -2,7 +2,7 @@
  * thread.h - one recording thread's state, shared by recorder.c (which
  * makes, feeds and ends it) and hot.c (the marker paths that use it).
  *
- * The first member is the struct sbt_hot of markers/sbtmark.h, the part
+ * The first member is the struct sbt_hot of markers/sbtmark_hot.h, the part
  * the app's inline markers touch; the rest is the recorder's own.
  *
  * Invariants (between markers; `hot.busy` is set while one runs):
@@ -33,7 +33,8 @@
 #define SBT_THREAD_H
 
 #include "regions.h"
-#include "sbtmark.h"
+#include "tsc.h"
+#include "sbtmark_hot.h"
 
 #define SBT_CACHE_SLOTS 256            /* name cache per thread          */
 /* (ra, region) cache per thread, as large as the name cache: a miss
@@ -135,7 +136,7 @@ struct sbt_thread {
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
 } __attribute__((aligned(64)));
 
-/* Commit a finished event of the log (sbtmark.h's sbt__commit: the
+/* Commit a finished event of the log (sbtmark_hot.h's sbt__commit: the
  * layouts agree, recorder.c checks); append.h's writers and the marker
  * paths' own. */
 static inline void sbt_ev_commit(struct sbt_event *e, uint64_t t,
