@@ -17,12 +17,12 @@ from sbttest import check, done  # noqa: E402
 
 layers, analysis, preload = sys.argv[1:4]
 PLANTS = [
-    ('path.c', 'busy', '\tt->hot.busy = 0;\n'),
-    ('hot.c', 'busy',
+    ('core/path.c', 'busy', '\tt->hot.busy = 0;\n'),
+    ('core/hot.c', 'busy',
      '\t__atomic_store_n(&t->hot.busy, 1u, __ATOMIC_RELAXED);\n'),
-    ('sparse.c', 'end',
+    ('core/sparse.c', 'end',
      '\t__atomic_store_n(&t->hot.end, NULL, __ATOMIC_RELAXED);\n'),
-    ('recorder.c', 'end_saved', '\tt->hot.end_saved = NULL;\n'),
+    ('core/recorder.c', 'end_saved', '\tt->hot.end_saved = NULL;\n'),
 ]
 
 
