@@ -5,6 +5,7 @@
  */
 #include "witness.h"
 #include "axes.h"
+#include "sbtlog.h"
 #include "speed.h"
 
 #include <math.h>
@@ -18,7 +19,7 @@ int sbt_machine_witness(const struct sbt_dataset *ds,
 			struct sbt_result *res)
 {
 	double tol = 2e3 * (res->speed.cadence_us > 0 ?
-			    res->speed.cadence_us : 100);
+			    res->speed.cadence_us : SBT_SPEED_US_DEFAULT);
 
 	/* ... and the other way: did regions move together in each
 	 * processor shift?  Only a shift over two regions or more can
@@ -55,7 +56,7 @@ int sbt_machine_witness(const struct sbt_dataset *ds,
 void sbt_probe_blind(struct sbt_result *res)
 {
 	double tol = 2e3 * (res->speed.cadence_us > 0 ?
-			    res->speed.cadence_us : 100);
+			    res->speed.cadence_us : SBT_SPEED_US_DEFAULT);
 
 	for (size_t k = 0; k < res->ngroups; k++) {
 		struct sbt_group *g = &res->g[k];

@@ -326,6 +326,10 @@ enum sbt_ev_kind {
  * whose next calls the analyzer treats as it does those after a probe. */
 #define SBT_SPEED_SPAN 1u             /* SPEED flag: a detour's span    */
 
+/* The speed probes' cadence when SBT_SPEED_US is not set (us): the
+ * recorder's default, and the reader's for a log that states none. */
+#define SBT_SPEED_US_DEFAULT 100u
+
 /* COUNT ids: the group's time enabled and running (ns; scale a delta by
  * enabled / running when multiplexed), and counters 0 .. SBT_COUNT_MAX-1. */
 #define SBT_COUNT_ENABLED 0xfffffeu

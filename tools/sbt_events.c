@@ -7,7 +7,7 @@
  *                              separated LIST is known; else exit 2 and
  *                              name the first unknown one
  *
- * The recorder resolves names with the same code (preload/evname.c), so
+ * The recorder resolves names with the same code (preload/services/evname.c), so
  * a name that passes here is one the recorder knows; whether the kernel
  * can count it on this machine is the recorder's to find out and tell.
  */

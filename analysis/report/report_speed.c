@@ -285,7 +285,8 @@ static void thread_figure(FILE *f, const struct sbt_dataset *ds,
 	      "vector-effect=\"non-scaling-stroke\" d=\"", f);
 	/* a pause in the thread's marking (no probes for 4 cadences)
 	 * breaks the line: no slope drawn across it */
-	double pause = 4e3 * (sp->cadence_us > 0 ? sp->cadence_us : 100);
+	double pause = 4e3 * (sp->cadence_us > 0 ? sp->cadence_us :
+			     SBT_SPEED_US_DEFAULT);
 	for (size_t i = 0; i < n; i++) {
 		double s = th->normal_ns / p[i].ns;
 		s = s < lo ? lo : s > hi ? hi : s;

@@ -328,7 +328,7 @@ static void t_stream(void)
 	close(fd);
 }
 
-/* ---- readied pages (preload/prepare.h) ------------------------------------------ */
+/* ---- readied pages (preload/services/prepare.h) ------------------------------------------ */
 
 /* Pages of the log `path` that process pid has mapped beyond the log's
  * end (its header's end_offset) + `slack` bytes: only the preparer maps

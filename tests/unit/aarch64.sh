@@ -12,8 +12,9 @@ dir=$(mktemp -d /tmp/sbt-arm.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 cc="aarch64-linux-gnu-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE"
 $cc -shared -fPIC -fvisibility=hidden -ftls-model=initial-exec \
-	-I"$src/markers" -I"$src/format" \
-	"$src"/preload/*.c -o "$dir/libsbtmark.so" -lpthread -ldl
+	-I"$src/markers" -I"$src/format" -I"$src/preload/services" \
+	-I"$src/preload/core" "$src"/preload/services/*.c \
+	"$src"/preload/core/*.c -o "$dir/libsbtmark.so" -lpthread -ldl
 $cc -DSBT_MARKER -I"$src/markers" "$src/tests/unit/app_nested.c" \
 	-o "$dir/app" -lpthread
 cd "$dir"

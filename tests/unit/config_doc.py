@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """config_doc.py - doc/environment.md's and sbtmark(7)'s environment tables
-say what the recorder's configuration table (preload/config.h) does.
+say what the recorder's configuration table (preload/services/config.h) does.
 
   config_doc.py CONFIG_TABLE doc/environment.md sbtmark.7
 

@@ -1,5 +1,5 @@
 /*
- * config_table.c - the recorder's configuration table (preload/config.h),
+ * config_table.c - the recorder's configuration table (preload/services/config.h),
  * printed for config_doc.py, and its one boolean convention checked.
  *
  *   config_table          print "NAME<TAB>TYPE<TAB>DEFAULT" per variable

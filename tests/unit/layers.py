@@ -6,15 +6,18 @@ includes only headers of its own stage or of stages before it:
 
   layers.py ANALYSIS_DIR [PRELOAD_DIR]
 
-The recorder (PRELOAD_DIR) is layered too, by file (PRELOAD_LAYERS):
+The recorder (PRELOAD_DIR) is layered too, its folders bottom up
+(services/ < core/ < api/), inside them by file (PRELOAD_LAYERS):
 
-    diag < config < log, regions and the other services < recorder
-    (threads, their gate and stop point) < fast path (hot.h) < hot (the
-    marker paths, their ticks) < api/ (the interposed APIs)
+    diag < config < log, regions and the other services (services/) <
+    recorder (threads, their gate, stop point, deadlines and append) <
+    fast path (hot.h) < hot (the marker paths, their ticks) (core/) <
+    api/ (the interposed APIs)
 
 and a file includes no header of a later layer and calls no function a
 file of a later layer defines (the recorder calls no API by name: they
-register).
+register); the thread's busy gate (hot.busy) is stored only by gate.h,
+its stop word (hot.end, hot.end_saved) only by stop.h.
 
 Also: no two headers include each other, directly or around a loop; and
 no two files call into each other, directly or around a loop (a call of
@@ -125,22 +128,30 @@ for i, path in files:
 check(not words, 'score/ writes no words%s' %
       ''.join('; ' + w for w in words))
 
-# diag first: config tells a bad value through diag's warnings.
+# The recorder's folders are its layers' groups, bottom up: the services
+# (diagnostics, configuration, the log file, the clock, the kernel's
+# events, the probes, the counters), the core (the threads, their gate,
+# stop word, deadlines and append; the marker paths), the interposed
+# APIs.  Inside them, by file; diag first: config tells a bad value
+# through diag's warnings.
+PRELOAD_FOLDERS = ['services', 'core', 'api']
 PRELOAD_LAYERS = [
-    ('diag', ['diag.c', 'diag.h']),
-    ('config', ['config.c', 'config.h', 'sample.c', 'sample.h']),
-    ('services', ['logfile.c', 'logfile.h', 'prepare.c', 'prepare.h',
-                  'regions.c', 'regions.h', 'clock.c', 'clock.h', 'tsc.c',
-                  'tsc.h', 'header.c', 'header.h', 'prefault.c',
-                  'prefault.h', 'cap.c', 'cap.h',
-                  'osevents.c', 'osevents.h', 'evname.c', 'evname.h',
-                  'counters.c', 'counters.h', 'probe.c', 'probe.h']),
-    ('recorder', ['recorder.c', 'recorder.h', 'thread.h', 'gate.h',
-                  'stop.h', 'tickat.h']),
-    ('fast path', ['hot.h']),
-    ('hot', ['hot.c', 'markers.c', 'tick.c', 'tick.h', 'path.c', 'path.h',
-             'sparse.c', 'sparse.h', 'readback.c',
-             'readback.h']),
+    ('diag', ['services/diag.c', 'services/diag.h']),
+    ('config', ['services/config.c', 'services/config.h',
+                'services/sample.c', 'services/sample.h']),
+    ('services', ['services/' + f for f in (
+        'logfile.c', 'logfile.h', 'prepare.c', 'prepare.h', 'regions.c',
+        'regions.h', 'clock.c', 'clock.h', 'tsc.c', 'tsc.h', 'header.c',
+        'header.h', 'prefault.c', 'prefault.h', 'cap.c', 'cap.h',
+        'osevents.c', 'osevents.h', 'evname.c', 'evname.h', 'counters.c',
+        'counters.h', 'probe.c', 'probe.h')]),
+    ('recorder', ['core/' + f for f in (
+        'recorder.c', 'recorder.h', 'thread.h', 'gate.h', 'stop.h', 'due.c',
+        'due.h', 'append.c', 'append.h')]),
+    ('fast path', ['core/hot.h']),
+    ('hot', ['core/' + f for f in (
+        'hot.c', 'markers.c', 'tick.c', 'tick.h', 'path.c', 'path.h',
+        'sparse.c', 'sparse.h', 'readback.c', 'readback.h')]),
     ('api', ['api/*']),
 ]
 
@@ -151,14 +162,22 @@ def preload(top):
         for n in names:
             layer[n] = i
     files = []
-    for d in ('', 'api'):
-        for f in sorted(os.listdir(os.path.join(top, d) if d else top)):
+    loose = [f for f in os.listdir(top) if f.endswith(('.c', '.h'))]
+    check(not loose, 'preload/: every file in a layer\'s folder%s' %
+          ''.join(' ' + f for f in sorted(loose)))
+    for d in PRELOAD_FOLDERS:
+        for f in sorted(os.listdir(os.path.join(top, d))):
             if f.endswith(('.c', '.h')):
-                rel = os.path.join(d, f) if d else f
-                files.append(rel)
+                files.append(os.path.join(d, f))
     for rel in files:
         check(rel in layer or rel.startswith('api/'),
               'preload/%s has a layer' % rel)
+    # the folders in the layers' order: no layer of a folder below a
+    # layer of a folder above it
+    rank = [PRELOAD_FOLDERS.index(n.split('/')[0])
+            for _, names in PRELOAD_LAYERS for n in names]
+    check(rank == sorted(rank), 'preload: the folders (%s) hold the layers '
+          'in order' % ' < '.join(PRELOAD_FOLDERS))
     lay = lambda rel: layer.get(rel, len(PRELOAD_LAYERS) - 1)  # noqa
     hname = {os.path.basename(r): r for r in files if r.endswith('.h')}
     code, defined, bad = {}, {}, []
@@ -199,6 +218,35 @@ def preload(top):
             loops.append(c)
     check(not loops, 'preload: no call loop between files%s' %
           ''.join('; ' + ' -> '.join(c) for c in loops))
+    # the gate and the stop word have one writer each
+    texts = {rel: COMMENT.sub(lambda m: '\n' * m.group(0).count('\n'),
+                              open(os.path.join(top, rel)).read())
+             for rel in files}
+    stray = stray_stores(texts)
+    check(not stray, 'preload: the gate stored only by gate.h, the stop '
+          'word only by stop.h%s' % ''.join('; ' + x for x in stray))
+
+
+# A store to the thread's busy gate (hot.busy) or its stop word (hot.end,
+# hot.end_saved): an assignment, or an atomic builtin that writes.
+FIELD = r'(?:(?:hot|\bh)(?:\.|->)(?:busy|end|end_saved)\b|(?:\.|->)' \
+        r'(?:busy|end_saved)\b)'
+STORE = re.compile(
+    FIELD + r'\s*(?:=(?!=)|[-+|&^]=|\+\+|--)|'
+    r'__atomic_(?:store|exchange|compare_exchange|fetch_\w+|\w+_fetch)'
+    r'\w*\s*\(\s*&[^,;]*?' + FIELD)
+
+def stray_stores(texts):
+    """'file:line field' of every store outside its owner's header."""
+    out = []
+    for rel, text in sorted(texts.items()):
+        for m in STORE.finditer(text):
+            field = re.findall(r'(busy|end_saved|end)\b', m.group(0))[-1]
+            owner = 'gate.h' if field == 'busy' else 'stop.h'
+            if os.path.basename(rel) != owner:
+                out.append('%s:%d stores %s' % (
+                    rel, text.count('\n', 0, m.start()) + 1, field))
+    return out
 
 
 if len(sys.argv) > 2:

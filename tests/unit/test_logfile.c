@@ -1,5 +1,5 @@
 /*
- * test_logfile.c - the log's space readied ahead (preload/logfile.c's
+ * test_logfile.c - the log's space readied ahead (preload/services/logfile.c's
  * sbt_log_prepare, the preparer thread's step), driven by hand so that
  * nothing depends on when a thread runs:
  *   - the first MiB is readied when the log opens: a chunk there costs

@@ -4,7 +4,7 @@
  * side by side, check the noise model, and write a calibration profile
  * for sbt-analyze.
  *
- * The run: pin to one cpu; learn the clock (preload/clock.c) and cache
+ * The run: pin to one cpu; learn the clock (preload/services/clock.c) and cache
  * sizes; build the ADD chain; measure ns per ADD; set up the methods;
  * then per level and method: the empty-pair noise (model check),
  * Algorithm 1, Algorithm 2.

@@ -15,6 +15,8 @@
 #include "sbtlog.h"
 
 #define SBT_HIDDEN __attribute__((visibility("hidden")))
+#define SBT_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define SBT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 SBT_HIDDEN void sbt_warn(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));

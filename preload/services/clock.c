@@ -19,7 +19,7 @@
  * say why and record wall clock only.
  */
 #include "clock.h"
-#include "sbtmark.h"
+#include "tsc.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

@@ -1,19 +1,21 @@
 /*
  * path.c - the general path of a START and a STOP: whatever the inline
- * fast path refuses (a full chunk, misuse, a probe due, a cycle clock or
- * counters, CLOSE, a signal handler) is done here, with the thread's
+ * fast path refuses (a full chunk, misuse, a deadline due, a cycle clock
+ * or counters, CLOSE, a signal handler) is done here, with the thread's
  * busy gate shut for the whole bookkeeping.  It keeps the open-region
  * stack exact, so misuse is counted here, when it happens, exactly once;
  * the reader pairs the events again from the stream.
  */
 #include "path.h"
+#include "append.h"
+#include "due.h"
 #include "stop.h"
 #include "tick.h"
 
 #include <assert.h>
 #include <string.h>
 
-static const char probe_tag[] = "<probe>";
+static const char pair_tag[] = "<probe>";
 
 /* The words of n COUNT events at e: enabled, running, counters. */
 static void count_words(struct sbt_event *e, uint32_t n)
@@ -32,22 +34,85 @@ static void count_values(struct sbt_event *e, const uint64_t *v, uint32_t n)
 		e[j].t = v[j];
 }
 
-/* Room for n events, or NULL (the chunk is full and no new one, or the
- * log is closed).  The gate is shut: a CLOSE that came before waited for
- * it (recorder.c, quiesce), so the state read here is final. */
-struct sbt_event *sbt_path_room(struct sbt_thread *t, uint32_t n)
+/* A marker's event refused: counted when the log is closed. */
+static struct sbt_event *counted(struct sbt_event *e)
 {
-	if (SBT_UNLIKELY(sbt_thread_log_state() < 0)) {
+	if (!e && sbt_thread_log_state() < 0)
 		sbt_count(SBT_CNT_AFTER_CLOSE);
-		return NULL;
-	}
-	if ((size_t)(t->chunk_end - t->hot.cur) < n &&
-	    !sbt_thread_refill(t, n))
-		return NULL;
-	return (struct sbt_event *)t->hot.cur;
+	return e;
 }
 
-static void probe(struct sbt_thread *t, uint32_t word, sbt_id region);
+struct sbt_event *sbt_path_room(struct sbt_thread *t, uint32_t n)
+{
+	return counted(sbt_ev_room(t, n));
+}
+
+struct sbt_event *sbt_path_append(struct sbt_thread *t, uint64_t at,
+				  uint32_t aux, uint32_t word)
+{
+	return counted(sbt_ev_append(t, at, aux, word));
+}
+
+struct sbt_event *sbt_path_claim(struct sbt_thread *t)
+{
+	return counted(sbt_ev_claim(t));
+}
+
+static void pair(struct sbt_thread *t, uint32_t word, sbt_id region);
+
+/* What is due before a START of `word` at depth d, its event not yet
+ * written: the pair probe, then the tick - run now with no region open;
+ * inside open regions it waits for the next STOP, whose clock read
+ * starts its span, and this START's way through here is the detour's
+ * too.  Not in the calibration burst.  Returns the pair probe's span
+ * (NULL: none); *met: this START met the tick. */
+static struct sbt_event *due_before_start(struct sbt_thread *t,
+					  uint32_t word, sbt_id region,
+					  uint32_t d, int *met)
+{
+	int calib = (word & SBT_EV_WORD(0, SBT_RF_CALIB, 0)) != 0;
+	struct sbt_event *span = NULL;
+	uint32_t aux;
+
+	*met = 0;
+	if (sbt_due_pair(t)) {
+		uint64_t in = sbt_due_pair_take(t);
+		sbt_stop_at(t, slow_only(t) ? NULL : t->chunk_end);
+		if (!calib) {
+			/* inside open regions, the probe's detour is taken
+			 * out of them as a tick's is (~70 ns left in made a
+			 * third mode of 2 % in an enclosing region) */
+			uint64_t a = !d ? 0 : in ? in : sbt_read_stop(&aux);
+			sbt_gate_open(t);
+			pair(t, word, region);
+			sbt_gate_shut(t);
+			if (d)
+				span = sbt_speed_span(t, a);
+		}
+		sbt_thread_limit(t);
+	}
+	if (sbt_due_tick(t) && !calib) {
+		if (d == 0) {
+			sbt_speed_tick(t, 0);
+		} else if (!t->tick_in) {
+			/* from now (where a probe's span just ended) to
+			 * this START's clock read (SBT_SPEED_SPAN) */
+			sbt_due_tick_meet(t, span ? span->t +
+					  SBT_EV_ID(span->word) :
+					  sbt_read_stop(&aux));
+			*met = 1;
+		}
+	}
+	return span;
+}
+
+/* What is due after a STOP whose clock read gave t1: the tick, its span
+ * from that read (not in the calibration burst). */
+static void due_after_stop(struct sbt_thread *t, sbt_id region, uint64_t t1)
+{
+	if (sbt_due_tick(t) && region != SBT_REGION_CALIB)
+		sbt_speed_tick(t, t1);
+}
 
 /* The last skipped call closed: the fast path may run again, up to the
  * end sbt_thread_limit() chose (NULL for a cycle clock and after CLOSE). */
@@ -62,13 +127,13 @@ int sbt_path_misuse(struct sbt_thread *t, sbt_id region)
 	uint32_t d = t->hot.depth;
 
 	if (d >= SBT_HOT_DEPTH) {
-		busy_clear(t);
+		sbt_gate_open(t);
 		sbt_count(SBT_CNT_TOO_DEEP);
 		return 1;
 	}
 	for (uint32_t i = 0; i < d; i++)
 		if (t->hot.stack[i].region == region) {
-			busy_clear(t);
+			sbt_gate_open(t);
 			sbt_count(SBT_CNT_START_OPEN);
 			return 1;
 		}
@@ -84,55 +149,21 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 	uint32_t d = t->hot.depth, nc = counting(t), aux;
 	uint32_t n = 1 + cycling(t) + nc;
 	uint64_t v[SBT_COUNT_MAX + 2];
-	struct sbt_event *e, *span = NULL;
+	struct sbt_event *e, *span;
+	int met;
 
-	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
+	assert(sbt_gate(t) && d <= SBT_HOT_DEPTH);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
 	if (sbt_path_misuse(t, region))
 		return SBT_EMISUSE;
-	if (t->probe_at && t->hot.cur >= t->probe_at) {
-		t->probe_at = NULL;
-		sbt_stop_at(t, slow_only(t) ? NULL : t->chunk_end);
-		if (!(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
-			/* inside open regions, the probe's detour is taken
-			 * out of them as a tick's is (~70 ns left in made a
-			 * third mode of 2 % in an enclosing region) */
-			uint64_t a = !d ? 0 : t->probe_in ? t->probe_in :
-				     sbt_read_stop(&aux);
-			t->probe_in = 0;
-			busy_clear(t);
-			probe(t, word, region);
-			busy_set(t);
-			if (d)
-				span = sbt_speed_span(t, a);
-		}
-		sbt_thread_limit(t);
-	}
-	/* A tick before the window opens, when no region is open (not in
-	 * the calibration burst).  Inside open regions it waits for the
-	 * next STOP, whose clock read starts its span: the whole detour,
-	 * the STOP's own way through here included, comes out of them. */
-	int tick_in = 0;
-	if (t->tick_at && t->hot.cur >= t->tick_at &&
-	    !(word & SBT_EV_WORD(0, SBT_RF_CALIB, 0))) {
-		if (d == 0) {
-			sbt_speed_tick(t, 0);
-		} else if (!t->tick_in) {
-			/* this START's own way through here is the detour's
-			 * too: from now (where a probe's span just ended) to
-			 * its clock read (SBT_SPEED_SPAN) */
-			t->tick_in = span ? span->t + SBT_EV_ID(span->word) :
-				     sbt_read_stop(&aux);
-			tick_in = 1;
-		}
-	}
+	span = due_before_start(t, word, region, d, &met);
 	e = sbt_path_room(t, n);
 	if (e) {
 		e->word = word;
 		if (cycling(t))
 			e[1].word = SBT_EV_WORD(SBT_EV_CYCLES, 0, 0);
 		count_words(e + 1 + cycling(t), nc);
-		t->hot.cur += n;
+		sbt_ev_advance(t, n);
 	} else {
 		/* Kept open, so that its STOP pairs; counted there. */
 		tag = NULL;
@@ -140,9 +171,9 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 	t->hot.stack[d] = (struct sbt__open){ tag, (struct sbt__ev *)e, word,
 					      region };
 	t->hot.depth = d + 1;
-	if (tick_in)
-		t->tick_ev = (struct sbt__ev *)e;   /* NULL: no START read */
-	busy_clear(t);
+	if (met)                        /* NULL: no START read */
+		sbt_due_tick_met_by(t, (struct sbt__ev *)e);
+	sbt_gate_open(t);
 	if (e) {
 		/* Counters, cycles, then the clock: the window opens last. */
 		if (nc) {
@@ -157,7 +188,7 @@ int sbt_path_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 		 * its way from the probe to here is no time of the open
 		 * regions either (unless a tick's span took that way over
 		 * above: two spans must not hold the same time) */
-		if (span && !tick_in)
+		if (span && !met)
 			sbt_speed_span_to(span, e->t);
 	}
 	return SBT_OK;
@@ -190,7 +221,7 @@ int sbt_path_stop(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	struct sbt__open *o;
 	struct sbt_event *e;
 
-	assert(SBT__BUSY(&t->hot) && d <= SBT_HOT_DEPTH);
+	assert(sbt_gate(t) && d <= SBT_HOT_DEPTH);
 	if (nc && pre)                  /* the window closed at t1 */
 		memcpy(v, pre, nc * sizeof *v);
 	else if (nc)
@@ -199,7 +230,7 @@ int sbt_path_stop(struct sbt_thread *t, sbt_id region, uint64_t t1,
 	while (i > 0 && t->hot.stack[i - 1].region != region)
 		i--;
 	if (i == 0) {
-		busy_clear(t);
+		sbt_gate_open(t);
 		sbt_count(SBT_CNT_STOP_WITHOUT_START);
 		return SBT_EMISUSE;
 	}
@@ -223,41 +254,38 @@ int sbt_path_stop(struct sbt_thread *t, sbt_id region, uint64_t t1,
 		count_values(e + 1 + cycling(t), v, nc);
 		count_words(e + 1 + cycling(t), nc);
 		sbt_ev_commit(e, t1, aux, (o->word + SBT__STOP_DELTA) | crossed);
-		t->hot.cur += n;
+		sbt_ev_advance(t, n);
 	}
 	/* Pop, closing the gap when the region was not innermost. */
 	memmove(o, o + 1, (d - i) * sizeof *o);
 	t->hot.depth = d - 1;
-	/* A tick after the window closed; its span from this STOP's read. */
-	if (t->tick_at && t->hot.cur >= t->tick_at &&
-	    region != SBT_REGION_CALIB)
-		sbt_speed_tick(t, t1);
+	due_after_stop(t, region, t1);
 	assert(!t->chunk || t->hot.cur <= t->chunk_end);
-	busy_clear(t);
+	sbt_gate_open(t);
 	return SBT_OK;
 }
 
-/* An empty pair right before a region's own START: same cache state, and
- * the same code as the app's inline markers when the thread can use it.
- * Recorded under the region's site with flag PROBE. */
-static __attribute__((noinline)) void probe(struct sbt_thread *t,
-					    uint32_t word, sbt_id region)
+/* The pair probe: an empty pair right before a region's own START, same
+ * cache state, and the same code as the app's inline markers when the
+ * thread can use it.  Recorded under the region's site with flag PROBE. */
+static __attribute__((noinline)) void pair(struct sbt_thread *t,
+					   uint32_t word, sbt_id region)
 {
 	uint32_t pw = word | SBT_EV_WORD(0, SBT_RF_PROBE, 0), aux;
 
-	if (sbt__start_fast(&t->hot, pw, region, probe_tag)) {
+	if (sbt__start_fast(&t->hot, pw, region, pair_tag)) {
 		uint64_t t1 = sbt_read_stop(&aux);
-		if (sbt__stop_fast(&t->hot, probe_tag, t1, aux))
+		if (sbt__stop_fast(&t->hot, pair_tag, t1, aux))
 			return;
-		busy_set(t);
+		sbt_gate_shut(t);
 		sbt_path_stop(t, region, t1, aux, 0, NULL);
 		return;
 	}
-	busy_set(t);
+	sbt_gate_shut(t);
 	if (sbt_path_start(t, pw, region, NULL) == SBT_OK) {
 		uint64_t t1 = sbt_read_stop(&aux);
 		uint64_t c1 = cycles_now(t);
-		busy_set(t);
+		sbt_gate_shut(t);
 		sbt_path_stop(t, region, t1, aux, c1, NULL);
 	}
 }

@@ -29,7 +29,8 @@
 #include <stdint.h>
 #include "diag.h"
 #include "regions.h"
-#include "sbtmark.h"
+#include "tsc.h"
+#include "sbtmark_hot.h"
 
 /* Read SBT_MAX_MB once at startup; a bad value is told once and no cap
  * is set.  Returns the cap in bytes, 0 for none. */

@@ -3,7 +3,7 @@
  *
  * A thread's log is a stream of events (format/sbtlog.h): START appends
  * {site, t0}, STOP appends {t1}.  The common case runs inline in the app
- * (markers/sbtmark.h: sbt__start_fast, sbt__stop_fast); the function
+ * (markers/sbtmark_hot.h: sbt__start_fast, sbt__stop_fast); the function
  * entry points here (our own, and every interposed API) find the region
  * and its site in the thread's caches and then run the very same inline
  * code.  Only what that refuses comes to the general path below: a full
@@ -18,6 +18,7 @@
 #include "recorder.h"
 #include "cap.h"
 #include "counters.h"
+#include "due.h"
 #include "header.h"
 #include "hot.h"
 #include "path.h"
@@ -36,17 +37,6 @@ static const char calib_tag[] = "<calibration>";
 
 /* ---- entering a marker -------------------------------------------------- */
 
-/* A START entering the recorder: inside open regions with an in-situ
- * probe due, the clock now - the probe's detour, taken out of them,
- * starts here, the lookups on the way to sbt_path_start included. */
-static inline void probe_entry(struct sbt_thread *t)
-{
-	uint32_t aux;
-
-	t->probe_in = t->hot.depth && t->probe_at &&
-		      t->hot.cur >= t->probe_at ? sbt_read_stop(&aux) : 0;
-}
-
 static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles);
 
 /* Why the calling thread cannot record now, counted; or the thread,
@@ -57,7 +47,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	struct sbt_file_header *fresh;
 
 	*rc = SBT_EOFF;
-	if (t && in_marker(t)) {
+	if (t && sbt_gate_marking(t)) {
 		sbt_count(SBT_CNT_SIGNAL);
 		*rc = SBT_EMISUSE;
 		return NULL;
@@ -74,7 +64,7 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	struct sbt_thread *was = t;
 	t = sbt_thread_enter(&fresh);
 	if (was)
-		busy_clear(was);
+		sbt_gate_open(was);
 	if (!t)
 		return NULL;
 	if (fresh && sbt_thread_refill(t, 2)) {
@@ -86,9 +76,9 @@ static __attribute__((noinline)) struct sbt_thread *ready_slow(int *rc)
 	} else if (t->chunk && t->thinned != (uint32_t)sbt_cap_thinning()) {
 		/* SBT_MAX_MB's level 0 ended: the caches go, the fast path
 		 * (shut meanwhile) comes back */
-		busy_set(t);
+		sbt_gate_shut(t);
 		sbt_thread_limit(t);
-		busy_clear(t);
+		sbt_gate_open(t);
 	}
 	return t;
 }
@@ -104,7 +94,7 @@ static inline struct sbt_thread *ready(int *rc)
 	 * thread that counts cycles or events; only the first two take the
 	 * long way (sbt_path_room() sees CLOSE again, under the gate), and such a
 	 * thread whose caches are of SBT_MAX_MB's level 0 after it ended. */
-	if (SBT_LIKELY(t && !SBT__BUSY(&t->hot) &&
+	if (SBT_LIKELY(t && sbt_gate(t) == SBT_GATE_OPEN &&
 		       (SBT__END(&t->hot) ||
 			(slow_only(t) && t->chunk &&
 			 sbt_thread_log_state() > 0 &&
@@ -182,7 +172,7 @@ static inline int inline_clock_ok(unsigned abi)
 }
 
 /* Hand the thread's fast-path state to an object's inline markers:
- * *hot is the first of sbtmark.h's struct sbt__tls {hot, skip}. */
+ * *hot is the first of sbtmark_hot.h's struct sbt__tls {hot, skip}. */
 static void publish(struct sbt_thread *t, struct sbt_hot **hot)
 {
 	for (int i = 0; i < SBT_HOT_SLOTS; i++) {
@@ -241,7 +231,7 @@ static inline int start_word(struct sbt_thread *t, uint32_t word,
 {
 	if (SBT_LIKELY(sbt__start_fast(&t->hot, word, region, tag)))
 		return SBT_OK;
-	busy_set(t);
+	sbt_gate_shut(t);
 	return sbt_path_start(t, word, region, tag);
 }
 
@@ -254,11 +244,11 @@ start_name(struct sbt_thread *t, const char *name, unsigned api,
 
 	if (SBT_LIKELY(s->ra == ra && s->name == name && !s->flags))
 		return start_word(t, s->word, s->region, name);
-	busy_set(t);
+	sbt_gate_shut(t);
 	if (!(s->ra == ra && s->name == name &&
 	      s->flags == SBT_SLOT_SAMPLED) &&
 	    !(s = name_miss(s, ra, name, api))) {
-		busy_clear(t);
+		sbt_gate_open(t);
 		return SBT_EMISUSE;
 	}
 	/* A sampled region's site gets its SKIP word: the inline markers
@@ -289,7 +279,7 @@ static inline void stop_read(struct stop_read *r)
 	struct sbt_thread *t = sbt_me;
 
 	r->c1 = 0, r->v = NULL;
-	if (!t || in_marker(t))
+	if (!t || sbt_gate_marking(t))
 		return;
 	r->c1 = cycles_now(t);
 	if (counting(t)) {
@@ -309,7 +299,7 @@ stop_name(struct sbt_thread *t, const char *name, unsigned api,
 	struct sbt_name_slot *s;
 	sbt_id id;
 
-	busy_set(t);
+	sbt_gate_shut(t);
 	/* STOP(x) right after START(x) with the same read-only string: no
 	 * lookup at all. */
 	if (d && name && t->hot.stack[d - 1].tag == name) {
@@ -317,7 +307,7 @@ stop_name(struct sbt_thread *t, const char *name, unsigned api,
 	} else if ((s = lookup(t, name, api, ra))) {
 		id = s->region;
 	} else {
-		busy_clear(t);
+		sbt_gate_open(t);
 		return SBT_EMISUSE;
 	}
 	return sbt_path_stop(t, id, t1, aux, r->c1, r->v);
@@ -332,7 +322,7 @@ int sbt_rec_start_slow(const char *name, unsigned api, const void *ra)
 
 	if (!(t = ready(&rc)))
 		return rc;
-	probe_entry(t);
+	sbt_due_pair_enter(t);
 	return start_name(t, name, api, ra, NULL);
 }
 
@@ -357,7 +347,7 @@ int sbt_rec_start_at(const char *name, struct sbt_csite *cs,
 
 	if (!(t = ready(&rc)))
 		return rc;
-	probe_entry(t);
+	sbt_due_pair_enter(t);
 	/* Inline markers that would misread this thread's clock mark here,
 	 * their call sites left unfilled (no SBT__AGAIN either). */
 	if (!inline_clock_ok(abi))
@@ -405,16 +395,16 @@ int sbt_rec_start_key_slow(const void *key, sbt_id id, const void *ra)
 		return rc;
 	if (!id || id >= sbt_regions_count())
 		return SBT_EMISUSE;
-	probe_entry(t);
+	sbt_due_pair_enter(t);
 	if ((word = sbt_site_cached(t, id, ra))) {
 		if (key) {
-			busy_set(t);
+			sbt_gate_shut(t);
 			key_fill(t, key, id, ra, word, 0);
-			busy_clear(t);
+			sbt_gate_open(t);
 		}
 		return start_word(t, word, id, NULL);
 	}
-	busy_set(t);
+	sbt_gate_shut(t);
 	s = sbt_site_slot(t, id, ra);
 	if (s->ra == ra && s->region == (id | SBT_SITE_SAMPLED)) {
 		if (key)
@@ -422,7 +412,7 @@ int sbt_rec_start_key_slow(const void *key, sbt_id id, const void *ra)
 		return sbt_sparse_start(t, s->word, id, NULL, 0);
 	}
 	if (!(word = site_word(t, id, ra))) {
-		busy_clear(t);
+		sbt_gate_open(t);
 		return SBT_EMISUSE;
 	}
 	if (key)
@@ -446,9 +436,10 @@ void sbt_rec_key_stop(const void *key, sbt_id id, const void *ra)
 	uint32_t was;
 
 	if (!t || !key || !id || id >= sbt_regions_count() ||
-	    ((was = SBT__BUSY(&t->hot)) & 1))
+	    sbt_gate_marking(t))
 		return;
-	busy_set(t);
+	was = sbt_gate(t);
+	sbt_gate_shut(t);
 	key_fill(t, key, id, ra, 0, SBT_SLOT_STOP);
 	sbt_gate_restore(t, was);
 }
@@ -462,7 +453,7 @@ int sbt_rec_stop_id_slow(sbt_id id, uint64_t t1, uint32_t aux)
 	stop_read(&r);
 	if (!(t = ready(&rc)))
 		return rc;
-	busy_set(t);
+	sbt_gate_shut(t);
 	return sbt_path_stop(t, id, t1, aux, r.c1, r.v);
 }
 
@@ -485,18 +476,17 @@ int sbt_rec_reset_id(sbt_id id)
 		return SBT_EMISUSE;
 	if (!(t = ready(&rc)))
 		return rc;
-	busy_set(t);
-	if ((e = sbt_path_room(t, 1))) {
+	sbt_gate_shut(t);
+	if ((e = sbt_path_claim(t))) {    /* its time after the room */
 		uint64_t at = sbt_read_stop(&aux);
 		sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_RESET, 0, id));
-		t->hot.cur++;
 	}
 	/* Sparse recording starts afresh too: the next call is recorded. */
 	for (int i = 0; i < SBT_HOT_SKIPS; i++)
 		if (t->hot.skip[i].site &&
 		    sbt_regions_site_region(t->hot.skip[i].site) == id)
 			t->hot.skip[i] = (struct sbt__skip){ 0, 0, NULL };
-	busy_clear(t);
+	sbt_gate_open(t);
 	return SBT_OK;
 }
 
@@ -510,43 +500,35 @@ int64_t sbt_rec_thread_index(void)
 int sbt_rec_join(sbt_id id, uint64_t link)
 {
 	struct sbt_thread *t = sbt_me;
-	struct sbt_event *e;
 	const struct sbt__open *o;
 	int done = 0;
 
-	if (!t || (SBT__BUSY(&t->hot) & 1))  /* a marker interrupted */
+	if (!t || sbt_gate_marking(t))  /* a marker interrupted */
 		return 0;
-	busy_set(t);
+	sbt_gate_shut(t);
 	o = t->hot.depth ? &t->hot.stack[t->hot.depth - 1] : NULL;
 	if (o && o->region == id && o->ev &&
 	    SBT_EV_KIND(o->word) == SBT_EV_START &&
-	    (e = sbt_path_room(t, 1))) {
-		sbt_ev_commit(e, link, 0, SBT_EV_WORD(SBT_EV_JOIN, 0,
-						      SBT_EV_ID(o->word)));
-		t->hot.cur++;
+	    sbt_path_append(t, link, 0, SBT_EV_WORD(SBT_EV_JOIN, 0,
+						    SBT_EV_ID(o->word))))
 		done = 1;
-	}
-	busy_clear(t);
+	sbt_gate_open(t);
 	return done;
 }
 
 void sbt_rec_release(uint64_t at, uint32_t aux, uint32_t inst)
 {
 	struct sbt_thread *t;
-	struct sbt_event *e;
 	int rc;
 
 	if (!(t = ready(&rc)))
 		return;
 	if (!at)
 		at = sbt_read_stop(&aux);
-	busy_set(t);
-	if ((e = sbt_path_room(t, 1))) {
-		sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_RELEASE, 0,
-						      inst & 0xffffffu));
-		t->hot.cur++;
-	}
-	busy_clear(t);
+	sbt_gate_shut(t);
+	(void)sbt_path_append(t, at, aux, SBT_EV_WORD(SBT_EV_RELEASE, 0,
+						     inst & 0xffffffu));
+	sbt_gate_open(t);
 }
 
 /* One calibration pair through the code an app's region runs: the
@@ -566,12 +548,12 @@ static int calib_pair(void *arg, uint64_t *ticks, uint64_t *cycles)
 		if (!sbt__stop_fast(&t->hot, calib_tag, t1, aux))
 			return -1;
 	} else {
-		busy_set(t);
+		sbt_gate_shut(t);
 		if (sbt_path_start(t, word, SBT_REGION_CALIB, calib_tag) != SBT_OK)
 			return -1;
 		uint64_t t1 = sbt_read_stop(&aux);
 		uint64_t c1 = cycles_now(t);
-		busy_set(t);
+		sbt_gate_shut(t);
 		sbt_path_stop(t, SBT_REGION_CALIB, t1, aux, c1, NULL);
 	}
 	return sbt_readback_last(t, ticks, cycles);

@@ -20,6 +20,7 @@
 #define SBT_CONFIG_H
 
 #include "diag.h"
+#include "sbtlog.h"
 
 #define SBT_CONFIG(X)                                                        \
 	X(OUTPUT, "SBT_OUTPUT", STR, 0, "region.log", 0, 0,                  \
@@ -47,7 +48,7 @@
 	X(PREPARE, "SBT_PREPARE", STR, 0, "auto", 0, 0,                      \
 	  "where a thread readies the log's pages ahead: auto, off, or cpus " \
 	  "(0,2-3)")                                                          \
-	X(SPEED_US, "SBT_SPEED_US", LONG, 100, NULL, 0, 10000000,            \
+	X(SPEED_US, "SBT_SPEED_US", LONG, SBT_SPEED_US_DEFAULT, NULL, 0, 10000000,            \
 	  "a speed probe every N us of each thread's marking; 0 off")        \
 	X(ITT_DOMAIN_PREFIX, "SBT_ITT_DOMAIN_PREFIX", BOOL, 0, NULL, 0, 1,   \
 	  "ITT task names as domain/name")                                   \

@@ -8,31 +8,8 @@
 
 #include "counters.h"
 #include "gate.h"
-#include "hot.h"
-
-static inline int busy_set(struct sbt_thread *t)
-{
-	sbt_gate_shut(t);
-	return 1;
-}
-
-/* 1 when the innermost open region is a call not recorded. */
-static inline int top_skipped(const struct sbt_thread *t)
-{
-	return sbt_gate_top_skipped(t);
-}
-
-/* Reopen the gate; a skipped innermost region keeps STOP off the clock. */
-static inline void busy_clear(struct sbt_thread *t)
-{
-	sbt_gate_open(t);
-}
-
-/* A marker is running on the thread (a signal handler interrupted it). */
-static inline int in_marker(const struct sbt_thread *t)
-{
-	return sbt_gate_marking(t);
-}
+#include "recorder.h"
+#include "thread.h"
 
 static inline int cycling(const struct sbt_thread *t) { return t->pmc >= 0; }
 
@@ -54,8 +31,13 @@ static inline uint64_t cycles_now(const struct sbt_thread *t)
 	return cycling(t) ? sbt_cycles_read((uint32_t)t->pmc) : 0;
 }
 
-/* Room for n events at hot.cur (a new chunk when needed); NULL: none. */
+/* A marker's events, as append.h's (room, append, claim) but one refused
+ * after CLOSE is counted (SBT_CNT_AFTER_CLOSE): the recorder's own
+ * events (ticks, spans) are not the user's calls. */
 SBT_HIDDEN struct sbt_event *sbt_path_room(struct sbt_thread *t, uint32_t n);
+SBT_HIDDEN struct sbt_event *sbt_path_append(struct sbt_thread *t, uint64_t at,
+					     uint32_t aux, uint32_t word);
+SBT_HIDDEN struct sbt_event *sbt_path_claim(struct sbt_thread *t);
 
 /* Whether opening `region` now is misuse: then counted, gate reopened. */
 SBT_HIDDEN int sbt_path_misuse(struct sbt_thread *t, sbt_id region);

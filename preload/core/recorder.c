@@ -20,7 +20,7 @@
 #include "sample.h"
 #include "gate.h"
 #include "stop.h"
-#include "tickat.h"
+#include "due.h"
 #include "cap.h"
 #include "clock.h"
 #include "counters.h"
@@ -72,7 +72,6 @@ static struct {
 	struct sbt_clockinfo clk;
 	_Atomic int clk_ready;         /* clk is set (double-checked)    */
 	int forked;                    /* this process is a fork child   */
-	uint32_t probe_period;
 	size_t reserve;
 	char pattern[4096];
 	pthread_mutex_t lock;          /* state changes, thread list     */
@@ -96,7 +95,6 @@ const struct sbt_chunk *sbt_thread_chunk_at(uint64_t off)
 }
 
 uint64_t sbt_thread_tick_hz(void) { return g.clk.tick_hz; }
-uint32_t sbt_thread_probe_period(void) { return g.probe_period; }
 
 int sbt_thread_log_state(void)
 {
@@ -127,7 +125,7 @@ __attribute__((constructor(SBT_CTOR_SETUP))) static void sbt_setup(void)
 	if (getauxval(AT_SECURE) || sbt_cfg(SBT_CFG_DISABLE))
 		g.inert = 1;
 	strncpy(g.pattern, sbt_cfg_text(SBT_CFG_OUTPUT), sizeof g.pattern - 1);
-	g.probe_period = (uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD);
+	sbt_pair_setup((uint32_t)sbt_cfg(SBT_CFG_PROBE_PERIOD));
 	int sampling = sbt_sample_on();  /* parsed with the configuration */
 	sbt_speed_setup();
 	sbt_prep_setup();
@@ -169,7 +167,7 @@ static struct sbt_file_header *log_open(void)
 		if (!g.inert && (g.log = sbt_log_create(g.pattern, g.reserve))) {
 			sbt_prep_start(g.log);
 			g.hdr = sbt_log_header(g.log);
-			sbt_header_fill(g.hdr, &g.clk, g.probe_period,
+			sbt_header_fill(g.hdr, &g.clk, sbt_pair_period(),
 					g.forked);
 			sbt_os_header(g.hdr);
 			sbt_cap_attach(g.hdr);
@@ -231,7 +229,7 @@ static void tick_first(struct sbt_thread *t)
 {
 	int work = sbt_speed_on() || t->os;
 
-	sbt_tick_first(t, work ? sbt_speed_period(g.clk.tick_hz) : 0);
+	sbt_due_first(t, work ? sbt_speed_period(g.clk.tick_hz) : 0);
 }
 
 /* A thread's xorshift state (probe spacing, sampling gaps): the
@@ -365,24 +363,8 @@ static void replay(struct sbt_thread *t)
 
 void sbt_thread_limit(struct sbt_thread *t)
 {
-	/* Two events per region: a distance of (period, 2 period] events
-	 * puts a probe at most every `period` STARTs, and drawn at random,
-	 * so that a loop of markers does not have its probes land on one
-	 * region always. */
-	size_t left = (size_t)(t->chunk_end - t->hot.cur);
-	size_t probe = g.probe_period;
-	struct sbt__ev *end;
+	struct sbt__ev *end = sbt_due_next(t);
 
-	if (probe) {
-		t->rng ^= t->rng << 13, t->rng ^= t->rng >> 7;
-		t->rng ^= t->rng << 17;
-		probe += 1 + (size_t)(t->rng % probe);
-	}
-	assert(t->hot.cur <= t->chunk_end);
-	t->probe_at = probe && probe < left ? t->hot.cur + probe : NULL;
-	end = t->probe_at ? t->probe_at : t->chunk_end;
-	/* The tick (tickat.h): placed afresh in a new chunk. */
-	end = sbt_tick_limit(t, end, left);
 	/* The recorder sees every marker of a thread that counts cycles
 	 * or events, and after CLOSE; and, but for skipped calls, while
 	 * one is open.  (Atomic stores: CLOSE shuts `end` from another
@@ -484,10 +466,10 @@ int sbt_thread_refill(struct sbt_thread *t, uint32_t n)
 	if (!t->chunk)                 /* the thread's first in this log */
 		thread_meta(t);
 	c->prev = t->chunk ? (uint64_t)((char *)t->chunk - (char *)g.hdr) : 0;
-	sbt_tick_chunk(t);              /* the tick's event count goes on */
+	sbt_due_chunk_leaving(t);      /* the tick's event count goes on */
 	t->chunk = c;
 	t->hot.cur = (struct sbt__ev *)(c + 1);
-	sbt_tick_chunk_from(t);
+	sbt_due_chunk_entered(t);
 	t->chunk_end = (struct sbt__ev *)((char *)c + c->size);
 	if (t->nreplay)
 		replay(t);

@@ -27,7 +27,8 @@
 #include "sbtlog.h"
 #include "diag.h"
 #include "regions.h"
-#include "sbtmark.h"
+#include "tsc.h"
+#include "sbtmark_hot.h"
 
 #define SBT_API __attribute__((visibility("default")))
 

@@ -1,9 +1,8 @@
 /*
  * gate.h - the busy gate of a recording thread (hot.busy), its states
  * named; the recorder writes it through these alone.  (The app's inline
- * markers, sbtmark.h, write the same word: OPEN <-> SHUT around a
- * marker, SKIPPING when a skipped call is innermost - the ABI they were
- * built with.)
+ * markers, sbtmark_hot.h, write the same word by the same names
+ * SBT__OPEN, SBT__SHUT, SBT__SKIPPING: the ABI they were built with.)
  *
  *   OPEN      no marker runs on the thread; the innermost open region is
  *             a recorded one, or none
@@ -24,7 +23,7 @@
 #include "thread.h"
 
 enum sbt_gate {
-	SBT_GATE_OPEN = 0, SBT_GATE_SHUT = 1,
+	SBT_GATE_OPEN = SBT__OPEN, SBT_GATE_SHUT = SBT__SHUT,
 	SBT_GATE_SKIPPING = SBT__SKIPPING, SBT_GATE_WAITING = SBT_BUSY_WAITING,
 };
 

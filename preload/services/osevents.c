@@ -35,7 +35,7 @@
  */
 #include "config.h"
 #include "osevents.h"
-#include "sbtmark.h"
+#include "tsc.h"
 
 #include <linux/perf_event.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * hot.h - the fast path of the recorder's own entry points.
  *
  * markers.c and every interposed API enter through these: a hit in the
- * thread's cache, then the inline markers' own fast path (sbtmark.h), all
+ * thread's cache, then the inline markers' own fast path (sbtmark_hot.h), all
  * inlined into the entry point, so that a function call into the recorder
  * costs little more than the inline markers do.  Anything else goes to
  * the general path (recorder.h's sbt_rec_*_slow, in hot.c), which does
@@ -11,11 +11,9 @@
 #ifndef SBT_HOT_H
 #define SBT_HOT_H
 
+#include "gate.h"
 #include "recorder.h"
 #include "thread.h"
-
-#define SBT_LIKELY(x)   __builtin_expect(!!(x), 1)
-#define SBT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* The thread's cache slot for name pointer `name` at `ra`. */
 static inline struct sbt_name_slot *sbt_name_slot(struct sbt_thread *t,
@@ -171,7 +169,7 @@ sbt_hot_stop(const char *name, unsigned api, const void *ra)
 	uint32_t aux;
 
 	if (SBT_UNLIKELY(sbt_rec_skips) && (t = sbt_me) != NULL &&
-	    SBT__BUSY(&t->hot) == SBT__SKIPPING &&
+	    sbt_gate(t) == SBT_GATE_SKIPPING &&
 	    sbt__unskip_fast(&t->hot, name))
 		return SBT_OK;
 	uint64_t t1 = sbt_read_stop(&aux);
@@ -235,7 +233,7 @@ sbt_hot_stop_clock(uint32_t *aux)
 	struct sbt_thread *t;
 
 	if (SBT_UNLIKELY(sbt_rec_skips) && (t = sbt_me) != NULL &&
-	    SBT__BUSY(&t->hot) == SBT__SKIPPING) {
+	    sbt_gate(t) == SBT_GATE_SKIPPING) {
 		*aux = 0;
 		return 0;
 	}

@@ -2,7 +2,7 @@
  * thread.h - one recording thread's state, shared by recorder.c (which
  * makes, feeds and ends it) and hot.c (the marker paths that use it).
  *
- * The first member is the struct sbt_hot of markers/sbtmark.h, the part
+ * The first member is the struct sbt_hot of markers/sbtmark_hot.h, the part
  * the app's inline markers touch; the rest is the recorder's own.
  *
  * Invariants (between markers; `hot.busy` is set while one runs):
@@ -25,17 +25,16 @@
  *     counts into a SKIP event of this thread's log.  Losing a slot to
  *     another site loses no count, only the draw: gaps are geometric,
  *     hence memoryless - a fresh draw is as good as the rest of the old.
- *   - hot.end is probe_at when that is set (and no reason above holds):
- *     the fast path stops there for the general path to probe.
- *   - hot.end <= tick_at when tick_at lies in the current chunk: the
- *     fast path stops there for sbt_speed_tick (tick.h); a tick_at
- *     outside it (a new chunk) is reset to hot.cur + tick_gap.
+ *   - hot.end is the nearest of the thread's deadlines (due.h: chunk
+ *     end, pair probe, tick) when no reason above holds: the fast path
+ *     stops there for the general path to run what is due.
  */
 #ifndef SBT_THREAD_H
 #define SBT_THREAD_H
 
 #include "regions.h"
-#include "sbtmark.h"
+#include "tsc.h"
+#include "sbtmark_hot.h"
 
 #define SBT_CACHE_SLOTS 256            /* name cache per thread          */
 /* (ra, region) cache per thread, as large as the name cache: a miss
@@ -99,7 +98,8 @@ struct sbt_thread {
 	int32_t  tid;
 	uint32_t chunk_size;           /* next chunk's size               */
 	uint64_t rng;                  /* xorshift state: probe spacing   */
-	struct sbt__ev *probe_at;      /* a probe is due from here on     */
+	/* The deadlines (due.h writes them): */
+	struct sbt__ev *pair_at;       /* a pair probe is due from here on*/
 	struct sbt__ev *tick_at;       /* tick.h's tick is due from here  */
 	uint32_t tick_gap;             /* events between ticks, 0: none   */
 	uint32_t tick_done;            /* events since the last tick in
@@ -111,10 +111,10 @@ struct sbt_thread {
 	uint64_t tick_in;              /* a START inside open regions met
 					  tick_at here (wall ticks), 0: no */
 	struct sbt__ev *tick_ev;       /* ... and wrote this START event  */
-	uint64_t probe_in;             /* wall ticks where the START now in
+	uint64_t pair_in;              /* wall ticks where the START now in
 					  the recorder entered it, when
-					  inside open regions with an
-					  in-situ probe due; 0: not      */
+					  inside open regions with a pair
+					  probe due; 0: not               */
 	struct sbt_chunk *chunk;       /* current EVENTS chunk            */
 	struct sbt__ev *chunk_end;     /* its end                         */
 	struct sbt_thread *next, *prev;/* all threads, for CLOSE          */
@@ -136,8 +136,9 @@ struct sbt_thread {
 	struct sbt_site_slot sites[SBT_SITE_SLOTS];
 } __attribute__((aligned(64)));
 
-/* Commit a finished event of the log (sbtmark.h's sbt__commit: the
- * layouts agree, hot.c checks). */
+/* Commit a finished event of the log (sbtmark_hot.h's sbt__commit: the
+ * layouts agree, recorder.c checks); append.h's writers and the marker
+ * paths' own. */
 static inline void sbt_ev_commit(struct sbt_event *e, uint64_t t,
 				 uint32_t aux, uint32_t word)
 {
@@ -168,8 +169,8 @@ SBT_HIDDEN int sbt_thread_refill(struct sbt_thread *t, uint32_t n);
  * chunks back through their `prev` links. */
 SBT_HIDDEN const struct sbt_chunk *sbt_thread_chunk_at(uint64_t off);
 
-/* Where the fast path must stop next: at the chunk's end, or at the
- * next in-situ probe (about every probe period STARTs). */
+/* Where the fast path must stop next: at the nearest deadline (due.h),
+ * or never while the thread has a reason to see every marker. */
 SBT_HIDDEN void sbt_thread_limit(struct sbt_thread *t);
 
 /* A tick's kernel-event chore: drain the ring when it is past half
@@ -178,8 +179,5 @@ SBT_HIDDEN int sbt_thread_os_tick(struct sbt_thread *t);
 
 /* The wall clock's rate (0 before any log was opened). */
 SBT_HIDDEN uint64_t sbt_thread_tick_hz(void);
-
-/* In-situ probe period (0: none). */
-SBT_HIDDEN uint32_t sbt_thread_probe_period(void);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * tsc.h - the recorder's serialized clock reads and the cpu each ran on
- * (x86-64; included by sbtmark.h in the recorder's build, after its
- * rdtscp primitives sbt_tscp_start / sbt_tscp_stop).
+ * (x86-64: sbtmark.h's sbt_read_start / sbt_read_stop in the recorder's
+ * build, SBT_CLOCK_HOOK, over its rdtscp primitives sbt_tscp_start /
+ * sbt_tscp_stop; elsewhere sbtmark.h's own).
  *
  * A thread's way of reading is fixed at its start (sbt_tsc_thread):
  *   SBT_TSC_AUX    rdtscp, its TSC_AUX checked against getcpu(): as is
@@ -13,7 +14,7 @@
  * both ends (the leading lfence waits for earlier work as rdtscp does,
  * the trailing one holds later work back).  The usual way, SBT_TSC_AUX,
  * costs one thread-local load and a predictable branch over the bare
- * primitive.  Include sbtmark.h, which includes this.
+ * primitive.  The recorder's files include this for sbtmark.h.
  */
 #ifndef SBT_TSC_H
 #define SBT_TSC_H
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "sbtmark.h"
 
 enum {
 	SBT_TSC_AUX = 1, SBT_TSC_RSEQ = 2, SBT_TSC_NOCPU = 3,
@@ -43,7 +45,7 @@ SBT_HIDDEN uint32_t sbt_tsc_unchecked(void);
 SBT_HIDDEN uint32_t sbt_tsc_cpu(uint32_t w);
 
 /* The way w of the calling thread into its inline markers' state (the
- * cpu word's place, the read): sbtmark.h's struct sbt_hot. */
+ * cpu word's place, the read): sbtmark_hot.h's struct sbt_hot. */
 struct sbt_hot;
 SBT_HIDDEN void sbt_tsc_hot(struct sbt_hot *h, uint32_t w);
 
@@ -53,6 +55,7 @@ SBT_HIDDEN void sbt_tsc_hot(struct sbt_hot *h, uint32_t w);
 struct sbt_file_header;
 SBT_HIDDEN void sbt_tsc_header(struct sbt_file_header *h);
 
+#if defined(__x86_64__) && defined(SBT_CLOCK_HOOK)
 static inline __attribute__((always_inline)) uint64_t sbt_tsc_fenced(void)
 {
 	return sbt__tsc_fenced();
@@ -90,5 +93,6 @@ sbt_read_stop(uint32_t *aux)
 	*aux = sbt_tsc_cpu(w);         /* after the read: bookkeeping       */
 	return t;
 }
+#endif
 
 #endif

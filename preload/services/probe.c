@@ -14,7 +14,7 @@
 #include "probe.h"
 #include "config.h"
 #include "regions.h"
-#include "sbtmark.h"
+#include "tsc.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -39,11 +39,11 @@ void sbt_speed_setup(void)
 	S.cadence_us = (uint32_t)sbt_cfg(SBT_CFG_SPEED_US);
 }
 
-/* Ticks come every cadence; with probes off, every 100 us still, for the
- * kernel-event ring. */
+/* Ticks come every cadence; with probes off, at the default cadence
+ * still, for the kernel-event ring. */
 uint64_t sbt_speed_period(uint64_t hz)
 {
-	uint32_t us = S.cadence_us ? S.cadence_us : 100;
+	uint32_t us = S.cadence_us ? S.cadence_us : SBT_SPEED_US_DEFAULT;
 
 	return hz ? hz * us / 1000000u : 0;
 }

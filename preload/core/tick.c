@@ -3,17 +3,18 @@
  * when one is due (probe.h), a drain of the kernel's events, and the
  * spans of these detours for the reader.
  *
- * Scheduling (tickat.h): the fast path runs up to t->tick_at, `tick_gap`
+ * Scheduling (due.h): the fast path runs up to t->tick_at, `tick_gap`
  * events past the last tick.  Each tick measures the events per tick of
  * wall clock since the previous one and sets the gap so that the next
  * lands about when the next probe is due; a thread that marks rarely
  * gets a gap of one event, i.e. at most one probe a marker call.
  */
 #include "tick.h"
+#include "append.h"
+#include "due.h"
 #include "probe.h"
 #include "recorder.h"
 #include "thread.h"
-#include "tickat.h"
 
 #include <stddef.h>
 
@@ -25,38 +26,31 @@ static uint32_t clamp(uint64_t ticks)
 	return ticks < SBT_MAX_SITES ? (uint32_t)ticks : SBT_MAX_SITES - 1;
 }
 
-/* Room for one event at hot.cur (a new chunk when needed); 0: none. */
-static int room(struct sbt_thread *t)
+/* Append one SPEED event (dropped when the log has no room). */
+static void put(struct sbt_thread *t, uint32_t flags, uint64_t ticks,
+		uint64_t at, uint32_t aux)
 {
-	return t->chunk_end > t->hot.cur || sbt_thread_refill(t, 1);
+	(void)sbt_ev_append(t, at, aux, SBT_EV_WORD(SBT_EV_SPEED, flags,
+						    clamp(ticks)));
 }
 
-/* Append one SPEED event; 0 when the log has no room. */
-static int put(struct sbt_thread *t, uint32_t flags, uint64_t ticks,
-	       uint64_t at, uint32_t aux)
+/* Commit span e, from a to a clock read now: the read last, only the
+ * return left after it. */
+static void span_now(struct sbt_event *e, uint64_t a)
 {
-	struct sbt_event *e;
+	uint32_t aux;
+	uint64_t b = sbt_read_stop(&aux);
 
-	if (!room(t))
-		return 0;
-	e = (struct sbt_event *)t->hot.cur;
-	sbt_ev_commit(e, at, aux, SBT_EV_WORD(SBT_EV_SPEED, flags,
-					      clamp(ticks)));
-	t->hot.cur++;
-	return 1;
+	sbt_ev_commit(e, a, aux, SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
+					     clamp(b - a)));
 }
 
 struct sbt_event *sbt_speed_span(struct sbt_thread *t, uint64_t a)
 {
-	struct sbt_event *e = room(t) ? (struct sbt_event *)t->hot.cur++ :
-				  NULL;
-	uint32_t aux;
+	struct sbt_event *e = sbt_ev_claim(t);
 
-	if (!e)
-		return NULL;
-	uint64_t b = sbt_read_stop(&aux);     /* last: only the return left */
-	sbt_ev_commit(e, a, aux, SBT_EV_WORD(SBT_EV_SPEED, SBT_SPEED_SPAN,
-					     clamp(b - a)));
+	if (e)
+		span_now(e, a);
 	return e;
 }
 
@@ -86,21 +80,14 @@ static uint32_t next_gap(struct sbt_thread *t, uint64_t now, uint64_t left)
 	return gap < 1 ? 1 : gap > GAP_MAX ? GAP_MAX : (uint32_t)gap;
 }
 
-/* The next tick's place, and the fast path's limit with it. */
-static void set_limit(struct sbt_thread *t)
-{
-	sbt_tick_moved(t);
-	sbt_thread_limit(t);
-}
-
 void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 {
-	uint64_t per = sbt_speed_period(sbt_thread_tick_hz()), a, b, t0, dur;
+	uint64_t per = sbt_speed_period(sbt_thread_tick_hz()), a, t0, dur;
 	uint64_t left = per;
 	uint32_t aux = 0;
 
 	if (!per || !t->chunk) {
-		sbt_tick_none(t);
+		sbt_due_no_tick(t);
 		return;
 	}
 	/* The detour starts here, or at the STOP that brought us */
@@ -117,7 +104,7 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	} else if (sbt_speed_on()) {
 		left = t->speed_due - a;
 	}
-	sbt_tick_gap(t, next_gap(t, a, left));
+	sbt_due_tick_gap(t, next_gap(t, a, left));
 	t->tick_seen = a;
 	/* Inside open regions, the way of the START that met tick_at, from
 	 * where it came into the recorder to its clock read: a START that
@@ -135,15 +122,9 @@ void sbt_speed_tick(struct sbt_thread *t, uint64_t now)
 	 * now, committed by its word after the last read (the gate is
 	 * shut: nothing else writes meanwhile), so that after it only the
 	 * marker's return is left. */
-	struct sbt_event *e = room(t) ? (struct sbt_event *)t->hot.cur++ :
-			      NULL;
-	set_limit(t);
-	if (e) {
-		b = sbt_read_stop(&aux);
-		sbt_ev_commit(e, a, aux, SBT_EV_WORD(SBT_EV_SPEED,
-						     SBT_SPEED_SPAN,
-						     clamp(b - a)));
-	}
-	t->tick_in = 0;
-	t->tick_ev = NULL;
+	struct sbt_event *e = sbt_ev_claim(t);
+	sbt_due_ticked(t);              /* the next tick, the limit with it */
+	sbt_thread_limit(t);
+	if (e)
+		span_now(e, a);
 }

@@ -19,7 +19,8 @@
 #include "config.h"
 #include "cap.h"
 #include "regions.h"
-#include "sbtmark.h"
+#include "tsc.h"
+#include "sbtmark_hot.h"
 
 #include <errno.h>
 #include <pthread.h>

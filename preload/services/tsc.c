@@ -14,7 +14,8 @@
  * no-rdtscp (CPUID's bit taken as clear), no-rseq (no rseq area).
  */
 #if defined(__x86_64__)
-#include "sbtmark.h"             /* and through it tsc.h */
+#include "tsc.h"
+#include "sbtmark_hot.h"
 #include "config.h"
 
 #include <cpuid.h>

@@ -3,7 +3,7 @@
  * hot.end_saved, what hot.end is whenever no skipped call is open.  The
  * recorder writes both through these alone (thread.h states the
  * invariants); the app's inline markers write hot.end for skipped calls
- * as sbt_stop_skip / sbt_stop_unskip do (sbtmark.h, the ABI).
+ * as sbt_stop_skip / sbt_stop_unskip do (sbtmark_hot.h, the ABI).
  *
  * Relaxed atomic stores: CLOSE shuts another thread's from its own.
  */

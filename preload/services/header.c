@@ -5,7 +5,7 @@
 #include "cap.h"
 #include "counters.h"
 #include "diag.h"
-#include "sbtmark.h"
+#include "tsc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

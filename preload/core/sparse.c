@@ -3,7 +3,7 @@
  * region's sites skip calls at random, each counted in a SKIP event of
  * the log; a skipped call sits on the open-region stack with no event, so
  * nesting and misuse are counted as for any call.  The inline markers
- * skip by themselves (sbtmark.h: sbt__skip_fast); here are the rest and
+ * skip by themselves (sbtmark_hot.h: sbt__skip_fast); here are the rest and
  * the drawing of gaps.  Under SBT_MAX_MB every region is sampled, and
  * gaps grow with the thinning level (cap.h), read when a gap is drawn.
  */
@@ -63,23 +63,20 @@ int sbt_sparse_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 		uint32_t gap = draw_gap(t, ldexp(sbt_regions_gap(region),
 						 (int)sbt_cap_level()));
 		k->count = NULL;
-		if (gap && !(e = sbt_path_room(t, 1)))
+		if (gap && !(e = sbt_path_append(t, 0, 0, SBT_EV_WORD(
+						SBT_EV_SKIP, 0, site))))
 			gap = 0;        /* no room to count: record (or drop) */
-		if (gap) {
-			sbt_ev_commit(e, 0, 0, SBT_EV_WORD(SBT_EV_SKIP, 0,
-							       site));
-			t->hot.cur++;
+		if (gap)
 			k->count = &e->t;
-		}
 		k->left = gap + 1;
 		/* Only when the inline markers will take it: a skip needs
 		 * an open gate, a recorded call room before hot.end. */
 		struct sbt__ev *end = SBT__END(&t->hot);
 		if (again_ok && __atomic_load_n(&t->hot.end_saved,
 						__ATOMIC_RELAXED) &&
-		    !top_skipped(t) &&
+		    !sbt_gate_top_skipped(t) &&
 		    (k->left > 1 || (end && t->hot.cur < end))) {
-			busy_clear(t);
+			sbt_gate_open(t);
 			return SBT_AGAIN;
 		}
 	}
@@ -94,6 +91,6 @@ int sbt_sparse_start(struct sbt_thread *t, uint32_t word, sbt_id region,
 	t->hot.depth = d + 1;
 	t->hot.nskip++;
 	sbt_stop_skip(t);
-	busy_clear(t);
+	sbt_gate_open(t);
 	return SBT_OK;
 }
