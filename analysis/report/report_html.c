@@ -23,6 +23,7 @@
 #include "plot.h"
 #include "report_notes.h"
 #include "report_util.h"
+#include "clause.h"
 #include "say.h"
 #include "words.h"
 #include "sbtlog.h"
@@ -332,7 +333,8 @@ static int findings(FILE *f, const struct sbt_report_in *in,
 		}
 		struct sbt_strbuf o = { line, sizeof line, 0 };
 		line[0] = 0;
-		sbt_words_finding(&o, g, &g->find[k], "this group");
+		sbt_say_finding(&o, g, &g->find[k], SBT_LONG,
+				"this group");
 		finding_item(f, in, g, named, line);
 		n++;
 	}

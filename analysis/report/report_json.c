@@ -13,6 +13,7 @@
 #include "totals.h"
 #include "report_compare.h"
 #include "report_util.h"
+#include "clause.h"
 #include "say.h"
 #include "words.h"
 #include "report_speed.h"
@@ -175,7 +176,7 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 			"false");
 		char text[SBT_SAY_FINDING_LEN] = "";
 		struct sbt_strbuf t = { text, sizeof text, 0 };
-		sbt_say_finding(&t, g, x);
+		sbt_say_finding(&t, g, x, SBT_SHORT, NULL);
 		sbt_json_str(f, text);
 		fputc('}', f);
 	}

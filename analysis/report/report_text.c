@@ -12,6 +12,7 @@
 #include "report_compare.h"
 #include "report_notes.h"
 #include "report_util.h"
+#include "clause.h"
 #include "say.h"
 #include "report_counters.h"
 #include "report_speed.h"
@@ -627,7 +628,7 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 		if (g->find[k].kind == SBT_FIND_STEP)
 			continue;
 		b = (struct sbt_strbuf){ line, sizeof line, 0 };
-		sbt_words_finding(&b, g, &g->find[k], who);
+		sbt_say_finding(&b, g, &g->find[k], SBT_LONG, who);
 		item(f, l, g->find[k].minor ? "minor" : "throughout", line);
 	}
 	n = sbt_group_changes(g, ch);

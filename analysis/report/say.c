@@ -17,6 +17,7 @@
  * time far below t_diff (score.c: the two resolutions).
  */
 #include "say.h"
+#include "clause.h"
 #include "compare.h"
 #include "dataset.h"
 
@@ -286,18 +287,6 @@ void sbt_say_group(struct sbt_strbuf *o, const char *who, double delta_rel,
 		"faster", size, resolution);
 }
 
-static const char *by_word(enum sbt_by by)
-{
-	switch (by) {
-	case SBT_BY_THREAD: return "thread";
-	case SBT_BY_CPU:    return "cpu";
-	case SBT_BY_RANK:   return "rank";
-	case SBT_BY_HOST:   return "host";
-	case SBT_BY_SITE:   return "call site";
-	default:            return "group";
-	}
-}
-
 static void precision(struct sbt_strbuf *o, const struct sbt_score *s)
 {
 	char a[32], b[32], c[32];
@@ -347,215 +336,6 @@ static void machine(struct sbt_strbuf *o, const struct sbt_group *g)
 		sbt_put(o, " (%zu samples left out)", g->machine_n);
 }
 
-static void modes_of(struct sbt_strbuf *o, const struct sbt_mode *md, int nm)
-{
-	char a[32], c[32];
-	double d = md[nm - 1].center_ns - md[0].center_ns;
-
-	sbt_fmt_ns(a, sizeof a, d);
-	sbt_put(o, "%d modes %s %s (", nm, a, nm == 2 ? "apart" :
-		"from first to last");
-	for (int m = 0; m < nm; m++) {
-		sbt_fmt_ns(c, sizeof c, md[m].center_ns);
-		sbt_put(o, "%s%s %.0f %%", m ? ", " : "", c,
-			100 * md[m].share);
-	}
-	sbt_put(o, ")");
-}
-
-/* A barrier wait far beyond the slow share's extra time: whose it is. */
-static void wait_cause(struct sbt_strbuf *b, const struct sbt_finding *x)
-{
-	if (x->flags & SBT_FX_WAIT_OS)
-		sbt_put(b, "; far beyond its share's extra time: the OS's (%zu "
-			"of %zu long waits preempted)", x->os_waits,
-			x->long_waits);
-	else if (x->flags & SBT_FX_WAIT_UNEXPL)
-		sbt_put(b, "; far beyond its share's extra time, unexplained "
-			"(%zu of %zu long waits preempted)", x->os_waits,
-			x->long_waits);
-}
-
-/* The clauses of the decomposition's findings (decomp.c): the OS's time,
- * the spread's components, what is left. */
-static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
-{
-	char a[32], b[32];
-
-	sbt_fmt_ns(a, sizeof a, x->size_ns);
-	switch (x->kind) {
-	case SBT_FIND_COUNTER:
-		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-		sbt_put(t, "counter %d: calls with more of its events took "
-			"longer (%s an event), %.0f %% of the spread",
-			(int)x->key, b, 100 * x->var_share);
-		break;
-	case SBT_FIND_OS_TIME:
-		sbt_put(t, "the OS's: ");
-		if (isfinite(x->per_event_ns) && x->events > 0) {
-			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_put(t, "%.0f faults a call (%s each%s)", x->events,
-				b, x->flags & SBT_FX_RUN_COST ?
-				", the run's" : x->flags & SBT_FX_REC_COST ?
-				", measured at start" : "");
-		}
-		if (isfinite(x->per_switch_ns) && x->switches > 0) {
-			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			char c[32];
-			sbt_fmt_num(c, sizeof c, x->switches);
-			sbt_put(t, "%s%s switches a call (%s each)",
-				isfinite(x->per_event_ns) && x->events > 0 ?
-				" and " : "", c, b);
-		}
-		sbt_put(t, " = %s", a);
-		if (isfinite(x->time_share) && x->time_share <= 1)
-			sbt_put(t, ", %.0f %% of its time",
-				100 * x->time_share);
-		else if (isfinite(x->time_share))
-			sbt_put(t, ", %.1fx its mean time", x->time_share);
-		break;
-	case SBT_FIND_OS_SPREAD:
-		sbt_put(t, "the OS's: calls with more %s took longer "
-			"(", isfinite(x->per_event_ns) ?
-			(isfinite(x->per_switch_ns) ? "faults and "
-			 "switches" : "faults") : "switches");
-		if (isfinite(x->per_event_ns)) {
-			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_put(t, "%s a fault", b);
-		}
-		if (isfinite(x->per_switch_ns)) {
-			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			sbt_put(t, "%s%s a switch",
-				isfinite(x->per_event_ns) ? ", " : "",
-				b);
-		}
-		sbt_put(t, "), %.0f %% of the spread",
-			100 * x->var_share);
-		break;
-	case SBT_FIND_PROCESSOR:
-		/* the processor's: not the code's to chase */
-		sbt_put(t, "the processor's: %zu calls %s %s while its "
-			"speed was off, %.0f %% of the spread",
-			x->count, a, x->flags & SBT_FX_FASTER ? "faster" :
-			"slower", 100 * x->var_share);
-		break;
-	case SBT_FIND_TIME:
-		sbt_put(t, "over time: levels %s apart, %.0f %% of "
-			"the spread", a, 100 * x->var_share);
-		break;
-	case SBT_FIND_WAIT:
-		/* a barrier's waits: the thread that waits least is the
-		 * slow one */
-		sbt_put(t, "thread %u waits least: the slow "
-			"one; the others wait up to %s more "
-			"for it", x->key, a);
-		if (isfinite(x->rel) && x->rel <= 1)
-			sbt_put(t, ", %.1f %% of the parallel region's time",
-				100 * x->rel);
-		else if (isfinite(x->rel))
-			sbt_put(t, ", %.1fx the parallel region's typical "
-				"time", x->rel);
-		wait_cause(t, x);
-		break;
-	case SBT_FIND_GROUPS:
-		sbt_put(t, "thread %u %s slower than the fastest, "
-			"%.0f %% of the spread", x->key, a,
-			100 * x->var_share);
-		break;
-	default: {              /* what is left: said, not alarmed */
-		char p[32];
-		sbt_fmt_spread(p, sizeof p, x->rel);
-		sbt_put(t, "varies +-%s call to call, unexplained "
-			"(%.0f %% of the spread)", p, 100 * x->var_share);
-	}
-		break;
-	}
-}
-
-void sbt_say_finding(struct sbt_strbuf *c, const struct sbt_group *g,
-		     const struct sbt_finding *x)
-{
-	enum sbt_by by = (enum sbt_by)g->said.by;
-	const struct sbt_score *s = &g->score;
-	const struct sbt_phases *p = &g->phases;
-	char a[32], b[32];
-
-	if (x->flags & SBT_FX_UNSAID)
-		return;
-	switch (x->kind) {
-	case SBT_FIND_FEW:
-		sbt_put(c, "too few samples to judge (%zu)", x->count);
-		break;
-	case SBT_FIND_STEP: {
-		const struct sbt_phase *ph = &p->ph[p->step[x->ref]];
-		double m0 = p->step_from_ns[x->ref];
-		char at[32];
-		sbt_fmt_ns(a, sizeof a, m0);
-		sbt_fmt_ns(b, sizeof b, ph->level_ns);
-		sbt_phase_when(p, p->step[x->ref], 0, at, sizeof at);
-		sbt_put(c, "step at %s: %s -> %s (%+.1f %%)", at, a, b,
-		    100 * (ph->level_ns - m0) / m0);
-		break;
-	}
-	case SBT_FIND_MODES:
-		if (x->flags & SBT_FX_DECOMP)
-			modes_of(c, g->decomp.modes, g->decomp.nmodes);
-		else
-			modes_of(c, s->modes, s->nmodes);
-		break;
-	case SBT_FIND_GROUP: {
-		char who[48];
-		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
-		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		if (by == SBT_BY_THREAD && g->omp_thread >= 0)
-			snprintf(who, sizeof who, "OpenMP thread %d",
-				 g->omp_thread);
-		else
-			snprintf(who, sizeof who, "this %s", by_word(by));
-		sbt_say_group(c, who, g->delta_rel, g->delta_ns, a, b);
-		/* what a slow share costs: the others' wait for it */
-		if (x->flags & SBT_FX_WAITS) {
-			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
-			sbt_put(c, "; the others wait %s at each barrier (%.1f %% "
-			    "of the region)", a, 100 * g->others_wait_rel);
-		}
-		break;
-	}
-	case SBT_FIND_WAIT:
-		if (x->flags & SBT_FX_UPTO) {
-			say_component(c, x);
-			break;
-		}
-		/* a barrier: the thread that waits least is the slow one */
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(c, "thread %u is the slow one: it waits least here, "
-			"the others wait %s more for it", x->key, a);
-		wait_cause(c, x);
-		break;
-	case SBT_FIND_BROAD:
-		sbt_fmt_ns(a, sizeof a, s->variation_ns);
-		if (x->flags & SBT_FX_WIDE) {
-			sbt_fmt_ns(b, sizeof b, s->excess_ns);
-			sbt_put(c, "broad: spread %s, %s beyond the timer's "
-			    "own", a, b);
-		} else {
-			sbt_fmt_ns(b, sizeof b, sbt_score_window(s));
-			sbt_put(c, "broad: spread %s, %.0f %% of the samples "
-			    "outside any %s window (one workload's readings "
-			    "fall in one)", a, 100 * s->outside, b);
-		}
-		break;
-	case SBT_FIND_PROBE_BLIND:
-		sbt_put(c, "the speed probes (a register-only chain's compute "
-			"speed) did not move: the code's, or a slowdown they "
-			"do not see (memory, front end, an SMT sibling)");
-		break;
-	default:
-		say_component(c, x);
-		break;
-	}
-}
-
 /* 0 an alarm, 1 too small (minor), 2 a description. */
 static int tier(const struct sbt_finding *x)
 {
@@ -588,7 +368,7 @@ void sbt_say_verdict(struct sbt_strbuf *o, const struct sbt_group *g)
 		}
 		struct sbt_strbuf t = { text, sizeof text, 0 };
 		text[0] = 0;
-		sbt_say_finding(&t, g, x);
+		sbt_say_finding(&t, g, x, SBT_SHORT, NULL);
 		/* the processor's is said below, with what was left out */
 		if (!text[0] || x->kind == SBT_FIND_PROCESSOR)
 			continue;

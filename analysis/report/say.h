@@ -25,11 +25,7 @@
  * %); ... . single samples resolve 20 ns, ...". */
 void sbt_say_verdict(struct sbt_strbuf *o, const struct sbt_group *g);
 
-/* One finding x of g, its clause as the verdict says it: "step at 1.20
- * s: 310 ns -> 420 ns (+35.5 %)"; nothing for a finding that has none
- * (SBT_FX_UNSAID). */
-void sbt_say_finding(struct sbt_strbuf *o, const struct sbt_group *g,
-		     const struct sbt_finding *x);
+/* One finding's clause: clause.h (sbt_say_finding). */
 
 /* The clause of a group that differs from the others of its region:
  * "WHO is 5.2 % slower than the others' median (SIZE; resolution RES)",

@@ -5,6 +5,7 @@
  * verdict says.  A renderer that ignored a flag, or judged on its own
  * (alarm or minor, what is said), would say another sentence here.
  */
+#include "clause.h"
 #include "say.h"
 #include "words.h"
 #include "../common/harness.h"
@@ -28,7 +29,7 @@ static const char *clause(const struct sbt_group *g,
 	struct sbt_strbuf o = { b, sizeof b, 0 };
 
 	b[0] = 0;
-	sbt_say_finding(&o, g, x);
+	sbt_say_finding(&o, g, x, SBT_SHORT, NULL);
 	return b;
 }
 
