@@ -268,6 +268,7 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 {
 	const struct sbt_region *rg = &ds->regions[g->region];
 	const struct sbt_score *s = &g->score;
+	char src[48];
 	char key[300];
 
 	fputs("\"name\": ", f); sbt_json_str(f, rg->name);
@@ -322,7 +323,7 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	sbt_json_num(f, "t_min_ns", s->t_min_ns, 0);
 	sbt_json_num(f, "t_diff_ns", s->t_diff_ns, 0);
 	fputs("\"metric_source\": ", f);
-	sbt_json_str(f, s->metric_source);
+	sbt_json_str(f, sbt_metric_source_name(s, src, sizeof src));
 	fprintf(f, ", \"resolvable\": %s, \"variation\": %s, ",
 		s->resolvable < 0 ? "null" : s->resolvable ? "true" : "false",
 		s->variation < 0 ? "null" : s->variation ? "true" : "false");

@@ -151,6 +151,20 @@ static void fmt_time(char *buf, size_t len, double ns)
 
 /* ---- the score alone ---------------------------------------------------- */
 
+const char *sbt_metric_source_name(const struct sbt_score *s, char *buf,
+				   size_t len)
+{
+	switch (s->metric_source) {
+	case SBT_SRC_INSITU:  snprintf(buf, len, "in-situ"); break;
+	case SBT_SRC_PROFILE: snprintf(buf, len, "profile:%s",
+				       s->metric_level ? s->metric_level : "?");
+			      break;
+	case SBT_SRC_QUANTUM: snprintf(buf, len, "quantum"); break;
+	default:              snprintf(buf, len, "none"); break;
+	}
+	return buf;
+}
+
 void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len)
 {
 	struct sbt_strbuf o = { buf, len, 0 };
@@ -198,7 +212,7 @@ void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len)
 		}
 	}
 	/* a quantum-only t_diff is a lower bound: say so next to the claim */
-	if (s->variation == 1 && strcmp(s->metric_source, "quantum") == 0)
+	if (s->variation == 1 && s->metric_source == SBT_SRC_QUANTUM)
 		sbt_put(&o, " (t_diff = quantum only)");
 }
 
@@ -297,7 +311,7 @@ static void precision(struct sbt_strbuf *o, const struct sbt_score *s)
 	sbt_fmt_ns(b, sizeof b, s->t_min_ns);
 	sbt_fmt_ns(c, sizeof c, s->shift_resolution_ns);
 	sbt_put(o, "single samples resolve %s%s", a,
-	    strcmp(s->metric_source, "quantum") ? "" : " (quantum only)");
+	    s->metric_source == SBT_SRC_QUANTUM ? " (quantum only)" : "");
 	if (isfinite(s->shift_resolution_ns))
 		sbt_put(o, ", the %zu samples shifts of %s", s->n, c);
 	if (s->resolvable)

@@ -40,6 +40,11 @@ void sbt_say_group(struct sbt_strbuf *o, const char *who, double delta_rel,
  * group's verdict is this when there is nothing else to judge by. */
 void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len);
 
+/* Where s's t_min / t_diff came from, as the data formats name it:
+ * "in-situ", "profile:l2", "quantum", "none"; buf holds it. */
+const char *sbt_metric_source_name(const struct sbt_score *s, char *buf,
+				   size_t len);
+
 /* Where phase k begins (end = 0) or ends (end = 1), for people: "1.20 s",
  * "35.00 ms", or "sample 2000" without a time base. */
 void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,

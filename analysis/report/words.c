@@ -406,8 +406,8 @@ void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g)
 	sbt_fmt_ns(b, sizeof b, s->t_min_ns);
 	sbt_put(o, "one sample tells apart %s (t_diff%s) and times a region "
 		"of %s or more to 1 %% (t_min; this one is %s)", a,
-		strcmp(s->metric_source, "quantum") ? "" :
-		", the clock's quantum only", b,
+		s->metric_source == SBT_SRC_QUANTUM ?
+		", the clock's quantum only" : "", b,
 		s->resolvable ? "longer" : "shorter");
 	if (isfinite(s->shift_resolution_ns)) {
 		sbt_fmt_ns(c, sizeof c, s->shift_resolution_ns);
@@ -415,12 +415,13 @@ void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g)
 			"time of %s (99.9 %%)", s->n,
 			sbt_plural(s->n, "sample", "samples"), c);
 	}
-	if (!strcmp(s->metric_source, "in-situ"))
+	if (s->metric_source == SBT_SRC_INSITU)
 		sbt_put(o, "; t_diff and t_min from in-situ probes");
-	else if (!strcmp(s->metric_source, "quantum"))
+	else if (s->metric_source == SBT_SRC_QUANTUM)
 		sbt_put(o, "; t_diff from the clock's quantum alone");
 	else
-		sbt_put(o, "; t_diff and t_min from %s", s->metric_source);
+		sbt_put(o, "; t_diff and t_min from %s",
+			sbt_metric_source_name(s, c, sizeof c));
 }
 
 void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g)

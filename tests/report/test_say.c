@@ -55,8 +55,7 @@ static void base(struct sbt_group *g)
 	g->score.t_diff_ns = 10;
 	g->score.t_min_ns = 500;
 	g->score.shift_resolution_ns = NAN;
-	snprintf(g->score.metric_source, sizeof g->score.metric_source,
-		 "in-situ");
+	g->score.metric_source = SBT_SRC_INSITU;
 	g->phases.nphases = 2;
 	g->phases.ph[0] = (struct sbt_phase){ .t_begin_ns = 0,
 		.t_end_ns = 2e6, .level_ns = 100, .n = 500 };
