@@ -202,11 +202,12 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 	fprintf(f, "TRIPPED by");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
+		char lb[100];
 		if (!r->tripped)
 			continue;
+		sbt_say_label(&r->label, lb, sizeof lb);
 		fprintf(f, "%s %s%s%s (+%.3g %%)", sep, r->name,
-			r->label[0] ? " " : "", r->label,
-			100 * judged(c, r)->rel);
+			lb[0] ? " " : "", lb, 100 * judged(c, r)->rel);
 		sep = ",";
 	}
 	fputc('\n', f);
@@ -274,9 +275,10 @@ static void est_sentence(char *buf, size_t len, const struct sbt_cmp *c,
 /* Name in exactly w columns, its middle cut to '~' when longer. */
 static void cmp_name(FILE *f, const struct sbt_cmp_row *r, int w)
 {
-	char b[300];
+	char b[300], lb[100];
 	int n = snprintf(b, sizeof b, "%s%s%s", r->name,
-			 r->label[0] ? " " : "", r->label);
+			 sbt_say_label(&r->label, lb, sizeof lb)[0] ? " " : "",
+			 lb);
 
 	if (n <= w)
 		fprintf(f, "%-*s", w, b);
@@ -392,8 +394,10 @@ static void report_text(FILE *f, const struct sbt_cmp *c,
 	machine_line(line, sizeof line, c);
 	fprintf(f, "machine: %s\n\n", line);
 	for (size_t i = 0; i < c->nrows; i++) {
-		int k = (int)strlen(c->rows[i].name) + (c->rows[i].label[0] ?
-			(int)strlen(c->rows[i].label) + 1 : 0);
+		char lb[100];
+		int k = (int)strlen(c->rows[i].name) + (sbt_say_label(
+			&c->rows[i].label, lb, sizeof lb)[0] ?
+			(int)strlen(lb) + 1 : 0);
 		if (k > w)
 			w = k;
 	}
@@ -467,7 +471,8 @@ static void report_csv(FILE *f, const struct sbt_cmp *c)
 		say_row(&w, c, r);
 		sbt_csv_str(f, r->name);
 		fputc(',', f);
-		sbt_csv_str(f, r->label);
+		char lb[100];
+		sbt_csv_str(f, sbt_say_label(&r->label, lb, sizeof lb));
 		fprintf(f, ",%s,%zu,%zu,%zu,%zu,%d,%d", r->side < 0 ? "base" :
 			r->side > 0 ? "new" : "both", r->b.n, r->n.n,
 			r->b.slow, r->n.slow, r->b.runs, r->n.runs);
@@ -641,7 +646,8 @@ static void report_json(FILE *f, const struct sbt_cmp *c,
 		fputs(i ? ",\n{\"name\":" : "{\"name\":", f);
 		sbt_json_str(f, r->name);
 		fputs(",\"group\":", f);
-		sbt_json_str(f, r->label);
+		char lb[100];
+		sbt_json_str(f, sbt_say_label(&r->label, lb, sizeof lb));
 		fprintf(f, ",\"present\":\"%s\",", r->side < 0 ? "base" :
 			r->side > 0 ? "new" : "both");
 		json_est(f, "base", &r->b);
@@ -837,9 +843,10 @@ static int html_compare(FILE *f, const struct sbt_cmp *c,
 		const struct sbt_cmp_row *r = &c->rows[i];
 		fputs("<section><h2>", f);
 		sbt_html_str(f, r->name);
-		if (r->label[0]) {
+		char lb[100];
+		if (sbt_say_label(&r->label, lb, sizeof lb)[0]) {
 			fputc(' ', f);
-			sbt_html_str(f, r->label);
+			sbt_html_str(f, lb);
 		}
 		struct said w;
 		say_row(&w, c, r);

@@ -492,6 +492,26 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 
 /* ---- a comparison's rows ------------------------------------------------ */
 
+const char *sbt_say_label(const struct sbt_cmp_label *l, char *buf,
+			  size_t len)
+{
+	switch (l->by) {
+	case SBT_BY_THREAD: snprintf(buf, len, "thread %u", l->key); break;
+	case SBT_BY_CPU:
+		if (l->key == SBT_CPU_UNKNOWN)
+			snprintf(buf, len, "cpu unknown");
+		else
+			snprintf(buf, len, "cpu %u", l->key);
+		break;
+	case SBT_BY_RANK:
+		snprintf(buf, len, "%s %u", l->pid ? "pid" : "rank", l->key);
+		break;
+	case SBT_BY_HOST:   snprintf(buf, len, "host %s", l->host); break;
+	default:            snprintf(buf, len, "%s", ""); break;
+	}
+	return buf;
+}
+
 const char *sbt_cmp_bound_name(int bound)
 {
 	switch (bound) {

@@ -59,6 +59,13 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 struct sbt_cmp;
 struct sbt_cmp_row;
 
+/* Whom a comparison row names beside its region: "thread 3", "cpu
+ * unknown", "rank 1", "pid 4242", "host a"; "" without --by.  buf
+ * holds it. */
+struct sbt_cmp_label;
+const char *sbt_say_label(const struct sbt_cmp_label *l, char *buf,
+			  size_t len);
+
 /* A comparison row in words: "2.1 % slower (+21 ns; resolves 0.3 %);
  * normalized by the processor's speed, no change beyond 0.4 %
  * (population); ..." with its distribution's changes (the next). */
