@@ -138,9 +138,11 @@ int sbt_fit_width(const struct sbt_fit_rows *all, int room, int limit)
 	for (size_t i = 0; i < all->n && w < limit; i++) {
 		const char *name = all->at(all->ctx, i);
 		if ((int)strlen(name) > w) {
+			/* a name that needs more than the limit is cut
+			 * at it anyway: it widens nothing */
 			int need = sbt_fit_need(name, all);
-			if (need > w)
-				w = need < limit ? need : limit;
+			if (need > w && need <= limit)
+				w = need;
 		}
 	}
 	return w < longest ? w : longest;

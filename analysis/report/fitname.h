@@ -33,8 +33,8 @@ void sbt_fit_name(char *out, size_t len, const char *name, int w,
 		  const struct sbt_fit_rows *all);
 
 /* The column's width for the names of all: their longest while it fits
- * in room; past it, room widened to the least width that tells every
- * name apart, up to limit (a table never narrower than room). */
+ * in room; past it, room widened to the least width that tells the
+ * names apart, each name that needs no more than limit. */
 int sbt_fit_width(const struct sbt_fit_rows *all, int room, int limit);
 
 #endif

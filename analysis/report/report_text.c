@@ -156,8 +156,9 @@ static int name_len(const struct sbt_dataset *ds, const struct sbt_group *g)
 }
 
 /* The names' column when the longest, l->name_w, is wider than room:
- * room (at least 12), or the least width beyond it, up to NAME_LIMIT,
- * at which every row's name reads apart from the others (fitname.h). */
+ * room (at least 12), or the least width beyond it at which every row's
+ * name that can in NAME_LIMIT columns reads apart from the others
+ * (fitname.h). */
 #define NAME_LIMIT 40
 static int widen(const struct layout *l, int room)
 {
@@ -166,9 +167,11 @@ static int widen(const struct layout *l, int room)
 	for (size_t i = 0; i < l->res->ngroups && w < NAME_LIMIT; i++) {
 		const char *name = l->ds->regions[l->res->g[i].region].name;
 		if ((int)strlen(name) > w) {
+			/* a name that needs more than the limit is cut
+			 * at it anyway: it widens nothing */
 			int need = sbt_fit_need(name, &l->names);
-			if (need > w)
-				w = need < NAME_LIMIT ? need : NAME_LIMIT;
+			if (need > w && need <= NAME_LIMIT)
+				w = need;
 		}
 	}
 	return w < l->name_w ? w : l->name_w;
