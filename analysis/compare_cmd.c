@@ -8,6 +8,7 @@
 #include "inputs.h"
 #include "omp_names.h"
 #include "report_compare.h"
+#include "say.h"
 #include "status.h"
 
 #include <errno.h>
@@ -71,10 +72,12 @@ static void gate_note(const struct sbt_cmp *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
 		const struct sbt_cmp_change *j = c->speed ? &r->norm : &r->raw;
+		char lb[100];
 		if (!r->tripped)
 			continue;
+		sbt_say_label(&r->label, lb, sizeof lb);
 		fprintf(stderr, "%s %s%s%s (+%.3g %%)", sep, r->name,
-			r->label[0] ? " " : "", r->label, 100 * j->rel);
+			lb[0] ? " " : "", lb, 100 * j->rel);
 		sep = ",";
 	}
 	fputc('\n', stderr);

@@ -6,6 +6,7 @@
 #include "figures.h"
 #include "plot.h"
 #include "report_compare.h"
+#include "fitname.h"
 #include "report_util.h"
 #include "say.h"
 #include "words.h"
@@ -202,11 +203,12 @@ static void gate_text(FILE *f, const struct sbt_cmp *c)
 	fprintf(f, "TRIPPED by");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct sbt_cmp_row *r = &c->rows[i];
+		char lb[100];
 		if (!r->tripped)
 			continue;
+		sbt_say_label(&r->label, lb, sizeof lb);
 		fprintf(f, "%s %s%s%s (+%.3g %%)", sep, r->name,
-			r->label[0] ? " " : "", r->label,
-			100 * judged(c, r)->rel);
+			lb[0] ? " " : "", lb, 100 * judged(c, r)->rel);
 		sep = ",";
 	}
 	fputc('\n', f);
@@ -271,28 +273,41 @@ static void est_sentence(char *buf, size_t len, const struct sbt_cmp *c,
 		 "; one run a side: the spread between runs is unknown");
 }
 
-/* Name in exactly w columns, its middle cut to '~' when longer. */
-static void cmp_name(FILE *f, const struct sbt_cmp_row *r, int w)
+/* The rows' names as the table says them: "REGION LABEL". */
+#define ROW_NAME 300
+static void row_name(char *b, const struct sbt_cmp_row *r)
 {
-	char b[300];
-	int n = snprintf(b, sizeof b, "%s%s%s", r->name,
-			 r->label[0] ? " " : "", r->label);
+	char lb[100];
 
-	if (n <= w)
-		fprintf(f, "%-*s", w, b);
-	else
-		fprintf(f, "%.*s~%s", w / 2, b, b + n - (w - 1 - w / 2));
+	snprintf(b, ROW_NAME, "%s%s%s", r->name,
+		 sbt_say_label(&r->label, lb, sizeof lb)[0] ? " " : "", lb);
+}
+
+static const char *row_at(const void *ctx, size_t i)
+{
+	return (const char *)ctx + i * ROW_NAME;
+}
+
+/* Row i's name in exactly w columns (fitname.h): whole, or whole words
+ * that keep it apart from the other rows'. */
+static void cmp_name(FILE *f, const struct sbt_fit_rows *all, size_t i, int w)
+{
+	char b[ROW_NAME];
+
+	sbt_fit_name(b, sizeof b, all->at(all->ctx, i), w, all);
+	fputs(b, f);
 }
 
 /* Row r: both medians, their ratio as a change, its interval and what
  * it says; a changed distribution (modes, steps) on the line under. */
 static void row_text(FILE *f, const struct sbt_cmp *c,
-		     const struct sbt_cmp_row *r, int w)
+		     const struct sbt_fit_rows *all, size_t i, int w)
 {
+	const struct sbt_cmp_row *r = &c->rows[i];
 	const struct sbt_cmp_ratio *e = &r->est;
 	char line[512], x[32], y[32], z[32], lo[32], hi[32], iv[80];
 
-	cmp_name(f, r, w);
+	cmp_name(f, all, i, w);
 	if (r->side || !e->have) {
 		struct said sd;
 		say_row(&sd, c, r);
@@ -375,12 +390,11 @@ static void legend_text(FILE *f, const struct sbt_cmp *c)
 /* One line per region: base and new typical times, the change, its
  * direction word and what bounds it; a changed distribution (modes,
  * steps) on the line under it. */
-static void report_text(FILE *f, const struct sbt_cmp *c,
-			const struct sbt_cmp_side *b,
-			const struct sbt_cmp_side *n)
+static int report_text(FILE *f, const struct sbt_cmp *c,
+		       const struct sbt_cmp_side *b,
+		       const struct sbt_cmp_side *n)
 {
 	char line[512];
-	int w = 6;
 
 	runs_line(line, sizeof line, c);
 	fprintf(f, "%s\n", line);
@@ -391,24 +405,28 @@ static void report_text(FILE *f, const struct sbt_cmp *c,
 	inputs_text(f, "new", n);
 	machine_line(line, sizeof line, c);
 	fprintf(f, "machine: %s\n\n", line);
-	for (size_t i = 0; i < c->nrows; i++) {
-		int k = (int)strlen(c->rows[i].name) + (c->rows[i].label[0] ?
-			(int)strlen(c->rows[i].label) + 1 : 0);
-		if (k > w)
-			w = k;
-	}
-	if (w > 40)
-		w = 40;
+	char *names = malloc((c->nrows ? c->nrows : 1) * ROW_NAME);
+	struct sbt_fit_rows all = { row_at, names, c->nrows };
+	if (!names)
+		return -1;
+	for (size_t i = 0; i < c->nrows; i++)
+		row_name(names + i * ROW_NAME, &c->rows[i]);
+	/* the longest name, up to 40 columns */
+	int w = sbt_fit_width(&all, 40, 40);
+	if (w < 6)
+		w = 6;
 	if (c->nrows)
 		fprintf(f, "%-*s %9s %9s %9s  %-21s  %s\n", w, "region",
 			"base", "new", "new/base", "interval", "");
 	for (size_t i = 0; i < c->nrows; i++)
-		row_text(f, c, &c->rows[i], w);
+		row_text(f, c, &all, i, w);
+	free(names);
 	legend_text(f, c);
 	if (c->nrows == 0)
 		fprintf(f, "no regions on either side\n");
 	fputc('\n', f);
 	gate_text(f, c);
+	return 0;
 }
 
 static void csv_num(FILE *f, double v)
@@ -467,7 +485,8 @@ static void report_csv(FILE *f, const struct sbt_cmp *c)
 		say_row(&w, c, r);
 		sbt_csv_str(f, r->name);
 		fputc(',', f);
-		sbt_csv_str(f, r->label);
+		char lb[100];
+		sbt_csv_str(f, sbt_say_label(&r->label, lb, sizeof lb));
 		fprintf(f, ",%s,%zu,%zu,%zu,%zu,%d,%d", r->side < 0 ? "base" :
 			r->side > 0 ? "new" : "both", r->b.n, r->n.n,
 			r->b.slow, r->n.slow, r->b.runs, r->n.runs);
@@ -641,7 +660,8 @@ static void report_json(FILE *f, const struct sbt_cmp *c,
 		fputs(i ? ",\n{\"name\":" : "{\"name\":", f);
 		sbt_json_str(f, r->name);
 		fputs(",\"group\":", f);
-		sbt_json_str(f, r->label);
+		char lb[100];
+		sbt_json_str(f, sbt_say_label(&r->label, lb, sizeof lb));
 		fprintf(f, ",\"present\":\"%s\",", r->side < 0 ? "base" :
 			r->side > 0 ? "new" : "both");
 		json_est(f, "base", &r->b);
@@ -837,9 +857,10 @@ static int html_compare(FILE *f, const struct sbt_cmp *c,
 		const struct sbt_cmp_row *r = &c->rows[i];
 		fputs("<section><h2>", f);
 		sbt_html_str(f, r->name);
-		if (r->label[0]) {
+		char lb[100];
+		if (sbt_say_label(&r->label, lb, sizeof lb)[0]) {
 			fputc(' ', f);
-			sbt_html_str(f, r->label);
+			sbt_html_str(f, lb);
 		}
 		struct said w;
 		say_row(&w, c, r);
@@ -876,8 +897,7 @@ static int html_compare(FILE *f, const struct sbt_cmp *c,
 
 int sbt_compare_text(FILE *f, const struct sbt_compare_in *in)
 {
-	report_text(f, in->c, in->b, in->n);
-	return ferror(f) ? -1 : 0;
+	return report_text(f, in->c, in->b, in->n) || ferror(f) ? -1 : 0;
 }
 
 int sbt_compare_csv(FILE *f, const struct sbt_compare_in *in)

@@ -58,6 +58,7 @@ static int write_csv(FILE *f, const struct sbt_report_in *in)
 	fputc('\n', f);
 	for (size_t i = 0; i < res->ngroups; i++) {
 		const struct sbt_group *g = &res->g[i];
+		char src[48];
 		sbt_csv_str(f, ds->regions[g->region].name);
 		fprintf(f, ",%s,", sbt_api_name(ds->regions[g->region].api));
 		if (by) {
@@ -70,7 +71,8 @@ static int write_csv(FILE *f, const struct sbt_report_in *in)
 			g->dropped, g->st.min, g->st.median, g->st.mean,
 			g->st.std, g->st.cv, g->st.p99, g->st.max,
 			g->migrated, g->probes, g->score.t_min_ns,
-			g->score.t_diff_ns, g->score.metric_source,
+			g->score.t_diff_ns, sbt_metric_source_name(&g->score,
+			src, sizeof src),
 			g->score.resolvable, g->score.variation_ns,
 			g->score.variation_tdiff);
 		char modes[512] = "", line[256];

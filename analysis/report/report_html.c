@@ -23,6 +23,7 @@
 #include "plot.h"
 #include "report_notes.h"
 #include "report_util.h"
+#include "clause.h"
 #include "say.h"
 #include "words.h"
 #include "sbtlog.h"
@@ -226,16 +227,18 @@ static void machine(FILE *f, const struct sbt_report_in *in)
 /* Where t_min / t_diff came from, for people. */
 static void metric_source(FILE *f, const struct sbt_score *s)
 {
-	if (!strcmp(s->metric_source, "in-situ"))
+	char b[48];
+
+	if (s->metric_source == SBT_SRC_INSITU)
 		fprintf(f, "in-situ probes (%zu used, %zu screened out)",
 			s->insitu.n, s->insitu.screened);
-	else if (!strncmp(s->metric_source, "profile:", 8)) {
+	else if (s->metric_source == SBT_SRC_PROFILE) {
 		fputs("calibration profile, level ", f);
-		sbt_html_str(f, s->metric_source + 8);
-	} else if (!strcmp(s->metric_source, "quantum"))
+		sbt_html_str(f, s->metric_level ? s->metric_level : "?");
+	} else if (s->metric_source == SBT_SRC_QUANTUM)
 		fputs("clock quantum only (too few probes, no profile)", f);
 	else
-		sbt_html_str(f, s->metric_source);
+		sbt_html_str(f, sbt_metric_source_name(s, b, sizeof b));
 }
 
 /* The sentence of a group that differs from the others of its region,
@@ -332,7 +335,8 @@ static int findings(FILE *f, const struct sbt_report_in *in,
 		}
 		struct sbt_strbuf o = { line, sizeof line, 0 };
 		line[0] = 0;
-		sbt_words_finding(&o, g, &g->find[k], "this group");
+		sbt_say_finding(&o, g, &g->find[k], SBT_LONG,
+				"this group");
 		finding_item(f, in, g, named, line);
 		n++;
 	}

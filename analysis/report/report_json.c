@@ -13,6 +13,7 @@
 #include "totals.h"
 #include "report_compare.h"
 #include "report_util.h"
+#include "clause.h"
 #include "say.h"
 #include "words.h"
 #include "report_speed.h"
@@ -176,7 +177,7 @@ static void json_findings(FILE *f, const struct sbt_group *g)
 			"false");
 		char text[SBT_SAY_FINDING_LEN] = "";
 		struct sbt_strbuf t = { text, sizeof text, 0 };
-		sbt_say_finding(&t, g, x);
+		sbt_say_finding(&t, g, x, SBT_SHORT, NULL);
 		sbt_json_str(f, text);
 		fputc('}', f);
 	}
@@ -268,6 +269,7 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 {
 	const struct sbt_region *rg = &ds->regions[g->region];
 	const struct sbt_score *s = &g->score;
+	char src[48];
 	char key[300];
 
 	fputs("\"name\": ", f); sbt_json_str(f, rg->name);
@@ -322,7 +324,7 @@ static void json_group(FILE *f, const struct sbt_dataset *ds,
 	sbt_json_num(f, "t_min_ns", s->t_min_ns, 0);
 	sbt_json_num(f, "t_diff_ns", s->t_diff_ns, 0);
 	fputs("\"metric_source\": ", f);
-	sbt_json_str(f, s->metric_source);
+	sbt_json_str(f, sbt_metric_source_name(s, src, sizeof src));
 	fprintf(f, ", \"resolvable\": %s, \"variation\": %s, ",
 		s->resolvable < 0 ? "null" : s->resolvable ? "true" : "false",
 		s->variation < 0 ? "null" : s->variation ? "true" : "false");

@@ -12,6 +12,8 @@
 #include "report_compare.h"
 #include "report_notes.h"
 #include "report_util.h"
+#include "fitname.h"
+#include "clause.h"
 #include "say.h"
 #include "report_counters.h"
 #include "report_speed.h"
@@ -138,6 +140,7 @@ struct layout {
 	int short_name;               /* the one-line table's name width  */
 	const struct sbt_dataset *ds;
 	const struct sbt_result *res;
+	struct sbt_fit_rows names;       /* every region's, told apart      */
 };
 
 /* Columns of numbers: total share [own] count cut median CV p99 max
@@ -153,11 +156,39 @@ static int name_len(const struct sbt_dataset *ds, const struct sbt_group *g)
 	return (int)strlen(ds->regions[g->region].name);
 }
 
+/* The names' column when the longest, l->name_w, is wider than room:
+ * room (at least 12), or the least width beyond it at which every row's
+ * name that can in NAME_LIMIT columns reads apart from the others
+ * (fitname.h). */
+#define NAME_LIMIT 40
+static int widen(const struct layout *l, int room)
+{
+	int w = room < 12 ? 12 : room;
+
+	for (size_t i = 0; i < l->res->ngroups && w < NAME_LIMIT; i++) {
+		const char *name = l->ds->regions[l->res->g[i].region].name;
+		if ((int)strlen(name) > w) {
+			/* a name that needs more than the limit is cut
+			 * at it anyway: it widens nothing */
+			int need = sbt_fit_need(name, &l->names);
+			if (need > w && need <= NAME_LIMIT)
+				w = need;
+		}
+	}
+	return w < l->name_w ? w : l->name_w;
+}
+
+static const char *region_name(const void *ctx, size_t i)
+{
+	return ((const struct sbt_dataset *)ctx)->regions[i].name;
+}
+
 static struct layout layout(const struct sbt_dataset *ds,
 			    const struct sbt_result *res,
 			    const struct sbt_report_opts *o)
 {
-	struct layout l = { columns(o), 6, 0, 0, 6, ds, res };
+	struct layout l = { columns(o), 6, 0, 0, 6, ds, res,
+			    { region_name, ds, ds->nregions } };
 	char key[300];
 
 	for (size_t i = 0; i < res->ngroups; i++) {
@@ -175,59 +206,31 @@ static struct layout layout(const struct sbt_dataset *ds,
 		if (l.key_w < k) l.key_w = k;
 		if (l.key_w > 14) l.key_w = 14;
 	}
-	/* the numbers first; the names get what is left */
+	/* the numbers first; the names get what is left, widened where
+	 * that is too little to tell the rows apart */
 	int kw = l.key_w ? l.key_w + 1 : 0;
 	int room = l.cols - 1 - NUM_COLS(l.own) - kw;
-	l.short_name = l.name_w;
-	if (l.short_name > l.cols - SHORT_COLS - SIZE_ROOM - kw)
-		l.short_name = l.cols - SHORT_COLS - SIZE_ROOM - kw;
+	int short_room = l.cols - SHORT_COLS - SIZE_ROOM - kw;
+	l.short_name = l.name_w > short_room ? widen(&l, short_room) :
+		       l.name_w;
+	l.name_w = l.name_w > room ? widen(&l, room) : l.name_w;
 	if (l.short_name < 12)
 		l.short_name = 12;
-	if (l.name_w > room)
-		l.name_w = room;
 	if (l.name_w < 12)
 		l.name_w = 12;
 	return l;
 }
 
-/* Whether name cut to its first `head` and last `tail` characters could
- * be another region's name of the result, cut alike. */
-static int ambiguous(const struct layout *l, const char *name, int head,
-		     int tail)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < l->ds->nregions; i++) {
-		const char *o = l->ds->regions[i].name;
-		size_t m = strlen(o);
-		if (!strcmp(o, name) || m < (size_t)(head + tail))
-			continue;
-		if (!strncmp(o, name, (size_t)head) &&
-		    !strcmp(o + m - (size_t)tail, name + n - (size_t)tail))
-			return 1;
-	}
-	return 0;
-}
-
-/* name in exactly w columns: whole, or its middle cut to '~' where that
- * keeps it apart from the other names (a construct at the start, a
- * file:line or an offset at the end), nearest the middle first. */
+/* name in exactly w columns (fitname.h): whole, or whole words that
+ * keep it apart from the other regions' names. */
 static void fit(FILE *f, const struct layout *l, const char *name, int w)
 {
-	int n = (int)strlen(name), head = w / 2;
+	char b[512];
 
-	if (n <= w) {
-		fprintf(f, "%-*s", w, name);
-		return;
-	}
-	for (int d = 0; d < w; d++) {
-		int h = w / 2 + (d % 2 ? -(d + 1) / 2 : d / 2);
-		if (h >= 1 && h <= w - 2 && !ambiguous(l, name, h, w - 1 - h)) {
-			head = h;
-			break;
-		}
-	}
-	fprintf(f, "%.*s~%s", head, name, name + n - (w - 1 - head));
+	if (w >= (int)sizeof b)
+		w = (int)sizeof b - 1;
+	sbt_fit_name(b, sizeof b, name, w, &l->names);
+	fputs(b, f);
 }
 
 /* Name (and key) of g in the layout's columns. */
@@ -650,7 +653,7 @@ static void evidence(FILE *f, const struct sbt_dataset *ds,
 		if (g->find[k].kind == SBT_FIND_STEP)
 			continue;
 		b = (struct sbt_strbuf){ line, sizeof line, 0 };
-		sbt_words_finding(&b, g, &g->find[k], who);
+		sbt_say_finding(&b, g, &g->find[k], SBT_LONG, who);
 		item(f, l, g->find[k].minor ? "minor" : "throughout", line);
 	}
 	n = sbt_group_changes(g, ch);

@@ -1,20 +1,11 @@
 /*
  * say.c - the analysis's long sentences (say.h), made at the edge from
- * the data the score stage leaves (result.h, compare.h): a group's
- * verdict and each finding's clause, the score alone, the phases, the
- * machine's shifts and a comparison's rows; durations.  Every report
- * that prints them (JSON, CSV, the comparison) calls these, so a
- * sentence is changed in one place.  Nothing here judges: which
- * findings, their order, alarm or minor, and which clause takes which
- * form are the score stage's (g->find, g->said, the SBT_FX_ flags).
- *
- * A group's verdict: its findings (alarms, then those too small to
- * chase, then the descriptions; the processor's said with what was left
- * out), then the shifts it shared with other regions, the warm-up and
- * transient excursions, what was left out.  Precision comes last and
- * never hides a finding: "too short to time to 1 %" is about a single
- * sample, while a population of N samples resolves shifts of its typical
- * time far below t_diff (score.c: the two resolutions).
+ * the data the score stage leaves (result.h, compare.h): the score
+ * alone, where its metrics came from, the phases, a group that differs,
+ * the machine's shifts, a comparison's rows and labels; durations.
+ * Every report that prints them (JSON, CSV, the comparison) calls
+ * these, so a sentence is changed in one place.  Nothing here judges.
+ * A finding's clause is clause.c's, a group's verdict sayverdict.c's.
  */
 #include "say.h"
 #include "compare.h"
@@ -150,6 +141,20 @@ static void fmt_time(char *buf, size_t len, double ns)
 
 /* ---- the score alone ---------------------------------------------------- */
 
+const char *sbt_metric_source_name(const struct sbt_score *s, char *buf,
+				   size_t len)
+{
+	switch (s->metric_source) {
+	case SBT_SRC_INSITU:  snprintf(buf, len, "in-situ"); break;
+	case SBT_SRC_PROFILE: snprintf(buf, len, "profile:%s",
+				       s->metric_level ? s->metric_level : "?");
+			      break;
+	case SBT_SRC_QUANTUM: snprintf(buf, len, "quantum"); break;
+	default:              snprintf(buf, len, "none"); break;
+	}
+	return buf;
+}
+
 void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len)
 {
 	struct sbt_strbuf o = { buf, len, 0 };
@@ -197,7 +202,7 @@ void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len)
 		}
 	}
 	/* a quantum-only t_diff is a lower bound: say so next to the claim */
-	if (s->variation == 1 && strcmp(s->metric_source, "quantum") == 0)
+	if (s->variation == 1 && s->metric_source == SBT_SRC_QUANTUM)
 		sbt_put(&o, " (t_diff = quantum only)");
 }
 
@@ -286,381 +291,6 @@ void sbt_say_group(struct sbt_strbuf *o, const char *who, double delta_rel,
 		"faster", size, resolution);
 }
 
-static const char *by_word(enum sbt_by by)
-{
-	switch (by) {
-	case SBT_BY_THREAD: return "thread";
-	case SBT_BY_CPU:    return "cpu";
-	case SBT_BY_RANK:   return "rank";
-	case SBT_BY_HOST:   return "host";
-	case SBT_BY_SITE:   return "call site";
-	default:            return "group";
-	}
-}
-
-static void precision(struct sbt_strbuf *o, const struct sbt_score *s)
-{
-	char a[32], b[32], c[32];
-
-	if (s->resolvable < 0)
-		return;
-	sbt_fmt_ns(a, sizeof a, s->t_diff_ns);
-	sbt_fmt_ns(b, sizeof b, s->t_min_ns);
-	sbt_fmt_ns(c, sizeof c, s->shift_resolution_ns);
-	sbt_put(o, "single samples resolve %s%s", a,
-	    strcmp(s->metric_source, "quantum") ? "" : " (quantum only)");
-	if (isfinite(s->shift_resolution_ns))
-		sbt_put(o, ", the %zu samples shifts of %s", s->n, c);
-	if (s->resolvable)
-		sbt_put(o, "; timed to 1 %% (t_min %s)", b);
-	else
-		sbt_put(o, "; one sample cannot be timed to 1 %% (t_min %s)", b);
-}
-
-/* The changes it shared with other regions: listed, not counted as its
- * own findings. */
-static void machine(struct sbt_strbuf *o, const struct sbt_group *g)
-{
-	const struct sbt_phases *p = &g->phases;
-	int shown = 0;
-
-	sbt_put(o, "; shared with the other regions, not its own:");
-	if (!g->machine_changes) {
-		sbt_put(o, " the other regions ran shifted during %zu of its "
-		    "samples, left out", g->machine_n);
-		return;
-	}
-	for (int k = 1; k < p->nphases; k++) {
-		double m0 = p->ph[k - 1].level_ns, m1 = p->ph[k].level_ns;
-		if (!p->ph[k].machine)
-			continue;
-		if (shown++ == 4) {
-			sbt_put(o, " ...");
-			break;
-		}
-		char at[32];
-		sbt_phase_when(p, k, 0, at, sizeof at);
-		sbt_put(o, "%s %+.0f %% at %s", shown > 1 ? "," : "",
-		    100 * (m1 - m0) / m0, at);
-	}
-	if (g->machine_n)
-		sbt_put(o, " (%zu samples left out)", g->machine_n);
-}
-
-static void modes_of(struct sbt_strbuf *o, const struct sbt_mode *md, int nm)
-{
-	char a[32], c[32];
-	double d = md[nm - 1].center_ns - md[0].center_ns;
-
-	sbt_fmt_ns(a, sizeof a, d);
-	sbt_put(o, "%d modes %s %s (", nm, a, nm == 2 ? "apart" :
-		"from first to last");
-	for (int m = 0; m < nm; m++) {
-		sbt_fmt_ns(c, sizeof c, md[m].center_ns);
-		sbt_put(o, "%s%s %.0f %%", m ? ", " : "", c,
-			100 * md[m].share);
-	}
-	sbt_put(o, ")");
-}
-
-/* A barrier wait far beyond the slow share's extra time: whose it is. */
-static void wait_cause(struct sbt_strbuf *b, const struct sbt_finding *x)
-{
-	if (x->flags & SBT_FX_WAIT_OS)
-		sbt_put(b, "; far beyond its share's extra time: the OS's (%zu "
-			"of %zu long waits preempted)", x->os_waits,
-			x->long_waits);
-	else if (x->flags & SBT_FX_WAIT_UNEXPL)
-		sbt_put(b, "; far beyond its share's extra time, unexplained "
-			"(%zu of %zu long waits preempted)", x->os_waits,
-			x->long_waits);
-}
-
-/* The clauses of the decomposition's findings (decomp.c): the OS's time,
- * the spread's components, what is left. */
-static void say_component(struct sbt_strbuf *t, const struct sbt_finding *x)
-{
-	char a[32], b[32];
-
-	sbt_fmt_ns(a, sizeof a, x->size_ns);
-	switch (x->kind) {
-	case SBT_FIND_COUNTER:
-		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-		sbt_put(t, "counter %d: calls with more of its events took "
-			"longer (%s an event), %.0f %% of the spread",
-			(int)x->key, b, 100 * x->var_share);
-		break;
-	case SBT_FIND_OS_TIME:
-		sbt_put(t, "the OS's: ");
-		if (isfinite(x->per_event_ns) && x->events > 0) {
-			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_put(t, "%.0f faults a call (%s each%s)", x->events,
-				b, x->flags & SBT_FX_RUN_COST ?
-				", the run's" : x->flags & SBT_FX_REC_COST ?
-				", measured at start" : "");
-		}
-		if (isfinite(x->per_switch_ns) && x->switches > 0) {
-			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			char c[32];
-			sbt_fmt_num(c, sizeof c, x->switches);
-			sbt_put(t, "%s%s switches a call (%s each)",
-				isfinite(x->per_event_ns) && x->events > 0 ?
-				" and " : "", c, b);
-		}
-		sbt_put(t, " = %s", a);
-		if (isfinite(x->time_share) && x->time_share <= 1)
-			sbt_put(t, ", %.0f %% of its time",
-				100 * x->time_share);
-		else if (isfinite(x->time_share))
-			sbt_put(t, ", %.1fx its mean time", x->time_share);
-		break;
-	case SBT_FIND_OS_SPREAD:
-		sbt_put(t, "the OS's: calls with more %s took longer "
-			"(", isfinite(x->per_event_ns) ?
-			(isfinite(x->per_switch_ns) ? "faults and "
-			 "switches" : "faults") : "switches");
-		if (isfinite(x->per_event_ns)) {
-			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_put(t, "%s a fault", b);
-		}
-		if (isfinite(x->per_switch_ns)) {
-			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			sbt_put(t, "%s%s a switch",
-				isfinite(x->per_event_ns) ? ", " : "",
-				b);
-		}
-		sbt_put(t, "), %.0f %% of the spread",
-			100 * x->var_share);
-		break;
-	case SBT_FIND_PROCESSOR:
-		/* the processor's: not the code's to chase */
-		sbt_put(t, "the processor's: %zu calls %s %s while its "
-			"speed was off, %.0f %% of the spread",
-			x->count, a, x->flags & SBT_FX_FASTER ? "faster" :
-			"slower", 100 * x->var_share);
-		break;
-	case SBT_FIND_TIME:
-		sbt_put(t, "over time: levels %s apart, %.0f %% of "
-			"the spread", a, 100 * x->var_share);
-		break;
-	case SBT_FIND_WAIT:
-		/* a barrier's waits: the thread that waits least is the
-		 * slow one */
-		sbt_put(t, "thread %u waits least: the slow "
-			"one; the others wait up to %s more "
-			"for it", x->key, a);
-		if (isfinite(x->rel) && x->rel <= 1)
-			sbt_put(t, ", %.1f %% of the parallel region's time",
-				100 * x->rel);
-		else if (isfinite(x->rel))
-			sbt_put(t, ", %.1fx the parallel region's typical "
-				"time", x->rel);
-		wait_cause(t, x);
-		break;
-	case SBT_FIND_GROUPS:
-		sbt_put(t, "thread %u %s slower than the fastest, "
-			"%.0f %% of the spread", x->key, a,
-			100 * x->var_share);
-		break;
-	default: {              /* what is left: said, not alarmed */
-		char p[32];
-		sbt_fmt_spread(p, sizeof p, x->rel);
-		sbt_put(t, "varies +-%s call to call, unexplained "
-			"(%.0f %% of the spread)", p, 100 * x->var_share);
-	}
-		break;
-	}
-}
-
-void sbt_say_finding(struct sbt_strbuf *c, const struct sbt_group *g,
-		     const struct sbt_finding *x)
-{
-	enum sbt_by by = (enum sbt_by)g->said.by;
-	const struct sbt_score *s = &g->score;
-	const struct sbt_phases *p = &g->phases;
-	char a[32], b[32];
-
-	if (x->flags & SBT_FX_UNSAID)
-		return;
-	switch (x->kind) {
-	case SBT_FIND_FEW:
-		sbt_put(c, "too few samples to judge (%zu)", x->count);
-		break;
-	case SBT_FIND_STEP: {
-		const struct sbt_phase *ph = &p->ph[p->step[x->ref]];
-		double m0 = p->step_from_ns[x->ref];
-		char at[32];
-		sbt_fmt_ns(a, sizeof a, m0);
-		sbt_fmt_ns(b, sizeof b, ph->level_ns);
-		sbt_phase_when(p, p->step[x->ref], 0, at, sizeof at);
-		sbt_put(c, "step at %s: %s -> %s (%+.1f %%)", at, a, b,
-		    100 * (ph->level_ns - m0) / m0);
-		break;
-	}
-	case SBT_FIND_MODES:
-		if (x->flags & SBT_FX_DECOMP)
-			modes_of(c, g->decomp.modes, g->decomp.nmodes);
-		else
-			modes_of(c, s->modes, s->nmodes);
-		break;
-	case SBT_FIND_GROUP: {
-		char who[48];
-		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
-		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		if (by == SBT_BY_THREAD && g->omp_thread >= 0)
-			snprintf(who, sizeof who, "OpenMP thread %d",
-				 g->omp_thread);
-		else
-			snprintf(who, sizeof who, "this %s", by_word(by));
-		sbt_say_group(c, who, g->delta_rel, g->delta_ns, a, b);
-		/* what a slow share costs: the others' wait for it */
-		if (x->flags & SBT_FX_WAITS) {
-			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
-			sbt_put(c, "; the others wait %s at each barrier (%.1f %% "
-			    "of the region)", a, 100 * g->others_wait_rel);
-		}
-		break;
-	}
-	case SBT_FIND_WAIT:
-		if (x->flags & SBT_FX_UPTO) {
-			say_component(c, x);
-			break;
-		}
-		/* a barrier: the thread that waits least is the slow one */
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(c, "thread %u is the slow one: it waits least here, "
-			"the others wait %s more for it", x->key, a);
-		wait_cause(c, x);
-		break;
-	case SBT_FIND_BROAD:
-		sbt_fmt_ns(a, sizeof a, s->variation_ns);
-		if (x->flags & SBT_FX_WIDE) {
-			sbt_fmt_ns(b, sizeof b, s->excess_ns);
-			sbt_put(c, "broad: spread %s, %s beyond the timer's "
-			    "own", a, b);
-		} else {
-			sbt_fmt_ns(b, sizeof b, sbt_score_window(s));
-			sbt_put(c, "broad: spread %s, %.0f %% of the samples "
-			    "outside any %s window (one workload's readings "
-			    "fall in one)", a, 100 * s->outside, b);
-		}
-		break;
-	case SBT_FIND_PROBE_BLIND:
-		if (x->flags & SBT_FX_NO_PROBE) {
-			sbt_put(c, "unexplained: neither the speed probes nor "
-				"the memory-latency probes moved: the code's, "
-				"or a slowdown no probe sees (front end, an "
-				"SMT sibling)");
-			break;
-		}
-		sbt_put(c, "the speed probes (a register-only chain's compute "
-			"speed) did not move: the code's, or a slowdown they "
-			"do not see (memory, front end, an SMT sibling)");
-		break;
-	default:
-		say_component(c, x);
-		break;
-	}
-}
-
-/* 0 an alarm, 1 too small (minor), 2 a description. */
-static int tier(const struct sbt_finding *x)
-{
-	return x->alarm ? 0 : x->flags & SBT_FX_DESCRIBES ? 2 : 1;
-}
-
-void sbt_say_verdict(struct sbt_strbuf *o, const struct sbt_group *g)
-{
-	const struct sbt_score *s = &g->score;
-	const struct sbt_phases *p = &g->phases;
-	const struct sbt_said *w = &g->said;
-	char line[512];
-	int said = 0;
-
-	if (w->score_only) {
-		char v[SBT_SAY_VERDICT_LEN];
-		sbt_score_verdict(s, v, sizeof v);
-		sbt_put(o, "%s", v);
-		return;
-	}
-	for (int k = 0; k < g->nfind; k++) {
-		const struct sbt_finding *x = &g->find[k];
-		char text[SBT_SAY_FINDING_LEN];
-		if (said == SBT_VERDICT_FINDINGS) {
-			/* the rest in the reports' lists: the verdict keeps
-			 * room for what follows */
-			sbt_put(o, "; %d more finding%s (the findings list)",
-			    g->nfind - k, g->nfind - k == 1 ? "" : "s");
-			break;
-		}
-		struct sbt_strbuf t = { text, sizeof text, 0 };
-		text[0] = 0;
-		sbt_say_finding(&t, g, x);
-		/* the processor's is said below, with what was left out */
-		if (!text[0] || x->kind == SBT_FIND_PROCESSOR)
-			continue;
-		int first = k == 0 || tier(&g->find[k - 1]) != tier(x);
-		if (tier(x) == 1 && first) {
-			/* small for the region, or for the run */
-			int run = 0;
-			for (int j = k; j < g->nfind && tier(&g->find[j]) == 1;
-			     j++)
-				run |= !!(g->find[j].flags & SBT_FX_RUN_SMALL);
-			if (!g->nfindings && !run)
-				sbt_put(o, "%sno variation of %.0f %% or more",
-				    said ? "; " : "", 100 * w->min_share);
-			else if (!g->nfindings)
-				sbt_put(o, "%snothing large for the run",
-				    said ? "; " : "");
-			sbt_put(o, "; minor (under %.0f %% of its time", 100 *
-			    w->min_share);
-			if (run)
-				sbt_put(o, " or %.2g %% of the run's", 100 *
-				    w->min_run_share);
-			sbt_put(o, "): ");
-		} else if (said) {
-			sbt_put(o, "%s", tier(x) == 1 ? ", " : "; ");
-		}
-		sbt_put(o, "%s", text);
-		said++;
-	}
-	if (g->nfindings == 0 && (!said || w->shared || w->slowed))
-		sbt_put(o, "%s%s", said ? "; " : "", w->shared || w->slowed ?
-		    "no variation of its own" : "no variation found");
-	if (w->slowed)
-		sbt_put(o, "; the processor's, not the code: %zu samples while "
-		    "its speed was off (speed probes), left out", g->speed_n);
-
-	if (w->shared)
-		machine(o, g);
-	if (g->after_n)
-		sbt_put(o, "; %zu sample%s beside a recorder probe left out "
-		    "(right after one, or around its detour)", g->after_n,
-		    g->after_n == 1 ? "" : "s");
-	if (p->warmup_n || p->ntransients) {
-		struct sbt_phases q = *p;
-		q.nsteps = 0;           /* steps were said above */
-		sbt_phase_line(&q, line, sizeof line);
-		sbt_put(o, "; %s", line);
-	}
-	if (g->os.preempted_own)
-		sbt_put(o, g->os.keep_pre == SBT_PRE_OWN ? "; %zu samples gave "
-		    "the cpu away while runnable, more often than the OS "
-		    "preempts: kept as the region's own (yields)" : "; %zu "
-		    "samples preempted, in half its region's calls or more: "
-		    "kept (its time holds the OS's)", g->os.preempted);
-	if (g->os.yielded)
-		sbt_put(o, "; %zu samples gave the cpu away again and again "
-		    "while runnable: kept as the region's own (yields)",
-		    g->os.yielded);
-	if (g->os.left_out)
-		sbt_put(o, "; %zu sample%s the OS preempted left out (the "
-		    "kernel's record)", g->os.left_out,
-		    g->os.left_out == 1 ? "" : "s");
-	sbt_put(o, ". ");
-	precision(o, s);
-}
-
 /* ---- the machine's shifts ---------------------------------------------- */
 
 void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
@@ -704,6 +334,26 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 }
 
 /* ---- a comparison's rows ------------------------------------------------ */
+
+const char *sbt_say_label(const struct sbt_cmp_label *l, char *buf,
+			  size_t len)
+{
+	switch (l->by) {
+	case SBT_BY_THREAD: snprintf(buf, len, "thread %u", l->key); break;
+	case SBT_BY_CPU:
+		if (l->key == SBT_CPU_UNKNOWN)
+			snprintf(buf, len, "cpu unknown");
+		else
+			snprintf(buf, len, "cpu %u", l->key);
+		break;
+	case SBT_BY_RANK:
+		snprintf(buf, len, "%s %u", l->pid ? "pid" : "rank", l->key);
+		break;
+	case SBT_BY_HOST:   snprintf(buf, len, "host %s", l->host); break;
+	default:            snprintf(buf, len, "%s", ""); break;
+	}
+	return buf;
+}
 
 const char *sbt_cmp_bound_name(int bound)
 {

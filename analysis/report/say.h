@@ -25,11 +25,7 @@
  * %); ... . single samples resolve 20 ns, ...". */
 void sbt_say_verdict(struct sbt_strbuf *o, const struct sbt_group *g);
 
-/* One finding x of g, its clause as the verdict says it: "step at 1.20
- * s: 310 ns -> 420 ns (+35.5 %)"; nothing for a finding that has none
- * (SBT_FX_UNSAID). */
-void sbt_say_finding(struct sbt_strbuf *o, const struct sbt_group *g,
-		     const struct sbt_finding *x);
+/* One finding's clause: clause.h (sbt_say_finding). */
 
 /* The clause of a group that differs from the others of its region:
  * "WHO is 5.2 % slower than the others' median (SIZE; resolution RES)",
@@ -44,6 +40,11 @@ void sbt_say_group(struct sbt_strbuf *o, const char *who, double delta_rel,
  * group's verdict is this when there is nothing else to judge by. */
 void sbt_score_verdict(const struct sbt_score *s, char *buf, size_t len);
 
+/* Where s's t_min / t_diff came from, as the data formats name it:
+ * "in-situ", "profile:l2", "quantum", "none"; buf holds it. */
+const char *sbt_metric_source_name(const struct sbt_score *s, char *buf,
+				   size_t len);
+
 /* Where phase k begins (end = 0) or ends (end = 1), for people: "1.20 s",
  * "35.00 ms", or "sample 2000" without a time base. */
 void sbt_phase_when(const struct sbt_phases *p, int k, int end, char *buf,
@@ -57,6 +58,13 @@ void sbt_say_machine_event(struct sbt_strbuf *o, const struct sbt_dataset *ds,
 
 struct sbt_cmp;
 struct sbt_cmp_row;
+
+/* Whom a comparison row names beside its region: "thread 3", "cpu
+ * unknown", "rank 1", "pid 4242", "host a"; "" without --by.  buf
+ * holds it. */
+struct sbt_cmp_label;
+const char *sbt_say_label(const struct sbt_cmp_label *l, char *buf,
+			  size_t len);
 
 /* A comparison row in words: "2.1 % slower (+21 ns; resolves 0.3 %);
  * normalized by the processor's speed, no change beyond 0.4 %

@@ -30,29 +30,6 @@ const char *sbt_class_word(int cl)
 
 /* ---- changes over time -------------------------------------------------- */
 
-/* Why a barrier's wait is as long as it is: the slow share's extra time,
- * or, far beyond it, the kernel's record (the OS's) or nothing. */
-static void wait_cause(struct sbt_strbuf *o, const struct sbt_finding *x)
-{
-	char e[32];
-
-	if (!isfinite(x->extra_ns))
-		return;
-	sbt_fmt_ns(e, sizeof e, fabs(x->extra_ns));
-	sbt_put(o, " (its share %s %s than theirs", e,
-		x->extra_ns >= 0 ? "longer" : "shorter");
-	if (x->flags & SBT_FX_WAIT_OS)
-		sbt_put(o, "; far less than the wait: the OS's, %zu of %zu "
-			"long waits had the waiter or it preempted)",
-			x->os_waits, x->long_waits);
-	else if (x->flags & SBT_FX_WAIT_UNEXPL)
-		sbt_put(o, "; far less than the wait, and the kernel's record "
-			"does not say why: unexplained, %zu of %zu long waits "
-			"preempted)", x->os_waits, x->long_waits);
-	else
-		sbt_put(o, ")");
-}
-
 static void when(char *b, size_t len, const struct sbt_group *g, double t)
 {
 	if (g->phases.untimed)
@@ -327,157 +304,6 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 	}
 }
 
-/* ---- one finding -------------------------------------------------------- */
-
-void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
-		       const struct sbt_finding *x, const char *who)
-{
-	const struct sbt_score *s = &g->score;
-	char a[32], b[32];
-
-	switch (x->kind) {
-	case SBT_FIND_MODES:
-		sbt_put(o, "%d modes:", s->nmodes);
-		for (int m = 0; m < s->nmodes; m++) {
-			sbt_fmt_ns(a, sizeof a, s->modes[m].center_ns);
-			sbt_put(o, "%s %s %.0f %%", m ? " |" : "", a,
-				100 * s->modes[m].share);
-		}
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, "; %s from first to last", a);
-		break;
-	case SBT_FIND_GROUP:
-		sbt_fmt_ns(a, sizeof a, fabs(g->delta_ns));
-		sbt_fmt_ns(b, sizeof b, g->delta_resolution_ns);
-		sbt_put(o, "%s is %.1f %% %s than the others' median (%s; the "
-			"two populations resolve %s)", who,
-			100 * fabs(g->delta_rel),
-			g->delta_ns > 0 ? "slower" : "faster", a, b);
-		if (g->delta_ns > 0 && isfinite(g->others_wait_ns)) {
-			sbt_fmt_ns(a, sizeof a, g->others_wait_ns);
-			sbt_put(o, "; the others wait %s at each barrier (%.1f "
-				"%% of their time in it)", a,
-				100 * g->others_wait_rel);
-		}
-		break;
-	case SBT_FIND_BROAD:
-		sbt_fmt_ns(a, sizeof a, s->variation_ns);
-		sbt_fmt_ns(b, sizeof b, x->size_ns);
-		sbt_put(o, "broad: spread %s, %s more than the timer's own "
-			"noise explains; no distinct modes", a, b);
-		if (s->broad && !(s->excess_ns > x->size_ns))
-			sbt_put(o, " (%.0f %% of the samples outside any one "
-				"workload's window)", 100 * s->outside);
-		break;
-	case SBT_FIND_STEP:
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, "a change of level by %s", a);
-		break;
-	case SBT_FIND_OS_TIME: {
-		/* the faults' part and the switches' part, each where its
-		 * cost is known; the fault cost's source: its calls, the
-		 * run's, or the recorder's measure at start (decomp.c) */
-		int faults = isfinite(x->per_event_ns) && x->events > 0;
-		sbt_put(o, "the OS's part of a call:");
-		if (faults) {
-			char c[32];
-			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_fmt_num(c, sizeof c, x->events);
-			sbt_put(o, " %s page faults a call x %s each (%s)",
-				c, b, x->flags & SBT_FX_RUN_COST ?
-				"fitted on the run's" : x->flags &
-				SBT_FX_REC_COST ? "measured at start" :
-				"fitted on its calls");
-		}
-		if (isfinite(x->per_switch_ns) && x->switches > 0) {
-			char c[32];
-			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			sbt_fmt_num(c, sizeof c, x->switches);
-			sbt_put(o, "%s %s context switches a call x %s each",
-				faults ? " and" : "", c, b);
-		}
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, " = %s", a);
-		if (isfinite(x->time_share) && x->time_share <= 1)
-			sbt_put(o, ", %.0f %% of its time",
-				100 * x->time_share);
-		else if (isfinite(x->time_share))
-			sbt_put(o, ", %.1fx its mean time", x->time_share);
-		break;
-	}
-	case SBT_FIND_OS_SPREAD:
-		sbt_put(o, "calls with more %s took longer (",
-			isfinite(x->per_event_ns) ? (isfinite(x->per_switch_ns)
-			? "faults and switches" : "faults") : "switches");
-		if (isfinite(x->per_event_ns)) {
-			sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-			sbt_put(o, "%s a fault", b);
-		}
-		if (isfinite(x->per_switch_ns)) {
-			sbt_fmt_ns(b, sizeof b, x->per_switch_ns);
-			sbt_put(o, "%s%s a switch", isfinite(x->per_event_ns) ?
-				", " : "", b);
-		}
-		sbt_put(o, "): %.0f %% of its spread", 100 * x->var_share);
-		break;
-	case SBT_FIND_PROCESSOR:
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, "the processor's: %zu calls differ by %s while its "
-			"speed was off, %.0f %% of its spread", x->count, a,
-			100 * x->var_share);
-		break;
-	case SBT_FIND_GROUPS:
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, "thread %u %s slower than the fastest, %.0f %% of "
-			"its spread", x->key, a, 100 * x->var_share);
-		break;
-	case SBT_FIND_WAIT:
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, "thread %u waits least at the barrier: the slow one; "
-			"the others wait up to %s more for it", x->key, a);
-		wait_cause(o, x);
-		break;
-	case SBT_FIND_TIME:
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, "levels over the run %s apart, %.0f %% of its "
-			"spread", a, 100 * x->var_share);
-		break;
-	case SBT_FIND_COUNTER:
-		sbt_fmt_ns(b, sizeof b, x->per_event_ns);
-		sbt_fmt_num(a, sizeof a, x->events);
-		sbt_put(o, "calls with more of counted event %u took longer (%s "
-			"an event, %s a call): %.0f %% of its spread", x->key,
-			b, a, 100 * x->var_share);
-		break;
-	case SBT_FIND_UNEXPLAINED:
-		sbt_fmt_spread(a, sizeof a, x->rel);
-		sbt_put(o, "varies +-%s call to call (robust sd), "
-			"unexplained by what was recorded", a);
-		break;
-	case SBT_FIND_FEW:
-		sbt_put(o, "too few samples to judge");
-		break;
-	case SBT_FIND_PROBE_BLIND:
-		if (x->flags & SBT_FX_NO_PROBE) {
-			sbt_put(o, "its level moved, no probe did (speed, "
-				"memory latency): unexplained");
-			break;
-		}
-		sbt_put(o, "its level moved, the speed probes did not: the "
-			"code's, or a slowdown they cannot see (memory, front "
-			"end, an SMT sibling)");
-		break;
-	default:
-		sbt_fmt_ns(a, sizeof a, x->size_ns);
-		sbt_put(o, "finding of kind %d: size %s", x->kind, a);
-	}
-	/* the share of its time the finding moves, as JSON's time_share
-	 * says it; else its size against the typical time */
-	sbt_say_share(o, isfinite(x->time_share) ? x->time_share : x->rel,
-		      x->kind == SBT_FIND_WAIT ? "the parallel region's" :
-		      "its", x->minor ? ", minor" : "");
-}
-
 /* ---- what was left out -------------------------------------------------- */
 
 const char *sbt_left_name(int why)
@@ -580,8 +406,8 @@ void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g)
 	sbt_fmt_ns(b, sizeof b, s->t_min_ns);
 	sbt_put(o, "one sample tells apart %s (t_diff%s) and times a region "
 		"of %s or more to 1 %% (t_min; this one is %s)", a,
-		strcmp(s->metric_source, "quantum") ? "" :
-		", the clock's quantum only", b,
+		s->metric_source == SBT_SRC_QUANTUM ?
+		", the clock's quantum only" : "", b,
 		s->resolvable ? "longer" : "shorter");
 	if (isfinite(s->shift_resolution_ns)) {
 		sbt_fmt_ns(c, sizeof c, s->shift_resolution_ns);
@@ -589,12 +415,13 @@ void sbt_words_precision(struct sbt_strbuf *o, const struct sbt_group *g)
 			"time of %s (99.9 %%)", s->n,
 			sbt_plural(s->n, "sample", "samples"), c);
 	}
-	if (!strcmp(s->metric_source, "in-situ"))
+	if (s->metric_source == SBT_SRC_INSITU)
 		sbt_put(o, "; t_diff and t_min from in-situ probes");
-	else if (!strcmp(s->metric_source, "quantum"))
+	else if (s->metric_source == SBT_SRC_QUANTUM)
 		sbt_put(o, "; t_diff from the clock's quantum alone");
 	else
-		sbt_put(o, "; t_diff and t_min from %s", s->metric_source);
+		sbt_put(o, "; t_diff and t_min from %s",
+			sbt_metric_source_name(s, c, sizeof c));
 }
 
 void sbt_words_os(struct sbt_strbuf *o, const struct sbt_group *g)

@@ -28,10 +28,7 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl);
 void sbt_words_change(struct sbt_strbuf *o, const struct sbt_group *g,
 		      const struct sbt_change *c);
 
-/* One finding that has no time (modes, a group, a broad spread, a kind
- * not known here), sized; who: the group's name for a group finding. */
-void sbt_words_finding(struct sbt_strbuf *o, const struct sbt_group *g,
-		       const struct sbt_finding *x, const char *who);
+/* One finding, sized: sbt_say_finding (clause.h), SBT_LONG. */
 
 /* What was left out of a group's verdict and why (enum sbt_left). */
 struct sbt_leftout {

@@ -30,6 +30,36 @@ static int processor_share_large(const struct sbt_group *g)
 		SBT_CLASS_LARGE * (double)g->count;
 }
 
+/* The class a group takes from its largest alarm x: its kind's
+ * (SBT_FINDINGS), refined where the kind alone does not tell. */
+static int finding_class(const struct sbt_group *g,
+			 const struct sbt_finding *x)
+{
+	static const int cls[SBT_FIND__N] = {
+#define KIND_CLASS(kind, json, cl, clause) [SBT_FIND_##kind] = cl,
+		SBT_FINDINGS(KIND_CLASS)
+#undef KIND_CLASS
+	};
+
+	if (x->kind < 0 || x->kind >= SBT_FIND__N)
+		return SBT_CL_OTHER;
+	switch (x->kind) {
+	case SBT_FIND_STEP: {           /* one step, or phases */
+		struct sbt_change ch[SBT_CHANGES_MAX];
+		int steps, dips, n = sbt_group_changes(g, ch);
+		sbt_changes_count(ch, n, &steps, &dips);
+		return steps == 1 && dips == 0 ? SBT_CL_STEP : SBT_CL_PHASES;
+	}
+	case SBT_FIND_GROUP:
+		return g->delta_ns > 0 ? SBT_CL_SLOW_GROUP : SBT_CL_FAST_GROUP;
+	case SBT_FIND_WAIT:
+		/* waits the kernel's record gives to the OS */
+		return x->flags & SBT_FX_WAIT_OS ? SBT_CL_OS : cls[x->kind];
+	default:
+		return cls[x->kind];
+	}
+}
+
 int sbt_group_class(const struct sbt_group *g)
 {
 	const struct sbt_score *s = &g->score;
@@ -42,33 +72,8 @@ int sbt_group_class(const struct sbt_group *g)
 	const struct sbt_finding *p = sbt_finding_of(g, SBT_FIND_PROCESSOR);
 	if (x && p && processor_share_large(g) && p->var_share > x->var_share)
 		return SBT_CL_PROCESSOR;
-	if (x) {
-		switch (x->kind) {
-		case SBT_FIND_STEP: {
-			struct sbt_change ch[SBT_CHANGES_MAX];
-			int steps, dips, n = sbt_group_changes(g, ch);
-			sbt_changes_count(ch, n, &steps, &dips);
-			return steps == 1 && dips == 0 ? SBT_CL_STEP :
-			       SBT_CL_PHASES;
-		}
-		case SBT_FIND_MODES: return SBT_CL_MODES;
-		case SBT_FIND_GROUP:
-			return g->delta_ns > 0 ? SBT_CL_SLOW_GROUP :
-			       SBT_CL_FAST_GROUP;
-		case SBT_FIND_BROAD: return SBT_CL_BROAD;
-		case SBT_FIND_OS_TIME:
-		case SBT_FIND_OS_SPREAD: return SBT_CL_OS;
-		case SBT_FIND_PROCESSOR: return SBT_CL_PROCESSOR;
-		case SBT_FIND_WAIT:
-			/* waits the kernel's record gives to the OS */
-			return x->flags & SBT_FX_WAIT_OS ? SBT_CL_OS :
-			       SBT_CL_SLOW_GROUP;
-		case SBT_FIND_GROUPS: return SBT_CL_SLOW_GROUP;
-		case SBT_FIND_TIME:  return SBT_CL_PHASES;
-		case SBT_FIND_FEW:   return SBT_CL_FEW;
-		default:             return SBT_CL_OTHER;
-		}
-	}
+	if (x)
+		return finding_class(g, x);
 	if (processor_share_large(g))
 		return SBT_CL_PROCESSOR;
 	/* A region shorter than a clock step is judged at the step: its

@@ -289,33 +289,47 @@ static int in_slow_window(const struct speed *sp, uint32_t source,
 
 struct cell {
 	const char *name;
-	char label[80];
+	struct sbt_cmp_label label;
 	size_t *gi;                   /* its groups in res->g             */
 	size_t ng;
 };
 
-static void label_of(const struct sbt_dataset *ds, const struct sbt_group *g,
-		     enum sbt_by by, char *buf, size_t len)
+static struct sbt_cmp_label label_of(const struct sbt_dataset *ds,
+				     const struct sbt_group *g, enum sbt_by by)
 {
 	const struct sbt_source *src = &ds->sources[g->source];
+	struct sbt_cmp_label l = { .by = by, .key = g->key };
 
-	switch (by) {
-	case SBT_BY_THREAD: snprintf(buf, len, "thread %u", g->key); break;
-	case SBT_BY_CPU:        /* 0xffff: the dataset's unknown cpu */
-		if (g->key == 0xffff)
-			snprintf(buf, len, "cpu unknown");
-		else
-			snprintf(buf, len, "cpu %u", g->key);
-		break;
-	case SBT_BY_RANK:
-		if (src->rank >= 0)
-			snprintf(buf, len, "rank %d", src->rank);
-		else    /* no rank: each process its own, unmatched */
-			snprintf(buf, len, "pid %d", src->pid);
-		break;
-	case SBT_BY_HOST:   snprintf(buf, len, "host %s", src->host); break;
-	default:            buf[0] = 0; break;
+	if (by == SBT_BY_RANK) {
+		/* no rank: each process its own, unmatched */
+		l.pid = src->rank < 0;
+		l.key = (uint32_t)(src->rank >= 0 ? src->rank : src->pid);
+	} else if (by == SBT_BY_HOST) {
+		l.host = src->host;
+	} else if (by != SBT_BY_THREAD && by != SBT_BY_CPU) {
+		l.key = 0;          /* one row a region */
 	}
+	return l;
+}
+
+/* a and b in the order their words sort ("cpu 10" < "cpu 2" < "cpu
+ * unknown", "pid 7" < "rank 1"), the order the reports have listed the
+ * rows in. */
+static int cmp_label(const struct sbt_cmp_label *a,
+		     const struct sbt_cmp_label *b)
+{
+	char x[16], y[16];
+
+	if (a->by == SBT_BY_HOST)
+		return strcmp(a->host, b->host);
+	if (a->pid != b->pid)
+		return a->pid ? -1 : 1;
+	if (a->by == SBT_BY_CPU &&
+	    (a->key == SBT_CPU_UNKNOWN || b->key == SBT_CPU_UNKNOWN))
+		return (a->key == SBT_CPU_UNKNOWN) - (b->key == SBT_CPU_UNKNOWN);
+	snprintf(x, sizeof x, "%u", a->key);
+	snprintf(y, sizeof y, "%u", b->key);
+	return strcmp(x, y);
 }
 
 static int cmp_cell(const void *a, const void *b)
@@ -323,7 +337,7 @@ static int cmp_cell(const void *a, const void *b)
 	const struct cell *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
-	return c ? c : strcmp(x->label, y->label);
+	return c ? c : cmp_label(&x->label, &y->label);
 }
 
 static void cells_free(struct cell *c, size_t n)
@@ -349,7 +363,7 @@ static struct cell *cells_make(const struct sbt_cmp_side *s, enum sbt_by by,
 	 * first of a run owns the index array of them all */
 	for (size_t i = 0; i < res->ngroups; i++) {
 		c[i].name = s->ds->regions[res->g[i].region].name;
-		label_of(s->ds, &res->g[i], by, c[i].label, sizeof c[i].label);
+		c[i].label = label_of(s->ds, &res->g[i], by);
 		c[i].ng = i;            /* the group, until merged */
 	}
 	qsort(c, res->ngroups, sizeof *c, cmp_cell);
@@ -952,7 +966,7 @@ int sbt_compare(const struct sbt_cmp_side *base,
 			goto out;
 		const struct cell *x = k <= 0 ? &cb[i] : &cn[j];
 		r->name = x->name;
-		snprintf(r->label, sizeof r->label, "%s", x->label);
+		r->label = x->label;
 		r->side = k;
 		if (k <= 0 && estimate(base, &cb[i], &sb, &r->b) != 0)
 			goto out;

@@ -86,9 +86,22 @@ struct sbt_cmp_ratio {
 	int change;                   /* +1 lo > 1, -1 hi < 1, else 0    */
 };
 
+/* Whom a row names beside its region (--by), as data: report/ words
+ * it ("thread 3", "cpu unknown", "rank 1", "pid 4242", "host a";
+ * sbt_say_label). */
+struct sbt_cmp_label {
+	int by;                       /* enum sbt_by; NONE, SITE: no one */
+	uint32_t key;                 /* thread, cpu (SBT_CPU_UNKNOWN),
+					 rank, or pid (below)            */
+	int pid;                      /* BY_RANK: the source has no rank,
+					 key is its pid                  */
+	const char *host;             /* BY_HOST: the source's host, as
+					 long as its dataset             */
+};
+
 struct sbt_cmp_row {
 	const char *name;             /* region                          */
-	char label[80];               /* "thread 3", "rank 1", "host a"; ""*/
+	struct sbt_cmp_label label;
 	int side;                     /* 0 both, -1 base only, 1 new only*/
 	struct sbt_cmp_est b, n;
 	double pop_res_ns;            /* both populations                */

@@ -165,35 +165,56 @@ struct sbt_group_os {
 				     probes held too: no probe saw it  */
 #define SBT_FX_REC_COST  0x200 /* OS_TIME: the fault cost is the one the
 				  recorder measured at start (fault_ns)  */
+/* The kinds of finding, one row each: X(KIND, JSON name, the class a
+ * group takes when it is its largest alarm, clause).  The enum, JSON's
+ * names (verdict.c), the class (class.c: STEP, GROUP and WAIT refine
+ * theirs) and the words (report/clause.c: clause_CLAUSE, short and long)
+ * all come from here, so a new kind is a row here, the score file that
+ * makes it and its clause (doc/DESIGN.md, "Where to add things"). */
+#define SBT_FINDINGS(X) \
+	/* a lasting change of level at t_ns */                          \
+	X(STEP,        "step",         SBT_CL_STEP,       step)          \
+	/* parts distinct modes (within groups) */                       \
+	X(MODES,       "modes",        SBT_CL_MODES,      modes)         \
+	/* this group (--by) differs from the others */                  \
+	X(GROUP,       "group",        SBT_CL_SLOW_GROUP, group)         \
+	/* spread beyond the timer's that the decomposition could not    \
+	 * split (no samples to decompose); never with fewer than        \
+	 * SBT_FEW_SAMPLES */                                            \
+	X(BROAD,       "broad",        SBT_CL_BROAD,      broad)         \
+	/* the OS's share of a call's time: events a call x their cost   \
+	 * on this machine */                                            \
+	X(OS_TIME,     "os_time",      SBT_CL_OS,         os_time)       \
+	/* spread component: calls with more faults / switches took      \
+	 * longer (the fitted cost) */                                   \
+	X(OS_SPREAD,   "os_spread",    SBT_CL_OS,         os_spread)     \
+	/* spread component: calls while the speed probes saw the        \
+	 * processor off speed */                                        \
+	X(PROCESSOR,   "processor",    SBT_CL_PROCESSOR,  processor)     \
+	/* spread component: a steady offset between the region's        \
+	 * threads */                                                    \
+	X(GROUPS,      "groups",       SBT_CL_SLOW_GROUP, groups)        \
+	/* spread component: levels over the run (steps, phases,         \
+	 * warm-up) */                                                   \
+	X(TIME,        "time",         SBT_CL_PHASES,     time)          \
+	/* spread nothing recorded explains: said, never an alarm */     \
+	X(UNEXPLAINED, "unexplained",  SBT_CL_OTHER,      unexplained)   \
+	/* too few samples to judge anything */                          \
+	X(FEW,         "few_samples",  SBT_CL_FEW,        few)           \
+	/* a barrier's waits: the slow thread (key) and what the others  \
+	 * wait for it */                                                \
+	X(WAIT,        "wait",         SBT_CL_SLOW_GROUP, wait)          \
+	/* the level moved, the speed probes did not: the code's, or a   \
+	 * slowdown they cannot see (memory, front end, an SMT sibling) */ \
+	X(PROBE_BLIND, "probes_blind", SBT_CL_OTHER,      probe_blind)   \
+	/* spread component: calls with more of one counted event        \
+	 * (SBT_EVENTS: key its column in ds->cnt) took longer */        \
+	X(COUNTER,     "counter",      SBT_CL_OTHER,      counter)
+
 enum sbt_finding_kind {
-	SBT_FIND_STEP,        /* a lasting change of level at t_ns          */
-	SBT_FIND_MODES,       /* parts distinct modes (within groups)        */
-	SBT_FIND_GROUP,       /* this group (--by) differs from the others   */
-	SBT_FIND_BROAD,       /* spread beyond the timer's that the
-				 decomposition could not split (no samples
-				 to decompose); never with fewer than
-				 SBT_FEW_SAMPLES                         */
-	SBT_FIND_OS_TIME,     /* the OS's share of a call's time: events a
-				 call x their cost on this machine         */
-	SBT_FIND_OS_SPREAD,   /* spread component: calls with more faults /
-				 switches took longer (the fitted cost)    */
-	SBT_FIND_PROCESSOR,   /* spread component: calls while the speed
-				 probes saw the processor off speed        */
-	SBT_FIND_GROUPS,      /* spread component: a steady offset between
-				 the region's threads                      */
-	SBT_FIND_TIME,        /* spread component: levels over the run
-				 (steps, phases, warm-up)                  */
-	SBT_FIND_UNEXPLAINED, /* spread nothing recorded explains: said,
-				 never an alarm                            */
-	SBT_FIND_FEW,         /* too few samples to judge anything          */
-	SBT_FIND_WAIT,        /* a barrier's waits: the slow thread (key)
-				 and what the others wait for it           */
-	SBT_FIND_PROBE_BLIND, /* the level moved, the speed probes did not:
-				 the code's, or a slowdown they cannot see
-				 (memory, front end, an SMT sibling)       */
-	SBT_FIND_COUNTER,     /* spread component: calls with more of one
-				 counted event (SBT_EVENTS: key its column
-				 in ds->cnt) took longer                   */
+#define SBT_FIND_ENUM(kind, json, cls, clause) SBT_FIND_##kind,
+	SBT_FINDINGS(SBT_FIND_ENUM)
+#undef SBT_FIND_ENUM
 	SBT_FIND__N
 };
 struct sbt_finding {

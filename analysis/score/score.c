@@ -248,7 +248,7 @@ static int use_insitu(struct sbt_score *o, size_t min_probes)
 		return 0;
 	o->t_min_ns = o->insitu.t_min_ns;
 	o->t_diff_ns = o->insitu.t_diff_ns;
-	snprintf(o->metric_source, sizeof o->metric_source, "in-situ");
+	o->metric_source = SBT_SRC_INSITU;
 	return 1;
 }
 
@@ -259,8 +259,8 @@ static int use_profile(struct sbt_score *o, const struct sbt_score_in *in)
 	o->t_min_ns = in->profile_t_min_ns;
 	/* the quantum floor holds for any source (see the top comment) */
 	o->t_diff_ns = fmax(in->profile_t_diff_ns, in->quantum_ns);
-	snprintf(o->metric_source, sizeof o->metric_source, "profile:%s",
-		 in->profile_label ? in->profile_label : "?");
+	o->metric_source = SBT_SRC_PROFILE;
+	o->metric_level = in->profile_label ? in->profile_label : "?";
 	return 1;
 }
 
@@ -271,7 +271,7 @@ static int use_quantum(struct sbt_score *o, const struct sbt_score_in *in,
 		return 0;
 	o->t_min_ns = in->quantum_ns / (2 * eps);
 	o->t_diff_ns = in->quantum_ns;
-	snprintf(o->metric_source, sizeof o->metric_source, "quantum");
+	o->metric_source = SBT_SRC_QUANTUM;
 	return 1;
 }
 
@@ -290,7 +290,7 @@ static void choose_metrics(struct sbt_score *o, const struct sbt_score_in *in,
 		ok = use_insitu(o, min_probes) || use_profile(o, in);
 	if (!ok && !use_quantum(o, in, eps)) {
 		o->t_min_ns = o->t_diff_ns = NAN;
-		snprintf(o->metric_source, sizeof o->metric_source, "none");
+		o->metric_source = SBT_SRC_NONE;
 	}
 }
 

@@ -41,6 +41,15 @@ struct sbt_noise_est {
 	double t_diff_paper_ns;  /* max - q_alpha + quantum                 */
 };
 
+/* Where the t_min / t_diff a verdict uses came from (report/ names
+ * them: "in-situ", "profile:l2", "quantum", "none"). */
+enum sbt_metric_source {
+	SBT_SRC_NONE = 0,      /* none: t_min and t_diff are NAN           */
+	SBT_SRC_INSITU,        /* the group's in-situ probes               */
+	SBT_SRC_PROFILE,       /* a calibration profile (metric_level)     */
+	SBT_SRC_QUANTUM,       /* the clock's quantum alone                */
+};
+
 /* Where the t_min / t_diff that the verdict uses come from. */
 enum sbt_score_pref {
 	SBT_PREFER_INSITU = 0, /* in-situ, else profile, else quantum      */
@@ -51,8 +60,9 @@ struct sbt_score_in {
 	double quantum_ns;     /* clock resolution floor; 0 = unknown: then
 				  guessed from ties in kept[] (score.c)    */
 	/* Calibration profile for the region's cache level; NAN or <= 0
-	 * when there is none.  profile_label names it: "l2" gives
-	 * metric_source "profile:l2". */
+	 * when there is none.  profile_label names its level ("l2"): the
+	 * score's metric_level when the profile's metrics are used, so it
+	 * must outlive the score. */
 	double profile_t_min_ns, profile_t_diff_ns;
 	const char *profile_label;
 	/* Probes above median + os_floor_ns are OS noise, not timer noise
@@ -80,10 +90,11 @@ struct sbt_score {
 	double median_ns;
 	double quantum_ns;         /* the quantum used: given, or guessed    */
 	int    quantum_guessed;    /* from ties in kept[] (in: 0 = unknown) */
-	/* the metrics the verdict uses, and where they come from:
-	 * "in-situ", "profile:<label>", "quantum" or "none" */
+	/* the metrics the verdict uses, and where they come from */
 	double t_min_ns, t_diff_ns;
-	char   metric_source[32];
+	int    metric_source;      /* enum sbt_metric_source                 */
+	const char *metric_level;  /* SBT_SRC_PROFILE: the profile's level
+				      (in->profile_label); else NULL        */
 	struct sbt_noise_est insitu; /* insitu.n = 0 when not computed    */
 	int    resolvable;         /* median >= t_min; -1 = unknown          */
 	int    variation;          /* 1 = variation beyond t_diff, -1 = ?   */

@@ -393,16 +393,9 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 const char *sbt_finding_kind_name(int kind)
 {
 	static const char *const name[SBT_FIND__N] = {
-		[SBT_FIND_STEP] = "step", [SBT_FIND_MODES] = "modes",
-		[SBT_FIND_GROUP] = "group", [SBT_FIND_BROAD] = "broad",
-		[SBT_FIND_OS_TIME] = "os_time",
-		[SBT_FIND_OS_SPREAD] = "os_spread",
-		[SBT_FIND_PROCESSOR] = "processor",
-		[SBT_FIND_GROUPS] = "groups", [SBT_FIND_TIME] = "time",
-		[SBT_FIND_UNEXPLAINED] = "unexplained",
-		[SBT_FIND_FEW] = "few_samples", [SBT_FIND_WAIT] = "wait",
-		[SBT_FIND_PROBE_BLIND] = "probes_blind",
-		[SBT_FIND_COUNTER] = "counter",
+#define KIND_NAME(kind, json, cls, clause) [SBT_FIND_##kind] = json,
+		SBT_FINDINGS(KIND_NAME)
+#undef KIND_NAME
 	};
 
 	return kind >= 0 && kind < SBT_FIND__N ? name[kind] : "?";

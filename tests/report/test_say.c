@@ -5,6 +5,7 @@
  * verdict says.  A renderer that ignored a flag, or judged on its own
  * (alarm or minor, what is said), would say another sentence here.
  */
+#include "clause.h"
 #include "say.h"
 #include "words.h"
 #include "../common/harness.h"
@@ -28,7 +29,7 @@ static const char *clause(const struct sbt_group *g,
 	struct sbt_strbuf o = { b, sizeof b, 0 };
 
 	b[0] = 0;
-	sbt_say_finding(&o, g, x);
+	sbt_say_finding(&o, g, x, SBT_SHORT, NULL);
 	return b;
 }
 
@@ -54,8 +55,7 @@ static void base(struct sbt_group *g)
 	g->score.t_diff_ns = 10;
 	g->score.t_min_ns = 500;
 	g->score.shift_resolution_ns = NAN;
-	snprintf(g->score.metric_source, sizeof g->score.metric_source,
-		 "in-situ");
+	g->score.metric_source = SBT_SRC_INSITU;
 	g->phases.nphases = 2;
 	g->phases.ph[0] = (struct sbt_phase){ .t_begin_ns = 0,
 		.t_end_ns = 2e6, .level_ns = 100, .n = 500 };

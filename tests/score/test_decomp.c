@@ -23,6 +23,7 @@
 #include "counters.h"
 #include "report.h"
 #include "result.h"
+#include "clause.h"
 #include "say.h"
 #include "../common/gen.h"
 #include "../common/harness.h"
@@ -132,7 +133,7 @@ static void show(const struct sbt_dataset *ds, const struct sbt_group *g)
 	for (int k = 0; k < g->nfind; k++) {
 		char text[SBT_SAY_FINDING_LEN] = "";
 		struct sbt_strbuf t = { text, sizeof text, 0 };
-		sbt_say_finding(&t, g, &g->find[k]);
+		sbt_say_finding(&t, g, &g->find[k], SBT_SHORT, NULL);
 		printf("    %-12s size %.4g rel %.3g var %.3g alarm %d: %s\n",
 		       sbt_finding_kind_name(g->find[k].kind),
 		       g->find[k].size_ns, g->find[k].rel,

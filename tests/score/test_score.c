@@ -49,10 +49,27 @@ static const char *said(const struct sbt_score *s)
 	return buf[k];
 }
 
+/* The source in the messages (the score holds data; report/ words it). */
+static const char *src_name(const struct sbt_score *s)
+{
+	static const char *const name[] = { "none", "in-situ", "profile",
+					     "quantum" };
+
+	return s->metric_source >= 0 && s->metric_source <= SBT_SRC_QUANTUM ?
+	       name[s->metric_source] : "?";
+}
+
+/* The profile's metrics, of the level named. */
+static int is_profile(const struct sbt_score *s, const char *level)
+{
+	return s->metric_source == SBT_SRC_PROFILE && s->metric_level &&
+	       !strcmp(s->metric_level, level);
+}
+
 static void show(const char *name, const struct sbt_score *s)
 {
 	printf("%-24s n=%zu src=%s t_min=%.1f t_diff=%.1f median=%.1f "
-	       "spread=%.1f modes=%d:", name, s->n, s->metric_source,
+	       "spread=%.1f modes=%d:", name, s->n, src_name(s),
 	       s->t_min_ns, s->t_diff_ns, s->median_ns, s->variation_ns,
 	       s->nmodes);
 	for (int k = 0; k < s->nmodes; k++)
@@ -75,7 +92,7 @@ static void test_two_workloads(void)
 		p[i] = gen_read(&G, noise(), 1);
 	CHECK(sbt_score_group(x, n, p, np, &in, &s) == 0, "rc");
 	show("two workloads", &s);
-	CHECK(strcmp(s.metric_source, "in-situ") == 0, "%s", s.metric_source);
+	CHECK(s.metric_source == SBT_SRC_INSITU, "%s", src_name(&s));
 	CHECK(s.t_diff_ns >= 1 && s.t_diff_ns < 12, "t_diff %g", s.t_diff_ns);
 	CHECK(s.nmodes == 2, "nmodes %d", s.nmodes);
 	CHECK(fabs(s.modes[0].center_ns - 201) <= 3, "%g", s.modes[0].center_ns);
@@ -176,8 +193,8 @@ static void test_unresolvable(void)
 		x[i] = gen_read(&G, 1.2 + 0.5 * gen_unif(&G), 1);
 	CHECK(sbt_score_group(x, n, NULL, 0, &in, &s) == 0, "rc");
 	show("3 ADDs", &s);
-	CHECK(strcmp(s.metric_source, "profile:l1") == 0, "%s",
-	      s.metric_source);
+	CHECK(is_profile(&s, "l1"), "%s",
+	      src_name(&s));
 	CHECK(s.resolvable == 0, "resolvable %d", s.resolvable);
 	CHECK(s.variation == 0, "variation %d", s.variation);
 	CHECK(strcmp(said(&s), "too short to time to 1 %: 1 ns < t_min "
@@ -254,15 +271,15 @@ static void test_fallback(void)
 				   .profile_t_diff_ns = 3,
 				   .profile_label = "l3" };
 	CHECK(sbt_score_group(x, 1000, p, 10, &in, &s) == 0, "rc");
-	CHECK(strcmp(s.metric_source, "profile:l3") == 0, "%s",
-	      s.metric_source);
+	CHECK(is_profile(&s, "l3"), "%s",
+	      src_name(&s));
 	CHECK(s.insitu.n == 10, "%zu", s.insitu.n);   /* still reported */
 	CHECK(s.t_min_ns == 160 && s.t_diff_ns == 3, "%g", s.t_min_ns);
 
 	struct sbt_score_in q = { .quantum_ns = 1 };
 	CHECK(sbt_score_group(x, 1000, p, 10, &q, &s) == 0, "rc");
 	show("10 probes, no profile", &s);
-	CHECK(strcmp(s.metric_source, "quantum") == 0, "%s", s.metric_source);
+	CHECK(s.metric_source == SBT_SRC_QUANTUM, "%s", src_name(&s));
 	CHECK(s.t_diff_ns == 1 && s.t_min_ns == 50, "%g %g", s.t_diff_ns,
 	      s.t_min_ns);
 	CHECK(s.resolvable == 1, "%d", s.resolvable);
@@ -272,17 +289,17 @@ static void test_fallback(void)
 	pp.prefer = SBT_PREFER_PROFILE;
 	pp.min_probes = 10;
 	CHECK(sbt_score_group(x, 1000, p, 10, &pp, &s) == 0, "rc");
-	CHECK(strcmp(s.metric_source, "profile:l3") == 0, "%s",
-	      s.metric_source);
+	CHECK(is_profile(&s, "l3"), "%s",
+	      src_name(&s));
 	pp.prefer = SBT_PREFER_INSITU;
 	CHECK(sbt_score_group(x, 1000, p, 10, &pp, &s) == 0, "rc");
-	CHECK(strcmp(s.metric_source, "in-situ") == 0, "%s", s.metric_source);
+	CHECK(s.metric_source == SBT_SRC_INSITU, "%s", src_name(&s));
 
 	/* a quantized clock's quantum is guessed when not given */
 	struct sbt_score_in none = { 0 };
 	CHECK(sbt_score_group(x, 1000, p, 10, &none, &s) == 0, "rc");
-	CHECK(strcmp(s.metric_source, "quantum") == 0 && s.quantum_guessed &&
-	      s.quantum_ns == 1, "%s %g", s.metric_source, s.quantum_ns);
+	CHECK(s.metric_source == SBT_SRC_QUANTUM && s.quantum_guessed &&
+	      s.quantum_ns == 1, "%s %g", src_name(&s), s.quantum_ns);
 	/* a 4 ns spread on 700 ns is below 1 %: nothing to claim */
 	CHECK(s.variation == 0, "%s", said(&s));
 	/* a claim resting on a quantum-only t_diff says so */
@@ -299,7 +316,7 @@ static void test_fallback(void)
 		x[i] = 700 + noise();
 	CHECK(sbt_score_group(x, 1000, p, 10, &none, &s) == 0, "rc");
 	show("no calibration", &s);
-	CHECK(strcmp(s.metric_source, "none") == 0, "%s", s.metric_source);
+	CHECK(s.metric_source == SBT_SRC_NONE, "%s", src_name(&s));
 	CHECK(s.resolvable == -1 && s.variation == -1 && s.nmodes == 0,
 	      "%d %d %d", s.resolvable, s.variation, s.nmodes);
 	CHECK(strncmp(said(&s), "no t_min/t_diff", 15) == 0, "%s", said(&s));
@@ -429,8 +446,8 @@ static void test_tiny_n(void)
 	for (int i = 0; i < 40; i++)
 		p[i] = i % 4;
 	CHECK(sbt_score_group(NULL, 0, p, 40, &in, &s) == 0, "rc");
-	CHECK(strcmp(s.metric_source, "in-situ") == 0 && s.insitu.n == 40,
-	      "%s", s.metric_source);
+	CHECK(s.metric_source == SBT_SRC_INSITU && s.insitu.n == 40,
+	      "%s", src_name(&s));
 }
 
 /* 10^7 samples, two modes: must finish (not timed) and be right. */
