@@ -56,7 +56,7 @@ def want_app():
 def check_app(log, tmp):
     # a pop without push, an end of an id never handed out
     expect(log, want_app(), {'stop_without_start': 2})
-    check(True, 'kernels, regions, fences, deep copies, sections: %d each'
+    print('checked: kernels, regions, fences, deep copies, sections: %d each'
           % STEPS)
     rows = dump_samples(log, tmp)
     for child, parent in [('fill', 'step'), ('sum', 'step'),
@@ -105,7 +105,7 @@ def case_threads(tmp, prog):
     for t in range(4):
         want[('k%d' % t, 'kokkos')] = [1000]
     expect(log, want, {'stop_without_start': 1})
-    check(True, '4 threads x 1000: per-thread kernel ids and names exact')
+    print('checked: 4 threads x 1000: per-thread kernel ids and names exact')
     rows = dump_samples(log, tmp)
     for t in range(4):
         n = uncontained(rows, 'k%d' % t, 'work')
