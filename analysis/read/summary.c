@@ -234,6 +234,32 @@ static void put_detour_places(struct out *o, const struct sbt_dataset *ds,
 /* Version 9: per speed probe of the source, in the speed part's order,
  * u8 1 when its thread was switched out inside it (the OS's, not the
  * processor's). */
+/* Version 10: the source's memory-latency probes (META MEMLAT), as
+ * put_speed puts the speed probes. */
+static void put_memory(struct out *o, const struct sbt_dataset *ds,
+		       uint32_t src)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ds->nmprobes; i++)
+		n += ds->mprobes[i].source == src;
+	put_u64(o, n);
+	for (size_t i = 0; i < ds->nmprobes; i++)
+		if (ds->mprobes[i].source == src)
+			put_f64(o, ds->mprobes[i].t_ns);
+	for (size_t i = 0; i < ds->nmprobes; i++)
+		if (ds->mprobes[i].source == src)
+			put_f64(o, ds->mprobes[i].ns);
+	for (size_t i = 0; i < ds->nmprobes; i++)
+		if (ds->mprobes[i].source == src)
+			put_u32(o, ds->mprobes[i].thread);
+	for (size_t i = 0; i < ds->nmprobes; i++)
+		if (ds->mprobes[i].source == src) {
+			uint16_t cpu = ds->mprobes[i].cpu;
+			put(o, &cpu, sizeof cpu);
+		}
+}
+
 static void put_probes_switched(struct out *o, const struct sbt_dataset *ds,
 				uint32_t src)
 {
@@ -322,6 +348,7 @@ int sbt_summary_write(const char *path, const struct sbt_dataset *ds,
 	put_recorder(&o, &ds->sources[src]);
 	put_names(&o, &ds->sources[src]);
 	put_probes_switched(&o, ds, src);
+	put_memory(&o, ds, src);
 	put(&o, endmark, sizeof endmark);
 	put_u64(&o, ds->n);
 	int rc = gzclose(o.f);
@@ -771,6 +798,35 @@ static int get_probes_switched(struct in *in, struct sbt_dataset *part)
 	return in->why ? -1 : 0;
 }
 
+/* Version 10: put_memory, the memory-latency probes of the summary's
+ * one source (0). */
+static int get_memory(struct in *in, struct sbt_dataset *part)
+{
+	uint64_t n = get_u64(in);
+
+	if (in->why || !plausible(in, n, 8) || n > SIZE_MAX / 64)
+		return in->why = in->why ? in->why : "damaged (memory probes)",
+		       -1;
+	if (n && !(part->mprobes = calloc((size_t)n, sizeof *part->mprobes)))
+		return in->why = "out of memory", -1;
+	part->nmprobes = part->cap_mprobes = (size_t)n;
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->mprobes[i].t_ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->mprobes[i].ns = get_f64(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		part->mprobes[i].thread = get_u32(in);
+	for (size_t i = 0; i < n && !in->why; i++)
+		get(in, &part->mprobes[i].cpu, sizeof part->mprobes[i].cpu);
+	for (size_t i = 0; i < n && !in->why; i++) {
+		const struct sbt_probe *p = &part->mprobes[i];
+		if (!(p->t_ns >= 0 && p->t_ns < 1e300 && p->ns >= 0 &&
+		      p->ns < 1e300) || p->thread >= (1u << 24))
+			in->why = "damaged (a memory probe)";
+	}
+	return in->why ? -1 : 0;
+}
+
 /* Version 6: put_recorder; 7 added its fault cost. */
 static int get_recorder(struct in *in, struct sbt_source *s)
 {
@@ -959,7 +1015,8 @@ static int read_part(struct in *in, struct sbt_dataset *part)
 	    (in->version >= 5 && get_detour_places(in, part) != 0) ||
 	    (in->version >= 6 && get_recorder(in, src) != 0) ||
 	    (in->version >= 8 && get_names(in, src) != 0) ||
-	    (in->version >= 9 && get_probes_switched(in, part) != 0))
+	    (in->version >= 9 && get_probes_switched(in, part) != 0) ||
+	    (in->version >= 10 && get_memory(in, part) != 0))
 		goto out;
 	char m[8];
 	if (get(in, m, sizeof m) == 0 && memcmp(m, endmark, sizeof m))

@@ -477,19 +477,27 @@ static void frames_at(struct sbt_symsess *ss, Dwfl_Module *mod, Dwarf_Addr pc,
 	}
 }
 
-/* The marker's fast path is inlined from sbtmark.h into the caller: its
- * own frames come first in the chain and are ours, not the user's; the
- * frame they were inlined into holds the marker's line. */
+/* Whether `file` is one of the public headers the markers are inlined
+ * from: sbtmark.h (the user's API; the whole fast path in binaries built
+ * before the split) or sbtmark_hot.h (the inline fast path). */
+static int marker_header(const char *file)
+{
+	const char *b = strrchr(file, '/');
+
+	b = b ? b + 1 : file;
+	return !strcmp(b, "sbtmark.h") || !strcmp(b, "sbtmark_hot.h");
+}
+
+/* The marker's fast path is inlined from the public headers into the
+ * caller: its own frames come first in the chain and are ours, not the
+ * user's; the frame they were inlined into holds the marker's line. */
 static void drop_marker_frames(struct sbt_symaddr *a)
 {
 	int k = 0;
 
-	while (k < a->nframes - 1 && a->f[k].inlined) {
-		const char *b = strrchr(a->f[k].file, '/');
-		if (strcmp(b ? b + 1 : a->f[k].file, "sbtmark.h") != 0)
-			break;
+	while (k < a->nframes - 1 && a->f[k].inlined &&
+	       marker_header(a->f[k].file))
 		k++;
-	}
 	if (k) {
 		memmove(a->f, a->f + k, (size_t)(a->nframes - k) * sizeof *a->f);
 		a->nframes -= k;

@@ -53,7 +53,8 @@ void sbt_symsess_close(struct sbt_symsess *ss);
 /* Describe return address `addr` recorded in the session's source (the
  * instruction before it, the call, is what is looked up).  Always fills
  * `out`; returns 0 when at least a function name was found, -1
- * otherwise.  Frames of the marker's own inline code (sbtmark.h) are
+ * otherwise.  Frames of the marker's own inline code (sbtmark.h,
+ * sbtmark_hot.h) are
  * left out: frame 0 is the user's call of the marker.  An OpenMP
  * region's outlined body is named after its function, "main [omp]". */
 int sbt_symbolize_addr(struct sbt_symsess *ss, uint64_t addr,
