@@ -175,6 +175,7 @@ static struct sbt_file_header *log_open(void)
 			sbt_regions_attach(g.log);
 			sbt_ctrs_meta();
 			sbt_speed_meta();
+			sbt_memlat_setup();
 			/* our pages before the first window (its START) */
 			sbt_prefault_self();
 			fresh = g.hdr;

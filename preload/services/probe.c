@@ -205,6 +205,12 @@ static void mem_build(void)
 	__atomic_store_n(&M.buf, (void **)b, __ATOMIC_RELEASE);
 }
 
+void sbt_memlat_setup(void)
+{
+	if (S.cadence_us)
+		pthread_once(&M.once, mem_build);
+}
+
 /* Write the calling thread's run into the log. */
 void sbt_memlat_flush(uint32_t thread)
 {

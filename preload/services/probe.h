@@ -37,6 +37,12 @@ SBT_HIDDEN uint64_t sbt_speed_probe(uint64_t *t0, uint32_t *aux);
  * into the log as it fills.  The buffer is built at the first call. */
 SBT_HIDDEN void sbt_memlat_probe(uint32_t thread);
 
+/* The chase's buffer built now, with the log (its pages faulted in and
+ * flushed out of the caches: a few ms where a fault costs 12 us), not
+ * at the first probe, inside some region of the app's.  Nothing when
+ * the speed probes are off. */
+SBT_HIDDEN void sbt_memlat_setup(void);
+
 /* Write the calling thread's run so far (its end, the log's end, a
  * fork: a child starts with none). */
 SBT_HIDDEN void sbt_memlat_flush(uint32_t thread);
