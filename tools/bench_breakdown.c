@@ -142,6 +142,9 @@ int sbt_marker_start_hot(const char *t, struct sbt_csite *c,
 #ifdef MADV_POPULATE_WRITE
 		(void)madvise(hot->cur, LOG_CHUNK, MADV_POPULATE_WRITE);
 #endif
+		/* and each page read once, as logfile.c's populate does */
+		for (size_t o = 0; o < LOG_CHUNK; o += 4096)
+			(void)((volatile const char *)hot->cur)[o];
 		logused += LOG_CHUNK;
 		return sbt__start_fast(hot, c->way[0].word, c->way[0].region,
 				       t) ? 0 : -1;

@@ -260,15 +260,29 @@ static uint64_t prep_ahead(uint64_t next)
 	return a < PREP_MIN ? PREP_MIN : a > PREP_MAX ? PREP_MAX : a;
 }
 
-/* Fault pages [from, to) in as written, in one call, rather than one
- * fault per page later inside somebody's timed region.  Beyond a
- * finished log's end it fails harmlessly (EFAULT, no signal). */
+/* Ready log bytes [from, to) for writing, in one call rather than one
+ * fault per page later inside somebody's timed region: the pages mapped
+ * writable (MADV_POPULATE_WRITE), then each read once through the
+ * mapping.  The read is not redundant: on a guest whose host keeps its
+ * own copy of the page table (shadow paging), the host learns of a page
+ * only at the first access through the process's mapping - a trap of
+ * ~9 us, a marker's in-window cost where a prefetch cannot help (a
+ * prefetch never walks for it).  Caller holds grow_lock (or opens the
+ * log, alone): no taker
+ * writes [from, to) meanwhile (one that took part of it waits for the
+ * lock) and the log cannot be truncated under the reads.  Beyond a
+ * finished log's end the madvise fails harmlessly (EFAULT, no signal)
+ * and nothing is read. */
 static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to)
 {
 #ifdef MADV_POPULATE_WRITE
-	from &= ~(uint64_t)4095;
-	if (from < to)
-		(void)madvise(lf->base + from, to - from, MADV_POPULATE_WRITE);
+	uint64_t a = from & ~(uint64_t)4095;
+
+	if (from >= to ||
+	    madvise(lf->base + a, to - a, MADV_POPULATE_WRITE) != 0)
+		return;
+	for (a = from; a < to; a = (a + 4096) & ~(uint64_t)4095)
+		(void)*(volatile const char *)(lf->base + a);
 #else
 	(void)lf, (void)from, (void)to;
 #endif
@@ -296,8 +310,16 @@ int sbt_log_prepare(struct sbt_logfile *lf)
 	    grow(lf, to) != 0)
 		return 0;               /* disk full or finished: takers
 					   find out themselves */
-	populate(lf, ready, to);
+	pthread_mutex_lock(&lf->grow_lock);
+	if (atomic_load(&lf->finished)) {
+		pthread_mutex_unlock(&lf->grow_lock);
+		return 0;
+	}
+	/* Takers that went past `ready` since: their chunks are theirs. */
+	next = atomic_load(&lf->next);
+	populate(lf, ready > next ? ready : next, to);
 	atomic_store_explicit(&lf->ready, to, memory_order_release);
+	pthread_mutex_unlock(&lf->grow_lock);
 	return 1;
 }
 
@@ -346,7 +368,11 @@ struct sbt_chunk *sbt_log_chunk(struct sbt_logfile *lf, uint32_t type,
 		late = off + size - (ready > off ? ready : off);
 		if (!w0)
 			w0 = now_ns();
+		/* After the preparer's piece, if it is on ours. */
+		pthread_mutex_lock(&lf->grow_lock);
+		ready = atomic_load_explicit(&lf->ready, memory_order_acquire);
 		populate(lf, ready > off ? ready : off, off + size);
+		pthread_mutex_unlock(&lf->grow_lock);
 	}
 	if (w0)
 		waited(lf, w0, late);

@@ -13,7 +13,9 @@
  * segments is mapped when the log opens, before the first window:
  * read-only segments read in, writable ones made present for writing
  * without writing them (MADV_POPULATE_WRITE), page by page, so that the
- * part of a segment that relocation made read-only (RELRO) is only read.
+ * part of a segment that relocation made read-only (RELRO) is only read;
+ * and every page read once through the mapping (see logfile.c's
+ * populate: a shadow-paging host's trap, taken here).
  */
 #include "prefault.h"
 
@@ -44,9 +46,12 @@ static void populate(uintptr_t a, uintptr_t b, uintptr_t pg, int writable)
 			read_pages(a, b, pg);
 		return;
 	}
-	for (; a < b; a += pg)
-		if (madvise((void *)a, pg, MADV_POPULATE_WRITE) != 0)
-			read_pages(a, a + pg, pg);
+	/* Read after populating too: a guest under shadow paging maps a
+	 * page for its host at the first access through the mapping. */
+	for (; a < b; a += pg) {
+		(void)madvise((void *)a, pg, MADV_POPULATE_WRITE);
+		read_pages(a, a + pg, pg);
+	}
 }
 
 /* dl_iterate_phdr's callback: the object holding `me` (our own code),

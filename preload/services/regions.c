@@ -623,8 +623,14 @@ void sbt_regions_warm(void)
 		uintptr_t b = ((uintptr_t)arena_p + arena_left) & ~(pg - 1);
 		/* fresh zero pages not yet handed out: a zero written is
 		 * the same page, where the kernel cannot populate */
-		if (a < b && madvise((void *)a, b - a, MADV_POPULATE_WRITE))
-			for (; a < b; a += pg)
+		int mapped = a < b &&
+			madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0;
+		/* and each touched through the mapping: a shadow-paging
+		 * host's trap (logfile.c's populate) taken here */
+		for (; a < b; a += pg)
+			if (mapped)
+				(void)*(volatile const char *)a;
+			else
 				*(volatile char *)a = 0;
 	}
 #ifdef SBT_HAVE_UNWIND
