@@ -460,6 +460,19 @@ def known(path):
     return k
 
 
+# Under a sanitizer the analyzer's memory is what is judged, and what a
+# log's expectations say does not change with the build: every log of a
+# kind of its own is judged, and of the planted accuracy cases (acc-*,
+# twenty a machine, one program) the controls and one two-level case of
+# each condition; the normal build judges them all.
+SANITIZED = os.environ.get("SBT_TEST_SANITIZE", "none") != "none"
+
+
+def sanitized_pick(log):
+    return not log.startswith("acc-") or re.search(
+        r"-(control|two-10-0\.5)\.log", log) is not None
+
+
 def main():
     corpus, build = sys.argv[1], sys.argv[2]
     listing = "--list" in sys.argv
@@ -472,7 +485,8 @@ def main():
             fail += 1
         tmp = os.path.join(build, "logs", name)
         os.makedirs(tmp, exist_ok=True)
-        work += [(name, man, d, e, tmp) for e in man["logs"]]
+        work += [(name, man, d, e, tmp) for e in man["logs"]
+                 if not SANITIZED or sanitized_pick(e["log"])]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         results = [r for rs in ex.map(judge_log, work) for r in rs]
     km = known(os.path.join(corpus, "known-misses"))
@@ -492,8 +506,9 @@ def main():
         else:
             print("FAIL  %s | %s: %s" % (log, x, why))
             fail += 1
+    judged = set(r[0] for r in results)
     for k in km:
-        if k not in seen:
+        if k not in seen and (not SANITIZED or k[0] in judged):
             print("known-misses names no such log or expectation: %s | %s"
                   % k)
     size = sum(os.path.getsize(os.path.join(dp, f))

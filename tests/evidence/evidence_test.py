@@ -237,6 +237,9 @@ def judge_processor(tag, log, rows, rep):
     return pr
 
 
+SANITIZED = os.environ.get('SBT_TEST_SANITIZE', 'none') != 'none'
+
+
 def main():
     data, tmp = sys.argv[1], sys.argv[2]
     os.makedirs(tmp, exist_ok=True)
@@ -247,6 +250,12 @@ def main():
     rows, rep = judge_barriers('lulesh gcc', gcc, tmp,
                                ('omp barrier @ lulesh2.0+0x3a47', 0, 'os'))
     judge_machine('lulesh gcc', gcc, rows, rep)
+    if SANITIZED:
+        # the analyzer's memory on a real log of each program; the
+        # clang logs' verdicts are judged in the normal build
+        judge_cg(data, tmp)
+        done()
+        return
     clang = unpack(data, tmp, 'lulesh-clang-s30-base.log')
     rows, rep = judge_barriers('lulesh clang', clang, tmp)
     judge_machine('lulesh clang', clang, rows, rep)
@@ -275,6 +284,11 @@ def main():
           'busy loop: preempted first among the left out, at least the '
           '%.0f %% marked and preempted themselves (%s)'
           % (100 * own, left and left.group(0)))
+    judge_cg(data, tmp)
+    done()
+
+
+def judge_cg(data, tmp):
     cg = unpack(data, tmp, 'npb-cg-A-gcc-loaded.log')
     rows = samples(cg, tmp)
     judge_machine('npb cg', cg, rows, json.loads(run(cg, '--format',
@@ -289,7 +303,6 @@ def main():
           and int(said.group(2)) == len(rows),
           'npb cg: %.1f %% of %d samples preempted, said: %s' %
           (100 * pre, len(rows), said and said.group(0)))
-    done()
 
 
 if __name__ == '__main__':
