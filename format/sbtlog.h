@@ -168,6 +168,15 @@ struct sbt_file_header {
 	 * recorders that predate it: not counted. */
 	uint64_t log_wait_ns;
 	uint64_t log_late_bytes;
+
+	/* Page faults in a storm (with os_events ON): the kernel's record
+	 * of a fault costs the thread fault_record_ns (measured at start);
+	 * a thread whose faults come faster than fault_rate_max a second
+	 * (what 1 % of its time affords) records 1 in K of them, each FAULT
+	 * event's count the K it stands for.  Zero in logs of recorders
+	 * that predate it: every fault recorded. */
+	uint32_t fault_record_ns;
+	uint32_t fault_rate_max;
 };
 
 /* Per thread, at its start, the recorder compares TSC_AUX (rdtscp's aux)
@@ -601,7 +610,9 @@ struct sbt_os_event {
 	uint16_t kind;                /* enum sbt_os_kind                     */
 	uint16_t cpu;                 /* cpu the kernel reported              */
 	uint32_t count;               /* LOST: events lost (0: some, the ring
-					 was full when drained), else 1    */
+					 was full when drained); FAULT: the
+					 faults it stands for (K > 1 in a
+					 storm, file header); else 1       */
 };
 
 enum sbt_os_kind {

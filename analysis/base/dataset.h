@@ -165,6 +165,12 @@ struct sbt_source {
 	uint64_t log_wait_ns, log_late_bytes;
 	double   fault_ns;           /* a page fault's cost measured at start;
 	                                0: not measured                      */
+	/* Fault storms (format/sbtlog.h): the kernel's cost of a fault's
+	 * record and the rate a thread records whole (0: older logs); the
+	 * largest K a FAULT event stood for (0: none sampled) and the
+	 * faults those sampled events stood for. */
+	uint32_t fault_record_ns, fault_rate_max, os_fault_k;
+	uint64_t os_faults_sampled;
 	/* module map, for symbolizing call sites */
 	struct sbt_module {
 		uint64_t base, lo, hi;

@@ -107,6 +107,11 @@ static uint16_t sat_inc(uint16_t v)
 	return v == UINT16_MAX ? v : (uint16_t)(v + 1);
 }
 
+static uint16_t sat_add(uint16_t v, uint32_t n)
+{
+	return n >= (uint32_t)(UINT16_MAX - v) ? UINT16_MAX : (uint16_t)(v + n);
+}
+
 struct join {
 	struct sbt_dataset *ds;
 	size_t first, last, nb;
@@ -161,8 +166,9 @@ static void join_block(void *arg, size_t b, int w)
 			case SBT_OS_SWITCH_OUT:
 				s->switches = sat_inc(s->switches);
 				break;
-			case SBT_OS_FAULT:
-				s->faults = sat_inc(s->faults);
+			case SBT_OS_FAULT:     /* a storm's: spread() */
+				if (r->count <= 1)
+					s->faults = sat_inc(s->faults);
 				break;
 			default:
 				break;  /* switch-in, migration: no cost */
@@ -354,6 +360,74 @@ static void team(struct sbt_dataset *ds, size_t first, size_t last,
 	free(reach);
 }
 
+/* ---- page faults sampled in a storm ------------------------------------ */
+
+/* A storm's fault event (count K > 1: the kernel recorded every K-th)
+ * stands for the K faults of its thread since the fault event before:
+ * the stretch (lo, hi].  Sorted by (thread, hi), as the records are. */
+struct storm { double lo, hi, k; uint32_t thread; };
+
+static struct storm *storms_of(const struct sbt_os_rec *rec, size_t n,
+			       size_t *nst)
+{
+	struct storm *st;
+	size_t m = 0;
+	double prev = -1;
+
+	for (size_t k = 0; k < n; k++)
+		m += rec[k].kind == SBT_OS_FAULT && rec[k].count > 1;
+	*nst = 0;
+	if (!m || !(st = malloc(m * sizeof *st)))
+		return NULL;
+	for (size_t k = 0; k < n; k++) {
+		const struct sbt_os_rec *r = &rec[k];
+		if (k && r->thread != rec[k - 1].thread)
+			prev = -1;
+		if (r->kind != SBT_OS_FAULT)
+			continue;
+		if (r->count > 1)
+			st[(*nst)++] = (struct storm){ prev >= 0 ? prev :
+				r->t_ns, r->t_ns, r->count, r->thread };
+		prev = r->t_ns;
+	}
+	return st;
+}
+
+/* Each call's share of the storms' faults: K spread evenly over its
+ * stretch, the call's overlap's part of it, rounded - a call much
+ * shorter than the storm's gap between faults gets none, as most such
+ * calls had none; a longer one its count in expectation.  The totals a
+ * region's OS share is made of so stay those the kernel counted. */
+static void spread(struct sbt_dataset *ds, size_t first, size_t last,
+		   const struct storm *st, size_t m)
+{
+	for (size_t i = first; i < last; i++) {
+		struct sbt_sample *s = &ds->s[i];
+		double a = s->t_ns, b = s->t_ns + s->ns, f = 0;
+		size_t lo = 0, hi = m;
+		while (lo < hi) {      /* first of (thread, hi >= a) */
+			size_t mid = lo + (hi - lo) / 2;
+			if (st[mid].thread < s->thread ||
+			    (st[mid].thread == s->thread && st[mid].hi < a))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t k = lo; k < m && st[k].thread == s->thread &&
+		     st[k].lo <= b; k++) {
+			double l = st[k].lo > a ? st[k].lo : a;
+			double h = st[k].hi < b ? st[k].hi : b;
+			if (st[k].hi > st[k].lo)
+				f += h > l ? st[k].k * (h - l) /
+					     (st[k].hi - st[k].lo) : 0;
+			else if (st[k].hi >= a && st[k].hi <= b)
+				f += st[k].k;  /* no stretch: all here */
+		}
+		if (f >= 0.5)
+			s->faults = sat_add(s->faults, (uint32_t)(f + 0.5));
+	}
+}
+
 void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 		 struct sbt_os_rec *rec, size_t n,
 		 struct sbt_os_cover *cov, size_t ncov, int jobs)
@@ -369,6 +443,11 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 	off_cpu(ds, first, last, rec, n, &ds->sources[ds->s[first].source]);
 	j.nb = sbt_jobs_blocks(last - first, 1024);
 	sbt_jobs_each(j.nb, jobs, join_block, &j);
+	size_t nst;
+	struct storm *st = storms_of(rec, n, &nst);
+	if (st)
+		spread(ds, first, last, st, nst);
+	free(st);
 	size_t no;
 	struct out *o = outs_of(rec, n, &no);
 	if (o)

@@ -146,6 +146,8 @@ static void fill_source(struct ctx *c)
 	s->cpu_from = h->cpu_from, s->clock_read = h->clock_read;
 	s->ncpus = h->ncpus;
 	s->fault_ns = h->fault_ns;
+	s->fault_record_ns = h->fault_record_ns;
+	s->fault_rate_max = h->fault_rate_max;
 	s->log_wait_ns = h->log_wait_ns, s->log_late_bytes = h->log_late_bytes;
 	s->thin_level = h->thin_level < SBT_THIN_MAX ? h->thin_level
 						     : SBT_THIN_MAX;
@@ -345,6 +347,11 @@ static void meta_os(struct ctx *c, const char *p, uint32_t len)
 			continue;       /* newer kinds */
 		if (e.kind == SBT_OS_LOST)    /* 0: at least one */
 			c->src->os_lost += e.count ? e.count : 1;
+		if (e.kind == SBT_OS_FAULT && e.count > 1) {  /* a storm */
+			c->src->os_faults_sampled += e.count;
+			if (e.count > c->src->os_fault_k)
+				c->src->os_fault_k = e.count;
+		}
 		c->os[c->nos++] = (struct sbt_os_rec){
 			.t_ns = e.t >= c->h.start_ticks ?
 				(double)(e.t - c->h.start_ticks) * tns : 0,

@@ -276,6 +276,8 @@ static void put_recorder(struct out *o, const struct sbt_source *s)
 	put_u32(o, s->ncpus);
 	put_u64(o, s->log_wait_ns), put_u64(o, s->log_late_bytes);
 	put_f64(o, s->fault_ns);
+	put_u32(o, s->fault_record_ns), put_u32(o, s->fault_rate_max);
+	put_u32(o, s->os_fault_k), put_u64(o, s->os_faults_sampled);
 }
 
 /* Version 8: the log's names section, inflated (names.h); 0: none. */
@@ -827,7 +829,7 @@ static int get_memory(struct in *in, struct sbt_dataset *part)
 	return in->why ? -1 : 0;
 }
 
-/* Version 6: put_recorder; 7 added its fault cost. */
+/* Version 6: put_recorder; 7 added its fault cost, 11 fault storms. */
 static int get_recorder(struct in *in, struct sbt_source *s)
 {
 	s->cpu_from = get_u32(in), s->clock_read = get_u32(in);
@@ -836,6 +838,12 @@ static int get_recorder(struct in *in, struct sbt_source *s)
 	s->fault_ns = in->version >= 7 ? get_f64(in) : 0;
 	if (!in->why && !(s->fault_ns >= 0 && s->fault_ns < 1e10))
 		in->why = "damaged (fault cost)";
+	if (in->version >= 11) {
+		s->fault_record_ns = get_u32(in);
+		s->fault_rate_max = get_u32(in);
+		s->os_fault_k = get_u32(in);
+		s->os_faults_sampled = get_u64(in);
+	}
 	return in->why ? -1 : 0;
 }
 

@@ -17,12 +17,13 @@
 
 #include "dataset.h"
 
-#define SBT_SUMMARY_VERSION 10  /* reads 1 (no speed probes), 2 (no
+#define SBT_SUMMARY_VERSION 11  /* reads 1 (no speed probes), 2 (no
 				   threads), 3 (no detours), 4 (no
 				   detours' places), 5 (no recorder
 				   facts), 6 (no fault cost), 7 (no
 				   names), 8 (no probes' switch-outs),
-				   9 (no memory probes) and 10 */
+				   9 (no memory probes), 10 (no fault
+				   storms) and 11 */
 /* Samples a summary holds at most by default (--max-samples sets it). */
 #define SBT_SUMMARY_SAMPLES_DEFAULT 1000000u
 

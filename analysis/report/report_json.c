@@ -56,7 +56,9 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 			(unsigned long long)s->os_lost);
 		fprintf(f, "\"clock_read\": \"%s\", \"cpu_from\": [%s%s%s%s"
 			"%s], \"ncpus\": %u, \"log_wait_ns\": %llu, "
-			"\"log_late_bytes\": %llu, \"fault_ns\": %.0f, ",
+			"\"log_late_bytes\": %llu, \"fault_ns\": %.0f, "
+			"\"fault_record_ns\": %u, \"fault_rate_max\": %u, "
+			"\"os_fault_k\": %u, \"os_faults_sampled\": %llu, ",
 			sbt_clock_read_name(s->clock_read),
 			s->cpu_from & SBT_CPU_FROM_AUX ? "\"tsc_aux\"" : "",
 			s->cpu_from & SBT_CPU_FROM_AUX &&
@@ -66,7 +68,9 @@ static void json_sources(FILE *f, const struct sbt_dataset *ds)
 			s->cpu_from & SBT_CPU_FROM_NONE ? ", " : "",
 			s->cpu_from & SBT_CPU_FROM_NONE ? "\"unknown\"" : "",
 			s->ncpus, (unsigned long long)s->log_wait_ns,
-			(unsigned long long)s->log_late_bytes, s->fault_ns);
+			(unsigned long long)s->log_late_bytes, s->fault_ns,
+			s->fault_record_ns, s->fault_rate_max, s->os_fault_k,
+			(unsigned long long)s->os_faults_sampled);
 		fprintf(f, "\"max_mb\": %u, \"thin_level\": %u, "
 			"\"thin_events\": [", s->max_mb, s->thin_level);
 		for (uint32_t k = 1; k <= s->thin_level; k++)

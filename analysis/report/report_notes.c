@@ -26,6 +26,23 @@ static void os_lost_note(FILE *f, const struct sbt_source *s, const char *pre)
 	fputc('\n', f);
 }
 
+/* Faults sampled in a storm: what stood for how many, and why. */
+static void storm_note(FILE *f, const struct sbt_source *s, const char *pre)
+{
+	fprintf(f, "%spage faults: a storm, 1 in up to %u recorded (%llu "
+		"faults stood for by samples", pre, s->os_fault_k,
+		(unsigned long long)s->os_faults_sampled);
+	if (s->fault_rate_max)
+		fprintf(f, "; a thread records %u a second whole",
+			s->fault_rate_max);
+	if (s->fault_record_ns)
+		fprintf(f, ", each record costing it %u ns",
+			s->fault_record_ns);
+	fprintf(f, "): the OS's share of the regions there is scaled "
+		"from the samples; calls whose faults were not sampled are "
+		"kept as the code's\n");
+}
+
 /* The source's span: its first sample's start to its last one's end. */
 static double source_span_ns(const struct sbt_dataset *ds, size_t i)
 {
@@ -86,6 +103,8 @@ void sbt_source_notes(FILE *f, const struct sbt_dataset *ds, size_t i,
 		fprintf(f, "%sOS events: unavailable (%s)\n", pre, s->os_note);
 	else if (s->os_state == SBT_OS_ON && s->os_lost)
 		os_lost_note(f, s, pre);
+	if (s->os_fault_k > 1)
+		storm_note(f, s, pre);
 	if (s->max_mb && s->thin_level)
 		fprintf(f, "%sSBT_MAX_MB %u: thinned from %.3f s on, 1 call in "
 			"%.0f held at the end (level %u)\n", pre, s->max_mb,

@@ -273,9 +273,10 @@ static void os_time(struct sbt_decomp *d)
 		t += d->switches * d->switch_cost_ns, known = 1;
 	/* A part larger than the whole call by more than the call's own
 	 * spread could make it (10 %): the costs (often the run's, fitted
-	 * on other regions) do not fit this one, so nothing is claimed.
+	 * on other regions) do not fit this one, so nothing is claimed -
+	 * unless the counts are a storm's estimates, off by their rounding.
 	 * Within that, the part is at most the whole. */
-	if (known && t > 1.1 * d->mean_ns)
+	if (known && t > 1.1 * d->mean_ns && !d->faults_sampled)
 		known = 0;
 	else if (known && t > d->mean_ns)
 		t = d->mean_ns;
@@ -347,7 +348,7 @@ static int one_region(const struct sbt_dataset *ds,
 {
 	size_t m = 0, n = 0, np = 0;
 	uint32_t nc = ds->cnt ? ds->cnt->ncol : 0;   /* counted events */
-	int os = 1, one_src = 1;
+	int os = 1, one_src = 1, sampled = 0;
 	double q = 0, floor_ns = 0;
 
 	for (size_t k = a; k < b; k++)
@@ -380,6 +381,7 @@ static int one_region(const struct sbt_dataset *ds,
 				    SBT_OSC_PREEMPTED))
 			continue;
 		os &= src->os_state == SBT_OS_ON;
+		sampled |= src->os_fault_k > 1;
 		one_src &= s->source == ds->s[u->ix[0]].source;
 		u->y[n] = s->ns - cost;
 		u->f[n] = s->faults;
@@ -400,7 +402,7 @@ static int one_region(const struct sbt_dataset *ds,
 		.y = u->y, .f = os ? u->f : NULL, .sw = os ? u->sw : NULL,
 		.t = one_src ? u->t : NULL, .sp = u->sp, .key = u->key,
 		.cnt = nc ? u->cnt : NULL, .ncol = nc,
-		.n = n, .probes = u->pr, .np = np,
+		.n = n, .probes = u->pr, .np = np, .faults_sampled = sampled,
 		.score = {
 			.quantum_ns = q,
 			.profile_t_min_ns = o->profile_t_min_ns,

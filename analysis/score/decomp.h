@@ -34,6 +34,10 @@ struct sbt_decomp_in {
 	size_t n;
 	const double *probes;
 	size_t np;
+	int faults_sampled;           /* f holds estimates (a fault storm's
+					 sampled records, spread): their
+					 cost is the recorder's measure,
+					 never a fit                       */
 	struct sbt_score_in score;
 };
 int sbt_decomp_region(const struct sbt_decomp_in *in, struct sbt_decomp *d);

@@ -42,6 +42,7 @@ void sbt_dc_os(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 
 	if (!in->f)
 		return;
+	d->faults_sampled = in->faults_sampled;
 	for (int j = 0; j < 2; j++) {
 		double mn = INFINITY, sum = 0;
 		size_t above = 0;
@@ -53,6 +54,8 @@ void sbt_dc_os(const struct sbt_decomp_in *in, struct sbt_decomp *d,
 			d->faults = sum / (double)n;
 		else
 			d->switches = sum / (double)n;
+		if (j == 0 && in->faults_sampled)
+			continue;      /* estimates: no fit of their cost */
 		/* counts that vary in a handful of calls cannot tell their
 		 * cost from whatever else those calls met (two calls with a
 		 * fault and a stall of the host once fitted 7 ms a fault) */

@@ -297,6 +297,8 @@ struct sbt_decomp {
 	/* the OS's part of a call's time */
 	double faults, switches;      /* a call's mean counts            */
 	int    os_counts_vary;        /* counts differ between calls     */
+	int    faults_sampled;        /* its fault counts are a storm's
+					 estimates (sbt_decomp_in)        */
 	double fault_cost_ns, fault_cost_se_ns;   /* NAN: unknown        */
 	double switch_cost_ns, switch_cost_se_ns; /* NAN: unknown        */
 	int    fault_cost_from, switch_cost_from; /* enum sbt_cost_from  */

@@ -45,6 +45,9 @@
 	  "record the kernel's switches, faults and migrations per thread")  \
 	X(OS_PAGES, "SBT_OS_PAGES", LONG, 16, NULL, 1, 1024,                 \
 	  "data pages of each thread's kernel event ring (power of two)")    \
+	X(OS_FAULT_RATE, "SBT_OS_FAULT_RATE", LONG, 0, NULL, 0, 1000000000,  \
+	  "page faults a second a thread records each of; faster, 1 in K; "  \
+	  "0: what 1 % of its time affords (measured)")                      \
 	X(PREPARE, "SBT_PREPARE", STR, 0, "auto", 0, 0,                      \
 	  "where a thread readies the log's pages ahead: auto, off, or cpus " \
 	  "(0,2-3)")                                                          \

@@ -14,6 +14,15 @@
  * the straight line through the two.  That needs neither tick_hz to be
  * exact nor the two clocks to keep one rate over the whole run.
  *
+ * Fault storms: a record costs the faulting thread about a microsecond
+ * of kernel time (measured once, at the first thread's open: faults
+ * with one more sampled event on, against off).  A thread whose faults
+ * come faster than that cost affords - FAULT_BUDGET of its time - has
+ * its fault event sampled 1 in K instead (PERF_EVENT_IOC_PERIOD, K a
+ * power of two, decided at its drains over windows of STORM_WINDOW_NS);
+ * each FAULT event's count says the K it stands for, and K goes back
+ * down when the storm ends.
+ *
  * Never lost: a thread's drains run only between its marker calls, and a
  * burst of faults inside one region (no marker call for ms) can fill the
  * ring meanwhile.  So the ring wakes a drainer thread (one a process) when
@@ -65,6 +74,11 @@
 #define FULL_AT(size) ((size) / 4 * 3) /* a drain this late: grow        */
 #define WAKE_AT(size) ((size) / 4)     /* the drainer's watermark       */
 #define SPILL_MAX     (64u << 20)      /* spilled bytes a ring, at most */
+#define FAULT_BUDGET  0.01             /* of a thread's time, on records */
+#define STORM_WINDOW_NS 10000000u      /* a fault rate is judged over    */
+#define STORM_FAULTS  4096u            /* ... or over this many faults   */
+#define PERIOD_MAX    4096u            /* 1 fault in K recorded, at most */
+#define RECORD_PAGES  32               /* faults timed each way          */
 
 enum { EV_SWITCH, EV_FAULT, EV_MIGRATE, EV__N };
 
@@ -78,6 +92,10 @@ struct sbt_os {
 	uint64_t size;                 /* data bytes, a power of two    */
 	uint64_t tail;
 	struct anchor last;            /* clocks at the previous drain  */
+	uint32_t period;               /* faults a FAULT record stands for */
+	uint32_t drained;              /* FAULT records this drain       */
+	uint64_t win_ns, win_faults;   /* the storm window: its start, the
+					  faults taken since             */
 	struct sbt_chunk *chunk;       /* current META chunk            */
 	uint32_t chunk_size;           /* next chunk's size             */
 	uint32_t seq;                  /* runs written                  */
@@ -98,7 +116,12 @@ static struct {
 	_Atomic uint32_t pages;        /* ring data pages at first       */
 	_Atomic uint32_t grow;         /* ... grown since (ring_grow)    */
 	char note[64];                 /* set once, before state > 0    */
-} os;
+	/* the kernel's record of a fault: its cost (ns, measured once by
+	 * the first thread that opens) and the faults a second a thread
+	 * records whole within FAULT_BUDGET */
+	pthread_once_t measured;
+	uint32_t record_ns, rate_max;
+} os = { .measured = PTHREAD_ONCE_INIT };
 
 /* PERF_SAMPLE_IDENTIFIER | TID | TIME | CPU, as a SAMPLE lays it out. */
 struct os_sample {
@@ -188,6 +211,102 @@ static void os_decide(int state, const char *what, int err)
 		snprintf(os.note, sizeof os.note, "%s%s%s", what,
 			 err ? ": " : "", err ? strerror(err) : "");
 		atomic_store(&os.state, state);
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_ns(uint64_t *d, int n)
+{
+	qsort(d, (size_t)n, sizeof *d, cmp_u64);
+	return (double)d[n / 2];
+}
+
+/* What the kernel's record of one page fault costs this thread: fresh
+ * pages touched with one more sampled fault event (with its own ring) on
+ * and off by turns, so that drift falls on both alike; the difference of
+ * the medians, at least 100 ns (a cost below the touches' noise is still
+ * a cost).  From it, the fault rate a thread records whole.  Huge pages
+ * refused: one fault would stand for 512 pages. */
+static void measure_record(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t on[RECORD_PAGES], off[RECORD_PAGES];
+	size_t len = 2 * RECORD_PAGES * (size_t)pg;
+	double ns = 1000;              /* unmeasured: a typical record */
+	volatile char *m;
+	void *ring = MAP_FAILED;
+	int fd;
+
+	fd = os_perf_open(PERF_COUNT_SW_PAGE_FAULTS, (uint64_t)pg);
+	if (fd >= 0)
+		ring = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE,
+			    MAP_SHARED, fd, 0);
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		 MAP_ANONYMOUS, -1, 0);
+	if (ring != MAP_FAILED && m != MAP_FAILED) {
+#ifdef MADV_NOHUGEPAGE
+		(void)madvise((void *)m, len, MADV_NOHUGEPAGE);
+#endif
+		for (int i = 0; i < 2 * RECORD_PAGES; i++) {
+			(void)ioctl(fd, i & 1 ? PERF_EVENT_IOC_ENABLE :
+				    PERF_EVENT_IOC_DISABLE, 0);
+			uint64_t a = now_ns();
+			m[(size_t)i * (size_t)pg] = 1;
+			uint64_t d = now_ns() - a;
+			*(i & 1 ? &on[i / 2] : &off[i / 2]) = d;
+		}
+		ns = median_ns(on, RECORD_PAGES) - median_ns(off, RECORD_PAGES);
+		if (ns < 100)
+			ns = 100;
+	}
+	if (m != MAP_FAILED)
+		munmap((void *)m, len);
+	if (ring != MAP_FAILED)
+		munmap(ring, 2 * (size_t)pg);
+	if (fd >= 0)
+		close(fd);
+	os.record_ns = ns > 1e6 ? 1000000u : (uint32_t)ns;
+	os.rate_max = sbt_cfg(SBT_CFG_OS_FAULT_RATE) ?
+		      (uint32_t)sbt_cfg(SBT_CFG_OS_FAULT_RATE) :
+		      (uint32_t)(FAULT_BUDGET * 1e9 / os.record_ns);
+}
+
+/* A storm's sampling period: at each drain the thread's faults join the
+ * window; once it spans STORM_WINDOW_NS or STORM_FAULTS (a fast storm is
+ * told soon), the smallest power of two K
+ * that keeps its records within rate_max a second - kept from rising
+ * back at once: lowered only where half the rate would fit - goes to the
+ * kernel.  A refused ioctl leaves K as it was (the counts stay true). */
+static void storm(struct sbt_os *o, uint64_t now_ns)
+{
+	uint64_t dt;
+	double rate;
+	uint32_t k = 1;
+
+	o->win_faults += (uint64_t)o->drained * o->period;
+	o->drained = 0;
+	if (!o->win_ns)
+		o->win_ns = now_ns;
+	dt = now_ns - o->win_ns;
+	if ((dt < STORM_WINDOW_NS && o->win_faults < STORM_FAULTS) || !dt ||
+	    !os.rate_max)
+		return;
+	rate = (double)o->win_faults * 1e9 / (double)dt;
+	o->win_ns = now_ns, o->win_faults = 0;
+	while (k < PERIOD_MAX && rate / k > os.rate_max)
+		k *= 2;
+	if (k < o->period && rate / k > os.rate_max / 2.0)
+		k *= 2;
+	if (k != o->period) {
+		uint64_t p = k;
+		if (ioctl(o->fd[EV_FAULT], PERF_EVENT_IOC_PERIOD, &p) == 0)
+			o->period = k;
 	}
 }
 
@@ -557,6 +676,8 @@ struct sbt_os *sbt_os_open(void)
 		free(o);
 		return NULL;
 	}
+	pthread_once(&os.measured, measure_record);
+	o->period = 1;
 	o->last = anchor_now();
 	pthread_mutex_init(&o->mu, NULL);
 	os_decide(SBT_OS_ON, "", 0);
@@ -581,6 +702,11 @@ static void ring_grow(struct sbt_os *o)
 	memcpy(o->fd, n.fd, sizeof o->fd);
 	memcpy(o->id, n.id, sizeof o->id);
 	o->page = n.page, o->data = n.data, o->size = n.size;
+	if (o->period > 1) {           /* the storm's period goes along */
+		uint64_t p = o->period;
+		if (ioctl(o->fd[EV_FAULT], PERF_EVENT_IOC_PERIOD, &p) != 0)
+			o->period = 1;
+	}
 	__atomic_store_n(&o->tail, 0, __ATOMIC_RELAXED);
 	dr_wake();                     /* to poll the new ring */
 	if (atomic_load(&os.grow) < pages)   /* later threads start there */
@@ -610,6 +736,10 @@ void sbt_os_header(struct sbt_file_header *h)
 	h->os_events = st > 0 ? (uint32_t)st : SBT_OS_NONE;
 	h->os_pages = atomic_load(&os.pages);
 	snprintf(h->os_note, sizeof h->os_note, "%s", st > 0 ? os.note : "");
+	if (st == SBT_OS_ON) {
+		h->fault_record_ns = os.record_ns;
+		h->fault_rate_max = os.rate_max;
+	}
 }
 
 /* ---- draining ------------------------------------------------------------- */
@@ -711,8 +841,13 @@ static void take(struct sbt_os *o, struct run *r, const char *b, size_t n,
 	    n >= sizeof h + sizeof(struct os_sample)) {
 		struct os_sample s;
 		memcpy(&s, b + sizeof h, sizeof s);
-		put(o, r, s.id == o->id[EV_MIGRATE] ? SBT_OS_MIGRATE :
-			  SBT_OS_FAULT, to_ticks(o->last, now, s.time), s.cpu, 1);
+		int fault = s.id != o->id[EV_MIGRATE];
+		/* a fault stands for the period in force since the last
+		 * drain: only drains change it */
+		o->drained += fault;
+		put(o, r, fault ? SBT_OS_FAULT : SBT_OS_MIGRATE,
+		    to_ticks(o->last, now, s.time), s.cpu,
+		    fault ? o->period : 1);
 	} else if (h.type == PERF_RECORD_SWITCH &&
 		   n >= sizeof h + sizeof(struct os_sample_id)) {
 		struct os_sample_id s;
@@ -802,5 +937,6 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	o->last = now;
 	if (late)
 		ring_grow(o);
+	storm(o, now.ns);
 	pthread_mutex_unlock(&o->mu);
 }

@@ -125,6 +125,41 @@ def case_pages():
           % region(rep, 'touch')['os'])
 
 
+def case_storm():
+    # 20,000 fresh pages back to back with a rate of 1,000 faults a
+    # second recorded whole: at any machine's speed a storm (a touch
+    # costs far less than a millisecond), told after at most 4,096
+    # faults, the rest sampled 1 in K
+    run(['faults', '20000'], env={'SBT_OS_FAULT_RATE': '1000'})
+    rep = report('region.log')
+    recorded(rep)
+    src = rep['sources'][0]
+    k = src['os_fault_k']
+    check(src['fault_rate_max'] == 1000 and src['fault_record_ns'] >= 100,
+          'header: rate %r, record %r ns' % (src['fault_rate_max'],
+                                              src['fault_record_ns']))
+    check(2 <= k <= 4096 and k & (k - 1) == 0,
+          'sampled 1 in %r: a power of two from 2 to 4096' % k)
+    # what the sampled records stood for: at most the faults there
+    # were (and one period), and most of them - the storm is told at
+    # the first drain after 4,096 faults
+    check(5000 <= src['os_faults_sampled'] <= 20000 + k,
+          '%r faults stood for by samples' % src['os_faults_sampled'])
+    text = analyze('region.log')
+    check('page faults: a storm, 1 in up to %d recorded' % k in text,
+          'the report does not say the storm: %s' % text[:800])
+    # each call's share of them: one fresh page a call, so the spread
+    # estimate is about one a call (rounding errs either way)
+    rows = of(dump('region.log'), 'touch')
+    n = sum(int(r['faults']) for r in rows)
+    hit = sum(int(r['faults']) > 0 for r in rows)
+    check(len(rows) == 20000 and 15000 <= n <= 25000 and hit >= 15000,
+          'touch: %d samples, %d faults, %d with one or more'
+          % (len(rows), n, hit))
+    check(region(rep, 'touch')['os']['faults'] == n,
+          'report %r faults, dump %d' % (region(rep, 'touch')['os'], n))
+
+
 def case_busy():
     cpu = min(os.sched_getaffinity(0))
     with busy(cpu):

@@ -284,6 +284,69 @@ static void check_team(void)
 	sbt_ds_free(&ds);
 }
 
+/* storm.log: 40 calls of 1000 ticks, back to back from `t`; a fault
+ * recorded whole in call 0, then a storm: every 8th fault recorded, at
+ * calls 8, 16, 24 and 32 - each standing for the 8 calls up to it. */
+static void write_storm(const char *path)
+{
+	struct sbt_file_header *h;
+
+	lb_begin(&b, SBT_HEADER_SIZE + 4 * CHUNK, CHUNK);
+	h = lb_hdr(&b);
+	h->start_ticks = 1000000;
+	h->pid = 45;
+	h->os_events = SBT_OS_ON;
+	h->fault_record_ns = 800;
+	h->fault_rate_max = 12500;
+	struct sbt_chunk *m = lb_chunk(&b, SBT_CHUNK_META, 0);
+	region(m, 1, "touch");
+	uint64_t t = h->start_ticks + 10000;
+	struct sbt_os_event *e = os_run(m, 0, 5, t + 40 * 1000);
+	ev(e++, t + 900, SBT_OS_FAULT);
+	for (uint64_t c = 8; c <= 32; c += 8) {
+		ev(e, t + 1000 * c + 900, SBT_OS_FAULT);
+		e++->count = 8;
+	}
+	for (uint64_t c = 0; c < 40; c++)
+		lb_pair(&b, 0, 0, 1, t + 1000 * c, t + 1000 * c + 1000, 0);
+	if (lb_save(&b, path) != 0)
+		exit(99);
+	lb_free(&b);
+}
+
+static void check_storm(void)
+{
+	struct sbt_dataset ds = { 0 };
+	char err[256];
+	size_t bad = 0, sum = 0;
+
+	write_storm("storm.log");
+	int rc = sbt_read_log("storm.log", &ds, err, sizeof err);
+	CHECK(rc == 0, "reading storm.log: rc %d %s", rc, err);
+	if (rc < 0)
+		return;
+	const struct sbt_source *src = &ds.sources[0];
+	CHECK(src->os_fault_k == 8 && src->os_faults_sampled == 32 &&
+	      src->fault_record_ns == 800 && src->fault_rate_max == 12500,
+	      "storm source: K %u, %llu sampled, record %u ns, rate %u",
+	      src->os_fault_k, (unsigned long long)src->os_faults_sampled,
+	      src->fault_record_ns, src->fault_rate_max);
+	/* calls 0-32 each hold one fault (call 0 its own record; 1-32 an
+	 * eighth of a stretch of 8 calls, call 1 from call 0's fault at
+	 * 900 on: 8/8 of its part); 33-39 none */
+	for (size_t c = 0; c < 40; c++) {
+		const struct sbt_sample *s = nth(&ds, "touch", c);
+		unsigned want = c <= 32;
+		if (!s)
+			break;
+		sum += s->faults;
+		bad += s->faults != want;
+	}
+	CHECK(bad == 0 && sum == 33, "storm: %zu calls with the wrong count, "
+	      "%zu faults in all (33)", bad, sum);
+	sbt_ds_free(&ds);
+}
+
 int main(void)
 {
 	struct sbt_options o = { .filters = SBT_F_ALL, .seed = 1,
@@ -413,5 +476,6 @@ int main(void)
 	sbt_ds_free(&ds);
 	check_probes();
 	check_team();
+	check_storm();
 	return h_done();
 }
