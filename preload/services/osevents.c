@@ -78,7 +78,7 @@
 #define STORM_WINDOW_NS 10000000u      /* a fault rate is judged over    */
 #define STORM_FAULTS  4096u            /* ... or over this many faults   */
 #define PERIOD_MAX    4096u            /* 1 fault in K recorded, at most */
-#define RECORD_PAGES  32               /* faults timed each way          */
+#define RECORD_PAGES  64               /* faults timed each way          */
 
 enum { EV_SWITCH, EV_FAULT, EV_MIGRATE, EV__N };
 
@@ -221,18 +221,20 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median_ns(uint64_t *d, int n)
+/* The lower quartile: a fault's time less the host's and the
+ * scheduler's hiccups, which the upper half collects. */
+static double quartile_ns(uint64_t *d, int n)
 {
 	qsort(d, (size_t)n, sizeof *d, cmp_u64);
-	return (double)d[n / 2];
+	return (double)d[n / 4];
 }
 
 /* What the kernel's record of one page fault costs this thread: fresh
  * pages touched with one more sampled fault event (with its own ring) on
  * and off by turns, so that drift falls on both alike; the difference of
- * the medians, at least 100 ns (a cost below the touches' noise is still
- * a cost).  From it, the fault rate a thread records whole.  Huge pages
- * refused: one fault would stand for 512 pages. */
+ * the lower quartiles, at least 100 ns (a cost below the touches' noise
+ * is still a cost).  From it, the fault rate a thread records whole.
+ * Huge pages refused: one fault would stand for 512 pages. */
 static void measure_record(void)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -261,7 +263,8 @@ static void measure_record(void)
 			uint64_t d = now_ns() - a;
 			*(i & 1 ? &on[i / 2] : &off[i / 2]) = d;
 		}
-		ns = median_ns(on, RECORD_PAGES) - median_ns(off, RECORD_PAGES);
+		ns = quartile_ns(on, RECORD_PAGES) -
+		     quartile_ns(off, RECORD_PAGES);
 		if (ns < 100)
 			ns = 100;
 	}
