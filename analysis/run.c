@@ -373,7 +373,7 @@ static int keep(struct run *r)
 static double kept_sd(const struct run *r)
 {
 	const struct sbt_group *g = r->g;
-	double *v = malloc((g->n ? g->n : 1) * sizeof *v), sd = 0;
+	double *v = big_alloc(g->n * sizeof *v), sd = 0;
 	size_t k = 0;
 
 	if (!v)
@@ -388,7 +388,7 @@ static double kept_sd(const struct run *r)
 		double q1 = sbt_quantile(v, k, 0.25);
 		sd = (sbt_quantile(v, k, 0.75) - q1) / 1.349;
 	}
-	free(v);
+	big_free(v, g->n * sizeof *v);
 	return sd;
 }
 

@@ -20,6 +20,10 @@
 
 void *big_alloc(size_t bytes);
 void big_free(void *p, size_t bytes);
+/* realloc(p, bytes) for an array that grows past SBT_BIG (old: its size
+ * now): its new room asked for on huge pages before the copy touches it,
+ * where realloc would copy into fresh 4 KiB pages first. */
+void *big_realloc(void *p, size_t old, size_t bytes);
 /* Ask for transparent huge pages on the whole 2 MiB pages inside
  * [p, p + bytes): fewer faults on a big array's first touch; or, once
  * big_populate() found them dearer here, for none. */

@@ -29,6 +29,7 @@
  * share was below the final one, samples the plan holds may be lost,
  * and the log is read again, counted first (sbt_hold_missed).
  */
+#include "bigmem.h"
 #include "logread.h"
 #include "jobs.h"
 #include "thin.h"
@@ -180,7 +181,7 @@ void sbt_hold_compact(struct ctx *c, int jobs)
 			      sbt_jobs_blocks(ds->n - c->first, 1024) };
 
 	/* without room for them, each is made in the walk */
-	if ((v.held = malloc(v.n ? v.n : 1)))
+	if ((v.held = big_alloc(v.n)))
 		sbt_jobs_each(v.nb, jobs, verdict_block, &v);
 	/* the last held of each site: made again from what stays */
 	for (size_t t = 0; t < c->nthreads; t++) {
@@ -218,5 +219,5 @@ void sbt_hold_compact(struct ctx *c, int jobs)
 			ds->s[j++] = *s;
 	}
 	ds->n = j;
-	free(v.held);
+	big_free(v.held, v.n);
 }

@@ -23,6 +23,7 @@
  * of its own), knows that one exists but not which (PEND_SURE), or does
  * not know (PEND, or no entry: what the segments before left).
  */
+#include "bigmem.h"
 #include "logread.h"
 #include "jobs.h"
 #include "thin.h"
@@ -273,11 +274,12 @@ static int take(struct seg *g, size_t *at)
 {
 	if (!g->direct && g->n == g->cap) {
 		size_t cap = g->cap ? 2 * g->cap : 64;
-		void *s = realloc(g->s, cap * sizeof *g->s);
+		void *s = big_realloc(g->s, g->cap * sizeof *g->s,
+				      cap * sizeof *g->s);
 		if (!s)
 			return -1;
 		g->s = s;
-		void *d = realloc(g->dead, cap);
+		void *d = big_realloc(g->dead, g->cap, cap);
 		if (!d)
 			return -1;
 		g->dead = d;

@@ -9,6 +9,7 @@
  * flagged or none, so the result depends on values only.
  */
 #include "afterprobe.h"
+#include "bigmem.h"
 #include "jobs.h"
 
 #include <math.h>
@@ -166,7 +167,8 @@ int sbt_after_probe_mark(const struct sbt_dataset *ds, int jobs,
 		return -1;
 	if (n && (size_t)ow * n * K * sizeof *m.first > OWN_MAX)
 		ow = 1;
-	if (n && !(m.first = malloc((size_t)ow * n * K * sizeof *m.first))) {
+	size_t nfirst = (size_t)ow * n * K;
+	if (n && !(m.first = big_alloc(nfirst * sizeof *m.first))) {
 		free(at);
 		return -1;
 	}
@@ -179,7 +181,7 @@ int sbt_after_probe_mark(const struct sbt_dataset *ds, int jobs,
 		if (isfinite(m.first[i]))
 			offer(m.first + i / K % n * K, m.first[i]);
 	sbt_jobs_each(m.nb, jobs, mark_flag, &m);
-	free(m.first);
+	big_free(m.first, nfirst * sizeof *m.first);
 	free(at);
 	return 0;
 }
