@@ -193,7 +193,7 @@ static void group_levels(void *arg, size_t k, int t)
 	g->levels_n = 0;
 	g->nlevel = 0;
 	/* where the verdict says the decomposition's modes, those stand */
-	if (s->nmodes < 2 || g->decomp.c[SBT_COMP_OS].resolved ||
+	if (s->nmodes < 2 || g->barrier || g->decomp.c[SBT_COMP_OS].resolved ||
 	    (g->decomp.c[SBT_COMP_GROUPS].resolved &&
 	     j->o->by == SBT_BY_NONE))
 		return;
@@ -204,8 +204,12 @@ static void group_levels(void *arg, size_t k, int t)
 	for (size_t i = g->first; i < g->first + g->n; i++) {
 		uint32_t si = res->order[i];
 		const struct sbt_sample *x = &ds->s[si];
-		if (x->source != g->source)
-			goto out;       /* several logs: no common clock */
+		/* several logs: no common clock; several threads: their
+		 * calls side by side in time are no sequence (a barrier's
+		 * modes are which thread came last) */
+		if (x->source != g->source || x->thread != ds->s[
+		    res->order[g->first]].thread)
+			goto out;
 		if ((x->flags & SBT_SF_PROBE) || (res->mark[si] & out))
 			continue;
 		tv[n] = x->t_ns;

@@ -278,6 +278,15 @@ static void levels(struct sbt_group *g, int steps)
 		lo = fmin(lo, g->level[m].center_ns);
 		hi = fmax(hi, g->level[m].center_ns);
 	}
+	/* one level beside the code's modes: how far from the nearest */
+	const struct sbt_score *s = &g->score;
+	if (g->nlevel == 1 && s->nmodes) {
+		double c = s->modes[0].center_ns;
+		for (int m = 1; m < s->nmodes; m++)
+			if (fabs(s->modes[m].center_ns - lo) < fabs(c - lo))
+				c = s->modes[m].center_ns;
+		lo = fmin(lo, c), hi = fmax(hi, c);
+	}
 	if (steps) {
 		for (int k = 0; k < p->nsteps; k++) {
 			lo = fmin(lo, fmin(p->step_from_ns[k],
@@ -428,7 +437,8 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	 * excursions or the machine's shifts where those found them */
 	components(g, opt, few, p->nsteps || p->warmup_n || p->ntransients ||
 		   g->machine_changes || g->machine_n);
-	if (g->nlevel || steps_levels)
+	/* the mode levels of a region whose steps are said are theirs */
+	if ((g->nlevel && !p->nsteps) || steps_levels)
 		levels(g, steps_levels);
 	if (g->probe_blind && !steps_levels) {
 		finding(g, SBT_FIND_PROBE_BLIND, NAN, NAN);
