@@ -5,7 +5,9 @@
  * time order, windows of consecutive calls hold them at their pooled
  * shares: each window's share of the smaller one within SBT_SCORE_Z
  * binomial errors of its share over the run, in half the windows or
- * more.  A window is long enough (WIN_K (1-p)/p calls) that a window
+ * more; and the smaller one does not follow itself more than RUN_X
+ * times as often as its share (beyond chance): calls slowed in bursts
+ * of a few are levels too, however evenly the bursts spread.  A window is long enough (WIN_K (1-p)/p calls) that a window
  * holding none of the smaller mode is outside that band, so levels that
  * take turns fail the test whatever their shares; calls misassigned
  * between two close modes are noise independent of time and do not.
@@ -27,6 +29,8 @@
 #define WIN_K    16.0  /* window length in units of (1-p)/p         */
 #define WIN_LEN  8     /* calls a window at least                   */
 #define WIN_MIN  8     /* windows a pair at least, else interleaved */
+#define RUN_X    2.0   /* the smaller mode after itself: this times its
+			  share, and beyond chance, is in runs        */
 
 /* The nearest mode of each value: the boundaries are the midpoints. */
 static void assign(const double *v, size_t n, const struct sbt_mode *m,
@@ -58,10 +62,14 @@ static int interleaved(const uint8_t *a, size_t n, int x, int y)
 	if ((nx + ny) / w < WIN_MIN)
 		return 1;
 	double tol = SBT_SCORE_Z * sqrt(p * (1 - p) / (double)w);
-	size_t in = 0, wins = 0, c = 0, s = 0;
+	size_t in = 0, wins = 0, c = 0, s = 0, after = 0, again = 0;
+	int prev = -1;
 	for (size_t i = 0; i < n; i++) {
 		if (a[i] != x && a[i] != y)
 			continue;
+		if (prev == small)
+			after++, again += a[i] == small;
+		prev = a[i];
 		s += a[i] == small;
 		if (++c < w)
 			continue;
@@ -69,6 +77,12 @@ static int interleaved(const uint8_t *a, size_t n, int x, int y)
 		wins++;
 		c = s = 0;
 	}
+	/* in runs: the smaller mode follows itself far more often than
+	 * its share (a code's modes alternate, or follow at random) */
+	double q = after ? (double)again / (double)after : 0;
+	if (after && q > RUN_X * p &&
+	    q - p > SBT_SCORE_Z * sqrt(p * (1 - p) / (double)after))
+		return 0;
 	return 2 * in >= wins;
 }
 
