@@ -272,7 +272,6 @@ static void levels(struct sbt_group *g, int steps)
 {
 	const struct sbt_phases *p = &g->phases;
 	double lo = INFINITY, hi = -INFINITY;
-	int parts = g->nlevel;
 
 	for (int m = 0; m < g->nlevel; m++) {
 		lo = fmin(lo, g->level[m].center_ns);
@@ -294,7 +293,6 @@ static void levels(struct sbt_group *g, int steps)
 			hi = fmax(hi, fmax(p->step_from_ns[k],
 					   p->ph[p->step[k]].level_ns));
 		}
-		parts += p->nsteps;
 	}
 	/* the time component's levels are these: not said twice */
 	for (int k = 0; k < g->nfind; k++)
@@ -304,7 +302,7 @@ static void levels(struct sbt_group *g, int steps)
 		}
 	finding(g, SBT_FIND_LEVELS, hi - lo, g->score.median_ns);
 	struct sbt_finding *x = last(g);
-	x->parts = parts;
+	x->parts = g->nlevel;
 	x->count = g->levels_n;
 	static const int by[SBT_AXIS__N] = {
 		[SBT_AXIS_SPEED] = SBT_FX_BY_SPEED,
