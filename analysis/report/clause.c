@@ -424,10 +424,12 @@ static void clause_levels(struct sbt_strbuf *o, const struct sbt_group *g,
 	(void)who;
 	sbt_fmt_ns(a, sizeof a, x->extra_ns);
 	sbt_fmt_ns(b, sizeof b, x->extra_ns + x->size_ns);
+	int by = x->flags & (SBT_FX_BY_OS | SBT_FX_BY_SPEED | SBT_FX_BY_MEMORY);
 	if (x->flags & SBT_FX_STEPS)
-		sbt_put(o, "its level moved %d %s, %s to %s, while no probe "
-			"did (speed, memory latency)", g->phases.nsteps,
-			g->phases.nsteps == 1 ? "time" : "times", a, b);
+		sbt_put(o, "its level moved %d %s, %s to %s%s", g->phases.nsteps,
+			g->phases.nsteps == 1 ? "time" : "times", a, b,
+			by ? "" : ", while no probe did (speed, memory "
+			"latency)");
 	else
 		sbt_put(o, "%d %s over time, %s to %s, in runs of consecutive "
 			"calls (a code's modes alternate call by call)",

@@ -463,6 +463,8 @@ struct sbt_group {
 	 * what the probes cannot see (witness.c); 2 where the memory
 	 * probes held too (axes.c): unexplained by any probe. */
 	int    probe_blind;
+	int    step_axis;             /* the probe axis whose shift met
+					 one of its steps (enum sbt_axis) */
 	/* The score's modes that are levels over time (bits of
 	 * score.modes; modetime.c), the calls in them, and the probe axis
 	 * that moved where most of them were (enum sbt_axis). */

@@ -308,8 +308,10 @@ static void levels(struct sbt_group *g, int steps)
 		[SBT_AXIS_SPEED] = SBT_FX_BY_SPEED,
 		[SBT_AXIS_MEMORY] = SBT_FX_BY_MEMORY,
 		[SBT_AXIS_OS] = SBT_FX_BY_OS };
-	if (g->levels_axis > 0 && g->levels_axis < SBT_AXIS__N)
-		x->flags |= by[g->levels_axis];
+	int axis = g->levels_axis ? g->levels_axis : steps ? g->step_axis :
+		   SBT_AXIS_NONE;
+	if (axis > 0 && axis < SBT_AXIS__N)
+		x->flags |= by[axis];
 	x->resolution_ns = g->score.min_shift_ns;
 	x->extra_ns = lo;
 	if (steps) {
@@ -347,8 +349,10 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	/* A region alone in its log whose level moved while no probe did
 	 * (speed, memory latency): nothing witnessed whose its steps are,
 	 * so they are levels over time, said as unexplained, not the
-	 * code's steps. */
-	int steps_levels = g->probe_blind == 2 && g->lone && p->nsteps;
+	 * code's steps; where a probe axis's shift met one of them, the
+	 * machine's, with that axis. */
+	int steps_levels = g->lone && p->nsteps && (g->probe_blind == 2 ||
+						    g->step_axis);
 	for (int k = 0; k < p->nsteps && !steps_levels; k++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k];
