@@ -11,6 +11,7 @@
 #include "groups.h"
 #include "grouping.h"
 #include "machine.h"
+#include "modetime.h"
 #include "pool.h"
 #include "preempt.h"
 #include "totals.h"
@@ -128,6 +129,7 @@ int sbt_analyze(const struct sbt_dataset *ds, const struct sbt_options *o,
 	if (sbt_decomp_run(ds, o, res) != 0)
 		goto out;
 	sbt_probe_blind(res);
+	sbt_modes_in_time(ds, o, res);
 	for (size_t k = 0; k < res->ngroups; k++)
 		sbt_verdict(&res->g[k], o);
 	sbt_jobs_each(res->ngroups, o->jobs, left_count, &pool);

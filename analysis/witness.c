@@ -74,5 +74,15 @@ void sbt_probe_blind(struct sbt_result *res)
 		if (g->probe_blind && isfinite(at) &&
 		    sbt_axes_held(res, g->source, at, tol) == 1)
 			g->probe_blind = 2;
+		/* an axis whose shift met one of its steps */
+		g->step_axis = SBT_AXIS_NONE;
+		for (int i = 0; i < p->nsteps && !g->step_axis; i++) {
+			double t = p->ph[p->step[i]].t_begin_ns;
+			if (sbt_speed_covers(&res->speed, g->source, t,
+					     tol) == 1)
+				g->step_axis = SBT_AXIS_SPEED;
+			else if (sbt_axes_held(res, g->source, t, tol) == 0)
+				g->step_axis = SBT_AXIS_MEMORY;
+		}
 	}
 }

@@ -12,6 +12,7 @@
  */
 #include "clause.h"
 #include "say.h"
+#include "words.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -411,6 +412,42 @@ static void clause_counter(struct sbt_strbuf *o, const struct sbt_group *g,
 	sbt_put(o, "calls with more of counted event %u took longer (%s an "
 		"event, %s a call): %.0f %% of its spread", x->key, b, a,
 		100 * x->var_share);
+}
+
+/* levels over time: in runs of calls, not a code's modes or steps */
+static void clause_levels(struct sbt_strbuf *o, const struct sbt_group *g,
+			  const struct sbt_finding *x, int form,
+			  const char *who)
+{
+	char a[32], b[32];
+
+	(void)who;
+	sbt_fmt_ns(a, sizeof a, x->extra_ns);
+	sbt_fmt_ns(b, sizeof b, x->extra_ns + x->size_ns);
+	int by = x->flags & (SBT_FX_BY_OS | SBT_FX_BY_SPEED | SBT_FX_BY_MEMORY);
+	if (x->flags & SBT_FX_STEPS)
+		sbt_put(o, "its level moved %d %s, %s to %s%s", g->phases.nsteps,
+			g->phases.nsteps == 1 ? "time" : "times", a, b,
+			by ? "" : ", while no probe did (speed, memory "
+			"latency)");
+	else
+		sbt_put(o, "%d %s over time, %s to %s, in runs of consecutive "
+			"calls (a code's modes alternate call by call)",
+			x->parts, sbt_plural((size_t)x->parts, "level",
+					     "levels"), a, b);
+	if (x->flags & SBT_FX_BY_OS)
+		sbt_put(o, ": the OS's, the speed probes slowed with them on "
+			"a cpu another task shared");
+	else if (x->flags & SBT_FX_BY_SPEED)
+		sbt_put(o, ": the machine's, the processor's speed moved with "
+			"them");
+	else if (x->flags & SBT_FX_BY_MEMORY)
+		sbt_put(o, ": the machine's, memory latency moved with them");
+	else if (form == SBT_SHORT)
+		sbt_put(o, ": unexplained, no probe saw them; not the "
+			"code's");
+	else
+		sbt_put(o, ": unexplained, no probe saw them");
 }
 
 /* ---- the table ------------------------------------------------------------ */

@@ -145,6 +145,15 @@ static void json_finding_data(FILE *f, const struct sbt_finding *x)
 			isfinite(x->extra_ns) ? "share" : "unknown",
 			x->long_waits, x->os_waits);
 	}
+	if (x->kind == SBT_FIND_LEVELS) {
+		/* from the lowest level, and whose they are */
+		sbt_json_num(f, "from_ns", x->extra_ns, 0);
+		fprintf(f, "\"steps\": %s, \"cause\": \"%s\", ",
+			x->flags & SBT_FX_STEPS ? "true" : "false",
+			x->flags & SBT_FX_BY_OS ? "os" :
+			x->flags & SBT_FX_BY_SPEED ? "speed" :
+			x->flags & SBT_FX_BY_MEMORY ? "memory" : "unexplained");
+	}
 	fprintf(f, "\"count\": %zu, \"parts\": %d, \"alarm\": %s, ",
 		x->count, x->parts, x->alarm ? "true" : "false");
 }

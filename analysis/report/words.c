@@ -23,7 +23,7 @@ const char *sbt_class_word(int cl)
 	static const char *const w[SBT_CL__N] = {
 		"steady", "modes", "step", "phases", "slow group",
 		"fast group", "broad", "processor", "unresolved", "too few",
-		"OS", "finding" };
+		"OS", "machine", "unexplained", "finding" };
 
 	return cl >= 0 && cl < SBT_CL__N ? w[cl] : "?";
 }
@@ -174,6 +174,26 @@ static void changes_size(struct sbt_strbuf *o, const struct sbt_group *g)
 		sbt_put(o, ", %d changes", steps + dips);
 }
 
+/* "levels 591 ns apart, no probe moved" */
+static void levels_size(struct sbt_strbuf *o, const struct sbt_group *g)
+{
+	const struct sbt_finding *x = sbt_finding_of(g, SBT_FIND_LEVELS);
+	char a[32];
+
+	if (!x)
+		return;
+	sbt_fmt_ns(a, sizeof a, x->size_ns);
+	sbt_put(o, "levels %s apart", a);
+	if (x->flags & SBT_FX_BY_OS)
+		sbt_put(o, ", cpu shared");
+	else if (x->flags & SBT_FX_BY_SPEED)
+		sbt_put(o, ", with its speed");
+	else if (x->flags & SBT_FX_BY_MEMORY)
+		sbt_put(o, ", with memory latency");
+	else
+		sbt_put(o, ", no probe moved");
+}
+
 void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 {
 	const struct sbt_score *s = &g->score;
@@ -194,7 +214,15 @@ void sbt_words_size(struct sbt_strbuf *o, const struct sbt_group *g, int cl)
 		}
 		changes_size(o, g);
 		break;
+	case SBT_CL_MACHINE:
+	case SBT_CL_UNEXPLAINED:
+		levels_size(o, g);
+		break;
 	case SBT_CL_OS:
+		if (!x && sbt_finding_of(g, SBT_FIND_LEVELS)) {
+			levels_size(o, g);
+			break;
+		}
 		if (x && x->kind == SBT_FIND_WAIT) {
 			sbt_fmt_ns(a, sizeof a, x->size_ns);
 			if (x->long_waits)

@@ -74,6 +74,15 @@ int sbt_group_class(const struct sbt_group *g)
 		return SBT_CL_PROCESSOR;
 	if (x)
 		return finding_class(g, x);
+	/* levels over time in what was judged: the machine's where a
+	 * probe axis moved with them (the OS's where it shared the cpu),
+	 * else unexplained; before what the processor's shifts left out;
+	 * levels closer than min_share of its time leave it steady */
+	const struct sbt_finding *l = sbt_finding_of(g, SBT_FIND_LEVELS);
+	if (l && fabs(l->rel) >= g->said.min_share)
+		return l->flags & SBT_FX_BY_OS ? SBT_CL_OS :
+		       l->flags & (SBT_FX_BY_SPEED | SBT_FX_BY_MEMORY) ?
+		       SBT_CL_MACHINE : SBT_CL_UNEXPLAINED;
 	if (processor_share_large(g))
 		return SBT_CL_PROCESSOR;
 	/* A region shorter than a clock step is judged at the step: its

@@ -129,7 +129,7 @@ struct sbt_group_os {
  * descriptions (minor).  Spread components and the OS's share of the
  * time come from the region's decomposition (decomp.c): the same in
  * every group of a region, whatever --by. */
-#define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 12 + SBT_CNT_COLS) /* steps, modes,
+#define SBT_MAX_FINDINGS (SBT_PHASE_MAX + 13 + SBT_CNT_COLS) /* steps, modes,
 					 group, broad, the decomposition's */
 #define SBT_VERDICT_FINDINGS 6                /* said in the verdict      */
 #define SBT_MINOR_SHARE  0.01                 /* min_share's default      */
@@ -163,6 +163,14 @@ struct sbt_group_os {
 				  does not say why                       */
 #define SBT_FX_NO_PROBE  0x1000 /* PROBE_BLIND: the memory-latency
 				     probes held too: no probe saw it  */
+#define SBT_FX_STEPS     0x2000 /* LEVELS: its steps are the levels (two
+				     changes or more no probe saw)      */
+#define SBT_FX_BY_SPEED  0x4000 /* LEVELS: the speed probes moved with
+				     them (a kept shift)                */
+#define SBT_FX_BY_MEMORY 0x8000 /* LEVELS: memory latency moved with
+				     them                               */
+#define SBT_FX_BY_OS     0x10000 /* LEVELS: the speed probes moved on a
+				     cpu the OS shared (speed.h osh)    */
 #define SBT_FX_REC_COST  0x200 /* OS_TIME: the fault cost is the one the
 				  recorder measured at start (fault_ns)  */
 /* The kinds of finding, one row each: X(KIND, JSON name, the class a
@@ -209,7 +217,12 @@ struct sbt_group_os {
 	X(PROBE_BLIND, "probes_blind", SBT_CL_OTHER,      probe_blind)   \
 	/* spread component: calls with more of one counted event        \
 	 * (SBT_EVENTS: key its column in ds->cnt) took longer */        \
-	X(COUNTER,     "counter",      SBT_CL_OTHER,      counter)
+	X(COUNTER,     "counter",      SBT_CL_OTHER,      counter)         \
+	/* levels over time, not interleaved with the code's modes (in   \
+	 * runs of consecutive calls: modetime.c), or changes no probe   \
+	 * saw: the machine's where a probe axis moved with them, else   \
+	 * unexplained; never the code's modes or steps                  */ \
+	X(LEVELS,      "levels",       SBT_CL_UNEXPLAINED, levels)
 
 enum sbt_finding_kind {
 #define SBT_FIND_ENUM(kind, json, cls, clause) SBT_FIND_##kind,
@@ -317,6 +330,11 @@ struct sbt_decomp {
 	size_t dof_f;
 };
 
+/* The machine's probe axes (speed.h, axes.h): which one moved. */
+enum sbt_axis { SBT_AXIS_NONE, SBT_AXIS_SPEED, SBT_AXIS_MEMORY,
+		SBT_AXIS_OS /* the speed probes, on a cpu the OS shared */,
+		SBT_AXIS__N };
+
 /* What a group's time does, one class each (class.c decides it, g->cls;
  * report/words.c gives its word).  Decided by its largest finding that
  * is not minor; without one, by what keeps it from being "steady". */
@@ -334,6 +352,9 @@ enum sbt_class {
 				   tell 10 % apart                        */
 	SBT_CL_FEW,             /* too few samples to judge               */
 	SBT_CL_OS,              /* the OS's part of its time or spread    */
+	SBT_CL_MACHINE,         /* levels over time a probe axis moved
+				   with: the machine's                    */
+	SBT_CL_UNEXPLAINED,     /* levels over time no probe saw          */
 	SBT_CL_OTHER,           /* a finding of a kind this renderer does
 				   not know: named by its kind number     */
 	SBT_CL__N
@@ -444,6 +465,22 @@ struct sbt_group {
 	 * what the probes cannot see (witness.c); 2 where the memory
 	 * probes held too (axes.c): unexplained by any probe. */
 	int    probe_blind;
+	int    step_axis;             /* the probe axis whose shift met
+					 one of its steps (enum sbt_axis) */
+	/* The score's modes that are levels over time (bits of
+	 * score.modes; modetime.c), the calls in them, and the probe axis
+	 * that moved where most of them were (enum sbt_axis). */
+	unsigned levels;
+	size_t levels_n;
+	int    levels_axis;
+	/* Those levels themselves (centres; shares of the steady calls),
+	 * taken out of score.modes, which keeps the code's (its shares
+	 * over them). */
+	struct sbt_mode level[SBT_SCORE_MAX_MODES];
+	int    nlevel;
+	int    lone;                  /* no other region of its log has
+					 SBT_FEW_SAMPLES samples: nothing
+					 moved beside it to witness     */
 	/* Its samples (no probes, calibration, resets) and those left
 	 * out by reason, from the final marks (analyze.c). */
 	size_t left_n, left[SBT_LEFT__N];

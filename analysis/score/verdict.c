@@ -79,7 +79,7 @@ static int describes(const struct sbt_finding *x)
 {
 	return x->kind == SBT_FIND_UNEXPLAINED ||
 	       x->kind == SBT_FIND_PROCESSOR || x->kind == SBT_FIND_FEW ||
-	       x->kind == SBT_FIND_PROBE_BLIND;
+	       x->kind == SBT_FIND_PROBE_BLIND || x->kind == SBT_FIND_LEVELS;
 }
 
 /* 0 an alarm, 1 too small (minor), 2 a description. */
@@ -263,6 +263,63 @@ static void said(struct sbt_group *g, const struct sbt_options *opt)
 	g->said.slowed = (double)g->speed_n >= 1e-3 * (double)g->count;
 }
 
+/* Levels over time (modetime.c's modes in runs of calls, or steps
+ * nothing witnessed): a description, never an alarm, the machine's
+ * where a probe axis moved with them (flags say which), else
+ * unexplained.  size_ns from the lowest level to the highest; parts the
+ * levels; count the calls in them. */
+static void levels(struct sbt_group *g, int steps)
+{
+	const struct sbt_phases *p = &g->phases;
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (int m = 0; m < g->nlevel; m++) {
+		lo = fmin(lo, g->level[m].center_ns);
+		hi = fmax(hi, g->level[m].center_ns);
+	}
+	/* one level beside the code's modes: how far from the nearest */
+	const struct sbt_score *s = &g->score;
+	if (g->nlevel == 1 && s->nmodes) {
+		double c = s->modes[0].center_ns;
+		for (int m = 1; m < s->nmodes; m++)
+			if (fabs(s->modes[m].center_ns - lo) < fabs(c - lo))
+				c = s->modes[m].center_ns;
+		lo = fmin(lo, c), hi = fmax(hi, c);
+	}
+	if (steps) {
+		for (int k = 0; k < p->nsteps; k++) {
+			lo = fmin(lo, fmin(p->step_from_ns[k],
+					   p->ph[p->step[k]].level_ns));
+			hi = fmax(hi, fmax(p->step_from_ns[k],
+					   p->ph[p->step[k]].level_ns));
+		}
+	}
+	/* the time component's levels are these: not said twice */
+	for (int k = 0; k < g->nfind; k++)
+		if (g->find[k].kind == SBT_FIND_TIME) {
+			g->find[k] = g->find[--g->nfind];
+			break;
+		}
+	finding(g, SBT_FIND_LEVELS, hi - lo, g->score.median_ns);
+	struct sbt_finding *x = last(g);
+	x->parts = g->nlevel;
+	x->count = g->levels_n;
+	static const int by[SBT_AXIS__N] = {
+		[SBT_AXIS_SPEED] = SBT_FX_BY_SPEED,
+		[SBT_AXIS_MEMORY] = SBT_FX_BY_MEMORY,
+		[SBT_AXIS_OS] = SBT_FX_BY_OS };
+	int axis = g->levels_axis ? g->levels_axis : steps ? g->step_axis :
+		   SBT_AXIS_NONE;
+	if (axis > 0 && axis < SBT_AXIS__N)
+		x->flags |= by[axis];
+	x->resolution_ns = g->score.min_shift_ns;
+	x->extra_ns = lo;
+	if (steps) {
+		x->flags |= SBT_FX_STEPS;
+		x->t_ns = p->ph[p->step[0]].t_begin_ns;
+	}
+}
+
 void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 {
 	enum sbt_by by = opt ? opt->by : SBT_BY_NONE;
@@ -289,7 +346,14 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 		finding(g, SBT_FIND_FEW, NAN, NAN);
 		last(g)->count = s->n;
 	}
-	for (int k = 0; k < p->nsteps; k++) {
+	/* A region alone in its log whose level moved while no probe did
+	 * (speed, memory latency): nothing witnessed whose its steps are,
+	 * so they are levels over time, said as unexplained, not the
+	 * code's steps; where a probe axis's shift met one of them, the
+	 * machine's, with that axis. */
+	int steps_levels = g->lone && p->nsteps && (g->probe_blind == 2 ||
+						    g->step_axis);
+	for (int k = 0; k < p->nsteps && !steps_levels; k++) {
 		const struct sbt_phase *ph = &p->ph[p->step[k]];
 		double m0 = p->step_from_ns[k];
 		finding(g, SBT_FIND_STEP, fabs(ph->level_ns - m0), m0);
@@ -375,7 +439,10 @@ void sbt_verdict(struct sbt_group *g, const struct sbt_options *opt)
 	 * excursions or the machine's shifts where those found them */
 	components(g, opt, few, p->nsteps || p->warmup_n || p->ntransients ||
 		   g->machine_changes || g->machine_n);
-	if (g->probe_blind) {
+	/* the mode levels of a region whose steps are said are theirs */
+	if ((g->nlevel && !p->nsteps) || steps_levels)
+		levels(g, steps_levels);
+	if (g->probe_blind && !steps_levels) {
 		finding(g, SBT_FIND_PROBE_BLIND, NAN, NAN);
 		if (g->probe_blind == 2)
 			last(g)->flags |= SBT_FX_NO_PROBE;

@@ -30,6 +30,10 @@ Cases (each runs region_app under the recorder and reads the log back):
             last run of at most 32 may be missing), a timeline of its
             own; with SBT_SPEED_US=0 neither axis.  Whether the latency
             moved is the machine's and not judged live (memlog)
+  levelslog (third and fourth arguments: data/levels-lone.log.gz,
+            data/demo-busy.log.gz) a constant region's levels over time
+            said as unexplained, the demo's modes the code's
+            (case_levelslog)
   memlog    (third argument: data/memory-lone.log.gz) the same recorded
             once on a KVM guest (data/README): judged (case_memlog)
   faults    20,000 fresh pages touched, one a marker call: all 20,000
@@ -367,6 +371,44 @@ def case_memlog():
               'shift claimed: %r' % mem['shifts'])
     check(g['findings'] == 0, 'memory-lone: no finding of its own: %s'
           % g['verdict'])
+
+
+def case_levelslog():
+    # A constant region whose level took turns in runs of calls while no
+    # probe moved (data/README): its 8 modes by value are levels over
+    # time, not the code's, and its 4 steps moved while neither the
+    # speed nor the memory-latency probes did: no finding of the code's,
+    # said as unexplained.  Beside it the demo recorded next to a busy
+    # loop: step and bimodal alternate their work call by call, their two
+    # modes (75 % / 25 %) stay the code's.
+    import gzip, shutil
+    for src, dst in ((sys.argv[3], 'levels-lone.log'),
+                     (sys.argv[4], 'demo-busy.log')):
+        with gzip.open(src, 'rb') as f, open(dst, 'wb') as o:
+            shutil.copyfileobj(f, o)
+    rep = report('levels-lone.log', '--no-symbols')
+    g = region(rep, 'lone')
+    kinds = [(f['kind'], f['minor']) for f in g['finding_list']]
+    check(g['findings'] == 0, 'levels-lone: a finding of the code\'s: %s'
+          % g['verdict'])
+    check(('levels', True) in kinds and g['class'] == 'unexplained',
+          'levels-lone: said as unexplained levels: %s, %r'
+          % (g['class'], kinds))
+    check(g['modes'] == [] and not any(k in ('modes', 'step')
+                                       for k, _ in kinds),
+          'levels-lone: modes %r, findings %r' % (g['modes'], kinds))
+    check('no probe saw them' in g['verdict'],
+          'levels-lone: says %s' % g['verdict'])
+    rep = report('demo-busy.log', '--no-symbols')
+    for name, lo, hi in (('step', 381, 551), ('bimodal', 60, 220)):
+        g = region(rep, name)
+        m = g['modes']
+        check(g['class'] == 'modes' and len(m) == 2 and
+              abs(m[0]['center_ns'] - lo) <= 20 and
+              abs(m[1]['center_ns'] - hi) <= 20 and
+              abs(m[0]['share'] - 0.75) < 0.03,
+              'demo-busy: %s: the code\'s two modes: %s %r'
+              % (name, g['class'], m))
 
 
 def case_faults():

@@ -13,6 +13,11 @@
  *   control   the same step without memory probes: the speed probes'
  *             words as before (PROBE_BLIND without the flag), and no
  *             memory line in the report
+ *   turns     the region's level 5 % up every fourth run of 2000 calls,
+ *             no probe moving: levels over time, unexplained, no finding
+ *             of the code's
+ *   modes     every 4th call 4/3 the work: the code's two modes
+ *   modeturns both: the code's two modes stay its only modes
  *   damaged   MEMLAT entries that claim more probes than they hold, or
  *             hold less than their head: left out, the log read
  */
@@ -30,6 +35,11 @@ struct plan {
 	double slow, t0, t1;          /* region and memory slower, window */
 	double step_at, step;         /* the region's own step             */
 	int mem;                      /* write memory probes               */
+	double turns;                 /* levels taking turns: +turns every
+					 fourth run of `run` calls         */
+	int run;
+	int every;                    /* every Nth call 4/3 the work (the
+					 code's modes, interleaved)       */
 };
 
 static void axes_log(const char *path, const struct plan *p, uint64_t seed)
@@ -50,6 +60,10 @@ static void axes_log(const char *path, const struct plan *p, uint64_t seed)
 		double f = t >= p->t0 && t < p->t1 ? p->slow : 1;
 		double d = 300 * (t >= p->step_at ? 1 + p->step : 1) * f +
 			   gen_exp(&g, 2);
+		if (p->run && (i / (uint64_t)p->run) % 4 == 3)
+			d *= 1 + p->turns;
+		if (p->every && i % (uint64_t)p->every == 0)
+			d *= 4.0 / 3;
 		syn_pair(&L, 0, 1, (uint64_t)t,
 			 (uint64_t)t + (uint64_t)gen_read(&g, d, 10), 0);
 		if (i % 100)
@@ -117,17 +131,22 @@ static const char *verdict(const struct sbt_group *g)
 	return v;
 }
 
-static const struct sbt_finding *blind(const struct sbt_group *g)
+static const struct sbt_finding *kind_of(const struct sbt_group *g, int kind)
 {
 	for (int k = 0; k < g->nfind; k++)
-		if (g->find[k].kind == SBT_FIND_PROBE_BLIND)
+		if (g->find[k].kind == kind)
 			return &g->find[k];
 	return NULL;
 }
 
+static const struct sbt_finding *blind(const struct sbt_group *g)
+{
+	return kind_of(g, SBT_FIND_PROBE_BLIND);
+}
+
 static void memshift(void)
 {
-	struct plan p = { 1.4, 40e6, 60e6, INFINITY, 0, 1 };
+	struct plan p = { 1.4, 40e6, 60e6, INFINITY, 0, 1, 0, 0, 0 };
 	struct sbt_dataset ds;
 	struct sbt_result r;
 
@@ -169,7 +188,7 @@ static void memshift(void)
 
 static void lonestep(int mem)
 {
-	struct plan p = { 1, 0, 0, 75e6, 0.10, mem };
+	struct plan p = { 1, 0, 0, 75e6, 0.10, mem, 0, 0, 0 };
 	const char *name = mem ? "lonestep" : "control";
 	struct sbt_dataset ds;
 	struct sbt_result r;
@@ -182,24 +201,79 @@ static void lonestep(int mem)
 	CHECK(r.ngroups == 1 && r.g[0].phases.nsteps == 1,
 	      "%s: the step found: %s", name,
 	      r.ngroups ? verdict(&r.g[0]) : "");
-	if (r.ngroups == 1) {
+	if (r.ngroups == 1 && mem) {
+		/* no probe saw it, and nothing beside it: its levels over
+		 * time, unexplained, not the code's step */
+		const struct sbt_finding *x = kind_of(&r.g[0],
+						      SBT_FIND_LEVELS);
+		CHECK(x && (x->flags & SBT_FX_STEPS) && x->minor &&
+		      r.g[0].nfindings == 0 && !blind(&r.g[0]) &&
+		      r.g[0].cls == SBT_CL_UNEXPLAINED,
+		      "%s: said as unexplained levels: %s", name,
+		      verdict(&r.g[0]));
+	} else if (r.ngroups == 1) {
 		const struct sbt_finding *x = blind(&r.g[0]);
 		CHECK(x != NULL, "%s: no probe moved: %s", name,
 		      verdict(&r.g[0]));
-		CHECK(x && !!(x->flags & SBT_FX_NO_PROBE) == mem,
-		      "%s: said as unexplained %d, want %d", name,
-		      x ? !!(x->flags & SBT_FX_NO_PROBE) : -1, mem);
+		CHECK(x && !(x->flags & SBT_FX_NO_PROBE),
+		      "%s: said as unexplained by every probe", name);
+		CHECK(r.g[0].cls == SBT_CL_STEP, "%s: class %d", name,
+		      r.g[0].cls);
 	}
 	char *t = text(&ds, &r, 1);
 	if (mem)
-		CHECK(strstr(t, "its level moved, no probe did (speed, "
-			     "memory latency): unexplained") &&
+		CHECK(strstr(t, "its level moved 1 time, 300 ns to 331 ns, "
+			     "while no probe did") &&
 		      strstr(t, "memory: no shift of its latency"),
 		      "%s: -v says\n%.900s", name, t);
 	else
 		CHECK(!strstr(t, "memory:") && !strstr(t, "no probe did"),
 		      "%s: -v says\n%.900s", name, t);
 	free(t);
+	sbt_result_free(&r);
+	sbt_ds_free(&ds);
+}
+
+/* Levels that take turns in runs of calls, no probe moving: levels over
+ * time, unexplained, no finding of the code's (with or without the
+ * code's interleaved modes beside them); the code's modes alone stay
+ * its modes. */
+static void turns(const char *name, double turns, int runlen, int every)
+{
+	struct plan p = { 1, 0, 0, INFINITY, 0, 1, turns, runlen, every };
+	char path[64];
+	struct sbt_dataset ds;
+	struct sbt_result r;
+
+	snprintf(path, sizeof path, "%s.log", name);
+	axes_log(path, &p, 23);
+	if (run(path, &ds, &r) != 0)
+		return;
+	CHECK(r.ngroups == 1, "%s: %zu groups", name, r.ngroups);
+	if (r.ngroups == 1) {
+		const struct sbt_group *g = &r.g[0];
+		const struct sbt_finding *m = kind_of(g, SBT_FIND_MODES);
+		const struct sbt_finding *l = kind_of(g, SBT_FIND_LEVELS);
+		if (every) {
+			/* the code's two modes, 300 and 400 ns */
+			CHECK(m && m->alarm && g->score.nmodes == 2 &&
+			      fabs(g->score.modes[0].center_ns - 300) < 15 &&
+			      fabs(g->score.modes[1].center_ns - 400) < 20,
+			      "%s: the code's modes: %s", name, verdict(g));
+			/* where levels take turns beside them (here the
+			 * excursions detector's transients), no mode of
+			 * theirs joins the code's */
+		} else {
+			CHECK(!m && l && g->nfindings == 0 &&
+			      g->cls == SBT_CL_UNEXPLAINED,
+			      "%s: the levels are no finding of the code's: "
+			      "%s", name, verdict(g));
+		}
+		if (l)
+			CHECK(!(l->flags & (SBT_FX_BY_SPEED | SBT_FX_BY_MEMORY |
+					    SBT_FX_BY_OS)) && l->minor,
+			      "%s: no probe moved, flags %#x", name, l->flags);
+	}
 	sbt_result_free(&r);
 	sbt_ds_free(&ds);
 }
@@ -245,6 +319,9 @@ int main(void)
 	memshift();
 	lonestep(1);
 	lonestep(0);
+	turns("turns", 0.05, 2000, 0);
+	turns("modes", 0, 0, 4);
+	turns("modeturns", 0.05, 2000, 4);
 	damaged();
 	return h_done();
 }
