@@ -84,19 +84,25 @@ static double cpu_ns(void)
 }
 
 /* cpu ns to fault [a, a + bytes) in as written and to reach each of its
- * pages once through this mapping (a page-aligned).  Under shadow paging
- * the first access of a page through a process's mapping traps to the
- * host (~9 us) even after the kernel populated it: what 4 KiB pages
- * really cost there, and what a huge page saves.  A read, so a thread
- * writing the pages meanwhile loses nothing. */
-static double populate(uintptr_t a, size_t bytes, uintptr_t pg)
+ * pages once through this mapping (a page-aligned), at its bytes within
+ * the caller's [lo, hi) only (the rest of a page is somebody else's).
+ * Under shadow paging the first access of a page through a process's
+ * mapping traps to the host (~9 us) even after the kernel populated it:
+ * what 4 KiB pages really cost there, and what a huge page saves.  A
+ * read, so a thread writing the pages meanwhile loses nothing. */
+static double populate(uintptr_t a, size_t bytes, uintptr_t pg,
+		       uintptr_t lo, uintptr_t hi)
 {
 	double t0 = cpu_ns();
 
 	/* an older kernel says EINVAL: the writer faults them itself */
 	(void)madvise((void *)a, bytes, MADV_POPULATE_WRITE);
-	for (uintptr_t q = a; q < a + bytes; q += pg)
-		(void)__atomic_load_n((const char *)q, __ATOMIC_RELAXED);
+	for (uintptr_t q = a; q < a + bytes; q += pg) {
+		uintptr_t at = q > lo ? q : lo;
+		if (at < hi && at < q + pg)
+			(void)__atomic_load_n((const char *)at,
+					      __ATOMIC_RELAXED);
+	}
 	return cpu_ns() - t0;
 }
 
@@ -119,12 +125,12 @@ void big_populate(void *p, size_t bytes)
 		advise(p, bytes, MADV_NOHUGEPAGE, 1);
 	} else if (time_small) {
 		(void)madvise((void *)ha, HUGE, MADV_NOHUGEPAGE);
-		double t = populate(ha, HUGE, pg);
+		double t = populate(ha, HUGE, pg, (uintptr_t)p, e);
 		pthread_mutex_lock(&mu);
 		small_ns = t > 0 ? t : 1;
 		pthread_mutex_unlock(&mu);
 	}
-	double t = populate(a, e - a, pg);
+	double t = populate(a, e - a, pg, (uintptr_t)p, e);
 	if (no)
 		return;
 	/* Judged on what JUDGED huge pages or more took, summed over calls:
@@ -140,7 +146,7 @@ void big_populate(void *p, size_t bytes)
 	}
 	pthread_mutex_unlock(&mu);
 #else
-	(void)populate(a, e - a, pg), (void)ha, (void)he;
+	(void)populate(a, e - a, pg, (uintptr_t)p, e), (void)ha, (void)he;
 #endif
 }
 
