@@ -7,8 +7,9 @@
  * binomial errors of its share over the run, in half the windows or
  * more; and the smaller one does not follow itself more than RUN_X
  * times as often as its share (beyond chance): calls slowed in bursts
- * of a few are levels too, however evenly the bursts spread.  A window is long enough (WIN_K (1-p)/p calls) that a window
- * holding none of the smaller mode is outside that band, so levels that
+ * of a few are levels too, however evenly the bursts spread.  A window
+ * is long enough (WIN_K (1-p)/p calls) that a window holding none of
+ * the smaller mode is outside that band, so levels that
  * take turns fail the test whatever their shares; calls misassigned
  * between two close modes are noise independent of time and do not.
  * The modes interleaved with each other, transitively, are one family;
