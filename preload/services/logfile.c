@@ -51,7 +51,8 @@ struct sbt_logfile {
 	char path[PATH_MAX];
 };
 
-static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to);
+static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to,
+		     int taker);
 
 int sbt_log_expand(const char *pattern, char *out, size_t outlen)
 {
@@ -216,7 +217,7 @@ struct sbt_logfile *sbt_log_create(const char *pattern, size_t reserve)
 	}
 	/* The preparer's first lookahead, readied as part of opening: the
 	 * first chunks of every thread are taken before it can run. */
-	populate(lf, 0, FIRST_GROW);
+	populate(lf, 0, FIRST_GROW, 1);      /* alone: as a taker */
 	atomic_store(&lf->ready, FIRST_GROW);
 	memcpy(lf->base, SBT_LOG_MAGIC, 8);
 	placed = place(tmp, want, lf->path, sizeof lf->path);
@@ -260,6 +261,15 @@ static uint64_t prep_ahead(uint64_t next)
 	return a < PREP_MIN ? PREP_MIN : a > PREP_MAX ? PREP_MAX : a;
 }
 
+/* One byte of the page at p read through the mapping.  Unsanitized: the
+ * page may be a taker's already and written meanwhile - a touch of the
+ * page whose value is dropped, not a use of its data. */
+__attribute__((no_sanitize("thread")))
+static void touch(const char *p)
+{
+	(void)*(volatile const char *)p;
+}
+
 /* Ready log bytes [from, to) for writing, in one call rather than one
  * fault per page later inside somebody's timed region: the pages mapped
  * writable (MADV_POPULATE_WRITE), then each read once through the
@@ -267,13 +277,15 @@ static uint64_t prep_ahead(uint64_t next)
  * own copy of the page table (shadow paging), the host learns of a page
  * only at the first access through the process's mapping - a trap of
  * ~9 us, a marker's in-window cost where a prefetch cannot help (a
- * prefetch never walks for it).  Caller holds grow_lock (or opens the
- * log, alone): no taker
- * writes [from, to) meanwhile (one that took part of it waits for the
- * lock) and the log cannot be truncated under the reads.  Beyond a
+ * prefetch never walks for it).  A taker readies its own chunk, which
+ * lies below any finished log's end; the preparer reads each page under
+ * grow_lock, not once the log is finished (its end truncated: SIGBUS),
+ * and holds the lock a page at a time, so that a taker growing the file
+ * never waits long behind a preparer the scheduler put aside.  Beyond a
  * finished log's end the madvise fails harmlessly (EFAULT, no signal)
  * and nothing is read. */
-static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to)
+static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to,
+		     int taker)
 {
 #ifdef MADV_POPULATE_WRITE
 	uint64_t a = from & ~(uint64_t)4095;
@@ -281,10 +293,21 @@ static void populate(struct sbt_logfile *lf, uint64_t from, uint64_t to)
 	if (from >= to ||
 	    madvise(lf->base + a, to - a, MADV_POPULATE_WRITE) != 0)
 		return;
-	for (a = from; a < to; a = (a + 4096) & ~(uint64_t)4095)
-		(void)*(volatile const char *)(lf->base + a);
+	for (a = from; a < to; a = (a + 4096) & ~(uint64_t)4095) {
+		int gone = 0;
+		if (taker) {
+			touch(lf->base + a);
+			continue;
+		}
+		pthread_mutex_lock(&lf->grow_lock);
+		if (!(gone = atomic_load(&lf->finished)))
+			touch(lf->base + a);
+		pthread_mutex_unlock(&lf->grow_lock);
+		if (gone)
+			return;
+	}
 #else
-	(void)lf, (void)from, (void)to;
+	(void)lf, (void)from, (void)to, (void)taker;
 #endif
 }
 
@@ -310,16 +333,10 @@ int sbt_log_prepare(struct sbt_logfile *lf)
 	    grow(lf, to) != 0)
 		return 0;               /* disk full or finished: takers
 					   find out themselves */
-	pthread_mutex_lock(&lf->grow_lock);
-	if (atomic_load(&lf->finished)) {
-		pthread_mutex_unlock(&lf->grow_lock);
-		return 0;
-	}
 	/* Takers that went past `ready` since: their chunks are theirs. */
 	next = atomic_load(&lf->next);
-	populate(lf, ready > next ? ready : next, to);
+	populate(lf, ready > next ? ready : next, to, 0);
 	atomic_store_explicit(&lf->ready, to, memory_order_release);
-	pthread_mutex_unlock(&lf->grow_lock);
 	return 1;
 }
 
@@ -368,11 +385,7 @@ struct sbt_chunk *sbt_log_chunk(struct sbt_logfile *lf, uint32_t type,
 		late = off + size - (ready > off ? ready : off);
 		if (!w0)
 			w0 = now_ns();
-		/* After the preparer's piece, if it is on ours. */
-		pthread_mutex_lock(&lf->grow_lock);
-		ready = atomic_load_explicit(&lf->ready, memory_order_acquire);
-		populate(lf, ready > off ? ready : off, off + size);
-		pthread_mutex_unlock(&lf->grow_lock);
+		populate(lf, ready > off ? ready : off, off + size, 1);
 	}
 	if (w0)
 		waited(lf, w0, late);
