@@ -11,7 +11,7 @@
 # The co-runners: `taskset -c 0` of an endless shell loop (busy) and
 # `taskset -c 1` of tests/speed/stream.c, built once into D (stream).
 # Each run's line goes to stdout and D/runs.txt:
-#   K CONDITION COMMIT "N passed, N failed, N skipped" SECONDS
+#   K CONDITION COMMIT "N passed, N failed, N skipped" SECONDS time: PHASES
 # Stops at the first failed run, its clone kept (D/run-K, with each
 # build's test.out); a passed run's clone is removed.  Exit 0 when every
 # run passed.
@@ -59,6 +59,7 @@ run() {
 	rc=$?
 	stop_co
 	line="$k $1 $commit \"$(tail -n 1 "$d.out")\" $(($(date +%s) - s))"
+	line="$line $(grep '^time:' "$d.out")"
 	echo "$line" | tee -a "$dir/runs.txt"
 	if [ $rc -ne 0 ]; then
 		echo "runs: run $k failed; its clone and output: $d, $d.out" >&2
