@@ -13,8 +13,9 @@
 # Each run's line goes to stdout and D/runs.txt:
 #   K CONDITION COMMIT "N passed, N failed, N skipped" SECONDS time: PHASES
 # Stops at the first failed run, its clone kept (D/run-K, with each
-# build's test.out); a passed run's clone is removed.  Exit 0 when every
-# run passed.
+# build's test.out); a passed run's clone is removed, its builds' meson
+# test logs kept (D/run-K-BUILD.json: each test's duration).  Exit 0
+# when every run passed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 nq=10 nb=5 ns=5 dir=/var/tmp/sbt-runs rev=HEAD
@@ -65,6 +66,9 @@ run() {
 		echo "runs: run $k failed; its clone and output: $d, $d.out" >&2
 		exit 1
 	fi
+	for b in build build-asan build-tsan; do
+		cp "$d/$b/meson-logs/testlog.json" "$d-$b.json" 2>/dev/null
+	done
 	rm -rf "$d" "$d.out"
 }
 
