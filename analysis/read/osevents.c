@@ -362,12 +362,83 @@ static void team(struct sbt_dataset *ds, size_t first, size_t last,
 
 /* ---- page faults sampled in a storm ------------------------------------ */
 
+/* A thread faults only while it runs, so a storm's faults are spread
+ * over its time on a cpu, not its wall time: a call preempted for a
+ * millisecond did not take a millisecond's share of the faults.  Each
+ * thread's stretches off its cpu (a switch-out to its switch-in, or to
+ * a LOST record, which ends what is known), with the off time before
+ * each, give an on-cpu clock: on(t) = t less the thread's off time
+ * before t. */
+struct off { double lo, hi, before; uint32_t thread; };
+
+/* The off-cpu stretches of rec (sorted by cmp_rec), in the same order;
+ * NULL with *noff 0: none, or out of memory (then wall time is used). */
+static struct off *offs_of(const struct sbt_os_rec *rec, size_t n,
+			   size_t *noff)
+{
+	struct off *o = NULL;
+	size_t k = 0, cap = 0;
+	double sum = 0;
+
+	*noff = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && rec[i].thread != rec[i - 1].thread)
+			sum = 0;
+		if (rec[i].kind != SBT_OS_PREEMPTED &&
+		    rec[i].kind != SBT_OS_SWITCH_OUT)
+			continue;
+		size_t j = i + 1;
+		while (j < n && rec[j].thread == rec[i].thread &&
+		       rec[j].kind != SBT_OS_SWITCH_IN &&
+		       rec[j].kind != SBT_OS_LOST)
+			j++;
+		/* still out at its last record: no known end, none taken */
+		int ended = j < n && rec[j].thread == rec[i].thread;
+		double hi = ended ? rec[j].t_ns : rec[i].t_ns;
+		if (k == cap) {
+			size_t m = cap ? 2 * cap : 64;
+			struct off *g = realloc(o, m * sizeof *o);
+			if (!g) {
+				free(o);
+				return NULL;
+			}
+			o = g, cap = m;
+		}
+		o[k++] = (struct off){ rec[i].t_ns, hi, sum, rec[i].thread };
+		sum += hi - rec[i].t_ns;
+		i = ended ? j : j - 1;
+	}
+	*noff = k;
+	return o;
+}
+
+/* Thread th's on-cpu clock at wall time t (offs_of's stretches). */
+static double on_cpu(const struct off *o, size_t m, uint32_t th, double t)
+{
+	size_t lo = 0, hi = m;
+
+	while (lo < hi) {              /* first of (thread, lo) after t */
+		size_t mid = lo + (hi - lo) / 2;
+		if (o[mid].thread < th ||
+		    (o[mid].thread == th && o[mid].lo <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || o[lo - 1].thread != th)
+		return t;
+	const struct off *x = &o[lo - 1];
+	return t - x->before - (t < x->hi ? t - x->lo : x->hi - x->lo);
+}
+
 /* A storm's fault event (count K > 1: the kernel recorded every K-th)
  * stands for the K faults of its thread since the fault event before:
- * the stretch (lo, hi].  Sorted by (thread, hi), as the records are. */
+ * the stretch (lo, hi], on the thread's on-cpu clock.  Sorted by
+ * (thread, hi), as the records are. */
 struct storm { double lo, hi, k; uint32_t thread; };
 
 static struct storm *storms_of(const struct sbt_os_rec *rec, size_t n,
+			       const struct off *off, size_t noff,
 			       size_t *nst)
 {
 	struct storm *st;
@@ -385,25 +456,30 @@ static struct storm *storms_of(const struct sbt_os_rec *rec, size_t n,
 			prev = -1;
 		if (r->kind != SBT_OS_FAULT)
 			continue;
+		double t = on_cpu(off, noff, r->thread, r->t_ns);
 		if (r->count > 1)
-			st[(*nst)++] = (struct storm){ prev >= 0 ? prev :
-				r->t_ns, r->t_ns, r->count, r->thread };
-		prev = r->t_ns;
+			st[(*nst)++] = (struct storm){ prev >= 0 ? prev : t,
+				t, r->count, r->thread };
+		prev = t;
 	}
 	return st;
 }
 
 /* Each call's share of the storms' faults: K spread evenly over its
- * stretch, the call's overlap's part of it, rounded - a call much
- * shorter than the storm's gap between faults gets none, as most such
- * calls had none; a longer one its count in expectation.  The totals a
- * region's OS share is made of so stay those the kernel counted. */
+ * stretch of on-cpu time, the call's overlap's part of it, rounded - a
+ * call much shorter than the storm's gap between faults gets none, as
+ * most such calls had none; a longer one its count in expectation.  The
+ * totals a region's OS share is made of so stay those the kernel
+ * counted. */
 static void spread(struct sbt_dataset *ds, size_t first, size_t last,
-		   const struct storm *st, size_t m)
+		   const struct storm *st, size_t m,
+		   const struct off *off, size_t noff)
 {
 	for (size_t i = first; i < last; i++) {
 		struct sbt_sample *s = &ds->s[i];
-		double a = s->t_ns, b = s->t_ns + s->ns, f = 0;
+		double a = on_cpu(off, noff, s->thread, s->t_ns);
+		double b = on_cpu(off, noff, s->thread,
+				  s->t_ns + s->ns + s->detour_ns), f = 0;
 		size_t lo = 0, hi = m;
 		while (lo < hi) {      /* first of (thread, hi >= a) */
 			size_t mid = lo + (hi - lo) / 2;
@@ -443,11 +519,13 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 	off_cpu(ds, first, last, rec, n, &ds->sources[ds->s[first].source]);
 	j.nb = sbt_jobs_blocks(last - first, 1024);
 	sbt_jobs_each(j.nb, jobs, join_block, &j);
-	size_t nst;
-	struct storm *st = storms_of(rec, n, &nst);
+	size_t noff, nst;
+	struct off *off = offs_of(rec, n, &noff);
+	struct storm *st = storms_of(rec, n, off, noff, &nst);
 	if (st)
-		spread(ds, first, last, st, nst);
+		spread(ds, first, last, st, nst, off, noff);
 	free(st);
+	free(off);
 	size_t no;
 	struct out *o = outs_of(rec, n, &no);
 	if (o)

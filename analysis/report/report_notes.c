@@ -52,7 +52,8 @@ static double source_span_ns(const struct sbt_dataset *ds, size_t i)
 		if (ds->s[k].source == i) {
 			const struct sbt_sample *x = &ds->s[k];
 			lo = x->t_ns < lo ? x->t_ns : lo;
-			hi = x->t_ns + x->ns > hi ? x->t_ns + x->ns : hi;
+			double end = x->t_ns + x->ns + x->detour_ns;
+			hi = end > hi ? end : hi;
 		}
 	return hi > lo ? hi - lo : 0;
 }

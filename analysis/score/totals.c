@@ -104,9 +104,12 @@ struct totals {
 					 took more than their own time    */
 };
 
+/* Where a sample's window ended on the clock: a detour inside it (a
+ * speed probe, a drain) was taken out of its ns but not out of the
+ * time its children started and ended in. */
 static double end_of(const struct sbt_sample *s)
 {
-	return s->t_ns + s->ns;
+	return s->t_ns + s->ns + s->detour_ns;
 }
 
 /* The time sample i counts for: its own, less the timer's cost. */

@@ -286,8 +286,13 @@ static void check_team(void)
 
 /* storm.log: 40 calls of 1000 ticks, back to back from `t`; a fault
  * recorded whole in call 0, then a storm: every 8th fault recorded, at
- * calls 8, 16, 24 and 32 - each standing for the 8 calls up to it. */
-static void write_storm(const char *path)
+ * calls 8, 16, 24 and 32 - each standing for the 8 calls up to it.
+ * With `preempt`, call 12 is preempted for 50,000 ticks (the calls after
+ * it later by as much): the faults came while the thread ran, so its
+ * stretch's 8 are still one a call, not most of them call 12's. */
+#define OFF 50000u
+
+static void write_storm(const char *path, int preempt)
 {
 	struct sbt_file_header *h;
 
@@ -301,28 +306,39 @@ static void write_storm(const char *path)
 	struct sbt_chunk *m = lb_chunk(&b, SBT_CHUNK_META, 0);
 	region(m, 1, "touch");
 	uint64_t t = h->start_ticks + 10000;
-	struct sbt_os_event *e = os_run(m, 0, 5, t + 40 * 1000);
+	uint64_t late = preempt ? OFF : 0;     /* calls after 12 */
+	struct sbt_os_event *e = os_run(m, 0, preempt ? 7 : 5,
+					t + 40 * 1000 + late);
 	ev(e++, t + 900, SBT_OS_FAULT);
-	for (uint64_t c = 8; c <= 32; c += 8) {
-		ev(e, t + 1000 * c + 900, SBT_OS_FAULT);
+	ev(e, t + 8000 + 900, SBT_OS_FAULT);
+	e++->count = 8;
+	if (preempt) {
+		ev(e++, t + 12000 + 500, SBT_OS_PREEMPTED);
+		ev(e++, t + 12000 + 500 + OFF, SBT_OS_SWITCH_IN);
+	}
+	for (uint64_t c = 16; c <= 32; c += 8) {
+		ev(e, t + 1000 * c + 900 + late, SBT_OS_FAULT);
 		e++->count = 8;
 	}
-	for (uint64_t c = 0; c < 40; c++)
-		lb_pair(&b, 0, 0, 1, t + 1000 * c, t + 1000 * c + 1000, 0);
+	for (uint64_t c = 0; c < 40; c++) {
+		uint64_t a = t + 1000 * c + (c > 12 ? late : 0);
+		lb_pair(&b, 0, 0, 1, a, a + 1000 + (c == 12 ? late : 0), 0);
+	}
 	if (lb_save(&b, path) != 0)
 		exit(99);
 	lb_free(&b);
 }
 
-static void check_storm(void)
+static void check_storm(int preempt)
 {
 	struct sbt_dataset ds = { 0 };
 	char err[256];
 	size_t bad = 0, sum = 0;
+	const char *log = preempt ? "storm-preempted.log" : "storm.log";
 
-	write_storm("storm.log");
-	int rc = sbt_read_log("storm.log", &ds, err, sizeof err);
-	CHECK(rc == 0, "reading storm.log: rc %d %s", rc, err);
+	write_storm(log, preempt);
+	int rc = sbt_read_log(log, &ds, err, sizeof err);
+	CHECK(rc == 0, "reading %s: rc %d %s", log, rc, err);
 	if (rc < 0)
 		return;
 	const struct sbt_source *src = &ds.sources[0];
@@ -342,8 +358,8 @@ static void check_storm(void)
 		sum += s->faults;
 		bad += s->faults != want;
 	}
-	CHECK(bad == 0 && sum == 33, "storm: %zu calls with the wrong count, "
-	      "%zu faults in all (33)", bad, sum);
+	CHECK(bad == 0 && sum == 33, "%s: %zu calls with the wrong count, "
+	      "%zu faults in all (33)", log, bad, sum);
 	sbt_ds_free(&ds);
 }
 
@@ -476,6 +492,7 @@ int main(void)
 	sbt_ds_free(&ds);
 	check_probes();
 	check_team();
-	check_storm();
+	check_storm(0);
+	check_storm(1);
 	return h_done();
 }

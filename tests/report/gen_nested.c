@@ -18,7 +18,11 @@
  *           "none" (default): no META THREAD, as older logs;
  *           "machine": no META THREAD, and both regions of every thread
  *           run 30 % slower in the middle third of the run (the
- *           machine's shift: one event shared by both regions)
+ *           machine's shift: one event shared by both regions);
+ *           "detour": as "none", and every 7th outer call of each
+ *           thread holds a recorder detour of 600 ns before inner
+ *           starts (a SPEED span event, taken out of outer's time):
+ *           inner then ends past outer's end less the detour
  */
 #include "../common/logbuild.h"
 
@@ -42,7 +46,7 @@ int main(int argc, char **argv)
 	double slow = atof(argv[4]) / 100;
 
 	/* 4 events an iteration; a chunk holds 4092 */
-	size_t nev = (size_t)nth * (size_t)n * 4;
+	size_t nev = (size_t)nth * (size_t)n * 5;
 	struct lb b;
 	lb_begin(&b, SBT_HEADER_SIZE + (nev / 4000 + nth + 4) * (size_t)CHUNK,
 		 CHUNK);
@@ -75,7 +79,9 @@ int main(int argc, char **argv)
 		lb_site(m, r, r, &site, 1);
 	}
 	int machine = !strcmp(labels, "machine");
-	for (uint32_t th = 0; th < nth && strcmp(labels, "none") && !machine;
+	int detour = !strcmp(labels, "detour");
+	for (uint32_t th = 0; th < nth && strcmp(labels, "none") && !machine &&
+	     !detour;
 	     th++) {
 		struct sbt_meta_thread mt = {
 			.thread = th, .tid = 1000 + (int32_t)th, .omp_thread = -1,
@@ -100,10 +106,15 @@ int main(int argc, char **argv)
 				      (uint64_t)((i / 3) % 3) - 10 + 20;
 			uint64_t out = (uint64_t)(base * f + 0.5) + 10 *
 				       (uint64_t)(i % 3) - 10 + 20;
+			uint64_t d = detour && i % 7 == 3 ? 600 : 0;
 			lb_event(&b, th, SBT_EV_START, 0, 1, t, th);
-			lb_event(&b, th, SBT_EV_START, 0, 2, t + 100, th);
-			lb_event(&b, th, SBT_EV_STOP, 0, 2, t + 100 + in, th);
-			lb_event(&b, th, SBT_EV_STOP, 0, 1, t + out, th);
+			if (d)
+				lb_event(&b, th, SBT_EV_SPEED, SBT_SPEED_SPAN,
+					 (uint32_t)d, t + 50, th);
+			lb_event(&b, th, SBT_EV_START, 0, 2, t + 100 + d, th);
+			lb_event(&b, th, SBT_EV_STOP, 0, 2, t + 100 + d + in,
+				 th);
+			lb_event(&b, th, SBT_EV_STOP, 0, 1, t + out + d, th);
 		}
 		if (t > end)
 			end = t;

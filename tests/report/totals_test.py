@@ -10,6 +10,10 @@ nested: a synthetic log (gen_nested: outer 1000 ns containing inner
   quantum per call of the truth; inclusive = exclusive + the nested
   region's inclusive; shares of the threads' time as built; the same in
   JSON, CSV and text, the text table sorted by total (--sort changes it).
+detour: the same with a recorder detour (a speed probe's span, taken
+  out of outer) before every 7th inner call: inner's window lies in
+  outer's whole window, not in outer's time less the detour, so
+  exclusive + nested = inclusive still holds call by call.
 demo: the bundled demo recorded for real (step encloses compute and
   bimodal): step's inclusive time is its exclusive time plus compute's
   and bimodal's, within one quantum per call.
@@ -110,6 +114,26 @@ def case_nested(gen, d):
           '33.3 %' in page and '20.0 %' in page, 'HTML totals and shares')
 
 
+def case_detour(gen, d):
+    log = os.path.join(d, 'd.log')
+    nth, n = 2, 2100
+    subprocess.run([gen, log, str(nth), str(n), '0', '1000', 'detour'],
+                   check=True)
+    r = regions(log)
+    out, inn = r['outer'], r['inner']
+    calls = nth * n
+    check(out['calls'] == calls and inn['calls'] == calls,
+          'calls %d, %d' % (out['calls'], inn['calls']))
+    for name, g, want in (('outer inclusive', out['total_ns'], 1000),
+                          ('inner inclusive', inn['total_ns'], 400),
+                          ('outer exclusive', out['excl_ns'], 600)):
+        check(abs(g - want * calls) <= Q * calls, '%s %.0f ns, truth %d'
+              % (name, g, want * calls))
+    check(abs(out['excl_ns'] + inn['total_ns'] - out['total_ns']) <= 1,
+          'exclusive + nested = inclusive: %.0f + %.0f vs %.0f'
+          % (out['excl_ns'], inn['total_ns'], out['total_ns']))
+
+
 def case_demo(run, demo, d):
     p = subprocess.run([run, '-q', '--', demo], cwd=d, capture_output=True,
                        text=True)
@@ -171,6 +195,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix='sbt-totals-') as d:
         if case == 'nested':
             case_nested(gen, d)
+        elif case == 'detour':
+            case_detour(gen, d)
         elif case == 'demo':
             case_demo(os.path.abspath(sys.argv[3]),
                       os.path.abspath(sys.argv[4]), d)
