@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
-from sbttest import check, done, preloaded  # noqa: E402
+from sbttest import SANITIZED, check, done, preloaded  # noqa: E402
 
 SBT_RUN, APP = sys.argv[1], os.path.abspath(sys.argv[2])
 
@@ -56,7 +56,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # A sanitizer's shadow memory faults on the first touch of anything:
     # there the early log's region holds a small part of the late one's.
     late = got[1] if got is not None else 0
-    bound = late // 16 if os.environ.get('SBT_TEST_SANITIZE') else 2
+    bound = late // 16 if SANITIZED else 2
     check(early is not None and early <= bound,
           'sbt-run: at most the call site\'s unwinding faults inside the '
           'first region: %s (bound %d; %d when the log opens there)'

@@ -25,6 +25,10 @@ import contextlib, json, math, os, signal, struct, subprocess, sys, time
 SBT_VARS = ('SBT_SAMPLE', 'SBT_MAX_MB', 'SBT_LOG_MAX_MB', 'SBT_EVENTS',
             'SBT_OUTPUT')
 
+# a sanitizer's build (meson's b_sanitize, through tests/meson.build):
+# its runs of a real log are seconds, so some tests judge fewer of them
+SANITIZED = os.environ.get('SBT_TEST_SANITIZE', 'none') not in ('', 'none')
+
 failures = 0
 
 

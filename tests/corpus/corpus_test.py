@@ -62,6 +62,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
 import accuracy  # noqa: E402
+from sbttest import SANITIZED  # noqa: E402
 
 AN = os.environ.get("SBT_ANALYZE")
 MIN_PROBES = 10          # probes in a processor shift's window, at least
@@ -469,7 +470,6 @@ def known(path):
 # takes seconds where a page fault is dear, its large blocks mapped
 # afresh each time: with the five, this test took 111 s alone, 446 s in
 # the ASan run; with two, 52 s alone.)
-SANITIZED = os.environ.get("SBT_TEST_SANITIZE", "none") != "none"
 
 
 def sanitized_pick(log):

@@ -33,7 +33,7 @@ only); the truths come from those samples:
 import bisect, collections, csv, json, lzma, os, re, statistics, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
-from sbttest import check, done  # noqa: E402
+from sbttest import SANITIZED, check, done  # noqa: E402
 
 ANALYZE = os.environ['SBT_ANALYZE']
 
@@ -237,7 +237,6 @@ def judge_processor(tag, log, rows, rep):
     return pr
 
 
-SANITIZED = os.environ.get('SBT_TEST_SANITIZE', 'none') != 'none'
 
 
 def main():

@@ -28,11 +28,10 @@ makes its two phase searches run side by side).  Suite
 import os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'common'))
-from sbttest import check, done
+from sbttest import SANITIZED, check, done
 
 RAPP = os.path.realpath(sys.argv[1])
 LIB, ANALYZE = os.environ['SBT_LIB'], os.environ['SBT_ANALYZE']
-SANITIZED = os.environ.get('SBT_TEST_SANITIZE', 'none') != 'none'
 
 
 def record(d, name, *args, env=None):
