@@ -1,8 +1,10 @@
 /*
  * report_dump.c - every sample as CSV (--dump), with what the analysis
  * made of it: the OS filter's score and verdict, the kernel's record,
- * its state (processor, machine, transient, dropped, probe, own) and its
- * SBT_EVENTS counts.
+ * its state (processor, machine, transient, dropped, probe, own), the
+ * calls it stands for (1 + the calls of its site left out after it:
+ * sampled, capped or thinned) and its SBT_EVENTS counts.  A region's
+ * total is its samples' (ns less t_e,std) x calls, summed.
  */
 #include "report_counters.h"
 #include "report_speed.h"
@@ -16,7 +18,7 @@ static int write_dump(FILE *f, const struct sbt_report_in *in)
 
 	fputs("source,pid,rank,thread,region,t_ns,ns,cycles,cpu_start,"
 	      "cpu_stop,probe,migrated,score,kept,site,switches,preempted,"
-	      "faults,state,detour", f);
+	      "faults,state,detour,calls", f);
 	sbt_cnt_dump_header(f, ds);
 	fputc('\n', f);
 	for (size_t i = 0; i < ds->n; i++) {
@@ -42,8 +44,9 @@ static int write_dump(FILE *f, const struct sbt_report_in *in)
 				!!(s->flags & SBT_SF_PREEMPTED), s->faults);
 		else
 			fputs("-1,-1,-1", f);
-		fprintf(f, ",%s,%.1f", sbt_speed_state(s, mk),
-			(double)s->detour_ns);
+		fprintf(f, ",%s,%.1f,%llu", sbt_speed_state(s, mk),
+			(double)s->detour_ns,
+			1ull + (unsigned long long)s->skipped);
 		sbt_cnt_dump_sample(f, ds, i);
 		fputc('\n', f);
 	}

@@ -6,8 +6,8 @@ and every number meaning what it says, on stored logs of real programs.
     a folder: every *.log.xz under it)
 
 truth: per region, the count of its samples and the sum of their `ns`
-  (less the log's t_e,std each: the timer's cost the analyzer takes out)
-  computed from `--dump` alone; JSON's and CSV's total_ns, the text
+  (less the log's t_e,std each: the timer's cost the analyzer takes out;
+  times the `calls` each stands for) computed from `--dump` alone; JSON's and CSV's total_ns, the text
   table's total and `-v`'s "in all" agree with it to their rounding, and
   under `--by thread`, `--by cpu` and `--by site` each region's groups add
   up to it (by thread: group by group, the dump's threads' sums).
@@ -59,7 +59,7 @@ def dump_truth(log, tmp, filt):
         for r in csv.DictReader(f):
             if r['probe'] == '1':
                 continue
-            ns = float(r['ns']) - te[int(r['source'])]
+            ns = (float(r['ns']) - te[int(r['source'])]) * int(r['calls'])
             for a in (reg[r['region']],
                       thr[(r['region'], r['source'], r['thread'])]):
                 a[0] += 1

@@ -96,6 +96,16 @@ def budget(tmp):
                    if x['region'] == 'bimodal')
     place = {t: i for i, t in enumerate(every)}
     rows = [x for x in dump_held(log, tmp, cap) if x['region'] == 'bimodal']
+    # the total a user checks from the dump: each held sample's ns times
+    # the calls it stands for (--filter none: no t_e,std taken out)
+    _, rn = analyze('--filter', 'none', '--no-symbols', '--max-samples',
+                    str(cap), log)
+    sums = sum(float(x['ns']) * int(x['calls']) for x in rows)
+    calls = sum(int(x['calls']) for x in rows)
+    check(calls == n and abs(sums - rn['bimodal']['total_ns']) <=
+          1e-6 * sums + 0.001 * len(rows),
+          'budget: the dump\'s ns x calls %.1f ns over %d calls, the '
+          'total %.1f ns' % (sums, calls, rn['bimodal']['total_ns']))
     idx = [place[x['t_ns']] for x in rows if x['t_ns'] in place]
     check(len(every) == n and len(idx) == len(rows) == b['count'],
           'budget: %d held samples of %d found among the %d calls'
