@@ -276,10 +276,80 @@ static void off_cpu(const struct sbt_dataset *ds, size_t first, size_t last,
 	free(sp);
 }
 
+/* ---- each thread's stretches off its cpu ------------------------------ */
+
+/* A stretch from a switch-out (preempted, or of the thread's own
+ * accord: the kind of the first) to its switch back in, or to a LOST
+ * record, which ends what is known; with the thread's off time before
+ * it, they give its on-cpu clock: on(t) = t less its off time before t
+ * (a thread faults only while it runs: the storms below). */
+struct off { double lo, hi, before; uint32_t thread; int preempted; };
+
+/* The off-cpu stretches of rec (sorted by cmp_rec), in the same order;
+ * NULL with *noff 0: none, or out of memory (then wall time is used). */
+static struct off *offs_of(const struct sbt_os_rec *rec, size_t n,
+			   size_t *noff)
+{
+	struct off *o = NULL;
+	size_t k = 0, cap = 0;
+	double sum = 0;
+
+	*noff = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && rec[i].thread != rec[i - 1].thread)
+			sum = 0;
+		if (rec[i].kind != SBT_OS_PREEMPTED &&
+		    rec[i].kind != SBT_OS_SWITCH_OUT)
+			continue;
+		size_t j = i + 1;
+		while (j < n && rec[j].thread == rec[i].thread &&
+		       rec[j].kind != SBT_OS_SWITCH_IN &&
+		       rec[j].kind != SBT_OS_LOST)
+			j++;
+		/* still out at its last record: no known end, none taken */
+		int ended = j < n && rec[j].thread == rec[i].thread;
+		double hi = ended ? rec[j].t_ns : rec[i].t_ns;
+		if (k == cap) {
+			size_t m = cap ? 2 * cap : 64;
+			struct off *g = realloc(o, m * sizeof *o);
+			if (!g) {
+				free(o);
+				return NULL;
+			}
+			o = g, cap = m;
+		}
+		o[k++] = (struct off){ rec[i].t_ns, hi, sum, rec[i].thread,
+				       rec[i].kind == SBT_OS_PREEMPTED };
+		sum += hi - rec[i].t_ns;
+		i = ended ? j : j - 1;
+	}
+	*noff = k;
+	return o;
+}
+
+/* Thread th's on-cpu clock at wall time t (offs_of's stretches). */
+static double on_cpu(const struct off *o, size_t m, uint32_t th, double t)
+{
+	size_t lo = 0, hi = m;
+
+	while (lo < hi) {              /* first of (thread, lo) after t */
+		size_t mid = lo + (hi - lo) / 2;
+		if (o[mid].thread < th ||
+		    (o[mid].thread == th && o[mid].lo <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || o[lo - 1].thread != th)
+		return t;
+	const struct off *x = &o[lo - 1];
+	return t - x->before - (t < x->hi ? t - x->lo : x->hi - x->lo);
+}
+
 /* ---- another thread of the process preempted during a sample --------- */
 
-/* A thread's stretch off its cpu after a preemption: from the PREEMPTED
- * record to its switch back in (or a LOST record, or its last record). */
+/* A thread's stretch off its cpu after a preemption (offs_of's), by
+ * start over every thread. */
 struct out { double lo, hi; uint32_t thread; };
 
 static int cmp_out(const void *a, const void *b)
@@ -289,40 +359,25 @@ static int cmp_out(const void *a, const void *b)
 	return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-/* The preempted stretches of every thread in rec (sorted by cmp_rec),
- * sorted by start; *n their number.  NULL with *n 0: none, or out of
- * memory (the flag is then left unset: it adds, never takes away). */
-static struct out *outs_of(const struct sbt_os_rec *rec, size_t n,
-			   size_t *nout)
+/* The preempted stretches of off (offs_of's), sorted by start; *n
+ * their number.  NULL with *n 0: none, or out of memory (the flag is
+ * then left unset: it adds, never takes away). */
+static struct out *outs_of(const struct off *off, size_t noff, size_t *nout)
 {
-	struct out *o = NULL;
-	size_t k = 0, cap = 0;
+	struct out *o;
+	size_t k = 0;
 
 	*nout = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (rec[i].kind != SBT_OS_PREEMPTED)
-			continue;
-		double hi = rec[i].t_ns;
-		size_t j = i + 1;
-		for (; j < n && rec[j].thread == rec[i].thread; j++)
-			if (rec[j].kind == SBT_OS_SWITCH_IN ||
-			    rec[j].kind == SBT_OS_LOST)
-				break;
-		if (j < n && rec[j].thread == rec[i].thread)
-			hi = rec[j].t_ns;
-		if (k == cap) {
-			size_t m = cap ? 2 * cap : 64;
-			struct out *g = realloc(o, m * sizeof *o);
-			if (!g) {
-				free(o);
-				return NULL;
-			}
-			o = g, cap = m;
-		}
-		o[k++] = (struct out){ rec[i].t_ns, hi, rec[i].thread };
-	}
-	if (k)
-		qsort(o, k, sizeof *o, cmp_out);
+	for (size_t i = 0; i < noff; i++)
+		k += off[i].preempted;
+	if (!k || !(o = malloc(k * sizeof *o)))
+		return NULL;
+	k = 0;
+	for (size_t i = 0; i < noff; i++)
+		if (off[i].preempted)
+			o[k++] = (struct out){ off[i].lo, off[i].hi,
+					       off[i].thread };
+	qsort(o, k, sizeof *o, cmp_out);
 	*nout = k;
 	return o;
 }
@@ -361,75 +416,6 @@ static void team(struct sbt_dataset *ds, size_t first, size_t last,
 }
 
 /* ---- page faults sampled in a storm ------------------------------------ */
-
-/* A thread faults only while it runs, so a storm's faults are spread
- * over its time on a cpu, not its wall time: a call preempted for a
- * millisecond did not take a millisecond's share of the faults.  Each
- * thread's stretches off its cpu (a switch-out to its switch-in, or to
- * a LOST record, which ends what is known), with the off time before
- * each, give an on-cpu clock: on(t) = t less the thread's off time
- * before t. */
-struct off { double lo, hi, before; uint32_t thread; };
-
-/* The off-cpu stretches of rec (sorted by cmp_rec), in the same order;
- * NULL with *noff 0: none, or out of memory (then wall time is used). */
-static struct off *offs_of(const struct sbt_os_rec *rec, size_t n,
-			   size_t *noff)
-{
-	struct off *o = NULL;
-	size_t k = 0, cap = 0;
-	double sum = 0;
-
-	*noff = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i && rec[i].thread != rec[i - 1].thread)
-			sum = 0;
-		if (rec[i].kind != SBT_OS_PREEMPTED &&
-		    rec[i].kind != SBT_OS_SWITCH_OUT)
-			continue;
-		size_t j = i + 1;
-		while (j < n && rec[j].thread == rec[i].thread &&
-		       rec[j].kind != SBT_OS_SWITCH_IN &&
-		       rec[j].kind != SBT_OS_LOST)
-			j++;
-		/* still out at its last record: no known end, none taken */
-		int ended = j < n && rec[j].thread == rec[i].thread;
-		double hi = ended ? rec[j].t_ns : rec[i].t_ns;
-		if (k == cap) {
-			size_t m = cap ? 2 * cap : 64;
-			struct off *g = realloc(o, m * sizeof *o);
-			if (!g) {
-				free(o);
-				return NULL;
-			}
-			o = g, cap = m;
-		}
-		o[k++] = (struct off){ rec[i].t_ns, hi, sum, rec[i].thread };
-		sum += hi - rec[i].t_ns;
-		i = ended ? j : j - 1;
-	}
-	*noff = k;
-	return o;
-}
-
-/* Thread th's on-cpu clock at wall time t (offs_of's stretches). */
-static double on_cpu(const struct off *o, size_t m, uint32_t th, double t)
-{
-	size_t lo = 0, hi = m;
-
-	while (lo < hi) {              /* first of (thread, lo) after t */
-		size_t mid = lo + (hi - lo) / 2;
-		if (o[mid].thread < th ||
-		    (o[mid].thread == th && o[mid].lo <= t))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || o[lo - 1].thread != th)
-		return t;
-	const struct off *x = &o[lo - 1];
-	return t - x->before - (t < x->hi ? t - x->lo : x->hi - x->lo);
-}
 
 /* A storm's fault event (count K > 1: the kernel recorded every K-th)
  * stands for the K faults of its thread since the fault event before:
@@ -525,12 +511,12 @@ void sbt_os_join(struct sbt_dataset *ds, size_t first, size_t last,
 	if (st)
 		spread(ds, first, last, st, nst, off, noff);
 	free(st);
-	free(off);
 	size_t no;
-	struct out *o = outs_of(rec, n, &no);
+	struct out *o = outs_of(off, noff, &no);
 	if (o)
 		team(ds, first, last, o, no);
 	free(o);
+	free(off);
 }
 
 void sbt_os_join_probes(struct sbt_dataset *ds, uint32_t src,
