@@ -25,7 +25,7 @@ void sbt_json_num(FILE *f, const char *k, double v, int last)
 {
 	fprintf(f, "\"%s\": ", k);
 	if (isfinite(v))
-		fprintf(f, "%.6g", v);
+		fprintf(f, "%.10g", v);
 	else
 		fputs("null", f);
 	fputs(last ? "" : ", ", f);

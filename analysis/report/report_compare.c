@@ -432,7 +432,7 @@ static int report_text(FILE *f, const struct sbt_cmp *c,
 static void csv_num(FILE *f, double v)
 {
 	if (isfinite(v))
-		fprintf(f, ",%.6g", v);
+		fprintf(f, ",%.10g", v);
 	else
 		fputs(",", f);
 }

@@ -265,7 +265,7 @@ static void cell(FILE *f, double x)
 	if (isnan(x))
 		fputs(",", f);
 	else
-		fprintf(f, ",%.6g", x);
+		fprintf(f, ",%.10g", x);
 }
 
 void sbt_cnt_csv_group(FILE *f, const struct sbt_dataset *ds,
