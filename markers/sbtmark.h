@@ -93,31 +93,37 @@ int sbt_marker_close(void) __attribute__((weak));
 #define sbt_read_stop  sbt_tscp_stop
 #endif
 
+/* Each read joins edx:eax inside its asm: two instructions (shl, or),
+ * where the compiler, not knowing rdtsc clears the upper halves, spends
+ * three or four. */
+#define SBT__JOIN "\n\tshl $32, %%rdx\n\tor %%rdx, %%rax"
+
 static inline uint64_t sbt_read_start(uint32_t *aux)
 {
-	uint32_t lo, hi;
-	__asm__ __volatile__("lfence\n\trdtscp\n\tlfence"
-			     : "=a"(lo), "=d"(hi), "=c"(*aux) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
+	uint64_t t;
+	__asm__ __volatile__("lfence\n\trdtscp\n\tlfence" SBT__JOIN
+			     : "=a"(t), "=c"(*aux) :: "rdx", "memory");
+	return t;
 }
 
 static inline uint64_t sbt_read_stop(uint32_t *aux)
 {
-	uint32_t lo, hi;
-	__asm__ __volatile__("rdtscp\n\tlfence"
-			     : "=a"(lo), "=d"(hi), "=c"(*aux) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
+	uint64_t t;
+	__asm__ __volatile__("rdtscp\n\tlfence" SBT__JOIN
+			     : "=a"(t), "=c"(*aux) :: "rdx", "memory");
+	return t;
 }
 
-/* lfence; rdtsc; lfence: the read where CPUID hides RDTSCP, at both ends
- * of a window (the leading lfence waits for earlier work as rdtscp does,
- * the trailing one holds later work back). */
+/* lfence; rdtsc; lfence: the read where TSC_AUX is not the cpu (CPUID
+ * hides RDTSCP, or the kernel does not keep it), at both ends of a window
+ * (the leading lfence waits for earlier work as rdtscp does, the trailing
+ * one holds later work back). */
 static inline __attribute__((always_inline)) uint64_t sbt__tsc_fenced(void)
 {
-	uint32_t lo, hi;
-	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
-			     : "=a"(lo), "=d"(hi) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
+	uint64_t t;
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence" SBT__JOIN
+			     : "=a"(t) :: "rdx", "memory");
+	return t;
 }
 
 #ifdef SBT_CLOCK_HOOK

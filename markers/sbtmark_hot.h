@@ -98,22 +98,23 @@ struct sbt_hot {
 	struct sbt__skip skip[SBT_HOT_SKIPS];
 	/* The thread's clock (SBT_HOT_ABI 2; older markers never see it,
 	 * and the recorder gives them the fast path only where TSC_AUX is
-	 * true).  0: rdtscp, its TSC_AUX the cpu.  Else the address of the
-	 * thread's cpu word - the rseq area's cpu_id, or a word that says
-	 * "unknown" - loaded outside the window, and the clock read with
-	 * lfence; rdtsc; lfence (CPUID hides RDTSCP), or with rdtscp where
-	 * bit 0 is set (SBT__CLOCK_RDTSCP).  One word: one load, one test
-	 * for the usual way. */
+	 * true).  0: rdtscp, its TSC_AUX the cpu.  Else TSC_AUX is not the
+	 * cpu, and this is the address of the thread's cpu word - the rseq
+	 * area's cpu_id, or a word that says "unknown" - loaded outside the
+	 * window, the clock read with lfence; rdtsc; lfence.  One word: one
+	 * load and one test a marker, either way.  Bit 0 is never set: the
+	 * version 2 header read it as "rdtscp, with the cpu word", a second
+	 * test on every marker for machines that list RDTSCP and leave
+	 * TSC_AUX stale, where the fenced read serves as well (version 3
+	 * markers do not test it). */
 	uintptr_t clock;
 };
-
-#define SBT__CLOCK_RDTSCP ((uintptr_t)1)
 
 /* The version of the contract above that an object's inline markers were
  * built against, told to the recorder with each call that may hand out
  * the thread's struct sbt_hot (sbt_marker_start_hot).  Binaries of an
  * older header call sbt_marker_start_at: version 1, no `cpu`. */
-#define SBT_HOT_ABI 2
+#define SBT_HOT_ABI 3
 
 #define SBT__START_WORD (1u << 28)     /* SBT_EV_START << 28              */
 #define SBT__STOP_DELTA (1u << 28)     /* STOP word = START word + delta  */
@@ -170,9 +171,8 @@ sbt__commit(struct sbt__ev *e, uint64_t t, uint32_t aux, uint32_t word)
  * loads it after its read: neither inside the window.  The recorder's
  * own build reads its thread's way from tsc.h instead. */
 #if defined(__x86_64__) && !defined(SBT_CLOCK_HOOK)
-/* The cpu word at clock c's address (rdtscp: bit 0 set, taken off). */
-#define SBT__CLOCK_CPU(c, rdtscp) \
-	(*(const volatile uint32_t *)((c) - (rdtscp)))
+/* The cpu word at clock c's address. */
+#define SBT__CLOCK_CPU(c) (*(const volatile uint32_t *)(c))
 
 static inline __attribute__((always_inline)) uint64_t
 sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
@@ -182,12 +182,8 @@ sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
 	uint64_t t0;
 
 	if (c) {
-		if (__builtin_expect(!(c & SBT__CLOCK_RDTSCP), 1)) {
-			e->aux = SBT__CLOCK_CPU(c, 0);
-			return sbt__tsc_fenced();
-		}
-		e->aux = SBT__CLOCK_CPU(c, SBT__CLOCK_RDTSCP);
-		return sbt_read_start(&aux);
+		e->aux = SBT__CLOCK_CPU(c);
+		return sbt__tsc_fenced();
 	}
 	t0 = sbt_read_start(&aux);
 	e->aux = aux;
@@ -202,13 +198,8 @@ sbt__stop_clock(const struct sbt_hot *t, uint32_t *aux)
 
 	if (!c)
 		return sbt_read_stop(aux);
-	if (__builtin_expect(!(c & SBT__CLOCK_RDTSCP), 1)) {
-		t1 = sbt__tsc_fenced();
-		*aux = SBT__CLOCK_CPU(c, 0);
-	} else {
-		t1 = sbt_read_stop(aux);
-		*aux = SBT__CLOCK_CPU(c, SBT__CLOCK_RDTSCP);
-	}
+	t1 = sbt__tsc_fenced();
+	*aux = SBT__CLOCK_CPU(c);
 	return t1;
 }
 #else
@@ -231,6 +222,25 @@ sbt__stop_clock(const struct sbt_hot *t, uint32_t *aux)
 }
 #endif
 
+/* Push (tag, ev, word, region) at depth d, thread t's top.  Word and
+ * region go as one store where they are one little-endian word, as
+ * sbt__way loads them. */
+static inline __attribute__((always_inline)) void
+sbt__push(struct sbt_hot *t, uint32_t d, const char *tag, struct sbt__ev *ev,
+	  uint32_t word, uint32_t region)
+{
+	t->stack[d].tag = tag;
+	t->stack[d].ev = ev;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v = (uint64_t)region << 32 | word;
+	__builtin_memcpy(&t->stack[d].word, &v, sizeof v);
+#else
+	t->stack[d].word = word;
+	t->stack[d].region = region;
+#endif
+	t->depth = d + 1;
+}
+
 /* Open region (word, region) named `tag` (0: compare no name at STOP) on
  * thread t: its event claimed and pushed, its time still to be written
  * (sbt__start_fast: the clock read, last).  Returns the event, or 0,
@@ -248,18 +258,22 @@ sbt__start_claim(struct sbt_hot *t, uint32_t word, uint32_t region,
 		return 0;
 	d = t->depth;
 	e = t->cur;
-	if (__builtin_expect(e >= SBT__END(t) || d >= SBT_HOT_DEPTH, 0))
+	if (__builtin_expect(e >= SBT__END(t), 0))
 		goto refuse;
-	for (uint32_t i = 0; i < d; i++)
-		if (__builtin_expect(t->stack[i].region == region, 0))
+	/* Two pushes: an outermost START tests nothing more and writes its
+	 * stack entry at fixed offsets. */
+	if (d == 0) {
+		sbt__push(t, 0, tag, e, word, region);
+	} else {
+		if (__builtin_expect(d >= SBT_HOT_DEPTH, 0))
 			goto refuse;
+		for (uint32_t i = 0; i < d; i++)
+			if (__builtin_expect(t->stack[i].region == region, 0))
+				goto refuse;
+		sbt__push(t, d, tag, e, word, region);
+	}
 	t->cur = e + 1;
 	e->word = word;
-	t->stack[d].tag = tag;
-	t->stack[d].ev = e;
-	t->stack[d].word = word;
-	t->stack[d].region = region;
-	t->depth = d + 1;
 	sbt__leave(t);
 	SBT__FENCE();
 	return e;
@@ -313,11 +327,7 @@ sbt__skip_fast(struct sbt_hot *t, uint32_t word, uint32_t region,
 			goto refuse;
 	k->left--;
 	++*k->count;                   /* in the log: a crash keeps it      */
-	t->stack[d].tag = tag;
-	t->stack[d].ev = 0;
-	t->stack[d].word = word;
-	t->stack[d].region = region;
-	t->depth = d + 1;
+	sbt__push(t, d, tag, 0, word, region);
 	if (t->nskip++ == 0)
 		/* other markers: the recorder's */
 		__atomic_store_n(&t->end, 0, __ATOMIC_RELAXED);
@@ -473,6 +483,24 @@ sbt__again(const char *tag, struct sbt_csite *cs)
 		(void)sbt_marker_start(tag);
 }
 
+/* Way i's word and region, its tag already matched: one load where the
+ * two are one little-endian word (the compiler would otherwise move them
+ * through a vector register, four instructions for two loads). */
+static inline __attribute__((always_inline)) void
+sbt__way(const struct sbt_csite *cs, int i, uint32_t *word, uint32_t *region)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	__builtin_memcpy(&v, &cs->way[i].word, sizeof v);
+	*word = (uint32_t)v;
+	*region = (uint32_t)(v >> 32);
+#else
+	*word = cs->way[i].word;
+	*region = cs->way[i].region;
+#endif
+}
+
 static inline __attribute__((always_inline)) void
 sbt__start(const char *tag, struct sbt_csite *cs)
 {
@@ -480,20 +508,21 @@ sbt__start(const char *tag, struct sbt_csite *cs)
 
 	/* Branches, not an index: the way's word and region are loaded
 	 * without waiting for the tag compares.  A sampled site's word is
-	 * a SKIP word. */
+	 * a SKIP word; its path loads the region again, so that the usual
+	 * START computes it only where it is compared (a nested START). */
 	if (__builtin_expect(t != 0 && tag != 0, 1)) {
+		uint32_t w, r;
 		if (__builtin_expect(__atomic_load_n(&cs->way[0].tag,
 				     __ATOMIC_ACQUIRE) == tag, 1)) {
-			uint32_t w = cs->way[0].word;
+			sbt__way(cs, 0, &w, &r);
 			if (__builtin_expect(w < SBT__SKIP_WORD, 1) ?
-			    sbt__start_fast(t, w, cs->way[0].region, tag) :
+			    sbt__start_fast(t, w, r, tag) :
 			    sbt__sampled(t, w, cs->way[0].region, tag))
 				return;
 		} else if (__atomic_load_n(&cs->way[1].tag,
 					   __ATOMIC_ACQUIRE) == tag) {
-			uint32_t w = cs->way[1].word;
-			if (w < SBT__SKIP_WORD ?
-			    sbt__start_fast(t, w, cs->way[1].region, tag) :
+			sbt__way(cs, 1, &w, &r);
+			if (w < SBT__SKIP_WORD ? sbt__start_fast(t, w, r, tag) :
 			    sbt__sampled(t, w, cs->way[1].region, tag))
 				return;
 		}

@@ -34,6 +34,8 @@ __thread uint32_t sbt_tsc_way;
 static _Atomic uint32_t forced;        /* FORCE_* bits | FORCE_READ     */
 static struct sbt_file_header *_Atomic hdr;
 static _Atomic uint32_t seen;          /* enum sbt_cpu_from bits so far */
+static _Atomic int fenced_seen;        /* a thread checked reads lfence;
+					  rdtsc: the header's clock_read  */
 
 enum { FORCE_AUX_WRONG = 1, FORCE_NO_RDTSCP = 2, FORCE_NO_RSEQ = 4,
        FORCE_READ = 1u << 31 };
@@ -120,7 +122,7 @@ void sbt_tsc_hot(struct sbt_hot *h, uint32_t w)
 	if ((w & SBT_TSC_CPU) == SBT_TSC_RSEQ)
 		cpu = &rseq_area()->cpu_id;
 #endif
-	h->clock = (uintptr_t)cpu | (w & SBT_TSC_FENCED ? 0 : SBT__CLOCK_RDTSCP);
+	h->clock = (uintptr_t)cpu;     /* the way is fenced: sbt_tsc_thread */
 }
 
 /* TSC_AUX equals what Linux writes there (node << 12 | cpu) between two
@@ -156,7 +158,8 @@ static uint32_t from_bit(uint32_t w)
 
 uint32_t sbt_tsc_unchecked(void)
 {
-	return SBT_TSC_NOCPU | (has_rdtscp() ? 0 : SBT_TSC_FENCED);
+	return SBT_TSC_NOCPU | (has_rdtscp() && !atomic_load(&fenced_seen) ?
+				0 : SBT_TSC_FENCED);
 }
 
 uint32_t sbt_tsc_thread(void)
@@ -164,16 +167,23 @@ uint32_t sbt_tsc_thread(void)
 	uint32_t w;
 	struct sbt_file_header *h;
 
-	if (!has_rdtscp())
-		w = SBT_TSC_FENCED | (has_rseq() ? SBT_TSC_RSEQ : SBT_TSC_NOCPU);
-	else if (aux_true())
+	/* Where TSC_AUX is not the cpu, rdtscp's one gain over lfence;
+	 * rdtsc is gone: one read for all such threads, and one test in the
+	 * inline markers (sbtmark_hot.h's clock). */
+	if (has_rdtscp() && aux_true())
 		w = SBT_TSC_AUX;
 	else
-		w = has_rseq() ? SBT_TSC_RSEQ : SBT_TSC_NOCPU;
+		w = SBT_TSC_FENCED | (has_rseq() ? SBT_TSC_RSEQ : SBT_TSC_NOCPU);
 	sbt_tsc_way = w;
 	atomic_fetch_or(&seen, from_bit(w));
-	if ((h = atomic_load(&hdr)))
+	if (w & SBT_TSC_FENCED)
+		atomic_store(&fenced_seen, 1);
+	if ((h = atomic_load(&hdr))) {
 		__atomic_fetch_or(&h->cpu_from, from_bit(w), __ATOMIC_RELAXED);
+		if (w & SBT_TSC_FENCED)
+			__atomic_store_n(&h->clock_read, SBT_READ_RDTSC,
+					 __ATOMIC_RELAXED);
+	}
 	return w;
 }
 
@@ -185,12 +195,16 @@ void sbt_tsc_header(struct sbt_file_header *h)
 		atomic_store(&hdr, NULL);
 		return;
 	}
-	h->clock_read = has_rdtscp() ? SBT_READ_RDTSCP : SBT_READ_RDTSC;
+	h->clock_read = has_rdtscp() && !atomic_load(&fenced_seen)
+		? SBT_READ_RDTSCP : SBT_READ_RDTSC;
 	h->ncpus = n > 0 ? (uint32_t)n : 0;
 	h->cpu_from = atomic_load(&seen);
 	atomic_store(&hdr, h);
-	/* a thread checked between the load and the store */
+	/* a thread checked between the loads and the store */
 	__atomic_fetch_or(&h->cpu_from, atomic_load(&seen), __ATOMIC_RELAXED);
+	if (atomic_load(&fenced_seen))
+		__atomic_store_n(&h->clock_read, SBT_READ_RDTSC,
+				 __ATOMIC_RELAXED);
 }
 #else
 /* Armv8: cntvct_el0 has no cpu beside it; nothing to choose. */

@@ -10,7 +10,8 @@
  *                  START's clock read and after a STOP's: never inside
  *                  the timed window
  *   SBT_TSC_NOCPU  cpu unknown (SBT_AUX_UNKNOWN)
- * plus SBT_TSC_FENCED when CPUID has no RDTSCP: lfence; rdtsc; lfence at
+ * plus SBT_TSC_FENCED with either of the last two, once checked (CPUID
+ * has no RDTSCP, or TSC_AUX is not the cpu): lfence; rdtsc; lfence at
  * both ends (the leading lfence waits for earlier work as rdtscp does,
  * the trailing one holds later work back).  The usual way, SBT_TSC_AUX,
  * costs one thread-local load and a predictable branch over the bare

@@ -87,8 +87,8 @@ def main():
         if p.returncode != 0 or not os.path.exists(log):
             continue
         cpu_from, clock_read = header(log)
-        if 'no-rdtscp' in flags:
-            read = RDTSC
+        if flags & {'aux-wrong', 'no-rdtscp'}:
+            read = RDTSC                  # rdtscp only where TSC_AUX is true
         else:
             machine_read = read = machine_read or clock_read
         check(cpu_from in froms and clock_read == read,
