@@ -3,23 +3,27 @@
 # more builds of the recorder, side by side: runs alternate (plain, then
 # each library in turn) so a change of the machine's pace falls on all.
 #
-#   sh tools/bench_app.sh [-n RUNS] [--sbt-run PATH] LIB.so [LIB.so...] -- CMD [ARG...]
+#   sh tools/bench_app.sh [-n RUNS] [--sbt-run PATH | --direct] LIB.so [LIB.so...] -- CMD [ARG...]
 #
 # Each round prints the seconds of each (plain first, then each LIB in
 # the order given); the last line gives the medians and each LIB's ratio
 # to plain.  The logs go to a temporary directory and are removed.
+# --direct: the program preloaded by hand (LD_PRELOAD, SBT_OUTPUT), what
+# it pays itself, without sbt-run's own start and its embedding of names
+# after the program.
 # Example (LULESH, gcc, 2 threads):
 #   OMP_NUM_THREADS=2 sh tools/bench_app.sh -n 7 build-rel/preload/libsbtmark.so \
 #       -- lulesh2.0 -s 15 -i 1500
 set -u
-n=5 run=
+n=5 run= direct=
 libs=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) n=$2; shift 2 ;;
 	--sbt-run) run=$2; shift 2 ;;
+	--direct) direct=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
 	-*) echo "bench_app: unknown option $1" >&2; exit 2 ;;
 	*) libs="$libs $1"; shift ;;
 	esac
@@ -52,7 +56,12 @@ while [ "$k" -lt "$n" ]; do
 	k=$((k + 1))
 	line=$(secs "$@")
 	for l in $libs; do
-		t=$(SBT_LIB=$l secs "$run" -q -o "$tmp/log" -- "$@")
+		if [ -n "$direct" ]; then
+			t=$(secs env SBT_QUIET=1 SBT_OUTPUT="$tmp/log" \
+				LD_PRELOAD="$l" "$@")
+		else
+			t=$(SBT_LIB=$l secs "$run" -q -o "$tmp/log" -- "$@")
+		fi
 		rm -f "$tmp/log"
 		line="$line $t"
 	done

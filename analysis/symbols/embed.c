@@ -319,6 +319,19 @@ static int write_all(int fd, const void *p, size_t n, uint64_t off)
 	return 0;
 }
 
+/* Bytes [off, off + n) of fd on the disk before anything written after:
+ * these only, not the rest of the log (fdatasync would write back every
+ * page the recorder left dirty, seconds for a large log just written).
+ * The file's new size may still be lost with a power cut: then so is the
+ * whole chunk, and the log reads as before. */
+static int settle(int fd, uint64_t off, uint64_t n)
+{
+	return sync_file_range(fd, (off_t)off, (off_t)n,
+			       SYNC_FILE_RANGE_WAIT_BEFORE |
+			       SYNC_FILE_RANGE_WRITE |
+			       SYNC_FILE_RANGE_WAIT_AFTER);
+}
+
 /* The entry in a META chunk of its own at `off`: header with nothing
  * committed, the entry, then `used`.  0, or -1 (errno). */
 static int append(int fd, uint64_t off, const unsigned char *entry,
@@ -337,10 +350,10 @@ static int append(int fd, uint64_t off, const unsigned char *entry,
 	    write_all(fd, &ch, sizeof ch, off) != 0 ||
 	    write_all(fd, &m, sizeof m, off + sizeof ch) != 0 ||
 	    write_all(fd, entry, len, off + sizeof ch + sizeof m) != 0 ||
-	    fdatasync(fd) != 0 ||
+	    settle(fd, off, size) != 0 ||
 	    write_all(fd, &u, sizeof u, off + offsetof(struct sbt_chunk,
 						       used)) != 0 ||
-	    fdatasync(fd) != 0)
+	    settle(fd, off, sizeof ch) != 0)
 		return -1;
 	return 0;
 }
