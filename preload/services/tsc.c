@@ -34,8 +34,6 @@ __thread uint32_t sbt_tsc_way;
 static _Atomic uint32_t forced;        /* FORCE_* bits | FORCE_READ     */
 static struct sbt_file_header *_Atomic hdr;
 static _Atomic uint32_t seen;          /* enum sbt_cpu_from bits so far */
-static _Atomic int fenced_seen;        /* a thread checked reads lfence;
-					  rdtsc: the header's clock_read  */
 
 enum { FORCE_AUX_WRONG = 1, FORCE_NO_RDTSCP = 2, FORCE_NO_RSEQ = 4,
        FORCE_READ = 1u << 31 };
@@ -156,9 +154,16 @@ static uint32_t from_bit(uint32_t w)
 	}
 }
 
+/* Has a checked thread found TSC_AUX not its cpu?  Such threads read
+ * lfence; rdtsc (sbt_tsc_thread), and the header's clock_read says so. */
+static int fenced_seen(void)
+{
+	return (atomic_load(&seen) & ~(uint32_t)SBT_CPU_FROM_AUX) != 0;
+}
+
 uint32_t sbt_tsc_unchecked(void)
 {
-	return SBT_TSC_NOCPU | (has_rdtscp() && !atomic_load(&fenced_seen) ?
+	return SBT_TSC_NOCPU | (has_rdtscp() && !fenced_seen() ?
 				0 : SBT_TSC_FENCED);
 }
 
@@ -176,8 +181,6 @@ uint32_t sbt_tsc_thread(void)
 		w = SBT_TSC_FENCED | (has_rseq() ? SBT_TSC_RSEQ : SBT_TSC_NOCPU);
 	sbt_tsc_way = w;
 	atomic_fetch_or(&seen, from_bit(w));
-	if (w & SBT_TSC_FENCED)
-		atomic_store(&fenced_seen, 1);
 	if ((h = atomic_load(&hdr))) {
 		__atomic_fetch_or(&h->cpu_from, from_bit(w), __ATOMIC_RELAXED);
 		if (w & SBT_TSC_FENCED)
@@ -195,14 +198,14 @@ void sbt_tsc_header(struct sbt_file_header *h)
 		atomic_store(&hdr, NULL);
 		return;
 	}
-	h->clock_read = has_rdtscp() && !atomic_load(&fenced_seen)
+	h->clock_read = has_rdtscp() && !fenced_seen()
 		? SBT_READ_RDTSCP : SBT_READ_RDTSC;
 	h->ncpus = n > 0 ? (uint32_t)n : 0;
 	h->cpu_from = atomic_load(&seen);
 	atomic_store(&hdr, h);
 	/* a thread checked between the loads and the store */
 	__atomic_fetch_or(&h->cpu_from, atomic_load(&seen), __ATOMIC_RELAXED);
-	if (atomic_load(&fenced_seen))
+	if (fenced_seen())
 		__atomic_store_n(&h->clock_read, SBT_READ_RDTSC,
 				 __ATOMIC_RELAXED);
 }
