@@ -487,6 +487,9 @@ struct sbt_group {
 	/* How much of the run it took (totals.c). */
 	double total_ns;              /* inclusive: every call's time,
 					 whatever the verdict left out  */
+	double total_se_ns;           /* its standard error where calls
+					 went unrecorded or unheld (a
+					 random share): 0 when all were */
 	double kept_ns;               /* the same of the samples the OS
 					 filter kept (the verdict's)    */
 	double judged_ns;             /* kept_ns, and each cut call at

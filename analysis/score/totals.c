@@ -363,6 +363,18 @@ struct spans {
 	struct sbt_group *g;          /* res->g: one writer per group   */
 };
 
+/* The standard error of a total estimated from n recorded calls of
+ * all `calls`, sum and sq their durations' sum and sum of squares:
+ * random sampling without replacement, calls x the mean's error with
+ * the finite-population correction. */
+static double total_se(double calls, double n, double sum, double sq)
+{
+	if (n < 2 || n >= calls)
+		return 0;
+	double var = (sq - sum * sum / n) / (n - 1);
+	return calls * sqrt((var > 0 ? var : 0) / n * (1 - n / calls));
+}
+
 static void group_span(void *arg, size_t k, int w)
 {
 	const struct spans *p = arg;
@@ -370,17 +382,23 @@ static void group_span(void *arg, size_t k, int w)
 	const struct sbt_dataset *ds = t->ds;
 	struct sbt_group *g = &p->g[k];
 	uint32_t *mark = p->mark + (size_t)w * p->nth;
-	double span = 0;
+	double span = 0, n = 0, sum = 0, sq = 0;
 
 	for (size_t j = g->first; j < g->first + g->n; j++) {
-		const struct sbt_sample *s = &ds->s[t->res->order[j]];
+		uint32_t i = t->res->order[j];
+		const struct sbt_sample *s = &ds->s[i];
 		uint32_t th = p->base[s->source] + s->thread;
-		if (!counted(s) || mark[th] == k)
+		if (!counted(s))
+			continue;
+		double d = eff(t, i);
+		n++, sum += d, sq += d * d;
+		if (mark[th] == k)
 			continue;
 		mark[th] = (uint32_t)k;
 		span += p->t1[th] - p->t0[th];
 	}
 	g->total_ns = t->tot[k];
+	g->total_se_ns = total_se((double)g->calls, n, sum, sq);
 	g->kept_ns = t->kept[k];
 	/* the verdict's weight: a cut call at the median, its excess the
 	 * OS's (a preemption of milliseconds in a 10 ns region would
@@ -490,14 +508,6 @@ out:
 void sbt_group_total(const struct sbt_group *g, double *total_ns,
 		     double *se_ns)
 {
-	double calls = (double)g->calls, f;
-
-	*total_ns = *se_ns = 0;
-	if (!g->kept || !g->calls)
-		return;
-	f = (double)g->count / calls;
-	*total_ns = calls * g->st.mean;
-	if (g->kept > 1 && f < 1)
-		*se_ns = calls * g->st.std / sqrt((double)g->kept) *
-			 sqrt(1 - f);
+	*total_ns = g->total_ns;
+	*se_ns = g->total_se_ns;
 }

@@ -11,10 +11,11 @@
 int sbt_totals(const struct sbt_dataset *ds, const struct sbt_options *o,
 	       struct sbt_result *res);
 
-/* Sparse recording: the time all g->calls took, estimated from the kept
- * samples (calls x their mean), and its standard error (random sampling
- * of count in calls: the mean's error with the finite-population
- * correction).  0 error when every call was recorded. */
+/* Sparse recording: the time all g->calls took, estimated from the
+ * recorded ones whatever the verdict left out (total_ns, the report's
+ * total), and its standard error (random sampling of the recorded in
+ * calls, with the finite-population correction).  0 error when every
+ * call was recorded. */
 void sbt_group_total(const struct sbt_group *g, double *total_ns,
 		     double *se_ns);
 

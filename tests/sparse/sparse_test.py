@@ -44,6 +44,11 @@ def hot(tmp, app, label):
           '%s: hot recorded %d within 4 sigma of %d' %
           (label, h['recorded'], n // 16))
     check(h['est_total_se_ns'] > 0, label + ': sampled total has an error')
+    # the estimate is the region's total, whatever the verdict left out:
+    # a user reads both on one page
+    check(abs(h['est_total_ns'] - h['total_ns']) <= 1e-9 * h['total_ns'],
+          '%s: estimated total %.0f ns is the total %.0f ns' %
+          (label, h['est_total_ns'], h['total_ns']))
     check(c['calls'] == c['recorded'] == n // 100 and
           c['est_total_se_ns'] == 0,
           '%s: unsampled cold exact (%d of %d)' %
