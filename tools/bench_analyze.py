@@ -55,9 +55,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKERS = os.path.join(HERE, "..", "markers")
 
 
-def run(cmd, ok=(0,), digests=None):
+def run(cmd, ok=(0,), digests=None, cpu=None):
     """wall seconds and peak RSS (bytes) of one command; with digests (a
-    set), the SHA-256 of its output added to it"""
+    set), the SHA-256 of its output added to it; with cpu (a list), its
+    user and kernel cpu seconds appended to it"""
     out = tempfile.TemporaryFile() if digests is not None else None
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=out or subprocess.DEVNULL,
@@ -70,6 +71,8 @@ def run(cmd, ok=(0,), digests=None):
         out.seek(0)
         digests.add(hashlib.sha256(out.read()).hexdigest())
         out.close()
+    if cpu is not None:
+        cpu.append((ru.ru_utime, ru.ru_stime))
     return dt, ru.ru_maxrss * 1024
 
 
@@ -197,6 +200,7 @@ def bench(a, b, n, d):
         print(out.strip().splitlines()[0])
     size = os.path.getsize(log)
     times = {j: [] for j in a.jobs}
+    cpus = {j: [] for j in a.jobs}      # (user, kernel) seconds a run
     btimes = {j: [] for j in a.jobs}
     brss = {j: 0 for j in a.jobs}
     rss = {j: 0 for j in a.jobs}
@@ -207,7 +211,7 @@ def bench(a, b, n, d):
     for _ in range(a.reps):
         for j in a.jobs:
             dt, m = run(pin + [*ana, "-q", "--no-symbols", "-j", str(j), log],
-                        digests=outs)
+                        digests=outs, cpu=cpus[j])
             times[j].append(dt)
             rss[j] = max(rss[j], m)
             if a.base:
@@ -231,6 +235,12 @@ def bench(a, b, n, d):
         print(f"  -j {j}: {med:.2f} s = {n / med / 1e6:.2f} million "
               f"samples/s; peak RSS {rss[j] / 1e6:.0f} MB = "
               f"{rss[j] / n:.1f} bytes/sample")
+        # the kernel's share is mostly fresh pages: where a host backs
+        # a guest's memory only as it is touched, it swings run to run
+        us, ks = [u for u, _ in cpus[j]], [k for _, k in cpus[j]]
+        print(f"         cpu: user {statistics.median(us):.2f} s "
+              f"({min(us):.2f}-{max(us):.2f}), kernel "
+              f"{statistics.median(ks):.2f} s ({min(ks):.2f}-{max(ks):.2f})")
     for j in a.jobs if a.base else ():
         med, bmed = statistics.median(times[j]), statistics.median(btimes[j])
         print(f"  -j {j}: {med:.2f} s against {bmed:.2f} s for the base "
