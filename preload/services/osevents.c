@@ -29,8 +29,9 @@
  * it holds a quarter of its size (perf's wakeup_watermark; poll(), no
  * timer: a thread whose ring stays calm is never woken on).  The drainer
  * copies the records out, as they are, into the ring's spill buffer and
- * frees the ring; the owner's next drain reads the spill first, then the
- * ring, and writes both to the log as before.  The drainer never touches
+ * frees the ring; the owner drains at its next tick (a spill waiting is
+ * reason enough: sbt_os_half), the spill first, then the ring, and writes
+ * both to the log as before.  The drainer never touches
  * the log, and runs on no thread's timed path: it is a thread of its own.
  *
  * Invariants:
@@ -103,7 +104,9 @@ struct sbt_os {
 	pthread_mutex_t mu;
 	char *spill;                   /* records copied out, in order  */
 	size_t spill_len, spill_cap;
-	int spilled;                   /* since the owner's last drain  */
+	int spilled;                   /* since the owner's last drain
+					  (atomic: sbt_os_half reads it
+					  without the lock)             */
 	/* the drainer's own (under dr.lock) */
 	struct sbt_os *next;
 	int hup;                       /* its poll hung up: not polled  */
@@ -281,12 +284,13 @@ static void measure_record(void)
 }
 
 /* A storm's sampling period: at each drain the thread's faults join the
- * window; once it spans STORM_WINDOW_NS or STORM_FAULTS (a fast storm is
- * told soon), the smallest power of two K
+ * window, which starts at the drain before them (since_ns: a storm that
+ * one drain takes whole is judged there); once it spans STORM_WINDOW_NS
+ * or STORM_FAULTS (a fast storm is told soon), the smallest power of two K
  * that keeps its records within rate_max a second - kept from rising
  * back at once: lowered only where half the rate would fit - goes to the
  * kernel.  A refused ioctl leaves K as it was (the counts stay true). */
-static void storm(struct sbt_os *o, uint64_t now_ns)
+static void storm(struct sbt_os *o, uint64_t since_ns, uint64_t now_ns)
 {
 	uint64_t dt;
 	double rate;
@@ -295,7 +299,7 @@ static void storm(struct sbt_os *o, uint64_t now_ns)
 	o->win_faults += (uint64_t)o->drained * o->period;
 	o->drained = 0;
 	if (!o->win_ns)
-		o->win_ns = now_ns;
+		o->win_ns = since_ns;
 	dt = now_ns - o->win_ns;
 	if ((dt < STORM_WINDOW_NS && o->win_faults < STORM_FAULTS) || !dt ||
 	    !os.rate_max)
@@ -433,7 +437,7 @@ static void spill(struct sbt_os *o)
 		       n - (o->size - at));
 	}
 	o->spill_len += n;
-	o->spilled = 1;
+	__atomic_store_n(&o->spilled, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&o->tail, head, __ATOMIC_RELAXED);
 	__atomic_store_n(&o->page->data_tail, head, __ATOMIC_RELEASE);
 }
@@ -720,8 +724,13 @@ int sbt_os_half(const struct sbt_os *o)
 {
 	uint64_t head = __atomic_load_n(&o->page->data_head, __ATOMIC_ACQUIRE);
 
-	/* tail: the drainer's too; a stale one only drains early */
-	return head - __atomic_load_n(&o->tail, __ATOMIC_RELAXED) > o->size / 2;
+	/* tail: the drainer's too; a stale one only drains early.  A
+	 * spill drains at the next tick too: storms are judged at these
+	 * drains, and a drainer that keeps the ring under half would
+	 * otherwise leave a storm unjudged, every fault recorded, until
+	 * the thread's end */
+	return head - __atomic_load_n(&o->tail, __ATOMIC_RELAXED) > o->size / 2 ||
+	       __atomic_load_n(&o->spilled, __ATOMIC_RELAXED);
 }
 
 void sbt_os_close(struct sbt_os *o)
@@ -905,8 +914,9 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	 * count unknown (0), at the end of this drain's events. */
 	full = o->size - (head - o->tail) < FULL_MARGIN;
 	/* the drainer had to step in: the ring is small for this thread */
-	late = head - o->tail > FULL_AT(o->size) || o->spilled;
-	o->spilled = 0;
+	late = head - o->tail > FULL_AT(o->size) ||
+	       __atomic_load_n(&o->spilled, __ATOMIC_RELAXED);
+	__atomic_store_n(&o->spilled, 0, __ATOMIC_RELAXED);
 	take_spill(o, &r, now);
 	for (tail = o->tail; tail + sizeof(struct perf_event_header) <= head;) {
 		char b[256];
@@ -937,9 +947,10 @@ void sbt_os_drain(struct sbt_os *o, struct sbt_logfile *lf, uint32_t thread,
 	run_close(o, &r);
 	__atomic_store_n(&o->tail, tail, __ATOMIC_RELAXED);
 	__atomic_store_n(&o->page->data_tail, tail, __ATOMIC_RELEASE);
+	uint64_t since_ns = o->last.ns;
 	o->last = now;
 	if (late)
 		ring_grow(o);
-	storm(o, now.ns);
+	storm(o, since_ns, now.ns);
 	pthread_mutex_unlock(&o->mu);
 }
