@@ -169,10 +169,22 @@ sbt__commit(struct sbt__ev *e, uint64_t t, uint32_t aux, uint32_t word)
 /* The inline markers' clock reads, the thread's way (struct sbt_hot's
  * cpu).  START stores the cpu word into its event before its read, STOP
  * loads it after its read: neither inside the window.  The recorder's
- * own build reads its thread's way from tsc.h instead. */
-#if defined(__x86_64__) && !defined(SBT_CLOCK_HOOK)
+ * entry points read their clock by the same code, from the same word. */
+#if defined(__x86_64__)
 /* The cpu word at clock c's address. */
 #define SBT__CLOCK_CPU(c) (*(const volatile uint32_t *)(c))
+
+/* Clock 0: rdtscp, its TSC_AUX the cpu.  In the recorder's own build
+ * (its entry points run this code too) a thread's clock is 0 only where
+ * its way is that (tsc.c's sbt_tsc_hot), so the bare instruction; an
+ * app's header reads it as sbtmark.h's. */
+#ifdef SBT_CLOCK_HOOK
+#define SBT__AUX_START sbt_tscp_start
+#define SBT__AUX_STOP  sbt_tscp_stop
+#else
+#define SBT__AUX_START sbt_read_start
+#define SBT__AUX_STOP  sbt_read_stop
+#endif
 
 static inline __attribute__((always_inline)) uint64_t
 sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
@@ -185,7 +197,7 @@ sbt__start_clock(const struct sbt_hot *t, struct sbt__ev *e)
 		e->aux = SBT__CLOCK_CPU(c);
 		return sbt__tsc_fenced();
 	}
-	t0 = sbt_read_start(&aux);
+	t0 = SBT__AUX_START(&aux);
 	e->aux = aux;
 	return t0;
 }
@@ -197,7 +209,7 @@ sbt__stop_clock(const struct sbt_hot *t, uint32_t *aux)
 	uint64_t t1;
 
 	if (!c)
-		return sbt_read_stop(aux);
+		return SBT__AUX_STOP(aux);
 	t1 = sbt__tsc_fenced();
 	*aux = SBT__CLOCK_CPU(c);
 	return t1;

@@ -110,6 +110,16 @@ static inline int sbt_stop_fast_id(struct sbt_thread *t, sbt_id id,
 
 /* ---- the entry points' fast path ------------------------------------- */
 
+/* A STOP's clock read on thread t (NULL: not attached) the way its
+ * inline markers read it: from the thread's clock word (sbtmark_hot.h),
+ * one load where tsc.h's sbt_read_stop asks for the cpu in a call. */
+static inline __attribute__((always_inline)) uint64_t
+sbt_hot_read_stop(struct sbt_thread *t, uint32_t *aux)
+{
+	return SBT_LIKELY(t != NULL) ? sbt__stop_clock(&t->hot, aux) :
+				       sbt_read_stop(aux);
+}
+
 /* A sampled region's START word, as its call site's SKIP word. */
 static inline uint32_t sbt_skip_word(uint32_t word)
 {
@@ -165,15 +175,14 @@ sbt_hot_start(const char *name, unsigned api, const void *ra)
 static inline __attribute__((always_inline)) int
 sbt_hot_stop(const char *name, unsigned api, const void *ra)
 {
-	struct sbt_thread *t;
+	struct sbt_thread *t = sbt_me;
 	uint32_t aux;
 
-	if (SBT_UNLIKELY(sbt_rec_skips) && (t = sbt_me) != NULL &&
+	if (SBT_UNLIKELY(sbt_rec_skips) && t != NULL &&
 	    sbt_gate(t) == SBT_GATE_SKIPPING &&
 	    sbt__unskip_fast(&t->hot, name))
 		return SBT_OK;
-	uint64_t t1 = sbt_read_stop(&aux);
-	t = sbt_me;
+	uint64_t t1 = sbt_hot_read_stop(t, &aux);
 	if (SBT_LIKELY(t != NULL) &&
 	    SBT_LIKELY(sbt__stop_fast(&t->hot, name, t1, aux)))
 		return SBT_OK;
@@ -232,12 +241,13 @@ sbt_hot_stop_clock(uint32_t *aux)
 {
 	struct sbt_thread *t;
 
-	if (SBT_UNLIKELY(sbt_rec_skips) && (t = sbt_me) != NULL &&
+	t = sbt_me;
+	if (SBT_UNLIKELY(sbt_rec_skips) && t != NULL &&
 	    sbt_gate(t) == SBT_GATE_SKIPPING) {
 		*aux = 0;
 		return 0;
 	}
-	return sbt_read_stop(aux);
+	return sbt_hot_read_stop(t, aux);
 }
 
 /* STOP of region `id`, the clock read by the caller as (t1, aux), or
